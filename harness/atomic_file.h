@@ -1,0 +1,17 @@
+#pragma once
+// Atomic file replacement: results are rewritten after every cell, so a crash or a signal at any
+// moment leaves either the previous complete file or the new complete file, never a torn one.
+
+#include <string>
+#include <string_view>
+
+namespace elevbench {
+
+/// Writes `content` to `path` via a temporary file in the same directory, fsync, and rename.
+[[nodiscard]] bool WriteFileAtomically(const std::string& path, std::string_view content,
+                                       std::string* err);
+
+/// Reads a whole file. err names the path and the errno text on failure.
+[[nodiscard]] bool ReadWholeFile(const std::string& path, std::string* content, std::string* err);
+
+}  // namespace elevbench

@@ -1,0 +1,24 @@
+#pragma once
+// The command line (CLI11): `elevbench devices · run · report · restore · disk`. Parses, then
+// dispatches to one cmd_*.cc function per subcommand. Usage errors print one line and exit 2.
+
+#include <string>
+#include <vector>
+
+namespace elevbench {
+
+/// Process exit codes.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFailure = 1,        ///< a run or a restore failed
+  kExitUsage = 2,          ///< bad command line or bad input file
+  kExitInterrupted = 130,  ///< stopped by SIGINT/SIGTERM/SIGHUP (after cleanup)
+};
+
+/// Entry point used by main(); returns the process exit code.
+int RunCli(int argc, char** argv);
+
+/// Prints "elevbench: <message>" as one line on stderr.
+void PrintError(const std::string& message);
+
+}  // namespace elevbench

@@ -1,0 +1,161 @@
+// Pure timing model of a rotating (or solid-state) disk, used by the emulated
+// disk daemon (`elevbench disk`). No I/O, no clocks: callers pass arrival
+// times in and get service times back, so the model is deterministic and
+// unit-testable. See docs/emulated-disk-model.md for the formulas and the
+// sources of each profile's parameters.
+#ifndef ELEVBENCH_HARNESS_DISK_MODEL_H_
+#define ELEVBENCH_HARNESS_DISK_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace elevbench {
+
+/// Every parameter of the disk model. Times are milliseconds, rates are
+/// decimal megabytes (1e6 bytes) per second, sizes are bytes. Plain data so
+/// that profiles can be named, overridden key by key and written to JSON.
+struct DiskProfile {
+  /// Profile name as reported in stats and results ("ide-2003", ...).
+  std::string name;
+  /// Capacity of the emulated disk. Seek distances are normalised to it, not
+  /// to the (usually much smaller) image, so a 1 GiB image behaves like the
+  /// first GiB of the real disk.
+  uint64_t capacity_bytes = 0;
+  /// Seek time for the shortest non-zero distance (includes head settle).
+  double track_to_track_ms = 0;
+  /// Seek time over one third of the full stroke: the datasheet "average
+  /// seek" (the mean of all uniformly random seeks is close to it).
+  double avg_seek_ms = 0;
+  /// Seek time over the whole capacity.
+  double full_stroke_ms = 0;
+  /// Spindle speed; 0 means no rotational latency (solid state).
+  double rpm = 0;
+  /// Media transfer rate for reads.
+  double read_mbps = 0;
+  /// Media transfer rate for writes.
+  double write_mbps = 0;
+  /// Fixed controller/command cost charged to every request, sequential or
+  /// not.
+  double overhead_ms = 0;
+  /// Commands the disk holds and reorders itself: 1 = no command queueing
+  /// (served strictly in arrival order), N > 1 = NCQ-style reordering among
+  /// the N oldest waiting requests.
+  int queue_depth = 1;
+  /// NCQ starvation bound: a request that has waited at least this long is
+  /// served next regardless of position. Ignored when queue_depth == 1.
+  double aging_ms = 0;
+  /// Stream cache: while the disk sits idle after a request, it keeps
+  /// streaming (read-ahead for reads, write-back for writes) up to this many
+  /// bytes, so a following sequential request in the same direction has that
+  /// part of its transfer already done. 0 disables it.
+  uint64_t stream_cache_bytes = 0;
+};
+
+/// Names of the built-in profiles, in a stable order, for `list` output and
+/// error messages.
+std::vector<std::string> DiskProfileNames();
+
+/// Fills `*profile` with the built-in profile `name`. Unknown name: returns
+/// false with a message listing the known names.
+[[nodiscard]] bool LookupDiskProfile(std::string_view name, DiskProfile* profile, std::string* err);
+
+/// Applies one `key=value` override (keys are the DiskProfile field names,
+/// e.g. `avg_seek_ms=8.5`, `queue_depth=32`). Checks the key and the value's
+/// syntax and range only; call ValidateDiskProfile once all overrides are
+/// applied, so that related fields can be changed in any order.
+[[nodiscard]] bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile,
+                                     std::string* err);
+
+/// Checks cross-field consistency (seek times ordered, rates positive, ...).
+/// The daemon refuses to start on an invalid profile.
+[[nodiscard]] bool ValidateDiskProfile(const DiskProfile& profile, std::string* err);
+
+/// All parameters plus the derived average rotational latency, for stats.json
+/// and result context blocks.
+nlohmann::json DiskProfileToJson(const DiskProfile& profile);
+
+/// One request as the disk sees it.
+struct DiskRequest {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  bool is_write = false;
+  /// When the request reached the disk (any monotonic ns clock).
+  int64_t arrival_ns = 0;
+};
+
+/// How the model charged one request. All *_ns parts sum to service_ns.
+struct DiskService {
+  /// When the disk started on it: max(arrival, end of previous request).
+  int64_t start_ns = 0;
+  /// Modelled completion: start_ns + service_ns.
+  int64_t end_ns = 0;
+  int64_t service_ns = 0;
+  int64_t overhead_ns = 0;
+  int64_t seek_ns = 0;
+  int64_t rotation_ns = 0;
+  int64_t transfer_ns = 0;
+  /// |offset - head position|; 0 exactly when the request was sequential.
+  uint64_t seek_distance = 0;
+  bool sequential = false;
+  /// Bytes already moved by the stream cache while the disk was idle.
+  uint64_t cached_bytes = 0;
+};
+
+/// Stateful disk: head position, time the disk becomes free, direction of the
+/// last request. Serve() is the whole model; PickNext() is the NCQ policy.
+/// Not thread-safe: the daemon serialises access (one disk, one head).
+class DiskModel {
+ public:
+  /// `profile` should have passed ValidateDiskProfile.
+  explicit DiskModel(const DiskProfile& profile);
+
+  /// Seek time in ms for a head movement of `distance` bytes: 0 for 0, else
+  /// track_to_track + (avg - track_to_track) * sqrt(f / (1/3)) for a fraction
+  /// f = distance / capacity up to 1/3, then linear from avg_seek at 1/3 to
+  /// full_stroke at 1 (the short-seek sqrt / long-seek linear shape of real
+  /// actuators). Distances beyond capacity are clamped to a full stroke.
+  double SeekMs(uint64_t distance) const;
+
+  /// Average rotational latency in ms: half a revolution, 0 when rpm == 0.
+  double AvgRotationMs() const;
+
+  /// Time to reach the first byte of `req` from the current head position:
+  /// 0 when sequential, else seek + average rotation. Used for NCQ ordering.
+  int64_t PositioningNs(const DiskRequest& req) const;
+
+  /// Charges `req`: start = max(arrival, busy_until); service = overhead +
+  /// positioning + transfer of the bytes not already moved by the stream
+  /// cache. Advances the head to the request's end and busy_until to end_ns.
+  DiskService Serve(const DiskRequest& req);
+
+  /// NCQ choice among `waiting` (in arrival order) at time `now_ns`: only the
+  /// first queue_depth entries are candidates (the host holds the rest).
+  /// Returns the index of the oldest candidate if it has waited aging_ms or
+  /// more, else the candidate with the smallest PositioningNs (ties: oldest).
+  /// With queue_depth == 1 this is always 0 (FIFO). `waiting` must not be
+  /// empty.
+  size_t PickNext(std::span<const DiskRequest> waiting, int64_t now_ns) const;
+
+  /// Byte offset just past the last request served (where a sequential
+  /// request would start).
+  uint64_t head() const { return head_; }
+  /// Modelled completion time of the last request served.
+  int64_t busy_until_ns() const { return busy_until_ns_; }
+  const DiskProfile& profile() const { return profile_; }
+
+ private:
+  DiskProfile profile_;
+  uint64_t head_ = 0;
+  int64_t busy_until_ns_ = 0;
+  bool last_was_write_ = false;
+  bool served_any_ = false;
+};
+
+}  // namespace elevbench
+
+#endif  // ELEVBENCH_HARNESS_DISK_MODEL_H_

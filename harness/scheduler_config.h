@@ -1,0 +1,54 @@
+#pragma once
+// Scheduler configurations as values: which elevator to select and which of its tunables to set.
+//
+// A run compares configurations, not just schedulers ("bfq" and "bfq:low_latency=0" behave very
+// differently), so each configuration is parsed once, validated, and given a short code for
+// table identifiers in the style of the 2003 lkml posts: "<kernel>-<code>", e.g. "6.18.44-dl",
+// "6.18.44-bfq-ll0".
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace elevbench {
+
+/// One scheduler plus tunables, e.g. "mq-deadline:read_expire=250:fifo_batch=8@dl250".
+struct SchedulerConfig {
+  std::string scheduler;  ///< kernel name: "none", "mq-deadline", "kyber", "bfq", ...
+  /// queue/iosched/<name> = value, applied in order after selecting the scheduler.
+  std::vector<std::pair<std::string, std::string>> tunables;
+  std::string code_override;  ///< from "@code"; replaces ShortCode() when non-empty.
+
+  /// Field-wise equality (tests and de-duplication).
+  bool operator==(const SchedulerConfig&) const = default;
+};
+
+/// Parses a comma-separated list of configurations. Item syntax:
+///   <scheduler>[:<tunable>=<value>]...[@<code>]
+/// Names and codes may use only [a-z0-9_-]; values [A-Za-z0-9_.+-]. Rejects empty items,
+/// repeated tunables within an item, tunables on "none" (it has no iosched directory), and two
+/// items with the same ShortCode (they would share a table row). "all" is not special here:
+/// expand it with ExpandAll() once the device's schedulers are known.
+[[nodiscard]] bool ParseSchedulerList(std::string_view list, std::vector<SchedulerConfig>* out,
+                                      std::string* err);
+
+/// One plain configuration per available scheduler, in the kernel's order.
+std::vector<SchedulerConfig> ExpandAll(const std::vector<std::string>& available);
+
+/// The table code: none -> "none", mq-deadline -> "dl", kyber -> "ky", bfq -> "bfq", others
+/// keep their name; each tunable appends "-<initials of its words><value>" (low_latency=0 ->
+/// "-ll0", read_expire=250 -> "-re250"). code_override wins when set.
+std::string ShortCode(const SchedulerConfig& config);
+
+/// The configuration as written by the user, without the code: "bfq:low_latency=0".
+std::string DisplayName(const SchedulerConfig& config);
+
+/// Parses queue attribute settings such as "read_ahead_kb=128,nr_requests=64" (attributes of
+/// queue/, applied to every configuration). Same name rules; rejects "scheduler" (that is the
+/// scheduler list's job), empty items and repeats. An empty string gives no attributes.
+[[nodiscard]] bool ParseQueueAttrs(std::string_view list,
+                                   std::vector<std::pair<std::string, std::string>>* out,
+                                   std::string* err);
+
+}  // namespace elevbench

@@ -1,0 +1,41 @@
+#pragma once
+// Facts about the machine and the target recorded in every results file's context block, so a
+// number can always be traced back to the box, kernel, filesystem and fio that produced it.
+
+#include <cstdint>
+#include <string>
+
+namespace elevbench {
+
+/// Static facts about this machine.
+struct MachineInfo {
+  std::string kernel;  ///< uname release, e.g. "6.18.44"
+  std::string hostname;
+  int cpus = 0;           ///< online CPUs
+  std::string cpu_model;  ///< /proc/cpuinfo "model name"
+  uint64_t memory_bytes = 0;
+  uint64_t swap_bytes = 0;
+};
+
+/// Reads uname, /proc/cpuinfo and /proc/meminfo. Never fails: unknown fields stay empty/zero.
+MachineInfo ReadMachineInfo();
+
+/// The short kernel version used in table identifiers: the release up to the first '-'
+/// ("6.18.44-fc-v595" → "6.18.44").
+std::string ShortKernelVersion(const std::string& release);
+
+/// The filesystem type and mount point holding `path`, from /proc/self/mountinfo (longest
+/// matching mount point). False if the path does not exist.
+[[nodiscard]] bool FilesystemOf(const std::string& path, std::string* fstype,
+                                std::string* mountpoint, std::string* err);
+
+/// Current UTC time as ISO 8601 ("2026-11-29T22:45:00Z").
+std::string NowIso8601();
+
+/// True when running as root (euid 0).
+bool RunningAsRoot();
+
+/// sync(2) then `echo 3 > /proc/sys/vm/drop_caches`. Needs root.
+[[nodiscard]] bool DropCaches(std::string* err);
+
+}  // namespace elevbench

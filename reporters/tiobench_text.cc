@@ -1,0 +1,167 @@
+#include "tiobench_text.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace elevbench {
+namespace {
+
+// Perl format text fields truncate to the field width.
+std::string LeftField(const std::string& text, size_t width) {
+  std::string s = text.substr(0, width);
+  s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string RightField(const std::string& text, size_t width) {
+  std::string s = text.substr(0, width);
+  return std::string(width - s.size(), ' ') + s;
+}
+
+// `@|||` centring: Perl puts half of the padding (rounded down) on the left.
+std::string CentreField(const std::string& text, size_t width) {
+  std::string s = text.substr(0, width);
+  size_t pad = width - s.size();
+  return std::string(pad / 2, ' ') + s + std::string(pad - pad / 2, ' ');
+}
+
+const char kNickHeader[] =
+    "                Num                   Avg      Maximum     Lat%  Lat%   CPU\n"
+    "Identifier      Thr   Rate  (CPU%)  Latency    Latency     >2s   >10s   Eff\n"
+    "--------------- ---  ------ ------ --------- -----------  ----- ------ -----\n";
+
+const char kTiobenchHeader[] =
+    "                              File  Blk   Num                   Avg      Maximum      Lat%"
+    "     Lat%    CPU\n"
+    "Identifier                    Size  Size  Thr   Rate  (CPU%)  Latency    Latency      >2s "
+    "     >10s    Eff\n"
+    "---------------------------- ------ ----- ---  ------ ------ --------- -----------  "
+    "-------- -------- -----\n";
+
+const char kTiobenchUnits[] =
+    "\nUnit information\n"
+    "================\n"
+    "File size = megabytes\n"
+    "Blk Size  = bytes\n"
+    "Rate      = megabytes per second\n"
+    "CPU%      = percentage of CPU used during the test\n"
+    "Latency   = milliseconds\n"
+    "Lat%      = percent of requests that took longer than X seconds\n"
+    "CPU Eff   = Rate divided by CPU% - throughput per cpu load\n";
+
+std::string JsonString(const nlohmann::json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
+  return "";
+}
+
+}  // namespace
+
+std::string PerlCpuText(double cpu_pct) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", cpu_pct);
+  return std::string(buf).substr(0, 5);
+}
+
+std::string PerlNumericField(double value, int width, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%*.*f", width, decimals, value);
+  std::string s = buf;
+  if (static_cast<int>(s.size()) > width || !std::isfinite(value)) {
+    return std::string(static_cast<size_t>(width), '#');
+  }
+  return s;
+}
+
+std::string RenderNickRow(const std::string& identifier, uint32_t threads,
+                          const TioRowMetrics& m) {
+  // Picture: @<<<<<<<<<<<<<< @>>  @##.## @>>>>% @####.### @#######.##  @#.## @#.## @####
+  std::string row = LeftField(identifier, 15);
+  row += " " + RightField(std::to_string(threads), 3);
+  row += "  " + PerlNumericField(m.rate_mb_s, 6, 2);
+  row += " " + RightField(PerlCpuText(m.cpu_pct), 5) + "%";
+  row += " " + PerlNumericField(m.avg_latency_ms, 9, 3);
+  row += " " + PerlNumericField(m.max_latency_ms, 11, 2);
+  row += "  " + PerlNumericField(m.lat_pct_over_2s, 5, 2);
+  row += " " + PerlNumericField(m.lat_pct_over_10s, 5, 2);
+  row += " " + PerlNumericField(m.cpu_eff, 5, 0);
+  return row;
+}
+
+std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb,
+                              uint32_t block_bytes, uint32_t threads, const TioRowMetrics& m) {
+  // Picture: @<<<<<<<<<<<<<<<<<<<<<<<<<<< @||||| @|||| @>>  @##.## @>>>>% @####.###
+  //          @#######.##  @#.##### @#.##### @####
+  std::string row = LeftField(identifier, 28);
+  row += " " + CentreField(std::to_string(size_mb), 6);
+  row += " " + CentreField(std::to_string(block_bytes), 5);
+  row += " " + RightField(std::to_string(threads), 3);
+  row += "  " + PerlNumericField(m.rate_mb_s, 6, 2);
+  row += " " + RightField(PerlCpuText(m.cpu_pct), 5) + "%";
+  row += " " + PerlNumericField(m.avg_latency_ms, 9, 3);
+  row += " " + PerlNumericField(m.max_latency_ms, 11, 2);
+  row += "  " + PerlNumericField(m.lat_pct_over_2s, 8, 5);
+  row += " " + PerlNumericField(m.lat_pct_over_10s, 8, 5);
+  row += " " + PerlNumericField(m.cpu_eff, 5, 0);
+  return row;
+}
+
+std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
+  std::ostringstream out;
+  if (!ctx.is_object()) return "";
+  if (ctx.contains("cpus")) {
+    const int cpus = ctx.value("cpus", 0);
+    const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
+    const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
+    out << "Machine is " << (cpus > 1 ? "SMP " + std::to_string(cpus) + "x " : "UP ")
+        << JsonString(ctx, "cpu_model") << ", " << mem_mb << "MB "
+        << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap")) << "\n";
+  }
+  if (ctx.contains("devices") && ctx["devices"].is_array()) {
+    for (const auto& d : ctx["devices"]) {
+      const std::string model = JsonString(d, "model");
+      out << JsonString(d, "name") << ": " << (model.empty() ? "(no model string)" : model)
+          << (d.value("rotational", false) ? ", rotational" : ", non-rotational") << "\n";
+    }
+  }
+  const std::string fs = JsonString(ctx, "filesystem");
+  if (!fs.empty()) out << "Target fs for tests was " << fs << "\n";
+  const std::string cache = JsonString(ctx, "cache_policy");
+  if (!cache.empty()) out << cache << "\n";
+  std::string s = out.str();
+  if (!s.empty()) s += "\n";
+  return s;
+}
+
+std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout) {
+  std::ostringstream out;
+  out << RenderEnvironmentHeader(doc.context);
+  if (layout == TioLayout::kNick) {
+    out << "Unit information\n================\n"
+        << "File size = " << doc.params.size_mb << "MB\n"
+        << "Blk Size  = " << doc.params.block_bytes << "B\n";
+  } else {
+    out << kTiobenchUnits;
+  }
+  const std::vector<TioTableRow> rows = AggregateTioRows(doc);
+  bool header_done = false;
+  for (TioPhase phase : kTioReportOrder) {
+    out << "\n" << TioPhaseTitle(phase) << "\n";
+    if (!header_done) {
+      out << (layout == TioLayout::kNick ? kNickHeader : kTiobenchHeader);
+      header_done = true;
+    }
+    for (const TioTableRow& row : rows) {
+      if (row.phase != phase) continue;
+      out << (layout == TioLayout::kNick
+                  ? RenderNickRow(row.identifier, row.threads, row.mean)
+                  : RenderTiobenchRow(row.identifier, doc.params.size_mb,
+                                      doc.params.block_bytes, row.threads, row.mean))
+          << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace elevbench

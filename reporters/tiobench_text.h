@@ -1,0 +1,43 @@
+#pragma once
+// The tiobench tables in the exact layouts of the 2003 posts (shared/docs/legacy-suites.md):
+// tiobench.pl's own layout (§1.4) and Nick Piggin's condensed layout from the seed posts (§1.5),
+// including their quirks: the CPU% field is Perl's stringified number cut to five characters,
+// and the column header appears only under the first section.
+
+#include <string>
+
+#include "results.h"
+
+namespace elevbench {
+
+/// Which table layout to print.
+enum class TioLayout {
+  kNick,      ///< Nick Piggin's condensed layout (the default): 15-char identifier, Lat% %.2f
+  kTiobench,  ///< tiobench.pl 2002–2003: 28-char identifier, File/Blk columns, Lat% %.5f
+};
+
+/// Perl's stringification of a number ("%.15g") truncated to its first five characters, as
+/// tiobench.pl's `@>>>>%` text field printed CPU% ("2.500", "0.488", "11.09").
+std::string PerlCpuText(double cpu_pct);
+
+/// A Perl format numeric field (`@##.##` …): `%width.decimalsf`, or `width` '#' characters when
+/// the number does not fit, as Perl's formline does.
+std::string PerlNumericField(double value, int width, int decimals);
+
+/// One row in Nick's layout (75 characters for in-range values), without newline.
+std::string RenderNickRow(const std::string& identifier, uint32_t threads,
+                          const TioRowMetrics& m);
+
+/// One row in tiobench.pl's layout, without newline.
+std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb,
+                              uint32_t block_bytes, uint32_t threads, const TioRowMetrics& m);
+
+/// The seeds' environment lines ("Machine is …", the device line, "Target fs for tests was …",
+/// and how the page cache was handled), from a results context block. Ends with a blank line.
+std::string RenderEnvironmentHeader(const nlohmann::json& context);
+
+/// All four sections (unit information, then Sequential Reads, Random Reads, Sequential Writes,
+/// Random Writes) from the aggregated rows of `doc`, preceded by the environment header.
+std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout);
+
+}  // namespace elevbench

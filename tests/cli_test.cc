@@ -1,0 +1,112 @@
+// The command line as a user meets it: bad input gets one line on stderr and exit code 2.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "subprocess.h"
+
+#ifndef ELEVBENCH_BINARY
+#define ELEVBENCH_BINARY "build/elevbench"
+#endif
+
+namespace elevbench {
+namespace {
+
+struct CliRun {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+CliRun RunCli(std::vector<std::string> args) {
+  args.insert(args.begin(), ELEVBENCH_BINARY);
+  ProcessResult r;
+  std::string err;
+  ProcessOptions opts;
+  opts.timeout_seconds = 120;
+  EXPECT_TRUE(RunProcess(args, opts, &r, &err)) << err;
+  return {r.exit_code, r.output, r.error_output};
+}
+
+void ExpectUsageError(const std::vector<std::string>& args, const std::string& needle) {
+  CliRun r = RunCli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "error must be one line: " << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/elevbench-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::permissions(dir_, std::filesystem::perms::owner_all, ec);
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string dir_;
+};
+
+TEST_F(CliTest, VersionAndHelp) {
+  CliRun v = RunCli({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find("elevbench"), std::string::npos);
+  CliRun h = RunCli({"run", "--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("--threads"), std::string::npos);
+}
+
+TEST_F(CliTest, UnknownSuite) { ExpectUsageError({"run", "nosuchsuite", "--dir", dir_}, "suite"); }
+
+TEST_F(CliTest, ZeroThreads) {
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--threads", "0"}, "--threads");
+}
+
+TEST_F(CliTest, NegativeSize) {
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--size", "-1"}, "size");
+}
+
+TEST_F(CliTest, MissingDirectory) {
+  ExpectUsageError({"run", "tiobench", "--dir", dir_ + "/does-not-exist"}, "--dir");
+}
+
+TEST_F(CliTest, DirectoryThatIsAFile) {
+  const std::string file = dir_ + "/file";
+  std::ofstream(file) << "x";
+  ExpectUsageError({"run", "tiobench", "--dir", file}, "not a writable directory");
+}
+
+TEST_F(CliTest, UnwritableDirectory) {
+  if (geteuid() == 0) GTEST_SKIP() << "root can write to a mode-0555 directory";
+  const std::string ro = dir_ + "/ro";
+  std::filesystem::create_directory(ro);
+  std::filesystem::permissions(ro, std::filesystem::perms::owner_read |
+                                       std::filesystem::perms::owner_exec);
+  ExpectUsageError({"run", "tiobench", "--dir", ro}, "not a writable directory");
+}
+
+TEST_F(CliTest, MissingResultsFile) {
+  ExpectUsageError({"report", dir_ + "/nope.json"}, "nope.json");
+}
+
+TEST_F(CliTest, ResultsFileThatIsNotJson) {
+  std::ofstream(dir_ + "/bad.json") << "{ not json";
+  ExpectUsageError({"report", dir_ + "/bad.json"}, "not valid JSON");
+}
+
+TEST_F(CliTest, BadFormatAndBadSchedulerList) {
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--format", "xml"}, "--format");
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--schedulers", "bfq:=1"}, "--schedulers");
+}
+
+TEST_F(CliTest, UnknownSubcommand) { ExpectUsageError({"frobnicate"}, "subcommand"); }
+
+}  // namespace
+}  // namespace elevbench

@@ -1,0 +1,566 @@
+#include "restore_journal.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+namespace elevbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSched = "/sys/block/sdz/queue/scheduler";
+const std::string kReadAhead = "/sys/block/sdz/queue/read_ahead_kb";
+const std::string kReadExpire = "/sys/block/sdz/queue/iosched/read_expire";
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string MakeTempDir(const char* tag) {
+  std::string tmpl = std::string("/tmp/elevbench_") + tag + "_XXXXXX";
+  return mkdtemp(tmpl.data()) ? tmpl : "";
+}
+
+// Forks a child that runs `sleep 30`, optionally ignoring SIGTERM first.
+pid_t SpawnSleeper(bool ignore_term) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (ignore_term) signal(SIGTERM, SIG_IGN);
+    execlp("sleep", "sleep", "30", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the exec happened, so the start time and comm are the sleeper's.
+  for (int i = 0; i < 200; ++i) {
+    std::string comm = Slurp("/proc/" + std::to_string(pid) + "/comm");
+    if (comm == "sleep\n") break;
+    usleep(5000);
+  }
+  return pid;
+}
+
+class RestoreJournalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = MakeTempDir("journal");
+    ASSERT_FALSE(dir_.empty());
+    root_ = dir_ + "/root";
+    state_ = dir_ + "/state";
+    Put("sys/block/sdz/queue/scheduler", "none [mq-deadline] kyber bfq \n");
+    Put("sys/block/sdz/queue/read_ahead_kb", "128\n");
+    Put("sys/block/sdz/queue/iosched/read_expire", "250\n");  // an admin-tuned value
+    Put("proc/sys/vm/dirty_bytes", "0\n");
+    sysfs_ = Sysfs(root_);
+    sysfs_.set_write_hook(MakeFakeKernelWriteHook());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void Put(const std::string& rel, const std::string& content) {
+    fs::create_directories(fs::path(root_ + "/" + rel).parent_path());
+    std::ofstream(root_ + "/" + rel) << content;
+  }
+  std::string Get(const std::string& system_path) {
+    std::string v;
+    std::string err;
+    EXPECT_TRUE(sysfs_.Read(system_path, &v, &err)) << err;
+    return v;
+  }
+  std::string JournalPath() const { return state_ + "/journal.json"; }
+
+  // Records and changes the scheduler and read-ahead, the way a run does.
+  void RecordAndChange(RestoreJournal* j) {
+    std::string err;
+    ASSERT_TRUE(j->RecordSysfsValue(kSched, &err)) << err;
+    ASSERT_TRUE(sysfs_.WriteVerified(kSched, "bfq", &err)) << err;
+    ASSERT_TRUE(j->RecordSysfsValue(kReadAhead, &err)) << err;
+    ASSERT_TRUE(sysfs_.WriteVerified(kReadAhead, "1024", &err)) << err;
+    ASSERT_TRUE(j->RecordSysfsValue(kSched, &err)) << err;  // save-once: no new entry
+    ASSERT_TRUE(sysfs_.WriteVerified(kSched, "kyber", &err)) << err;
+  }
+
+  std::string dir_, root_, state_;
+  Sysfs sysfs_;
+};
+
+TEST_F(RestoreJournalTest, CrashThenLeftoverJournalRestores) {
+  {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "test run", &err)) << err;
+    RecordAndChange(&j);
+    EXPECT_EQ(j.entries().size(), 2u);
+  }  // dropped without RestoreAll: a crash
+  ASSERT_TRUE(fs::exists(JournalPath()));
+  nlohmann::json on_disk = nlohmann::json::parse(Slurp(JournalPath()));
+  EXPECT_EQ(on_disk["entries"][0]["original"], "mq-deadline");
+  EXPECT_EQ(on_disk["entries"][1]["original"], "128");
+  EXPECT_EQ(on_disk["owner"], "test run");
+
+  std::vector<std::string> log;
+  std::string err;
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_EQ(Get(kSched), "none [mq-deadline] kyber bfq");
+  EXPECT_EQ(Get(kReadAhead), "128");
+  EXPECT_FALSE(fs::exists(JournalPath()));
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[1], "restored " + kReadAhead + " to '128'");
+  // Idempotent: a second application finds nothing.
+  log.clear();
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_EQ(log, std::vector<std::string>{"no leftover journal in " + state_});
+}
+
+TEST_F(RestoreJournalTest, CrashOfAnotherProcess) {
+  pid_t child = fork();
+  if (child == 0) {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    bool ok = j.Open(state_, "child", &err) && j.RecordSysfsValue(kSched, &err) &&
+              sysfs_.WriteVerified(kSched, "bfq", &err);
+    _exit(ok ? 0 : 1);  // no destructor, no restore: killed mid-run
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(Get(kSched), "none mq-deadline kyber [bfq]");
+  std::vector<std::string> log;
+  std::string err;
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_EQ(Get(kSched), "none [mq-deadline] kyber bfq");
+  EXPECT_NE(log[0].find("left by pid " + std::to_string(child) + " (child)"), std::string::npos);
+}
+
+TEST_F(RestoreJournalTest, RestoreAllIsIdempotent) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  RecordAndChange(&j);
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log, (std::vector<std::string>{"restored " + kReadAhead + " to '128'",
+                                           "restored " + kSched + " to 'mq-deadline'"}));
+  EXPECT_FALSE(fs::exists(JournalPath()));
+  EXPECT_TRUE(j.entries().empty());
+  log.clear();
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_TRUE(log.empty());
+  // Values already back in place are skipped, not rewritten.
+  ASSERT_TRUE(j.RecordSysfsValue(kReadAhead, &err)) << err;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log, std::vector<std::string>{kReadAhead + " already '128'"});
+}
+
+TEST_F(RestoreJournalTest, TunableComesBackAfterItsScheduler) {
+  // Switching the elevator drops queue/iosched/; selecting mq-deadline again brings defaults.
+  Sysfs::WriteHook base = MakeFakeKernelWriteHook();
+  std::string iosched = root_ + "/sys/block/sdz/queue/iosched";
+  sysfs_.set_write_hook([=](const std::string& mapped, const std::string& path,
+                            std::string_view value, std::string* err) {
+    if (!base(mapped, path, value, err)) return false;
+    if (Sysfs::IsSchedulerPath(path)) {
+      fs::remove_all(iosched);
+      if (value == "mq-deadline") {
+        fs::create_directories(iosched);
+        std::ofstream(iosched + "/read_expire") << "500\n";
+      }
+    }
+    return true;
+  });
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(kSched, &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(kReadExpire, &err)) << err;
+  ASSERT_TRUE(sysfs_.WriteVerified(kReadExpire, "100", &err)) << err;
+  ASSERT_TRUE(sysfs_.WriteVerified(kSched, "bfq", &err)) << err;
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(Get(kSched), "none [mq-deadline] kyber bfq");
+  EXPECT_EQ(Get(kReadExpire), "250");
+  EXPECT_EQ(log.back(), "restored " + kReadExpire + " to '250'");
+}
+
+TEST_F(RestoreJournalTest, CoupledSysctlsRestoreInEitherOrder) {
+  // vm.dirty_bytes and vm.dirty_ratio zero each other, and dirty_bytes refuses 0: the write
+  // that fails in the first pass is unnecessary after its partner is restored.
+  const std::string bytes = "/proc/sys/vm/dirty_bytes";
+  const std::string ratio = "/proc/sys/vm/dirty_ratio";
+  const Sysfs mapper(root_);
+  sysfs_.set_write_hook([bytes, ratio, mapper](const std::string& mapped, const std::string& path,
+                                               std::string_view value, std::string* err) {
+    if (path == bytes && std::stoll(std::string(value)) < 8192) {
+      *err = "write " + path + ": Invalid argument";
+      return false;
+    }
+    if (!Sysfs::PlainWrite(mapped, path, value, err)) return false;
+    const std::string& other = path == bytes ? ratio : bytes;
+    return Sysfs::PlainWrite(mapper.Map(other), other, "0", err);
+  });
+  for (bool bytes_first : {true, false}) {
+    Put("proc/sys/vm/dirty_bytes", "0\n");
+    Put("proc/sys/vm/dirty_ratio", "20\n");
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+    ASSERT_TRUE(j.RecordSysfsValue(bytes_first ? bytes : ratio, &err)) << err;
+    ASSERT_TRUE(j.RecordSysfsValue(bytes_first ? ratio : bytes, &err)) << err;
+    ASSERT_TRUE(sysfs_.WriteVerified(bytes, "50331648", &err)) << err;
+    EXPECT_EQ(Get(ratio), "0");
+    std::vector<std::string> log;
+    ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+    EXPECT_EQ(Get(ratio), "20");
+    EXPECT_EQ(Get(bytes), "0");
+  }
+}
+
+TEST_F(RestoreJournalTest, VanishedAttributeCountsAsGone) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(kReadExpire, &err)) << err;
+  fs::remove_all(root_ + "/sys/block/sdz/queue/iosched");
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_NE(log.back().find("is gone"), std::string::npos);
+  EXPECT_FALSE(fs::exists(JournalPath()));
+}
+
+TEST_F(RestoreJournalTest, FailuresKeepOnlyFailedEntries) {
+  auto fail = std::make_shared<bool>(true);
+  Sysfs::WriteHook base = MakeFakeKernelWriteHook();
+  sysfs_.set_write_hook([=](const std::string& mapped, const std::string& path,
+                            std::string_view value, std::string* err) {
+    if (*fail && path == kReadAhead) {
+      *err = "write " + path + ": Device or resource busy";
+      return false;
+    }
+    return base(mapped, path, value, err);
+  });
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(kSched, &err)) << err;
+  ASSERT_TRUE(sysfs_.WriteVerified(kSched, "bfq", &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(kReadAhead, &err)) << err;
+  Put("sys/block/sdz/queue/read_ahead_kb", "4096\n");
+  std::vector<std::string> log;
+  EXPECT_FALSE(j.RestoreAll(&log, &err));
+  EXPECT_EQ(err, "1 of 2 restore steps failed (first: write " + kReadAhead +
+                     ": Device or resource busy); journal kept in " + JournalPath());
+  EXPECT_EQ(Get(kSched), "none [mq-deadline] kyber bfq");  // kept going past the failure
+  ASSERT_EQ(j.entries().size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(Slurp(JournalPath()))["entries"].size(), 1u);
+  *fail = false;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(Get(kReadAhead), "128");
+  EXPECT_FALSE(fs::exists(JournalPath()));
+}
+
+TEST_F(RestoreJournalTest, JournalFileAlwaysParses) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  std::atomic<bool> done{false};
+  std::atomic<int> parsed{0};
+  std::atomic<int> torn{0};
+  std::thread reader([&] {
+    while (!done) {
+      std::string text = Slurp(JournalPath());
+      if (text.empty()) continue;  // not created yet
+      bool ok = !nlohmann::json::parse(text, nullptr, false).is_discarded();
+      (ok ? parsed : torn)++;
+    }
+  });
+  for (int i = 0; i < 300 && err.empty(); ++i) {
+    if (!j.Record(JournalEntry::File(dir_ + "/f" + std::to_string(i)), &err)) break;
+  }
+  done = true;
+  reader.join();
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(torn.load(), 0);
+  EXPECT_GT(parsed.load(), 0);
+  for (const auto& entry : fs::directory_iterator(state_)) {
+    std::string name = entry.path().filename();
+    EXPECT_TRUE(name == "journal.json" || name == "lock") << "stray file " << name;
+  }
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;  // the files never existed: all gone already
+  EXPECT_EQ(log.size(), 300u);
+}
+
+TEST_F(RestoreJournalTest, LockKeepsRunsApart) {
+  std::string err;
+  auto first = std::make_unique<RestoreJournal>(sysfs_);
+  ASSERT_TRUE(first->Open(state_, "first", &err)) << err;
+  RestoreJournal second(sysfs_);
+  const std::string busy = "another elevbench run (pid " + std::to_string(getpid()) + ") is active";
+  EXPECT_FALSE(second.Open(state_, "second", &err));
+  EXPECT_EQ(err, busy);
+  std::vector<std::string> log;
+  EXPECT_FALSE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_));
+  EXPECT_EQ(err, busy);
+  first.reset();
+  ASSERT_TRUE(second.Open(state_, "second", &err)) << err;
+  EXPECT_FALSE(second.Open(state_, "again", &err));
+}
+
+TEST_F(RestoreJournalTest, LeftoverBlocksOpenUntilRestored) {
+  {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "crashed", &err)) << err;
+    RecordAndChange(&j);
+  }
+  RestoreJournal next(sysfs_);
+  std::string err;
+  EXPECT_FALSE(next.Open(state_, "next", &err));
+  EXPECT_EQ(err, JournalPath() + " holds changes of an earlier run (pid " +
+                     std::to_string(getpid()) + "); run `elevbench restore` first");
+  std::vector<std::string> log;
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  ASSERT_TRUE(next.Open(state_, "next", &err)) << err;
+}
+
+TEST_F(RestoreJournalTest, LiveOwnerIsNotRestoredOver) {
+  pid_t owner = SpawnSleeper(false);
+  uint64_t start = 0;
+  std::string comm;
+  std::string err;
+  ASSERT_TRUE(ReadProcessIdentity(owner, &start, &comm, &err)) << err;
+  fs::create_directories(state_);
+  nlohmann::json j = {{"schema_version", 1},
+                      {"owner_pid", owner},
+                      {"owner_start_time", start},
+                      {"sysfs_root", sysfs_.root()},
+                      {"entries", nlohmann::json::array()}};
+  std::ofstream(JournalPath()) << j.dump();
+  std::vector<std::string> log;
+  EXPECT_FALSE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_));
+  EXPECT_EQ(err, "another elevbench run (pid " + std::to_string(owner) + ") is active");
+  kill(owner, SIGKILL);
+  waitpid(owner, nullptr, 0);
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_FALSE(fs::exists(JournalPath()));
+}
+
+TEST_F(RestoreJournalTest, RefusesJournalOfAnotherRootAndGarbage) {
+  {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "fake", &err)) << err;
+    ASSERT_TRUE(j.RecordSysfsValue(kSched, &err)) << err;
+  }
+  std::vector<std::string> log;
+  std::string err;
+  EXPECT_FALSE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, Sysfs("/")));
+  EXPECT_NE(err.find("was recorded for sysfs root " + sysfs_.root()), std::string::npos) << err;
+  std::ofstream(JournalPath()) << "{\"entries\": [";
+  EXPECT_FALSE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_));
+  EXPECT_EQ(err, JournalPath() + " is not valid JSON; inspect it and remove it by hand");
+}
+
+TEST_F(RestoreJournalTest, RejectsUnsafeEntries) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  EXPECT_FALSE(j.Record(JournalEntry::File("/tmp/x"), &err));
+  EXPECT_EQ(err, "restore journal is not open");
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  EXPECT_FALSE(j.Record(JournalEntry::SysfsValue("/etc/passwd", "x"), &err));
+  EXPECT_EQ(err, "invalid sysfs_value entry '/etc/passwd'");
+  EXPECT_FALSE(j.Record(JournalEntry::LoopDevice("/dev/sda", "/x.img"), &err));
+  EXPECT_FALSE(j.Record(JournalEntry::Directory("/tmp/../etc"), &err));
+  EXPECT_FALSE(j.Record(JournalEntry::Mount("/"), &err));
+  EXPECT_FALSE(j.Record(JournalEntry::Process(1, 5, "init"), &err));
+  EXPECT_FALSE(j.RecordProcess(999999999, &err));
+  EXPECT_TRUE(j.entries().empty());
+}
+
+TEST_F(RestoreJournalTest, FilesDirectoriesAndForget) {
+  std::string d = dir_ + "/work";
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::Directory(d), &err)) << err;
+  fs::create_directory(d);
+  ASSERT_TRUE(j.Record(JournalEntry::File(d + "/data"), &err)) << err;
+  std::ofstream(d + "/data") << "x";
+  ASSERT_TRUE(j.Record(JournalEntry::File(d + "/gone"), &err)) << err;
+  ASSERT_TRUE(j.Forget(JournalEntry::File(d + "/gone"), &err)) << err;
+  EXPECT_EQ(j.entries().size(), 2u);
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log, (std::vector<std::string>{"removed " + d + "/data", "removed directory " + d}));
+  EXPECT_FALSE(fs::exists(d));
+}
+
+TEST_F(RestoreJournalTest, LoopEntriesLeaveOtherDevicesAlone) {
+  // Only the fake sysfs is consulted: neither check reaches /dev/loop7.
+  Put("sys/block/loop7/loop/backing_file", "/srv/someone-else.img\n");
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::LoopDevice("/dev/loop7", "/tmp/mine.img"), &err)) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::LoopDevice("/dev/loop6", "/tmp/mine.img"), &err)) << err;
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log, (std::vector<std::string>{
+                     "/dev/loop6 is already detached",
+                     "/dev/loop7 now backs /srv/someone-else.img, not ours; left alone"}));
+}
+
+TEST_F(RestoreJournalTest, ProcessesAreTerminatedOnlyIfStillTheSame) {
+  pid_t polite = SpawnSleeper(false);
+  pid_t stubborn = SpawnSleeper(true);
+  pid_t innocent = SpawnSleeper(false);
+  uint64_t start = 0;
+  std::string comm;
+  std::string err;
+  ASSERT_TRUE(ReadProcessIdentity(innocent, &start, &comm, &err)) << err;
+  RestoreJournal j(sysfs_);
+  j.set_process_grace(std::chrono::milliseconds(200));
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(j.RecordProcess(polite, &err)) << err;
+  ASSERT_TRUE(j.RecordProcess(stubborn, &err)) << err;
+  // Same pid, other start time: the pid was reused by a process that is not ours.
+  ASSERT_TRUE(j.Record(JournalEntry::Process(innocent, start + 1, "sleep"), &err)) << err;
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[0], "process " + std::to_string(innocent) + " (sleep) already exited");
+  EXPECT_EQ(log[1], "killed process " + std::to_string(stubborn) + " (sleep) (ignored SIGTERM)");
+  EXPECT_EQ(log[2], "terminated process " + std::to_string(polite) + " (sleep)");
+  EXPECT_EQ(kill(innocent, 0), 0);
+  kill(innocent, SIGKILL);
+  waitpid(innocent, nullptr, 0);
+}
+
+TEST(DefaultStateDirTest, EnvironmentOverrides) {
+  const char* old = getenv("ELEVBENCH_STATE_DIR");
+  std::string saved = old ? old : "";
+  setenv("ELEVBENCH_STATE_DIR", "/tmp/elevbench-custom", 1);
+  EXPECT_EQ(DefaultStateDir(), "/tmp/elevbench-custom");
+  unsetenv("ELEVBENCH_STATE_DIR");
+  if (geteuid() == 0) {
+    EXPECT_EQ(DefaultStateDir(), "/var/lib/elevbench");
+  }
+  if (old) setenv("ELEVBENCH_STATE_DIR", saved.c_str(), 1);
+}
+
+// Attaches a loop device to `file`; returns "/dev/loopN" or "" with *why set.
+std::string AttachLoop(const std::string& file, std::string* why) {
+  int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  int backing = open(file.c_str(), O_RDWR | O_CLOEXEC);
+  std::string device;
+  for (int attempt = 0; ctl >= 0 && backing >= 0 && attempt < 20 && device.empty(); ++attempt) {
+    int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+    if (n < 0) break;
+    std::string candidate = "/dev/loop" + std::to_string(n);
+    int fd = open(candidate.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd >= 0 && ioctl(fd, LOOP_SET_FD, backing) == 0) device = candidate;
+    if (fd >= 0) close(fd);  // stays attached: no autoclear
+  }
+  if (device.empty()) *why = std::string("cannot attach a loop device: ") + strerror(errno);
+  if (ctl >= 0) close(ctl);
+  if (backing >= 0) close(backing);
+  return device;
+}
+
+TEST(RestoreJournalRootTest, LoopDeviceThroughEverySchedulerAndBack) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to create a loop device: uid " << geteuid();
+  if (access("/dev/loop-control", F_OK) != 0) {
+    GTEST_SKIP() << "needs root to create a loop device: no /dev/loop-control";
+  }
+  std::string dir = MakeTempDir("loop");
+  ASSERT_FALSE(dir.empty());
+  std::string image = dir + "/disk.img";
+  { std::ofstream(image).close(); }
+  fs::resize_file(image, 16 << 20);
+  Sysfs live;
+  std::string vda_before;
+  std::string err;
+  bool have_vda = live.Read("/sys/block/vda/queue/scheduler", &vda_before, &err);
+
+  RestoreJournal j(live);
+  ASSERT_TRUE(j.Open(dir + "/state", "root integration test", &err)) << err;
+  struct Cleanup {  // detaches and removes everything even when an ASSERT bails out
+    RestoreJournal* journal;
+    std::string dir;
+    ~Cleanup() {
+      std::vector<std::string> log;
+      std::string e;
+      if (!journal->entries().empty()) (void)journal->RestoreAll(&log, &e);
+      fs::remove_all(dir);
+    }
+  } cleanup{&j, dir};
+  std::string device = AttachLoop(image, &err);
+  ASSERT_FALSE(device.empty()) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::LoopDevice(device, image), &err)) << err;
+  std::string sched = "/sys/block/" + device.substr(5) + "/queue/scheduler";
+  std::string line;
+  std::vector<std::string> available;
+  std::string original;
+  ASSERT_TRUE(live.Read(sched, &line, &err)) << err;
+  ASSERT_TRUE(ParseSchedulerLine(line, &available, &original, &err)) << err;
+  ASSERT_TRUE(j.RecordSysfsValue(sched, &err)) << err;
+  std::string last;
+  for (const std::string& name : available) {
+    EXPECT_TRUE(live.WriteVerified(sched, name, &err)) << err;
+    last = name;
+  }
+  if (last == original && available.size() > 1) {
+    EXPECT_TRUE(live.WriteVerified(sched, available.front(), &err)) << err;
+  }
+  std::vector<std::string> log;
+  EXPECT_TRUE(j.RestoreAll(&log, &err)) << err;
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[1], "detached " + device + " (" + image + ")");
+  ASSERT_TRUE(live.Read(sched, &line, &err)) << err;  // loop queues outlive the detach
+  EXPECT_TRUE(Sysfs::ValueMatches(sched, original, line)) << line;
+  std::string backing;
+  EXPECT_FALSE(live.Read("/sys/block/" + device.substr(5) + "/loop/backing_file", &backing, &err))
+      << device << " still backs " << backing;
+  if (have_vda) {
+    std::string vda_after;
+    ASSERT_TRUE(live.Read("/sys/block/vda/queue/scheduler", &vda_after, &err)) << err;
+    EXPECT_EQ(vda_after, vda_before);
+  }
+}
+
+TEST(RestoreJournalRootTest, MountIsUnmounted) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to mount: uid " << geteuid();
+  std::string dir = MakeTempDir("mount");
+  ASSERT_FALSE(dir.empty());
+  std::string mnt = dir + "/mnt";
+  fs::create_directory(mnt);
+  RestoreJournal j{Sysfs()};
+  std::string err;
+  ASSERT_TRUE(j.Open(dir + "/state", "mount test", &err)) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::Mount(mnt), &err)) << err;
+  ASSERT_EQ(mount("elevbench-test", mnt.c_str(), "tmpfs", 0, "size=1m"), 0) << strerror(errno);
+  std::vector<std::string> log;
+  EXPECT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log, std::vector<std::string>{"unmounted " + mnt});
+  EXPECT_EQ(umount2(mnt.c_str(), 0), -1);  // nothing left mounted there
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace elevbench

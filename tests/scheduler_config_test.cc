@@ -1,0 +1,106 @@
+#include "scheduler_config.h"
+
+#include <gtest/gtest.h>
+
+namespace elevbench {
+namespace {
+
+std::string ParseError(std::string_view list) {
+  std::vector<SchedulerConfig> configs;
+  std::string err;
+  EXPECT_FALSE(ParseSchedulerList(list, &configs, &err)) << list;
+  return err;
+}
+
+TEST(SchedulerConfigTest, ParsesTheFullSyntax) {
+  std::vector<SchedulerConfig> c;
+  std::string err;
+  ASSERT_TRUE(
+      ParseSchedulerList("none,mq-deadline,kyber,bfq,bfq:low_latency=0,"
+                         "mq-deadline:read_expire=250:fifo_batch=8,bfq:low_latency=0@as",
+                         &c, &err))
+      << err;
+  ASSERT_EQ(c.size(), 7u);
+  EXPECT_EQ(c[0], (SchedulerConfig{"none", {}, ""}));
+  EXPECT_EQ(c[4], (SchedulerConfig{"bfq", {{"low_latency", "0"}}, ""}));
+  EXPECT_EQ(c[5].tunables, (std::vector<std::pair<std::string, std::string>>{{"read_expire", "250"},
+                                                                             {"fifo_batch", "8"}}));
+  EXPECT_EQ(c[6], (SchedulerConfig{"bfq", {{"low_latency", "0"}}, "as"}));
+}
+
+TEST(SchedulerConfigTest, ShortCodesFollowThe2003Style) {
+  std::vector<SchedulerConfig> c;
+  std::string err;
+  ASSERT_TRUE(ParseSchedulerList(
+      "none,mq-deadline,kyber,bfq,bfq:low_latency=0,mq-deadline:read_expire=250:fifo_batch=8,"
+      "bfq:slice_idle=0,bfq:low_latency=0@as,ssg",
+      &c, &err))
+      << err;
+  std::vector<std::string> codes;
+  for (const SchedulerConfig& x : c) codes.push_back(ShortCode(x));
+  EXPECT_EQ(codes, (std::vector<std::string>{"none", "dl", "ky", "bfq", "bfq-ll0", "dl-re250-fb8",
+                                             "bfq-si0", "as", "ssg"}));
+  EXPECT_EQ(DisplayName(c[5]), "mq-deadline:read_expire=250:fifo_batch=8");
+  EXPECT_EQ(DisplayName(c[7]), "bfq:low_latency=0");
+}
+
+TEST(SchedulerConfigTest, ToleratesSpacesAroundItems) {
+  std::vector<SchedulerConfig> c;
+  std::string err;
+  ASSERT_TRUE(ParseSchedulerList(" none , bfq ", &c, &err)) << err;
+  EXPECT_EQ(c.size(), 2u);
+}
+
+TEST(SchedulerConfigTest, RejectsBadInput) {
+  EXPECT_EQ(ParseError(""), "empty scheduler list");
+  EXPECT_EQ(ParseError("none,,bfq"), "empty item 2 in scheduler list 'none,,bfq'");
+  EXPECT_EQ(ParseError("bfq,"), "empty item 2 in scheduler list 'bfq,'");
+  EXPECT_EQ(ParseError("BFQ"), "bad scheduler name 'BFQ' in 'BFQ' (use only [a-z0-9_-])");
+  EXPECT_EQ(ParseError("bfq:Low=1"), "bad name 'Low' in 'bfq:Low=1' (use only [a-z0-9_-])");
+  EXPECT_EQ(ParseError("bfq:low_latency"),
+            "bad setting 'low_latency' in 'bfq:low_latency' (want name=value)");
+  EXPECT_EQ(ParseError("bfq:low_latency="), "bad value '' for low_latency in 'bfq:low_latency='");
+  EXPECT_EQ(ParseError("bfq:a=1=2"), "bad setting 'a=1=2' in 'bfq:a=1=2' (want name=value)");
+  EXPECT_EQ(ParseError("bfq::a=1"), "bad setting '' in 'bfq::a=1' (want name=value)");
+  EXPECT_EQ(ParseError("bfq:a=1:a=2"), "tunable a given twice in 'bfq:a=1:a=2'");
+  EXPECT_EQ(ParseError("none:a=1"), "scheduler none has no tunables: 'none:a=1'");
+  EXPECT_EQ(ParseError("bfq@"), "bad code '' in 'bfq@' (use only [a-z0-9_-])");
+  EXPECT_EQ(ParseError("bfq@a@b"), "more than one '@' in 'bfq@a@b'");
+  EXPECT_EQ(ParseError("bfq,bfq"), "'bfq' repeats code 'bfq' of 'bfq'; drop it or add @<code>");
+  EXPECT_EQ(ParseError("bfq:slice_idle=0,bfq:strict_idle=0"),
+            "'bfq:strict_idle=0' repeats code 'bfq-si0' of 'bfq:slice_idle=0'; drop it or add "
+            "@<code>");
+  EXPECT_EQ(ParseError("kyber,none@ky"),
+            "'none@ky' repeats code 'ky' of 'kyber'; drop it or add "
+            "@<code>");
+}
+
+TEST(SchedulerConfigTest, AllIsNotExpandedByTheParser) {
+  std::vector<SchedulerConfig> c;
+  std::string err;
+  ASSERT_TRUE(ParseSchedulerList("all", &c, &err)) << err;
+  EXPECT_EQ(c[0].scheduler, "all");
+  std::vector<SchedulerConfig> all = ExpandAll({"none", "mq-deadline", "kyber", "bfq"});
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[1], (SchedulerConfig{"mq-deadline", {}, ""}));
+}
+
+TEST(SchedulerConfigTest, QueueAttrs) {
+  std::vector<std::pair<std::string, std::string>> attrs;
+  std::string err;
+  ASSERT_TRUE(ParseQueueAttrs("read_ahead_kb=128,nr_requests=64", &attrs, &err)) << err;
+  EXPECT_EQ(attrs, (std::vector<std::pair<std::string, std::string>>{{"read_ahead_kb", "128"},
+                                                                     {"nr_requests", "64"}}));
+  ASSERT_TRUE(ParseQueueAttrs("", &attrs, &err)) << err;
+  EXPECT_TRUE(attrs.empty());
+  EXPECT_FALSE(ParseQueueAttrs("a=1,a=2", &attrs, &err));
+  EXPECT_EQ(err, "queue attribute a given twice");
+  EXPECT_FALSE(ParseQueueAttrs("scheduler=bfq", &attrs, &err));
+  EXPECT_FALSE(ParseQueueAttrs("a=1,", &attrs, &err));
+  EXPECT_EQ(err, "empty item 2 in queue attributes 'a=1,'");
+  EXPECT_FALSE(ParseQueueAttrs("iosched/x=1", &attrs, &err));
+  EXPECT_FALSE(ParseQueueAttrs("max_sectors_kb=1 28", &attrs, &err));
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -1,0 +1,25 @@
+#pragma once
+// Shared helpers for the tests: paths of fixtures and golden files, golden comparison.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#ifndef ELEVBENCH_TEST_DATA_DIR
+#define ELEVBENCH_TEST_DATA_DIR "tests"
+#endif
+
+namespace elevbench::testing {
+
+/// Absolute path of a file under tests/.
+inline std::string TestDataPath(const std::string& relative) {
+  return std::string(ELEVBENCH_TEST_DATA_DIR) + "/" + relative;
+}
+
+/// Compares `actual` with tests/golden/<name>; with ELEVBENCH_UPDATE_GOLDEN=1 rewrites it.
+void ExpectMatchesGolden(const std::string& name, const std::string& actual);
+
+/// Reads a whole file (test failure if missing).
+std::string ReadTestFile(const std::string& path);
+
+}  // namespace elevbench::testing

@@ -1,0 +1,81 @@
+// End to end: a real small tiobench through fio in a temporary directory, checked against the
+// metric definitions and against its own JSON.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "results.h"
+#include "subprocess.h"
+#include "tiobench_text.h"
+
+#ifndef ELEVBENCH_BINARY
+#define ELEVBENCH_BINARY "build/elevbench"
+#endif
+
+namespace elevbench {
+namespace {
+
+TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
+  if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed (scripts/install-deps)";
+  char tmpl[] = "/var/tmp/elevbench-e2e-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::string out = dir + "/r.json";
+  ProcessResult run;
+  std::string err;
+  ProcessOptions opts;
+  opts.timeout_seconds = 600;
+  ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "run", "tiobench", "--dir", dir, "--size", "32",
+                          "--threads", "1,2", "--format", "nick", "--out", out},
+                         opts, &run, &err))
+      << err;
+  ASSERT_EQ(run.exit_code, 0) << run.error_output;
+
+  ResultsDocument doc;
+  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
+  EXPECT_TRUE(doc.complete);
+  EXPECT_EQ(doc.records.size(), 8u);  // 2 thread counts × 4 phases
+  for (const TioRecord& r : doc.records) {
+    SCOPED_TRACE(std::string(TioPhaseKey(r.measurement.phase)) + " threads " +
+                 std::to_string(r.measurement.threads));
+    const TioRowMetrics& m = r.metrics;
+    EXPECT_GT(m.rate_mb_s, 0);
+    EXPECT_GT(m.cpu_pct, 0);
+    EXPECT_NEAR(m.cpu_eff, m.rate_mb_s / (m.cpu_pct / 100), 1e-6 * m.cpu_eff);
+    EXPECT_GE(m.lat_pct_over_2s, 0);
+    EXPECT_LE(m.lat_pct_over_2s, 100);
+    EXPECT_GE(m.lat_pct_over_10s, 0);
+    EXPECT_LE(m.lat_pct_over_10s, m.lat_pct_over_2s);
+    EXPECT_GT(m.avg_latency_ms, 0);
+    EXPECT_GE(m.max_latency_ms, m.avg_latency_ms);
+    // Every read()/write() call is in the histogram.
+    EXPECT_EQ(r.measurement.latency.count(), r.measurement.ios);
+    const bool sequential = r.measurement.phase == TioPhase::kSeqRead ||
+                            r.measurement.phase == TioPhase::kSeqWrite;
+    if (sequential) {
+      EXPECT_EQ(r.measurement.bytes, 32ULL << 20);  // 32 MB total over all threads
+    } else {
+      EXPECT_EQ(r.measurement.ios, 4000u / r.measurement.threads * r.measurement.threads);
+    }
+  }
+  // The printed table is the JSON's table: re-rendering the saved file gives the same bytes.
+  EXPECT_EQ(run.output, RenderTiobenchTables(doc, TioLayout::kNick));
+  for (const char* section :
+       {"Sequential Reads", "Random Reads", "Sequential Writes", "Random Writes"}) {
+    EXPECT_NE(run.output.find(section), std::string::npos) << section;
+  }
+  // No tiotest files are left behind.
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().filename().string().rfind("tiotest.", 0), std::string::npos)
+        << entry.path();
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -1,0 +1,105 @@
+// tiobench planning and metric derivation (legacy-suites.md §1.1–1.3).
+
+#include "tiobench.h"
+
+#include <gtest/gtest.h>
+
+#include "tiobench_runner.h"
+
+namespace elevbench {
+namespace {
+
+TEST(TiobenchTest, DividesTotalsByThreadsLikeTiobenchPl) {
+  TiobenchParams p;
+  p.size_mb = 1024;
+  p.random_ops = 4000;
+  TioThreadPlan one = PlanTioThreads(p, 1);
+  EXPECT_EQ(one.mb_per_thread, 1024u);
+  EXPECT_EQ(one.random_ops_per_thread, 4000u);
+  EXPECT_EQ(one.blocks_per_thread, 1024u * 256);
+  TioThreadPlan many = PlanTioThreads(p, 256);
+  EXPECT_EQ(many.mb_per_thread, 4u);
+  EXPECT_EQ(many.random_ops_per_thread, 15u);  // 256 × 15 = 3840 ops, as in Nick's runs
+  p.size_mb = 100;
+  EXPECT_EQ(PlanTioThreads(p, 256).mb_per_thread, 1u);  // at least 1 MB per thread
+}
+
+TEST(TiobenchTest, DefaultSizeIsTwiceRamClamped) {
+  EXPECT_EQ(DefaultTiobenchSizeMb(256ULL << 20), 512u);
+  EXPECT_EQ(DefaultTiobenchSizeMb(64ULL << 20), 200u);
+  EXPECT_EQ(DefaultTiobenchSizeMb(24ULL << 30), 2000u);
+}
+
+TEST(TiobenchTest, PhaseStreamsFollowTiotest) {
+  TiobenchParams p;
+  p.size_mb = 64;
+  TioThreadPlan plan = PlanTioThreads(p, 4);
+  StreamSpec w = TioPhaseStream(plan, TioPhase::kSeqWrite, "/d", 4096);
+  EXPECT_EQ(w.rw, "write");
+  EXPECT_TRUE(w.end_fsync);
+  EXPECT_EQ(w.numjobs, 4u);
+  EXPECT_EQ(w.file_size_bytes, 16u << 20);
+  EXPECT_FALSE(w.direct);
+  StreamSpec rr = TioPhaseStream(plan, TioPhase::kRandomRead, "/d", 4096);
+  EXPECT_EQ(rr.rw, "randread");
+  EXPECT_FALSE(rr.end_fsync);
+  EXPECT_EQ(rr.number_ios, 1000u);
+  EXPECT_EQ(rr.file_size_bytes, (16u << 20) - 4096);  // rand() % (blocks-1): never the last block
+  EXPECT_TRUE(rr.random_repeats);
+  StreamSpec rw = TioPhaseStream(plan, TioPhase::kRandomWrite, "/d", 4096);
+  EXPECT_TRUE(rw.end_fsync);
+}
+
+TEST(TiobenchTest, ValidationRejectsBadInput) {
+  TiobenchParams p;
+  std::string err;
+  p.size_mb = 0;
+  EXPECT_FALSE(ValidateTiobenchParams(p, &err));
+  p.size_mb = 64;
+  p.threads = {0};
+  EXPECT_FALSE(ValidateTiobenchParams(p, &err));
+  p.threads = {1};
+  p.block_bytes = 1000;
+  EXPECT_FALSE(ValidateTiobenchParams(p, &err));
+  p.block_bytes = 4096;
+  EXPECT_TRUE(ValidateTiobenchParams(p, &err)) << err;
+}
+
+TEST(TiobenchTest, DerivedMetricsFollowTheDefinitions) {
+  TioPhaseMeasurement m;
+  m.bytes = 100ULL << 20;
+  m.wall_seconds = 2.0;
+  m.cpu_seconds = 0.5;
+  for (int i = 0; i < 98; ++i) m.latency.Record(1'000'000);  // 1 ms
+  m.latency.Record(3'000'000'000ULL);                       // 3 s
+  m.latency.Record(12'000'000'000ULL);                      // 12 s
+  TioRowMetrics r = DeriveTioRow(m);
+  EXPECT_DOUBLE_EQ(r.rate_mb_s, 50.0);
+  EXPECT_DOUBLE_EQ(r.cpu_pct, 25.0);  // not divided by threads
+  EXPECT_DOUBLE_EQ(r.cpu_eff, 200.0);
+  EXPECT_DOUBLE_EQ(r.lat_pct_over_2s, 2.0);
+  EXPECT_DOUBLE_EQ(r.lat_pct_over_10s, 1.0);
+  EXPECT_DOUBLE_EQ(r.max_latency_ms, 12000.0);
+  EXPECT_NEAR(r.avg_latency_ms, (98 * 1.0 + 3000 + 12000) / 100.0, 1e-9);
+}
+
+TEST(TiobenchTest, PoolingSumsAmountsAndMergesLatencies) {
+  TioPhaseMeasurement a, b, pooled;
+  a.runs = b.runs = 1;
+  a.bytes = 10;
+  b.bytes = 30;
+  a.wall_seconds = 1;
+  b.wall_seconds = 3;
+  a.latency.Record(1000);
+  b.latency.Record(5000);
+  PoolTioMeasurement(a, &pooled);
+  PoolTioMeasurement(b, &pooled);
+  EXPECT_EQ(pooled.runs, 2u);
+  EXPECT_EQ(pooled.bytes, 40u);
+  EXPECT_DOUBLE_EQ(pooled.wall_seconds, 4);
+  EXPECT_EQ(pooled.latency.count(), 2u);
+  EXPECT_EQ(pooled.latency.max_ns(), 5000u);
+}
+
+}  // namespace
+}  // namespace elevbench
