@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -98,6 +99,10 @@ bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& opti
     return false;
   }
   if (pid == 0) {
+    // If elevbench dies (even by SIGKILL), its children go too: a fio left running would keep
+    // the scratch filesystem busy and block the restore.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(126);
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

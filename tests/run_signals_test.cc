@@ -1,0 +1,159 @@
+// A comparison run on a scratch device, stopped by SIGINT or SIGKILL mid-run: nothing may be
+// left behind (loop device, mount, image, changed sysfs value) and the results keep every cell
+// that finished. Root only: it creates loop devices (never touches an existing device).
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "subprocess.h"
+#include "test_util.h"
+
+#ifndef ELEVBENCH_BINARY
+#define ELEVBENCH_BINARY "build/elevbench"
+#endif
+
+namespace elevbench {
+namespace {
+
+std::map<std::string, std::string> LoopSchedulers() {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/block")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("loop", 0) != 0 && name != "vda") continue;
+    // Attached loop devices belong to someone else; only free ones can become our scratch device.
+    if (std::filesystem::exists(e.path() / "loop" / "backing_file")) continue;
+    std::ifstream in(e.path() / "queue" / "scheduler");
+    std::string line;
+    std::getline(in, line);
+    out[name] = line;
+  }
+  return out;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class RunSignalsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to create loop devices and switch schedulers";
+    if (!ProgramInPath("fio") || !ProgramInPath("losetup") || !ProgramInPath("mkfs.ext4")) {
+      GTEST_SKIP() << "needs fio, losetup and mkfs.ext4 (scripts/install-deps)";
+    }
+    char tmpl[] = "/tmp/elevbench-sig-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    state_dir_ = dir_ + "/state";
+    before_ = LoopSchedulers();
+  }
+  void TearDown() override {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  // Starts a scratch comparison and returns its pid once `cells` cells are in the results.
+  pid_t StartAndWaitForCells(size_t cells) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
+      int devnull = open("/dev/null", O_WRONLY);
+      dup2(devnull, STDOUT_FILENO);
+      dup2(devnull, STDERR_FILENO);
+      execl(ELEVBENCH_BINARY, ELEVBENCH_BINARY, "run", "tiobench", "--scratch", "512M",
+            "--schedulers", "none,mq-deadline,bfq", "--size", "96", "--threads", "1,2",
+            "--repetitions", "2", "--out", (dir_ + "/r.json").c_str(), nullptr);
+      _exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+      if (!j.is_discarded() && j.contains("cells") && j["cells"].size() >= cells) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return pid;
+  }
+
+  void ExpectNothingLeft() {
+    const std::string mounts = ReadAll("/proc/mounts");
+    EXPECT_EQ(mounts.find("/elevbench-"), std::string::npos) << "a mount is left:\n" << mounts;
+    std::string losetup;
+    std::string err;
+    ASSERT_TRUE(RunChecked({"losetup", "-a"}, &losetup, &err)) << err;
+    EXPECT_EQ(losetup.find("/elevbench-"), std::string::npos) << "a loop device is left:\n"
+                                                              << losetup;
+    for (const auto& [name, line] : LoopSchedulers()) {
+      if (before_.count(name)) {
+        EXPECT_EQ(line, before_[name]) << name << " scheduler changed";
+      }
+    }
+    EXPECT_FALSE(std::filesystem::exists(state_dir_ + "/journal.json"));
+    for (const auto& e : std::filesystem::directory_iterator("/var/tmp")) {
+      // Our scratch directories are elevbench-XXXXXX; none may survive.
+      const std::string n = e.path().filename().string();
+      if (n.rfind("elevbench-", 0) == 0 && std::filesystem::exists(e.path() / "scratch.img")) {
+        ADD_FAILURE() << "scratch image left: " << e.path();
+      }
+    }
+  }
+
+  std::string dir_;
+  std::string state_dir_;
+  std::map<std::string, std::string> before_;
+};
+
+TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
+  pid_t pid = StartAndWaitForCells(1);
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "results file is not valid JSON after SIGINT";
+  EXPECT_FALSE(j["complete"].get<bool>());
+  size_t ok_cells = 0;
+  for (const auto& c : j["cells"]) ok_cells += c["status"] == "ok";
+  EXPECT_GE(ok_cells, 1u);
+  EXPECT_EQ(j["records"].size(), ok_cells * 4);
+  ExpectNothingLeft();
+}
+
+TEST_F(RunSignalsTest, SigkillThenRestoreRemovesEverything) {
+  pid_t pid = StartAndWaitForCells(1);
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(std::filesystem::exists(state_dir_ + "/journal.json"))
+      << "a killed run must leave its journal";
+  setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
+  ProcessResult r;
+  std::string err;
+  // The fio child dies with its parent (PR_SET_PDEATHSIG); give the kernel a moment.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
+  unsetenv("ELEVBENCH_STATE_DIR");
+  EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
+  ExpectNothingLeft();
+}
+
+}  // namespace
+}  // namespace elevbench
