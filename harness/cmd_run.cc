@@ -298,7 +298,8 @@ int RunCommand(const RunOptions& o) {
   for (const auto& a : queue_attrs) pinned.push_back(a);
   const bool switching = root && (want_switching || created_device);
   if (switching) {
-    if (all_schedulers) {
+    // A device elevbench made exists for the comparison: without --schedulers, compare them all.
+    if (all_schedulers || configs.empty()) {
       std::vector<std::string> available;
       if (!control.AvailableSchedulers(&available, &err)) {
         PrintError(err);
@@ -320,7 +321,7 @@ int RunCommand(const RunOptions& o) {
   const std::string prefix =
       o.identifier.empty() ? ShortKernelVersion(machine.kernel) : o.identifier;
   std::vector<std::string> identifiers;
-  if (configs.empty()) {
+  if (!switching || configs.empty()) {
     identifiers.push_back(o.identifier.empty() ? machine.kernel : o.identifier);
   } else {
     for (const SchedulerConfig& c : configs) identifiers.push_back(prefix + "-" + ShortCode(c));
@@ -361,7 +362,7 @@ int RunCommand(const RunOptions& o) {
       {"filesystem", target_json.value("filesystem", std::string())},
       {"devices", devices},
       {"switching", switching},
-      {"pinned_queue", pinned},
+      {"pinned_queue", switching ? pinned : decltype(pinned){}},
       {"repetitions", o.repetitions},
       {"seed", seed},
       {"drop_caches", drop},
@@ -379,7 +380,6 @@ int RunCommand(const RunOptions& o) {
   SessionConfig sc;
   sc.params = params;
   sc.configs = switching ? configs : std::vector<SchedulerConfig>{};
-  if (!switching) identifiers.resize(1);
   sc.identifiers = identifiers;
   sc.repetitions = o.repetitions;
   sc.seed = seed;

@@ -31,8 +31,9 @@ bool DeviceControl::JournalDiskOnce(const std::string& disk, std::string* err) {
     for (const auto& [name, value] : values) {
       if (name.rfind("queue/iosched/", 0) != 0) continue;
       const std::string path = "/sys/block/" + disk + "/" + name;
+      // Every readable tunable is journaled (Record() reads its value); one that cannot be
+      // recorded is skipped rather than failing the run, since it cannot be restored either.
       std::string probe;
-      // Only writable tunables can be restored; Record() reads the current value.
       if (!JournalOriginal(path, &probe)) continue;
     }
   }

@@ -66,7 +66,7 @@ std::vector<TioTableRow> AggregateTioRows(const ResultsDocument& doc);
 /// The JSON form, including a "summary" array of the aggregated rows.
 nlohmann::json ResultsToJson(const ResultsDocument& doc);
 
-/// Reads a results JSON back (for `report` and `compare`); err says what is missing or malformed.
+/// Reads a results JSON back (for `report`); err says what is missing or malformed.
 [[nodiscard]] bool ResultsFromJson(const nlohmann::json& j, ResultsDocument* doc, std::string* err);
 
 /// Loads and parses a results file; err is one line naming the file.

@@ -12,9 +12,18 @@ namespace elevbench {
 
 nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& after) {
   if (!after.is_object()) return after;
+  if (!before.is_object()) return nlohmann::json{{"totals_since_daemon_start", after}};
+  // Monotonic counters are differenced; everything else (maxima, flags, the profile) is the
+  // value at the end of the cell.
+  static const char* const kMonotonic[] = {
+      "requests",   "reads",       "writes",      "bytes_read", "bytes_written",
+      "seeks",      "busy_ns",     "modelled_ns", "achieved_ns", "cached_bytes",
+      "cpu_user_s", "cpu_sys_s",   "uptime_ns"};
   nlohmann::json delta = nlohmann::json::object();
   for (auto it = after.begin(); it != after.end(); ++it) {
-    const bool counted = before.is_object() && before.contains(it.key()) &&
+    bool monotonic = false;
+    for (const char* k : kMonotonic) monotonic = monotonic || it.key() == k;
+    const bool counted = monotonic && before.contains(it.key()) &&
                          before[it.key()].is_number() && it.value().is_number();
     if (counted && it.value().is_number_float()) {
       delta[it.key()] = it.value().get<double>() - before[it.key()].get<double>();

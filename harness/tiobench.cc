@@ -117,6 +117,8 @@ StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::
       // tiotest: offset = (rand() % (blocks-1)) · block — the last block is never chosen.
       s.file_size_bytes = file_bytes - block_bytes;
       s.number_ios = plan.random_ops_per_thread;
+      // fio would stop after one region's worth of bytes; tiotest does all its ops.
+      s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
       s.end_fsync = true;
       break;
     case TioPhase::kSeqRead:
@@ -127,6 +129,7 @@ StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::
       s.rw = "randread";
       s.file_size_bytes = file_bytes - block_bytes;
       s.number_ios = plan.random_ops_per_thread;
+      s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
       break;
   }
   return s;
@@ -139,6 +142,9 @@ FioGlobalSpec TioGlobalSpec() {
   g.invalidate = false;       // tiotest never dropped the page cache; the harness may, explicitly
   g.randrepeat = false;       // tiotest seeded rand_r() from the clock
   g.fallocate_none = true;    // tiotest created its files with plain write()
+  // tiotest never called posix_fadvise; fio's default fadvise_hint=1 would double the readahead
+  // of the sequential phases and switch it off for the random ones.
+  g.extra.emplace_back("fadvise_hint", "0");
   return g;
 }
 

@@ -82,7 +82,9 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
       inv.global = TioGlobalSpec();
       inv.streams = {TioPhaseStream(plan, phase, params.directory, params.block_bytes)};
       inv.work_dir = hooks.fio_work_dir.empty() ? params.directory : hooks.fio_work_dir;
-      inv.label = hooks.fio_label_prefix + "tiobench-t" + std::to_string(threads) + "-" + TioPhaseKey(phase);
+      inv.label = hooks.fio_label_prefix + "tiobench-t" + std::to_string(threads) + "-" +
+                  TioPhaseKey(phase) +
+                  (params.numruns > 1 ? "-run" + std::to_string(run + 1) : std::string());
       inv.timeout_seconds = hooks.phase_timeout_seconds;
       FioRunResult result;
       TioPhaseMeasurement m;

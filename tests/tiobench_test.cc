@@ -48,6 +48,19 @@ TEST(TiobenchTest, PhaseStreamsFollowTiotest) {
   EXPECT_TRUE(rr.random_repeats);
   StreamSpec rw = TioPhaseStream(plan, TioPhase::kRandomWrite, "/d", 4096);
   EXPECT_TRUE(rw.end_fsync);
+  // More ops than blocks must still all be done: fio's io_size carries the op count.
+  p.size_mb = 4;
+  p.random_ops = 4000;
+  StreamSpec small = TioPhaseStream(PlanTioThreads(p, 1), TioPhase::kRandomRead, "/d", 4096);
+  bool has_io_size = false;
+  for (const auto& [k, v] : small.extra) has_io_size |= k == "io_size" && v == "16384000";
+  EXPECT_TRUE(has_io_size);
+}
+
+TEST(TiobenchTest, FadviseIsOffLikeTiotest) {
+  bool off = false;
+  for (const auto& [k, v] : TioGlobalSpec().extra) off |= k == "fadvise_hint" && v == "0";
+  EXPECT_TRUE(off);
 }
 
 TEST(TiobenchTest, ValidationRejectsBadInput) {
