@@ -46,6 +46,7 @@ void SleepUntilNs(int64_t deadline_ns, int64_t spin_ns) {
     timespec ts{};
     ts.tv_sec = static_cast<time_t>(wake_ns / 1'000'000'000);
     ts.tv_nsec = static_cast<long>(wake_ns % 1'000'000'000);
+    // Restart on EINTR; on any other error fall through to the busy-wait.
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
     }
   }

@@ -47,7 +47,8 @@ struct DiskProfile {
   /// the N oldest waiting requests.
   int queue_depth = 1;
   /// NCQ starvation bound: a request that has waited at least this long is
-  /// served next regardless of position. Ignored when queue_depth == 1.
+  /// served next regardless of position. 0 disables aging (pure shortest
+  /// positioning time first). Ignored when queue_depth == 1.
   double aging_ms = 0;
   /// Stream cache: while the disk sits idle after a request, it keeps
   /// streaming (read-ahead for reads, write-back for writes) up to this many
