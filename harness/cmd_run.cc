@@ -181,8 +181,8 @@ int RunCommand(const RunOptions& o) {
           "or emulated device, no cache drop)");
     } else {
       progress.Note(
-          "elevbench: not root: the page cache cannot be dropped; reads of a file set "
-          "smaller than RAM will come from memory");
+          "elevbench: not root: caches are not dropped between cells (the test files are still "
+          "evicted before each read phase)");
     }
     want_switching = scratch_wanted = emulated_wanted = false;
   } else if (o.tio.directory.empty() && !scratch_wanted && !emulated_wanted) {
@@ -367,10 +367,10 @@ int RunCommand(const RunOptions& o) {
       {"seed", seed},
       {"drop_caches", drop},
       {"cache_policy",
-       drop ? "Page cache dropped before each cell and each read phase (the 2003 runs used a "
-              "2xRAM file set instead)"
-            : (root ? "Page cache NOT dropped (--no-drop-caches)"
-                    : "Page cache NOT dropped (not root): reads may come from memory")},
+       std::string("Test files evicted from the page cache before each read phase") +
+           (drop ? "; all caches dropped before each cell"
+                 : (root ? " (--no-drop-caches: no global drop)" : " (not root: no global drop)")) +
+           " (the 2003 runs used a 2xRAM file set instead)"},
   };
   if (emulated_wanted) {
     doc.context["vm_settings"] = EmulatedVmSettings();

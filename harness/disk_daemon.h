@@ -1,7 +1,7 @@
 // `elevbench disk`: a FUSE filesystem that exposes one image file with the
 // timing of an emulated disk, so that a loop device on it (losetup
 // --direct-io=on) gives the kernel's real I/O schedulers seek costs of a
-// 2003-era disk. See docs/emulated-disk-model.md.
+// 2003-era disk. See docs/emulated-disk.md.
 #ifndef ELEVBENCH_HARNESS_DISK_DAEMON_H_
 #define ELEVBENCH_HARNESS_DISK_DAEMON_H_
 

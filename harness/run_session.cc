@@ -16,15 +16,15 @@ nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& 
   // Monotonic counters are differenced; everything else (maxima, flags, the profile) is the
   // value at the end of the cell.
   static const char* const kMonotonic[] = {
-      "requests",   "reads",       "writes",      "bytes_read", "bytes_written",
-      "seeks",      "busy_ns",     "modelled_ns", "achieved_ns", "cached_bytes",
-      "cpu_user_s", "cpu_sys_s",   "uptime_ns"};
+      "requests",   "reads",     "writes",      "bytes_read",  "bytes_written",
+      "seeks",      "busy_ns",   "modelled_ns", "achieved_ns", "cached_bytes",
+      "cpu_user_s", "cpu_sys_s", "uptime_ns"};
   nlohmann::json delta = nlohmann::json::object();
   for (auto it = after.begin(); it != after.end(); ++it) {
     bool monotonic = false;
     for (const char* k : kMonotonic) monotonic = monotonic || it.key() == k;
-    const bool counted = monotonic && before.contains(it.key()) &&
-                         before[it.key()].is_number() && it.value().is_number();
+    const bool counted = monotonic && before.contains(it.key()) && before[it.key()].is_number() &&
+                         it.value().is_number();
     if (counted && it.value().is_number_float()) {
       delta[it.key()] = it.value().get<double>() - before[it.key()].get<double>();
     } else if (counted) {
@@ -82,7 +82,6 @@ bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target
       params.directory = target.directory;
       TioCellHooks hooks;
       hooks.on_phase = [&](const std::string& phase) { progress->Phase(phase); };
-      if (config.drop_caches) hooks.before_read_phase = DropCaches;
       hooks.fio_work_dir = config.fio_work_dir;
       char prefix[32];
       std::snprintf(prefix, sizeof prefix, "cell%03zu-", i + 1);

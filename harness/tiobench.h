@@ -65,6 +65,8 @@ TioThreadPlan PlanTioThreads(const TiobenchParams& params, uint32_t threads);
 /// The fio stream (one job section with numjobs = threads) that performs `phase`: buffered psync
 /// I/O, one file per thread named tiotest.<thread>.0 in `directory`, end_fsync on the write
 /// phases, random offsets in [0, blocks-1) with repeats allowed, as tiotest's rand() % (blocks-1).
+/// Read phases evict the files' cached pages first (fio invalidate=1), so they read from the disk
+/// on any machine, as the 2003 runs did with a file set of twice the RAM.
 StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::string& directory,
                           uint32_t block_bytes);
 

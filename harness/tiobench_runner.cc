@@ -74,10 +74,6 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
         }
         hooks.on_phase(desc);
       }
-      if (!TioPhaseWrites(phase) && hooks.before_read_phase && !hooks.before_read_phase(err)) {
-        ok = false;
-        break;
-      }
       FioInvocation inv;
       inv.global = TioGlobalSpec();
       inv.streams = {TioPhaseStream(plan, phase, params.directory, params.block_bytes)};

@@ -15,9 +15,6 @@ namespace elevbench {
 struct TioCellHooks {
   /// Called before each phase with a short description ("seq_write run 1/1").
   std::function<void(const std::string&)> on_phase;
-  /// Called before each read phase; drops the page cache when the run may (root). Returning false
-  /// fails the cell.
-  std::function<bool(std::string* err)> before_read_phase;
   /// Directory for fio's job and output files (kept for audit); defaults to params.directory.
   std::string fio_work_dir;
   /// Prefix of those files' names, so the cells of one run do not overwrite each other's.

@@ -74,8 +74,7 @@ std::string PerlNumericField(double value, int width, int decimals) {
   return s;
 }
 
-std::string RenderNickRow(const std::string& identifier, uint32_t threads,
-                          const TioRowMetrics& m) {
+std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m) {
   // Picture: @<<<<<<<<<<<<<< @>>  @##.## @>>>>% @####.### @#######.##  @#.## @#.## @####
   std::string row = LeftField(identifier, 15);
   row += " " + RightField(std::to_string(threads), 3);
@@ -89,8 +88,8 @@ std::string RenderNickRow(const std::string& identifier, uint32_t threads,
   return row;
 }
 
-std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb,
-                              uint32_t block_bytes, uint32_t threads, const TioRowMetrics& m) {
+std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,
+                              uint32_t threads, const TioRowMetrics& m) {
   // Picture: @<<<<<<<<<<<<<<<<<<<<<<<<<<< @||||| @|||| @>>  @##.## @>>>>% @####.###
   //          @#######.##  @#.##### @#.##### @####
   std::string row = LeftField(identifier, 28);
@@ -156,8 +155,8 @@ std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout) {
       if (row.phase != phase) continue;
       out << (layout == TioLayout::kNick
                   ? RenderNickRow(row.identifier, row.threads, row.mean)
-                  : RenderTiobenchRow(row.identifier, doc.params.size_mb,
-                                      doc.params.block_bytes, row.threads, row.mean))
+                  : RenderTiobenchRow(row.identifier, doc.params.size_mb, doc.params.block_bytes,
+                                      row.threads, row.mean))
           << "\n";
     }
   }

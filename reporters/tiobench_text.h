@@ -25,12 +25,11 @@ std::string PerlCpuText(double cpu_pct);
 std::string PerlNumericField(double value, int width, int decimals);
 
 /// One row in Nick's layout (75 characters for in-range values), without newline.
-std::string RenderNickRow(const std::string& identifier, uint32_t threads,
-                          const TioRowMetrics& m);
+std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m);
 
 /// One row in tiobench.pl's layout, without newline.
-std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb,
-                              uint32_t block_bytes, uint32_t threads, const TioRowMetrics& m);
+std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,
+                              uint32_t threads, const TioRowMetrics& m);
 
 /// The seeds' environment lines ("Machine is …", the device line, "Target fs for tests was …",
 /// and how the page cache was handled), from a results context block. Ends with a blank line.

@@ -87,8 +87,8 @@ TEST_F(CliTest, UnwritableDirectory) {
   if (geteuid() == 0) GTEST_SKIP() << "root can write to a mode-0555 directory";
   const std::string ro = dir_ + "/ro";
   std::filesystem::create_directory(ro);
-  std::filesystem::permissions(ro, std::filesystem::perms::owner_read |
-                                       std::filesystem::perms::owner_exec);
+  std::filesystem::permissions(
+      ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
   ExpectUsageError({"run", "tiobench", "--dir", ro}, "not a writable directory");
 }
 

@@ -6,9 +6,13 @@ namespace elevbench {
 namespace {
 
 TEST(RunSessionTest, CounterDeltaDiffersMonotonicCountersOnly) {
-  nlohmann::json before = {{"requests", 10}, {"busy_ns", 1000}, {"max_queue_depth", 3},
+  nlohmann::json before = {{"requests", 10},
+                           {"busy_ns", 1000},
+                           {"max_queue_depth", 3},
                            {"profile", {{"name", "ide-2003"}}}};
-  nlohmann::json after = {{"requests", 25}, {"busy_ns", 4000}, {"max_queue_depth", 3},
+  nlohmann::json after = {{"requests", 25},
+                          {"busy_ns", 4000},
+                          {"max_queue_depth", 3},
                           {"profile", {{"name", "ide-2003"}}}};
   nlohmann::json d = CounterDelta(before, after);
   EXPECT_EQ(d["requests"], 15);

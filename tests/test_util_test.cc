@@ -24,8 +24,8 @@ void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
     out << actual;
     return;
   }
-  EXPECT_EQ(ReadTestFile(path), actual) << "golden file " << path
-                                        << " differs (ELEVBENCH_UPDATE_GOLDEN=1 rewrites it)";
+  EXPECT_EQ(ReadTestFile(path), actual)
+      << "golden file " << path << " differs (ELEVBENCH_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 }  // namespace elevbench::testing

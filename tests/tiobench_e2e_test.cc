@@ -54,8 +54,8 @@ TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
     EXPECT_GE(m.max_latency_ms, m.avg_latency_ms);
     // Every read()/write() call is in the histogram.
     EXPECT_EQ(r.measurement.latency.count(), r.measurement.ios);
-    const bool sequential = r.measurement.phase == TioPhase::kSeqRead ||
-                            r.measurement.phase == TioPhase::kSeqWrite;
+    const bool sequential =
+        r.measurement.phase == TioPhase::kSeqRead || r.measurement.phase == TioPhase::kSeqWrite;
     if (sequential) {
       EXPECT_EQ(r.measurement.bytes, 32ULL << 20);  // 32 MB total over all threads
     } else {

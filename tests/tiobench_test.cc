@@ -84,8 +84,8 @@ TEST(TiobenchTest, DerivedMetricsFollowTheDefinitions) {
   m.wall_seconds = 2.0;
   m.cpu_seconds = 0.5;
   for (int i = 0; i < 98; ++i) m.latency.Record(1'000'000);  // 1 ms
-  m.latency.Record(3'000'000'000ULL);                       // 3 s
-  m.latency.Record(12'000'000'000ULL);                      // 12 s
+  m.latency.Record(3'000'000'000ULL);                        // 3 s
+  m.latency.Record(12'000'000'000ULL);                       // 12 s
   TioRowMetrics r = DeriveTioRow(m);
   EXPECT_DOUBLE_EQ(r.rate_mb_s, 50.0);
   EXPECT_DOUBLE_EQ(r.cpu_pct, 25.0);  // not divided by threads

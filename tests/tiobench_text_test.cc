@@ -117,8 +117,8 @@ TEST(TiobenchTextTest, EveryPublishedSeedRowIsReproduced) {
 }
 
 TEST(TiobenchTextTest, NickLayoutTablesMatchGolden) {
-  ExpectMatchesGolden("tiobench_nick_seed.txt", RenderTiobenchTables(SeedDocument(),
-                                                                     TioLayout::kNick));
+  ExpectMatchesGolden("tiobench_nick_seed.txt",
+                      RenderTiobenchTables(SeedDocument(), TioLayout::kNick));
 }
 
 TEST(TiobenchTextTest, TiobenchPlLayoutTablesMatchGolden) {
