@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "subprocess.h"
 
@@ -104,6 +105,17 @@ TEST_F(CliTest, ResultsFileThatIsNotJson) {
 TEST_F(CliTest, BadFormatAndBadSchedulerList) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--format", "xml"}, "--format");
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--schedulers", "bfq:=1"}, "--schedulers");
+}
+
+TEST_F(CliTest, DevicesListsBlockDevices) {
+  CliRun table = RunCli({"devices"});
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("SCHEDULERS"), std::string::npos);
+  CliRun json = RunCli({"devices", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  auto parsed = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded());
+  EXPECT_TRUE(parsed.is_array());
 }
 
 TEST_F(CliTest, UnknownSubcommand) { ExpectUsageError({"frobnicate"}, "subcommand"); }

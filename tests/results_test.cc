@@ -1,0 +1,103 @@
+// The results JSON: golden layout, lossless round trip, and clear errors on bad files.
+
+#include "results.h"
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+ResultsDocument SmallDocument() {
+  ResultsDocument doc;
+  doc.complete = true;
+  doc.context = {{"kernel", "6.18.44"}, {"fio_version", "fio-3.33"}};
+  doc.params.directory = "/mnt/test";
+  doc.params.size_mb = 64;
+  doc.params.threads = {1, 4};
+  doc.identifiers = {"6.18.44-dl", "6.18.44-bfq-ll0"};
+  uint32_t rep = 0;
+  for (const std::string& id : doc.identifiers) {
+    CellRecord cell;
+    cell.identifier = id;
+    cell.scheduler = id == "6.18.44-dl" ? "mq-deadline" : "bfq:low_latency=0";
+    cell.threads = 1;
+    cell.status = "ok";
+    cell.started_at = "2026-11-29T23:00:00Z";
+    cell.duration_seconds = 12.5;
+    cell.queue = {{"loop1/queue/scheduler", "none [mq-deadline] kyber bfq"}};
+    doc.cells.push_back(cell);
+    for (TioPhase phase : kTioExecutionOrder) {
+      TioRecord r;
+      r.identifier = id;
+      r.scheduler = cell.scheduler;
+      r.repetition = rep;
+      r.measurement.phase = phase;
+      r.measurement.threads = 1;
+      r.measurement.runs = 1;
+      r.measurement.bytes = 64ULL << 20;
+      r.measurement.ios = 16384;
+      r.measurement.wall_seconds = 1.5;
+      r.measurement.cpu_seconds = 0.25;
+      r.measurement.latency.Record(80'000, 16000);
+      r.measurement.latency.Record(12'000'000, 384);
+      r.metrics = DeriveTioRow(r.measurement);
+      doc.records.push_back(r);
+    }
+  }
+  return doc;
+}
+
+TEST(ResultsTest, JsonMatchesGolden) {
+  testing::ExpectMatchesGolden("results_small.json", ResultsToJson(SmallDocument()).dump(2) + "\n");
+}
+
+TEST(ResultsTest, RoundTripIsLossless) {
+  const ResultsDocument doc = SmallDocument();
+  ResultsDocument back;
+  std::string err;
+  ASSERT_TRUE(ResultsFromJson(ResultsToJson(doc), &back, &err)) << err;
+  EXPECT_EQ(ResultsToJson(back), ResultsToJson(doc));
+  ASSERT_EQ(back.records.size(), doc.records.size());
+  EXPECT_EQ(back.records[0].measurement.latency, doc.records[0].measurement.latency);
+}
+
+TEST(ResultsTest, AggregatesMeanAndStddevOverRepetitions) {
+  ResultsDocument doc;
+  for (uint32_t rep = 0; rep < 3; ++rep) {
+    TioRecord r;
+    r.identifier = "x";
+    r.repetition = rep;
+    r.measurement.phase = TioPhase::kSeqRead;
+    r.measurement.threads = 1;
+    r.metrics.rate_mb_s = 10.0 + rep;  // 10, 11, 12
+    doc.records.push_back(r);
+  }
+  auto rows = AggregateTioRows(doc);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].repetitions, 3u);
+  EXPECT_DOUBLE_EQ(rows[0].mean.rate_mb_s, 11.0);
+  EXPECT_DOUBLE_EQ(rows[0].stddev.rate_mb_s, 1.0);
+}
+
+TEST(ResultsTest, RejectsOtherSchemasAndGarbage) {
+  std::string err;
+  ResultsDocument doc;
+  EXPECT_FALSE(ResultsFromJson(nlohmann::json::object(), &doc, &err));
+  EXPECT_NE(err.find("schema_version"), std::string::npos);
+  nlohmann::json j = ResultsToJson(SmallDocument());
+  j["schema_version"] = 99;
+  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+  EXPECT_NE(err.find("99"), std::string::npos);
+  j = ResultsToJson(SmallDocument());
+  j["records"][0]["phase"] = "sideways";
+  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+  EXPECT_NE(err.find("sideways"), std::string::npos);
+  j = ResultsToJson(SmallDocument());
+  j["records"][0].erase("bytes");
+  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+}
+
+}  // namespace
+}  // namespace elevbench
