@@ -74,36 +74,36 @@ std::string PerlNumericField(double value, int width, int decimals) {
   return s;
 }
 
-std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m) {
-  // Picture: @<<<<<<<<<<<<<< @>>  @##.## @>>>>% @####.### @#######.##  @#.## @#.## @####
-  std::string row = LeftField(identifier, 15);
-  row += " " + RightField(std::to_string(threads), 3);
+namespace {
+
+// The columns both layouts share, from the thread count on; only the Lat% precision differs
+// (Nick: @#.##, tiobench.pl: @#.#####).
+std::string MetricColumns(uint32_t threads, const TioRowMetrics& m, int lat_pct_width,
+                          int lat_pct_decimals) {
+  std::string row = RightField(std::to_string(threads), 3);
   row += "  " + PerlNumericField(m.rate_mb_s, 6, 2);
   row += " " + RightField(PerlCpuText(m.cpu_pct), 5) + "%";
   row += " " + PerlNumericField(m.avg_latency_ms, 9, 3);
   row += " " + PerlNumericField(m.max_latency_ms, 11, 2);
-  row += "  " + PerlNumericField(m.lat_pct_over_2s, 5, 2);
-  row += " " + PerlNumericField(m.lat_pct_over_10s, 5, 2);
+  row += "  " + PerlNumericField(m.lat_pct_over_2s, lat_pct_width, lat_pct_decimals);
+  row += " " + PerlNumericField(m.lat_pct_over_10s, lat_pct_width, lat_pct_decimals);
   row += " " + PerlNumericField(m.cpu_eff, 5, 0);
   return row;
+}
+
+}  // namespace
+
+std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m) {
+  // Picture: @<<<<<<<<<<<<<< @>>  @##.## @>>>>% @####.### @#######.##  @#.## @#.## @####
+  return LeftField(identifier, 15) + " " + MetricColumns(threads, m, 5, 2);
 }
 
 std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,
                               uint32_t threads, const TioRowMetrics& m) {
   // Picture: @<<<<<<<<<<<<<<<<<<<<<<<<<<< @||||| @|||| @>>  @##.## @>>>>% @####.###
   //          @#######.##  @#.##### @#.##### @####
-  std::string row = LeftField(identifier, 28);
-  row += " " + CentreField(std::to_string(size_mb), 6);
-  row += " " + CentreField(std::to_string(block_bytes), 5);
-  row += " " + RightField(std::to_string(threads), 3);
-  row += "  " + PerlNumericField(m.rate_mb_s, 6, 2);
-  row += " " + RightField(PerlCpuText(m.cpu_pct), 5) + "%";
-  row += " " + PerlNumericField(m.avg_latency_ms, 9, 3);
-  row += " " + PerlNumericField(m.max_latency_ms, 11, 2);
-  row += "  " + PerlNumericField(m.lat_pct_over_2s, 8, 5);
-  row += " " + PerlNumericField(m.lat_pct_over_10s, 8, 5);
-  row += " " + PerlNumericField(m.cpu_eff, 5, 0);
-  return row;
+  return LeftField(identifier, 28) + " " + CentreField(std::to_string(size_mb), 6) + " " +
+         CentreField(std::to_string(block_bytes), 5) + " " + MetricColumns(threads, m, 8, 5);
 }
 
 std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "subprocess.h"
+#include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY
 #define ELEVBENCH_BINARY "build/elevbench"
@@ -42,17 +43,8 @@ void ExpectUsageError(const std::vector<std::string>& args, const std::string& n
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/elevbench-cli-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::permissions(dir_, std::filesystem::perms::owner_all, ec);
-    std::filesystem::remove_all(dir_, ec);
-  }
-  std::string dir_;
+  testing::ScopedTempDir temp_;
+  const std::string dir_ = temp_.path();
 };
 
 TEST_F(CliTest, VersionAndHelp) {

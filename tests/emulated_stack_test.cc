@@ -17,6 +17,7 @@
 #include "fio_runner.h"
 #include "subprocess.h"
 #include "system_info.h"
+#include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY
 #define ELEVBENCH_BINARY "build/elevbench"
@@ -78,9 +79,8 @@ TEST(EmulatedStackTest, BfqWithoutLowLatencyAnticipatesOnTheEmulatedDisk) {
     GTEST_SKIP() << "needs root and /dev/fuse to build the emulated disk";
   }
   if (!ProgramInPath("fio") || !ProgramInPath("losetup")) GTEST_SKIP() << "needs fio and losetup";
-  char tmpl[] = "/tmp/elevbench-emu-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string tmp = tmpl;
+  testing::ScopedTempDir temp;
+  const std::string tmp = temp.path();
   std::string err;
   EmulatedStack stack;
   std::vector<std::string> log;
@@ -147,8 +147,6 @@ TEST(EmulatedStackTest, BfqWithoutLowLatencyAnticipatesOnTheEmulatedDisk) {
   }
   EXPECT_FALSE(std::filesystem::exists(stack.work_dir));
   EXPECT_FALSE(std::filesystem::exists(tmp + "/state/journal.json"));
-  std::error_code ec;
-  std::filesystem::remove_all(tmp, ec);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -55,16 +56,10 @@ class RunSignalsTest : public ::testing::Test {
     if (!ProgramInPath("fio") || !ProgramInPath("losetup") || !ProgramInPath("mkfs.ext4")) {
       GTEST_SKIP() << "needs fio, losetup and mkfs.ext4 (scripts/install-deps)";
     }
-    char tmpl[] = "/tmp/elevbench-sig-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    temp_ = std::make_unique<testing::ScopedTempDir>();
+    dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
     before_ = LoopSchedulers();
-  }
-  void TearDown() override {
-    if (dir_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
   }
 
   // Starts a scratch comparison and returns its pid once `cells` cells are in the results.
@@ -112,6 +107,7 @@ class RunSignalsTest : public ::testing::Test {
     }
   }
 
+  std::unique_ptr<testing::ScopedTempDir> temp_;
   std::string dir_;
   std::string state_dir_;
   std::map<std::string, std::string> before_;

@@ -19,6 +19,19 @@ inline std::string TestDataPath(const std::string& relative) {
 /// Compares `actual` with tests/golden/<name>; with ELEVBENCH_UPDATE_GOLDEN=1 rewrites it.
 void ExpectMatchesGolden(const std::string& name, const std::string& actual);
 
+/// A fresh directory "<base>/elevbench-test-XXXXXX", removed with its contents on destruction.
+class ScopedTempDir {
+ public:
+  explicit ScopedTempDir(const std::string& base = "/tmp");
+  ~ScopedTempDir();
+  ScopedTempDir(const ScopedTempDir&) = delete;
+  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);
 

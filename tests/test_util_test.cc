@@ -2,11 +2,31 @@
 
 #include "test_util.h"
 
+#include <stdlib.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace elevbench::testing {
+
+ScopedTempDir::ScopedTempDir(const std::string& base) {
+  std::string tmpl = base + "/elevbench-test-XXXXXX";
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp in " << base << " failed";
+    return;
+  }
+  path_ = tmpl;
+}
+
+ScopedTempDir::~ScopedTempDir() {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add, ec);
+  std::filesystem::remove_all(path_, ec);
+}
 
 std::string ReadTestFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -10,6 +10,7 @@
 
 #include "results.h"
 #include "subprocess.h"
+#include "test_util.h"
 #include "tiobench_text.h"
 
 #ifndef ELEVBENCH_BINARY
@@ -21,9 +22,8 @@ namespace {
 
 TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
   if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed (scripts/install-deps)";
-  char tmpl[] = "/var/tmp/elevbench-e2e-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string dir = temp.path();
   const std::string out = dir + "/r.json";
   ProcessResult run;
   std::string err;
@@ -73,8 +73,6 @@ TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
     EXPECT_EQ(entry.path().filename().string().rfind("tiotest.", 0), std::string::npos)
         << entry.path();
   }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
 }
 
 }  // namespace
