@@ -305,8 +305,10 @@ Outcome UndoProcess(const JournalEntry& e, std::chrono::milliseconds grace, std:
   return Say(line, Outcome::kFailed, "FAILED " + what + " survived SIGKILL");
 }
 
+// A killed run's fio is still dying (PR_SET_PDEATHSIG) and may hold files open until its last
+// I/O to a slow emulated disk completes: give EBUSY 15 s before falling back to a lazy unmount.
 Outcome UndoMount(const JournalEntry& e, std::string* line) {
-  for (int attempt = 0; attempt < 5; ++attempt) {
+  for (int attempt = 0; attempt < 75; ++attempt) {
     if (umount2(e.path.c_str(), 0) == 0) return Say(line, Outcome::kDone, "unmounted " + e.path);
     if (errno == EINVAL || errno == ENOENT) {
       return Say(line, Outcome::kGone, e.path + " is not mounted");
@@ -347,8 +349,9 @@ Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
     return Say(line, Outcome::kFailed, "FAILED detach " + e.path + ": " + strerror(saved));
   }
   close(fd);
-  // A busy device only gets autoclear set and detaches on last close; wait briefly for that.
-  auto deadline = Clock::now() + std::chrono::seconds(2);
+  // A busy device only gets autoclear set and detaches on last close — after a lazy unmount, once
+  // the filesystem has written back its dirty pages, which on the emulated 2003 disk takes seconds.
+  auto deadline = Clock::now() + std::chrono::seconds(30);
   while (backing(&current) && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
