@@ -60,19 +60,32 @@ class RunSignalsTest : public ::testing::Test {
     dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
     before_ = LoopSchedulers();
+    dirty_bytes_ = ReadAll("/proc/sys/vm/dirty_bytes");
+    dirty_ratio_ = ReadAll("/proc/sys/vm/dirty_ratio");
   }
 
-  // Starts a scratch comparison and returns its pid once `cells` cells are in the results.
-  pid_t StartAndWaitForCells(size_t cells) {
+  // Starts a comparison on a scratch device (or `target` instead) and returns its pid once
+  // `cells` cells are in the results.
+  pid_t StartAndWaitForCells(size_t cells,
+                             std::vector<std::string> target = {"--scratch", "512M"}) {
+    std::vector<std::string> args = {ELEVBENCH_BINARY, "run", "tiobench"};
+    args.insert(args.end(), target.begin(), target.end());
+    for (const char* a : {"--schedulers", "none,mq-deadline,bfq", "--size", "96", "--threads",
+                          "1,2", "--repetitions", "2", "--random", "400"}) {
+      args.push_back(a);
+    }
+    args.push_back("--out");
+    args.push_back(dir_ + "/r.json");
     pid_t pid = fork();
     if (pid == 0) {
       setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
       int devnull = open("/dev/null", O_WRONLY);
       dup2(devnull, STDOUT_FILENO);
       dup2(devnull, STDERR_FILENO);
-      execl(ELEVBENCH_BINARY, ELEVBENCH_BINARY, "run", "tiobench", "--scratch", "512M",
-            "--schedulers", "none,mq-deadline,bfq", "--size", "96", "--threads", "1,2",
-            "--repetitions", "2", "--out", (dir_ + "/r.json").c_str(), nullptr);
+      std::vector<char*> cargv;
+      for (std::string& a : args) cargv.push_back(a.data());
+      cargv.push_back(nullptr);
+      execv(cargv[0], cargv.data());
       _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
@@ -82,6 +95,21 @@ class RunSignalsTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     return pid;
+  }
+
+  // SIGKILLs the run, checks it left its journal, and runs `elevbench restore`.
+  void KillAndRestore(pid_t pid) {
+    kill(pid, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(std::filesystem::exists(state_dir_ + "/journal.json"))
+        << "a killed run must leave its journal";
+    setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
+    ProcessResult r;
+    std::string err;
+    ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
+    unsetenv("ELEVBENCH_STATE_DIR");
+    EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
   }
 
   void ExpectNothingLeft() {
@@ -111,6 +139,8 @@ class RunSignalsTest : public ::testing::Test {
   std::string dir_;
   std::string state_dir_;
   std::map<std::string, std::string> before_;
+  std::string dirty_bytes_;
+  std::string dirty_ratio_;
 };
 
 TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
@@ -134,20 +164,27 @@ TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
 TEST_F(RunSignalsTest, SigkillThenRestoreRemovesEverything) {
   pid_t pid = StartAndWaitForCells(1);
   ASSERT_GT(pid, 0);
-  kill(pid, SIGKILL);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(std::filesystem::exists(state_dir_ + "/journal.json"))
-      << "a killed run must leave its journal";
-  setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
-  ProcessResult r;
-  std::string err;
-  // The fio child dies with its parent (PR_SET_PDEATHSIG); give the kernel a moment.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
-  unsetenv("ELEVBENCH_STATE_DIR");
-  EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
+  KillAndRestore(pid);
   ExpectNothingLeft();
+}
+
+TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
+  if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
+  pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
+  ASSERT_GT(pid, 0);
+  KillAndRestore(pid);
+  ExpectNothingLeft();
+  const std::string mounts = ReadAll("/proc/mounts");
+  EXPECT_EQ(mounts.find("fuse.elevbench"), std::string::npos) << mounts;
+  std::string ps;
+  std::string err;
+  ASSERT_TRUE(RunChecked({"ps", "-eo", "args"}, &ps, &err)) << err;
+  EXPECT_EQ(ps.find("disk serve --backing " + std::string("/var/tmp/elevbench-")),
+            std::string::npos)
+      << "the disk daemon survived";
+  // The emulated run pins VM writeback limits; they must be back.
+  EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_bytes"), dirty_bytes_);
+  EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_ratio"), dirty_ratio_);
 }
 
 }  // namespace
