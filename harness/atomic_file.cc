@@ -1,6 +1,7 @@
 #include "atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,35 +11,42 @@
 
 namespace elevbench {
 
+bool FsyncDirectory(const std::string& dir) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = fsync(fd) == 0;
+  close(fd);
+  return ok;
+}
+
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* err) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmp = dir + "/." + base + ".XXXXXX";
+  int fd = mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
     *err = "cannot write " + path + ": " + strerror(errno);
     return false;
   }
+  fchmod(fd, 0644);
   size_t done = 0;
-  while (done < content.size()) {
+  bool ok = true;
+  while (ok && done < content.size()) {
     ssize_t n = write(fd, content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *err = "cannot write " + path + ": " + strerror(errno);
-      close(fd);
-      unlink(tmp.c_str());
-      return false;
-    }
-    done += static_cast<size_t>(n);
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
   }
-  if (fsync(fd) != 0 || close(fd) != 0) {
+  ok = ok && fsync(fd) == 0;
+  ok = (close(fd) == 0) && ok;
+  ok = ok && rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) {
     *err = "cannot write " + path + ": " + strerror(errno);
     unlink(tmp.c_str());
     return false;
   }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
-    *err = "cannot write " + path + ": " + strerror(errno);
-    unlink(tmp.c_str());
-    return false;
-  }
+  FsyncDirectory(dir);  // make the rename itself durable
   return true;
 }
 

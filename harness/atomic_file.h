@@ -7,9 +7,13 @@
 
 namespace elevbench {
 
-/// Writes `content` to `path` via a temporary file in the same directory, fsync, and rename.
+/// Writes `content` to `path` via a temporary file in the same directory (".<name>.XXXXXX"),
+/// fsync, rename, and an fsync of the directory so the rename survives a crash too.
 [[nodiscard]] bool WriteFileAtomically(const std::string& path, std::string_view content,
                                        std::string* err);
+
+/// fsync(2) of a directory (after a rename or unlink in it); false if it cannot be opened.
+bool FsyncDirectory(const std::string& dir);
 
 /// Reads a whole file. err names the path and the errno text on failure.
 [[nodiscard]] bool ReadWholeFile(const std::string& path, std::string* content, std::string* err);

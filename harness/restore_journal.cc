@@ -19,6 +19,8 @@
 #include <sstream>
 #include <thread>
 
+#include "atomic_file.h"
+
 namespace elevbench {
 namespace {
 
@@ -135,39 +137,9 @@ bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
   return ValidateEntry(*e, err);
 }
 
-bool FsyncDir(const std::string& dir) {
-  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
-  bool ok = fsync(fd) == 0;
-  close(fd);
-  return ok;
-}
-
-// Temp file in the same directory, fsync, rename over the target, fsync the directory: a
-// reader (or a crash) sees the old journal or the new one, never a torn one.
+// A reader (or a crash) sees the old journal or the new one, never a torn one.
 bool WriteAtomically(const std::string& dir, const std::string& content, std::string* err) {
-  std::string target = Join(dir, RestoreJournal::kJournalFile);
-  std::string tmpl = Join(dir, ".journal.json.XXXXXX");
-  int fd = mkostemp(tmpl.data(), O_CLOEXEC);
-  if (fd < 0) return Fail(err, "cannot create a temporary file in " + dir + ": " + strerror(errno));
-  size_t done = 0;
-  bool ok = true;
-  while (ok && done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<size_t>(n);
-  }
-  ok = ok && fsync(fd) == 0;
-  ok = (close(fd) == 0) && ok;
-  ok = ok && rename(tmpl.c_str(), target.c_str()) == 0;
-  if (!ok) {
-    *err = "cannot write " + target + ": " + strerror(errno);
-    unlink(tmpl.c_str());
-    return false;
-  }
-  FsyncDir(dir);
-  return true;
+  return WriteFileAtomically(Join(dir, RestoreJournal::kJournalFile), content, err);
 }
 
 bool RemoveJournalFile(const std::string& dir, std::string* err) {
@@ -175,7 +147,7 @@ bool RemoveJournalFile(const std::string& dir, std::string* err) {
   if (unlink(target.c_str()) != 0 && errno != ENOENT) {
     return Fail(err, "cannot remove " + target + ": " + strerror(errno));
   }
-  FsyncDir(dir);
+  FsyncDirectory(dir);
   return true;
 }
 
