@@ -72,6 +72,8 @@ int RunCli(int argc, char** argv) {
   run_cmd->add_option("--random", run.tio.random_ops,
                       "Random I/O operations over all threads (default 4000)");
   run_cmd->add_option("--numruns", run.tio.numruns, "tiotest runs pooled per row (default 1)");
+  run_cmd->add_flag("--nofrag", run.tio.nofrag,
+                    "Threads write their files one after another (tiobench.pl --nofrag)");
   run_cmd->add_option("--identifier", run.identifier,
                       "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
   run_cmd->add_option("--format", run.format, "Table format: nick (default), tiobench, json");

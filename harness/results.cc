@@ -96,7 +96,8 @@ json ResultsToJson(const ResultsDocument& doc) {
   j["parameters"] =
       json{{"directory", doc.params.directory},   {"size_mb", doc.params.size_mb},
            {"threads", doc.params.threads},       {"block_bytes", doc.params.block_bytes},
-           {"random_ops", doc.params.random_ops}, {"numruns", doc.params.numruns}};
+           {"random_ops", doc.params.random_ops}, {"numruns", doc.params.numruns},
+           {"nofrag", doc.params.nofrag}};
   j["identifiers"] = doc.identifiers;
   json cells = json::array();
   for (const CellRecord& c : doc.cells) {
@@ -167,6 +168,7 @@ bool ResultsFromJson(const json& j, ResultsDocument* doc, std::string* err) {
     d.params.block_bytes = p.at("block_bytes").get<uint32_t>();
     d.params.random_ops = p.at("random_ops").get<uint64_t>();
     d.params.numruns = p.at("numruns").get<uint32_t>();
+    d.params.nofrag = p.value("nofrag", false);
     d.identifiers = j.value("identifiers", std::vector<std::string>{});
     for (const json& c : j.at("cells")) {
       CellRecord cell;

@@ -139,6 +139,25 @@ StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::
   return s;
 }
 
+bool TioPhaseSerial(TioPhase phase, bool nofrag) { return nofrag && phase == TioPhase::kSeqWrite; }
+
+std::vector<StreamSpec> TioPhaseStreams(const TioThreadPlan& plan, TioPhase phase,
+                                        const std::string& directory, uint32_t block_bytes,
+                                        bool nofrag) {
+  StreamSpec all = TioPhaseStream(plan, phase, directory, block_bytes);
+  if (!TioPhaseSerial(phase, nofrag)) return {all};
+  std::vector<StreamSpec> streams;
+  for (uint32_t k = 0; k < plan.threads; ++k) {
+    StreamSpec s = all;
+    s.name = "tiotest-w" + std::to_string(k);
+    s.filename = "tiotest." + std::to_string(k) + ".0";  // the name the other phases use
+    s.numjobs = 1;
+    s.stonewall = k > 0;
+    streams.push_back(s);
+  }
+  return streams;
+}
+
 FioGlobalSpec TioGlobalSpec() {
   FioGlobalSpec g;
   g.thread = true;            // per-thread rusage, as tiotest's LinuxThreads did

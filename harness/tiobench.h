@@ -43,6 +43,9 @@ struct TiobenchParams {
   uint32_t block_bytes = 4096;
   uint64_t random_ops = 4000;  ///< "NumberRandOpsAllThreads"
   uint32_t numruns = 1;
+  /// tiobench.pl --nofrag (tiotest -W): the threads write their files one after another inside
+  /// the sequential-write phase's timed window, so the files are not interleaved on disk.
+  bool nofrag = false;
 };
 
 /// What one tiotest invocation does per thread, after tiobench.pl's integer division.
@@ -69,6 +72,16 @@ TioThreadPlan PlanTioThreads(const TiobenchParams& params, uint32_t threads);
 /// on any machine, as the 2003 runs did with a file set of twice the RAM.
 StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::string& directory,
                           uint32_t block_bytes);
+
+/// The fio streams of a phase: TioPhaseStream, except that with `nofrag` the sequential write is
+/// one single-job stream per thread (file tiotest.<k>.0), each waiting for the previous one
+/// (stonewall), so the threads write one after another as tiotest -W did.
+std::vector<StreamSpec> TioPhaseStreams(const TioThreadPlan& plan, TioPhase phase,
+                                        const std::string& directory, uint32_t block_bytes,
+                                        bool nofrag);
+
+/// True when the phase's threads run one after another (their runtimes add up).
+bool TioPhaseSerial(TioPhase phase, bool nofrag);
 
 /// The fio [global] section used for every tiobench phase.
 FioGlobalSpec TioGlobalSpec();

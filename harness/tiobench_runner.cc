@@ -19,7 +19,7 @@ void RemoveTioFiles(const std::string& directory, uint32_t threads) {
 
 }  // namespace
 
-bool MeasurementFromFio(TioPhase phase, uint32_t threads, const FioRunResult& run,
+bool MeasurementFromFio(TioPhase phase, uint32_t threads, const FioRunResult& run, bool serial,
                         TioPhaseMeasurement* m, std::string* err) {
   *m = TioPhaseMeasurement{};
   m->phase = phase;
@@ -32,15 +32,17 @@ bool MeasurementFromFio(TioPhase phase, uint32_t threads, const FioRunResult& ru
   }
   const bool writes = TioPhaseWrites(phase);
   uint64_t slowest_ms = 0;
+  uint64_t total_ms = 0;
   for (const FioJobResult& job : run.jobs) {
     const FioDirectionResult& d = writes ? job.write : job.read;
     m->bytes += d.io_bytes;
     m->ios += d.total_ios;
     slowest_ms = std::max<uint64_t>(slowest_ms, d.runtime_ms);
+    total_ms += d.runtime_ms;
     m->cpu_seconds += job.cpu_seconds();
     m->latency.Merge(d.clat);
   }
-  m->wall_seconds = static_cast<double>(slowest_ms) / 1000.0;
+  m->wall_seconds = static_cast<double>(serial ? total_ms : slowest_ms) / 1000.0;
   return true;
 }
 
@@ -76,7 +78,8 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
       }
       FioInvocation inv;
       inv.global = TioGlobalSpec();
-      inv.streams = {TioPhaseStream(plan, phase, params.directory, params.block_bytes)};
+      inv.streams =
+          TioPhaseStreams(plan, phase, params.directory, params.block_bytes, params.nofrag);
       inv.work_dir = hooks.fio_work_dir.empty() ? params.directory : hooks.fio_work_dir;
       inv.label = hooks.fio_label_prefix + "tiobench-t" + std::to_string(threads) + "-" +
                   TioPhaseKey(phase) +
@@ -84,7 +87,9 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
       inv.timeout_seconds = hooks.phase_timeout_seconds;
       FioRunResult result;
       TioPhaseMeasurement m;
-      if (!RunFio(inv, &result, err) || !MeasurementFromFio(phase, threads, result, &m, err)) {
+      if (!RunFio(inv, &result, err) ||
+          !MeasurementFromFio(phase, threads, result, TioPhaseSerial(phase, params.nofrag), &m,
+                              err)) {
         *err = std::string(TioPhaseKey(phase)) + " at " + std::to_string(threads) +
                " threads: " + *err;
         ok = false;

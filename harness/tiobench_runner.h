@@ -32,8 +32,10 @@ struct TioCellHooks {
 /// Turns one phase's fio result into a measurement: bytes and calls summed over threads, wall
 /// time = the slowest thread's runtime for that direction (fio includes the end_fsync in it),
 /// CPU = Σ threads' user+system seconds, latency = merged per-call completion histograms.
+/// With `serial` (tiobench --nofrag's write phase) the threads ran one after another, so the wall
+/// time is the sum of their runtimes instead of the slowest one.
 [[nodiscard]] bool MeasurementFromFio(TioPhase phase, uint32_t threads, const FioRunResult& run,
-                                      TioPhaseMeasurement* m, std::string* err);
+                                      bool serial, TioPhaseMeasurement* m, std::string* err);
 
 /// Adds `run` into `pooled` (tiobench.pl's numruns: sums of amount, time and CPU).
 void PoolTioMeasurement(const TioPhaseMeasurement& run, TioPhaseMeasurement* pooled);

@@ -116,3 +116,44 @@ TEST(TiobenchTest, PoolingSumsAmountsAndMergesLatencies) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+TEST(TiobenchTest, NofragWritesOneFileAfterAnother) {
+  TiobenchParams p;
+  p.size_mb = 64;
+  TioThreadPlan plan = PlanTioThreads(p, 4);
+  std::vector<StreamSpec> w = TioPhaseStreams(plan, TioPhase::kSeqWrite, "/d", 4096, true);
+  ASSERT_EQ(w.size(), 4u);
+  for (uint32_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(w[k].numjobs, 1u);
+    EXPECT_EQ(w[k].filename, "tiotest." + std::to_string(k) + ".0");
+    EXPECT_EQ(w[k].stonewall, k > 0);
+    EXPECT_TRUE(w[k].end_fsync);
+  }
+  // Only the sequential write is serialised; the other phases run all threads at once.
+  EXPECT_EQ(TioPhaseStreams(plan, TioPhase::kSeqRead, "/d", 4096, true).size(), 1u);
+  EXPECT_EQ(TioPhaseStreams(plan, TioPhase::kSeqWrite, "/d", 4096, false).size(), 1u);
+  EXPECT_TRUE(TioPhaseSerial(TioPhase::kSeqWrite, true));
+  EXPECT_FALSE(TioPhaseSerial(TioPhase::kRandomWrite, true));
+}
+
+TEST(TiobenchTest, SerialPhaseWallTimeIsTheSumOfThreads) {
+  FioRunResult run;
+  for (uint64_t ms : {1000, 3000}) {
+    FioJobResult j;
+    j.write.io_bytes = 1 << 20;
+    j.write.runtime_ms = ms;
+    run.jobs.push_back(j);
+  }
+  TioPhaseMeasurement m;
+  std::string err;
+  ASSERT_TRUE(MeasurementFromFio(TioPhase::kSeqWrite, 2, run, /*serial=*/false, &m, &err)) << err;
+  EXPECT_DOUBLE_EQ(m.wall_seconds, 3.0);  // the slowest thread
+  ASSERT_TRUE(MeasurementFromFio(TioPhase::kSeqWrite, 2, run, /*serial=*/true, &m, &err)) << err;
+  EXPECT_DOUBLE_EQ(m.wall_seconds, 4.0);  // one after another
+}
+
+}  // namespace
+}  // namespace elevbench
