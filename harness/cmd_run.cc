@@ -151,6 +151,22 @@ int RunCommand(const RunOptions& o) {
     PrintError(err);
     return kExitUsage;
   }
+  // A device elevbench makes must hold the file set: size it to fit when its size was not given,
+  // and refuse a --size that cannot fit rather than failing with ENOSPC halfway through.
+  const uint64_t fitting_bytes = std::max<uint64_t>(
+      (params.size_mb << 20) + (params.size_mb << 20) / 4 + (256ULL << 20), 1ULL << 30);
+  if (!o.emulated.empty() && o.emulated.find(':') == std::string::npos) {
+    emu.size_bytes = std::max<uint64_t>(emu.size_bytes, fitting_bytes);
+  }
+  for (const auto& [flag, bytes] : {std::pair<const char*, uint64_t>{"--scratch", scratch_bytes},
+                                    {"--emulated", o.emulated.empty() ? 0 : emu.size_bytes}}) {
+    if (bytes > 0 && bytes < fitting_bytes - (256ULL << 20) + (64ULL << 20)) {
+      PrintError("--size " + std::to_string(params.size_mb) + " MB does not fit on the " +
+                 std::to_string(bytes >> 20) + " MiB device of " + flag +
+                 "; give a larger device or a smaller --size");
+      return kExitUsage;
+    }
+  }
   std::string fio_version;
   if (!FioVersion(&fio_version, &err)) {
     PrintError("fio is required: " + err);
@@ -187,8 +203,7 @@ int RunCommand(const RunOptions& o) {
     want_switching = scratch_wanted = emulated_wanted = false;
   } else if (o.tio.directory.empty() && !scratch_wanted && !emulated_wanted) {
     scratch_wanted = true;  // the default target as root: a scratch device
-    const uint64_t need = (params.size_mb << 20) + (params.size_mb << 20) / 4 + (256ULL << 20);
-    scratch_bytes = std::max<uint64_t>(need, 1ULL << 30);
+    scratch_bytes = fitting_bytes;
   }
 
   InstallInterruptHandlers();

@@ -110,6 +110,12 @@ TEST_F(CliTest, DevicesListsBlockDevices) {
   EXPECT_TRUE(parsed.is_array());
 }
 
+TEST_F(CliTest, FileSetLargerThanTheDevice) {
+  ExpectUsageError({"run", "tiobench", "--scratch", "512M", "--size", "1000"}, "does not fit");
+  ExpectUsageError({"run", "tiobench", "--emulated", "ide-2003:1G", "--size", "2000"},
+                   "does not fit");
+}
+
 TEST_F(CliTest, UnknownSubcommand) { ExpectUsageError({"frobnicate"}, "subcommand"); }
 
 }  // namespace
