@@ -153,14 +153,14 @@ int RunCommand(const RunOptions& o) {
   }
   // A device elevbench makes must hold the file set: size it to fit when its size was not given,
   // and refuse a --size that cannot fit rather than failing with ENOSPC halfway through.
-  const uint64_t fitting_bytes = std::max<uint64_t>(
-      (params.size_mb << 20) + (params.size_mb << 20) / 4 + (256ULL << 20), 1ULL << 30);
+  const uint64_t needed_bytes = (params.size_mb << 20) + (params.size_mb << 20) / 4 + (64ULL << 20);
+  const uint64_t fitting_bytes = std::max<uint64_t>(needed_bytes + (192ULL << 20), 1ULL << 30);
   if (!o.emulated.empty() && o.emulated.find(':') == std::string::npos) {
     emu.size_bytes = std::max<uint64_t>(emu.size_bytes, fitting_bytes);
   }
   for (const auto& [flag, bytes] : {std::pair<const char*, uint64_t>{"--scratch", scratch_bytes},
                                     {"--emulated", o.emulated.empty() ? 0 : emu.size_bytes}}) {
-    if (bytes > 0 && bytes < fitting_bytes - (256ULL << 20) + (64ULL << 20)) {
+    if (bytes > 0 && bytes < needed_bytes) {
       PrintError("--size " + std::to_string(params.size_mb) + " MB does not fit on the " +
                  std::to_string(bytes >> 20) + " MiB device of " + flag +
                  "; give a larger device or a smaller --size");

@@ -90,6 +90,11 @@ class RunSignalsTest : public ::testing::Test {
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
     while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        ADD_FAILURE() << "the run exited before finishing a cell (status " << status << ")";
+        return -1;
+      }
       auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
       if (!j.is_discarded() && j.contains("cells") && j["cells"].size() >= cells) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
