@@ -69,7 +69,7 @@ std::string SelfExe() {
   return ec ? std::string("elevbench") : p.string();
 }
 
-bool StartsWithAny(const std::vector<std::string>& disks, const std::string& name) {
+bool ContainsDisk(const std::vector<std::string>& disks, const std::string& name) {
   for (const std::string& d : disks) {
     if (d == name) return true;
   }
@@ -301,7 +301,7 @@ int RunCommand(const RunOptions& o) {
       remove_temp_dir();
       return kExitUsage;
     }
-    if (o.device.empty() || !StartsWithAny(disks, o.device)) {
+    if (o.device.empty() || !ContainsDisk(disks, o.device)) {
       PrintError("refusing to change the queue of " + disks.front() + " (it holds " + directory +
                  "); name it with --device " + disks.front() + " to allow this");
       remove_temp_dir();
