@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "latency_histogram.h"
+#include "harness/core/latency_histogram.h"
 
 namespace elevbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "tiobench_text.h"
+#include "reporters/tiobench_text.h"
 
 #include <cinttypes>
 #include <cmath>

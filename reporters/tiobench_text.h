@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "results.h"
+#include "harness/run/results.h"
 
 namespace elevbench {
 

@@ -1,4 +1,4 @@
-#include "block_device.h"
+#include "harness/device/block_device.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

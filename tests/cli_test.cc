@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "subprocess.h"
+#include "harness/process/subprocess.h"
 #include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY

@@ -2,7 +2,7 @@
 // /dev/fuse needed), replays a fixed request pattern on disk.img, then checks
 // stats.json and, from the trace, that every request was charged exactly what
 // an independent DiskModel predicts and completed on time.
-#include "disk_daemon.h"
+#include "harness/disk/disk_daemon.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "disk_model.h"
+#include "harness/disk/disk_model.h"
 
 namespace elevbench {
 namespace {

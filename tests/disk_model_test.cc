@@ -1,4 +1,4 @@
-#include "disk_model.h"
+#include "harness/disk/disk_model.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // bfq:low_latency=0, and check that the real kernel schedulers now differ the way 2003's deadline
 // and anticipatory schedulers did. Then tear down and check nothing is left. Root + /dev/fuse only.
 
-#include "emulated_stack.h"
+#include "harness/disk/emulated_stack.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -13,10 +13,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "device_control.h"
-#include "fio_runner.h"
-#include "subprocess.h"
-#include "system_info.h"
+#include "harness/device/device_control.h"
+#include "harness/fio/fio_runner.h"
+#include "harness/process/subprocess.h"
+#include "harness/core/system_info.h"
 #include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY

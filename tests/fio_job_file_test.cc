@@ -1,4 +1,4 @@
-#include "fio_job_file.h"
+#include "harness/fio/fio_job_file.h"
 
 #include <gtest/gtest.h>
 

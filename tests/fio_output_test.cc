@@ -11,7 +11,7 @@
 //   truncated.json            the first 2500 bytes of read_numjobs2.json
 //   garbage.json              text without any JSON
 
-#include "fio_output.h"
+#include "harness/fio/fio_output.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "latency_histogram.h"
+#include "harness/core/latency_histogram.h"
 
 #include <gtest/gtest.h>
 

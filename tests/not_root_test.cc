@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "subprocess.h"
+#include "harness/process/subprocess.h"
 #include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY

@@ -1,4 +1,4 @@
-#include "restore_journal.h"
+#include "harness/device/restore_journal.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The results JSON: golden layout, lossless round trip, and clear errors on bad files.
 
-#include "results.h"
+#include "harness/run/results.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "run_plan.h"
+#include "harness/run/run_plan.h"
 
 #include <gtest/gtest.h>
 

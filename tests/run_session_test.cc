@@ -1,4 +1,4 @@
-#include "run_session.h"
+#include "harness/run/run_session.h"
 
 #include <gtest/gtest.h>
 

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <thread>
 
-#include "subprocess.h"
+#include "harness/process/subprocess.h"
 #include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY

@@ -1,4 +1,4 @@
-#include "scheduler_config.h"
+#include "harness/device/scheduler_config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sysfs.h"
+#include "harness/device/sysfs.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

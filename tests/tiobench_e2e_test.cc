@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "results.h"
-#include "subprocess.h"
+#include "harness/run/results.h"
+#include "harness/process/subprocess.h"
 #include "test_util.h"
-#include "tiobench_text.h"
+#include "reporters/tiobench_text.h"
 
 #ifndef ELEVBENCH_BINARY
 #define ELEVBENCH_BINARY "build/elevbench"

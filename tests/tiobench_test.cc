@@ -1,10 +1,10 @@
 // tiobench planning and metric derivation (legacy-suites.md §1.1–1.3).
 
-#include "tiobench.h"
+#include "scenarios/tiobench/tiobench.h"
 
 #include <gtest/gtest.h>
 
-#include "tiobench_runner.h"
+#include "scenarios/tiobench/tiobench_runner.h"
 
 namespace elevbench {
 namespace {

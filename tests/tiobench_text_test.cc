@@ -2,7 +2,7 @@
 // (shared/seeds/000, copied to tests/fixtures) is rendered from its numbers and must come out as
 // published, in both layouts.
 
-#include "tiobench_text.h"
+#include "reporters/tiobench_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,141 @@
+// `elevbench report`, `devices`, `restore` and `disk`: the small subcommands.
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "harness/device/block_device.h"
+#include "harness/cli/cli.h"
+#include "harness/cli/commands.h"
+#include "harness/disk/disk_daemon.h"
+#include "harness/disk/disk_model.h"
+#include "harness/device/restore_journal.h"
+#include "harness/run/results.h"
+#include "harness/core/system_info.h"
+#include "reporters/tiobench_text.h"
+
+namespace elevbench {
+
+int ReportCommand(const std::string& path, const std::string& format) {
+  if (format != "nick" && format != "tiobench" && format != "json") {
+    PrintError("unknown --format '" + format + "' (nick, tiobench or json)");
+    return kExitUsage;
+  }
+  ResultsDocument doc;
+  std::string err;
+  if (!LoadResultsFile(path, &doc, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  if (format == "json") {
+    std::cout << ResultsToJson(doc).dump(2) << "\n";
+  } else {
+    std::cout << RenderTiobenchTables(doc,
+                                      format == "nick" ? TioLayout::kNick : TioLayout::kTiobench);
+  }
+  if (!doc.complete) {
+    std::fprintf(stderr, "elevbench: note: %s is from an unfinished run\n", path.c_str());
+  }
+  return kExitOk;
+}
+
+int DevicesCommand(bool json) {
+  std::vector<BlockDeviceInfo> devices;
+  std::string err;
+  if (!ListBlockDevices(SystemPaths{}, &devices, &err)) {
+    PrintError(err);
+    return kExitFailure;
+  }
+  if (json) {
+    nlohmann::json all = nlohmann::json::array();
+    for (const BlockDeviceInfo& d : devices) all.push_back(ToJson(d));
+    std::cout << all.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::printf("%-10s %-24s %9s %-4s %-32s %7s %8s  %s\n", "DEVICE", "MODEL", "SIZE", "ROT",
+              "SCHEDULERS", "NR_REQ", "RA_KB", "MOUNTED");
+  for (const BlockDeviceInfo& d : devices) {
+    std::string scheds;
+    for (const std::string& s : d.available_schedulers) {
+      if (!scheds.empty()) scheds += " ";
+      scheds += s == d.current_scheduler ? "[" + s + "]" : s;
+    }
+    if (scheds.empty()) scheds = "(none: bio-based)";
+    std::string mounts;
+    for (const MountInfo& m : d.mounts) {
+      if (!mounts.empty()) mounts += ", ";
+      mounts += m.mountpoint + " (" + m.fstype + ")";
+    }
+    if (d.is_loop && !d.loop_backing_file.empty()) {
+      mounts += (mounts.empty() ? "" : "; ") + std::string("backs ") + d.loop_backing_file;
+    }
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1fG", static_cast<double>(d.size_bytes) / (1 << 30));
+    std::printf("%-10s %-24.24s %9s %-4s %-32s %7s %8s  %s\n", d.name.c_str(),
+                d.model.empty() ? "-" : d.model.c_str(), size, d.rotational ? "yes" : "no",
+                scheds.c_str(), d.nr_requests ? std::to_string(*d.nr_requests).c_str() : "-",
+                d.read_ahead_kb ? std::to_string(*d.read_ahead_kb).c_str() : "-", mounts.c_str());
+  }
+  return kExitOk;
+}
+
+int RestoreCommand() {
+  if (!RunningAsRoot()) {
+    PrintError("restore needs root (it writes sysfs values and removes loop devices)");
+    return kExitUsage;
+  }
+  std::vector<std::string> log;
+  std::string err;
+  const bool ok = RestoreJournal::ApplyLeftoverJournal(DefaultStateDir(), &log, &err);
+  for (const std::string& line : log) std::printf("%s\n", line.c_str());
+  if (!ok) {
+    PrintError(err);
+    return kExitFailure;
+  }
+  if (log.empty()) std::printf("nothing to restore\n");
+  return kExitOk;
+}
+
+int DiskServeCommand(const DiskServeOptions& o) {
+  DiskDaemonOptions d;
+  d.backing_path = o.backing;
+  d.mountpoint = o.mountpoint;
+  d.trace_path = o.trace;
+  std::string err;
+  if (!LookupDiskProfile(o.profile, &d.profile, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  for (const std::string& s : o.settings) {
+    if (!ApplyDiskOverride(s, &d.profile, &err)) {
+      PrintError("--set: " + err);
+      return kExitUsage;
+    }
+  }
+  if (!ValidateDiskProfile(d.profile, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  const int rc = RunDiskDaemon(d, &err);
+  if (rc != 0) PrintError("disk: " + err);
+  return rc == 0 ? kExitOk : kExitFailure;
+}
+
+int DiskProfilesCommand(bool json) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const std::string& name : DiskProfileNames()) {
+    DiskProfile p;
+    std::string err;
+    if (!LookupDiskProfile(name, &p, &err)) continue;
+    all.push_back(DiskProfileToJson(p));
+  }
+  if (json) {
+    std::cout << all.dump(2) << "\n";
+  } else {
+    for (const auto& p : all) std::cout << p.dump() << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,571 @@
+#include "harness/device/restore_journal.h"
+
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "harness/core/atomic_file.h"
+
+namespace elevbench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kSchemaVersion = 1;
+
+enum class Outcome { kDone, kGone, kFailed };
+
+// Sets the log line of an undo step and returns its outcome, to keep the steps readable.
+Outcome Say(std::string* line, Outcome outcome, std::string text) {
+  *line = std::move(text);
+  return outcome;
+}
+
+bool Fail(std::string* err, std::string message) {
+  *err = std::move(message);
+  return false;
+}
+
+struct JournalFile {
+  pid_t owner_pid = 0;
+  uint64_t owner_start_time = 0;
+  std::string owner;
+  std::string sysfs_root;
+  std::vector<JournalEntry> entries;
+};
+
+constexpr const char* kKindNames[] = {"sysfs_value", "loop_device", "mount",  "fuse_mount",
+                                      "file",        "directory",   "process"};
+
+std::string Join(const std::string& dir, const char* name) { return dir + "/" + name; }
+
+bool ReadProcStat(pid_t pid, uint64_t* start_time, std::string* comm, char* state) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  size_t open = line.find('(');
+  size_t close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return false;
+  *comm = line.substr(open + 1, close - open - 1);
+  std::istringstream rest(line.substr(close + 1));  // field 3 (state) onwards
+  std::string skipped;
+  rest >> *state;
+  for (int field = 4; field < 22; ++field) rest >> skipped;
+  return static_cast<bool>(rest >> *start_time);
+}
+
+// Alive means: the same process (start time matches) and not a zombie.
+bool ProcessAlive(pid_t pid, uint64_t start_time) {
+  uint64_t now_start = 0;
+  std::string comm;
+  char state = '?';
+  if (pid <= 0 || !ReadProcStat(pid, &now_start, &comm, &state)) return false;
+  return now_start == start_time && state != 'Z';
+}
+
+bool PathIsSafe(const std::string& p) {
+  bool dotdot_tail = p.size() >= 3 && p.compare(p.size() - 3, 3, "/..") == 0;
+  return p.size() > 1 && p[0] == '/' && !dotdot_tail && p.find("/../") == std::string::npos &&
+         p.find("/./") == std::string::npos && p.find('\n') == std::string::npos;
+}
+
+bool ValidateEntry(const JournalEntry& e, std::string* err) {
+  bool ok = PathIsSafe(e.path);
+  if (e.kind == JournalEntryKind::kSysfsValue) {
+    ok = ok && (e.path.rfind("/sys/", 0) == 0 || e.path.rfind("/proc/sys/", 0) == 0);
+  } else if (e.kind == JournalEntryKind::kLoopDevice) {
+    ok = ok && e.path.rfind("/dev/loop", 0) == 0 && e.path.size() > 9 &&
+         e.path.find_first_not_of("0123456789", 9) == std::string::npos &&
+         PathIsSafe(e.backing_file);
+  } else if (e.kind == JournalEntryKind::kProcess) {
+    ok = e.pid > 1 && e.start_time > 0;
+  }
+  if (!ok) *err = std::string("invalid ") + KindName(e.kind) + " entry '" + e.path + "'";
+  return ok;
+}
+
+nlohmann::json EntryToJson(const JournalEntry& e) {
+  nlohmann::json j = {{"kind", KindName(e.kind)}};
+  if (e.kind == JournalEntryKind::kProcess) {
+    j["pid"] = e.pid;
+    j["start_time"] = e.start_time;
+    j["comm"] = e.comm;
+    return j;
+  }
+  j[e.kind == JournalEntryKind::kLoopDevice ? "device" : "path"] = e.path;
+  if (e.kind == JournalEntryKind::kSysfsValue) j["original"] = e.original;
+  if (e.kind == JournalEntryKind::kLoopDevice) j["backing_file"] = e.backing_file;
+  return j;
+}
+
+bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
+  try {
+    std::string kind = j.at("kind").get<std::string>();
+    size_t i = 0;
+    while (i < std::size(kKindNames) && kind != kKindNames[i]) ++i;
+    if (i == std::size(kKindNames)) return Fail(err, "unknown journal entry kind '" + kind + "'");
+    *e = JournalEntry();
+    e->kind = static_cast<JournalEntryKind>(i);
+    if (e->kind == JournalEntryKind::kProcess) {
+      e->pid = j.at("pid").get<pid_t>();
+      e->start_time = j.at("start_time").get<uint64_t>();
+      e->comm = j.value("comm", "");
+    } else {
+      e->path = j.at(e->kind == JournalEntryKind::kLoopDevice ? "device" : "path");
+      if (e->kind == JournalEntryKind::kSysfsValue) e->original = j.at("original");
+      if (e->kind == JournalEntryKind::kLoopDevice) e->backing_file = j.at("backing_file");
+    }
+  } catch (const nlohmann::json::exception& ex) {
+    return Fail(err, std::string("bad journal entry: ") + ex.what());
+  }
+  return ValidateEntry(*e, err);
+}
+
+// A reader (or a crash) sees the old journal or the new one, never a torn one.
+bool WriteAtomically(const std::string& dir, const std::string& content, std::string* err) {
+  return WriteFileAtomically(Join(dir, RestoreJournal::kJournalFile), content, err);
+}
+
+bool RemoveJournalFile(const std::string& dir, std::string* err) {
+  std::string target = Join(dir, RestoreJournal::kJournalFile);
+  if (unlink(target.c_str()) != 0 && errno != ENOENT) {
+    return Fail(err, "cannot remove " + target + ": " + strerror(errno));
+  }
+  FsyncDirectory(dir);
+  return true;
+}
+
+std::string Serialize(const JournalFile& jf) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const JournalEntry& e : jf.entries) entries.push_back(EntryToJson(e));
+  nlohmann::json j = {{"schema_version", kSchemaVersion},
+                      {"tool", "elevbench"},
+                      {"owner", jf.owner},
+                      {"owner_pid", jf.owner_pid},
+                      {"owner_start_time", jf.owner_start_time},
+                      {"sysfs_root", jf.sysfs_root},
+                      {"entries", entries}};
+  // Invalid UTF-8 in a path must not throw; the replacement only affects the log text.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+bool LoadJournal(const std::string& path, JournalFile* jf, std::string* err) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Fail(err, path + " is not valid JSON; inspect it and remove it by hand");
+  }
+  try {
+    if (j.at("schema_version").get<int>() != kSchemaVersion) {
+      return Fail(err, path + " has an unknown schema_version");
+    }
+    jf->owner = j.value("owner", "");
+    jf->owner_pid = j.at("owner_pid").get<pid_t>();
+    jf->owner_start_time = j.value("owner_start_time", uint64_t{0});
+    jf->sysfs_root = j.at("sysfs_root").get<std::string>();
+    for (const nlohmann::json& e : j.at("entries")) {
+      jf->entries.emplace_back();
+      if (!EntryFromJson(e, &jf->entries.back(), err)) return Fail(err, path + ": " + *err);
+    }
+  } catch (const nlohmann::json::exception& ex) {
+    return Fail(err, path + ": " + ex.what());
+  }
+  return true;
+}
+
+// Opens and exclusively locks <dir>/lock, writing our pid into it for the next contender.
+bool AcquireLock(const std::string& dir, int* fd, std::string* err) {
+  std::string path = Join(dir, RestoreJournal::kLockFile);
+  *fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (*fd < 0) return Fail(err, "cannot open " + path + ": " + strerror(errno));
+  if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+    int saved = errno;
+    char buf[32] = {};
+    ssize_t n = pread(*fd, buf, sizeof buf - 1, 0);
+    long holder = n > 0 ? std::strtol(buf, nullptr, 10) : 0;
+    close(*fd);
+    *fd = -1;
+    if (saved != EWOULDBLOCK) {
+      *err = "cannot lock " + path + ": " + strerror(saved);
+    } else if (holder > 0 && kill(static_cast<pid_t>(holder), 0) != 0 && errno == ESRCH) {
+      *err = "lock " + path + " is held by a leftover child of dead run pid " +
+             std::to_string(holder) + " (see fuser " + path + ")";
+    } else {
+      *err = "another elevbench run (pid " + std::to_string(holder) + ") is active";
+    }
+    return false;
+  }
+  std::string pid = std::to_string(getpid()) + "\n";  // for the next contender's message only
+  [[maybe_unused]] bool noted =
+      ftruncate(*fd, 0) == 0 && pwrite(*fd, pid.data(), pid.size(), 0) > 0;
+  return true;
+}
+
+Outcome UndoSysfs(const Sysfs& sysfs, const JournalEntry& e, bool last_chance, std::string* line) {
+  std::string current;
+  std::string err;
+  if (!sysfs.Read(e.path, &current, &err)) {
+    if (errno == ENOENT && last_chance) {
+      return Say(line, Outcome::kGone,
+                 e.path + " is gone (device or scheduler removed); nothing to restore");
+    }
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  if (Sysfs::ValueMatches(e.path, e.original, current)) {
+    return Say(line, Outcome::kDone, e.path + " already '" + e.original + "'");
+  }
+  if (!sysfs.WriteVerified(e.path, e.original, &err)) {
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  return Say(line, Outcome::kDone, "restored " + e.path + " to '" + e.original + "'");
+}
+
+// Reaps the recorded process if it is our exited child; a reused pid is never touched.
+void ReapIfOurs(const JournalEntry& e) {
+  uint64_t start = 0;
+  std::string comm;
+  char state = '?';
+  if (ReadProcStat(e.pid, &start, &comm, &state) && start == e.start_time && state == 'Z') {
+    waitpid(e.pid, nullptr, WNOHANG);
+  }
+}
+
+// Polls until the process is gone or `limit` passes.
+bool WaitGone(const JournalEntry& e, std::chrono::milliseconds limit) {
+  auto deadline = Clock::now() + limit;
+  while (true) {
+    ReapIfOurs(e);
+    if (!ProcessAlive(e.pid, e.start_time)) return true;
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+Outcome UndoProcess(const JournalEntry& e, std::chrono::milliseconds grace, std::string* line) {
+  std::string what = "process " + std::to_string(e.pid) + " (" + e.comm + ")";
+  if (e.pid == getpid()) {
+    return Say(line, Outcome::kFailed, "FAILED refusing to signal myself: " + what);
+  }
+  if (!ProcessAlive(e.pid, e.start_time)) {
+    ReapIfOurs(e);
+    return Say(line, Outcome::kGone, what + " already exited");
+  }
+  kill(e.pid, SIGTERM);
+  if (WaitGone(e, grace)) return Say(line, Outcome::kDone, "terminated " + what);
+  if (ProcessAlive(e.pid, e.start_time)) kill(e.pid, SIGKILL);
+  if (WaitGone(e, std::chrono::seconds(2))) {
+    return Say(line, Outcome::kDone, "killed " + what + " (ignored SIGTERM)");
+  }
+  return Say(line, Outcome::kFailed, "FAILED " + what + " survived SIGKILL");
+}
+
+// A killed run's fio is still dying (PR_SET_PDEATHSIG) and may hold files open until its last
+// I/O to a slow emulated disk completes: give EBUSY 15 s before falling back to a lazy unmount.
+Outcome UndoMount(const JournalEntry& e, std::string* line) {
+  for (int attempt = 0; attempt < 75; ++attempt) {
+    if (umount2(e.path.c_str(), 0) == 0) return Say(line, Outcome::kDone, "unmounted " + e.path);
+    if (errno == EINVAL || errno == ENOENT) {
+      return Say(line, Outcome::kGone, e.path + " is not mounted");
+    }
+    if (errno != EBUSY) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::string first_error = strerror(errno);
+  if (umount2(e.path.c_str(), MNT_DETACH) == 0) {
+    return Say(line, Outcome::kDone, "lazily detached " + e.path + " (" + first_error + ")");
+  }
+  return Say(line, Outcome::kFailed, "FAILED umount " + e.path + ": " + strerror(errno));
+}
+
+Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
+  std::string name = e.path.substr(5);
+  std::string attr = "/sys/block/" + name + "/loop/backing_file";
+  auto backing = [&](std::string* value) {
+    std::string err;
+    if (!sysfs.Read(attr, value, &err)) return false;
+    constexpr std::string_view kDeleted = " (deleted)";
+    if (value->size() > kDeleted.size() &&
+        value->compare(value->size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0) {
+      value->resize(value->size() - kDeleted.size());
+    }
+    return true;
+  };
+  std::string current;
+  if (!backing(&current)) return Say(line, Outcome::kGone, e.path + " is already detached");
+  if (current != e.backing_file) {
+    return Say(line, Outcome::kGone, e.path + " now backs " + current + ", not ours; left alone");
+  }
+  int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ioctl(fd, LOOP_CLR_FD, 0) != 0) {
+    int saved = errno;
+    if (fd >= 0) close(fd);
+    if (saved == ENXIO) return Say(line, Outcome::kGone, e.path + " is already detached");
+    return Say(line, Outcome::kFailed, "FAILED detach " + e.path + ": " + strerror(saved));
+  }
+  close(fd);
+  // A busy device only gets autoclear set and detaches on last close — after a lazy unmount, once
+  // the filesystem has written back its dirty pages, which on the emulated 2003 disk takes seconds.
+  auto deadline = Clock::now() + std::chrono::seconds(30);
+  while (backing(&current) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (backing(&current)) {
+    return Say(line, Outcome::kFailed,
+               "FAILED " + e.path + " is still attached (busy; autoclear set)");
+  }
+  return Say(line, Outcome::kDone, "detached " + e.path + " (" + e.backing_file + ")");
+}
+
+Outcome UndoPath(const JournalEntry& e, std::string* line) {
+  bool dir = e.kind == JournalEntryKind::kDirectory;
+  if ((dir ? rmdir(e.path.c_str()) : unlink(e.path.c_str())) == 0) {
+    return Say(line, Outcome::kDone, std::string(dir ? "removed directory " : "removed ") + e.path);
+  }
+  if (errno == ENOENT) return Say(line, Outcome::kGone, e.path + " is already gone");
+  return Say(
+      line, Outcome::kFailed,
+      std::string("FAILED ") + (dir ? "rmdir " : "unlink ") + e.path + ": " + strerror(errno));
+}
+
+// Undoes `entries` newest first; leaves only the failed ones in it. Sysfs values that fail get
+// a second chance at the end: an iosched tunable comes back once its scheduler is restored.
+bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
+                    std::vector<JournalEntry>* entries, std::vector<std::string>* log,
+                    std::string* err) {
+  size_t total = entries->size();
+  std::vector<bool> failed(total, false);
+  std::vector<size_t> deferred;
+  std::string line;
+  std::string first;  // the first failure, without its "FAILED " prefix
+  auto undo = [&](const JournalEntry& e, bool last_chance) {
+    switch (e.kind) {
+      case JournalEntryKind::kSysfsValue:
+        return UndoSysfs(sysfs, e, last_chance, &line);
+      case JournalEntryKind::kProcess:
+        return UndoProcess(e, grace, &line);
+      case JournalEntryKind::kMount:
+      case JournalEntryKind::kFuseMount:
+        return UndoMount(e, &line);
+      case JournalEntryKind::kLoopDevice:
+        return UndoLoop(sysfs, e, &line);
+      default:
+        return UndoPath(e, &line);
+    }
+  };
+  auto note = [&](size_t k, Outcome outcome) {
+    failed[k] = outcome == Outcome::kFailed;
+    if (failed[k] && first.empty()) first = line.substr(7);
+    log->push_back(line);
+  };
+  for (size_t k = total; k-- > 0;) {
+    Outcome outcome = undo((*entries)[k], false);
+    bool retry = outcome == Outcome::kFailed && (*entries)[k].kind == JournalEntryKind::kSysfsValue;
+    retry ? deferred.push_back(k) : note(k, outcome);
+  }
+  for (size_t k : deferred) note(k, undo((*entries)[k], true));
+  std::vector<JournalEntry> remaining;
+  for (size_t k = 0; k < total; ++k) {
+    if (failed[k]) remaining.push_back((*entries)[k]);
+  }
+  *entries = std::move(remaining);
+  if (entries->empty()) return true;
+  *err = std::to_string(entries->size()) + " of " + std::to_string(total) +
+         " restore steps failed (first: " + first + ")";
+  return false;
+}
+
+}  // namespace
+
+const char* KindName(JournalEntryKind kind) { return kKindNames[static_cast<int>(kind)]; }
+
+bool JournalEntry::SameResource(const JournalEntry& other) const {
+  if (kind != other.kind) return false;
+  if (kind == JournalEntryKind::kProcess) {
+    return pid == other.pid && start_time == other.start_time;
+  }
+  return path == other.path;
+}
+
+bool ReadProcessIdentity(pid_t pid, uint64_t* start_time, std::string* comm, std::string* err) {
+  char state = '?';
+  if (pid <= 0 || !ReadProcStat(pid, start_time, comm, &state)) {
+    return Fail(err, "no process " + std::to_string(pid));
+  }
+  return true;
+}
+
+std::string DefaultStateDir() {
+  const char* env = std::getenv("ELEVBENCH_STATE_DIR");
+  if (env && *env) return env;
+  if (geteuid() == 0) return "/var/lib/elevbench";
+  const char* xdg = std::getenv("XDG_STATE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/elevbench";
+  const char* home = std::getenv("HOME");
+  if (home && *home == '/') return std::string(home) + "/.local/state/elevbench";
+  return "/tmp/elevbench-" + std::to_string(geteuid());
+}
+
+RestoreJournal::RestoreJournal(Sysfs sysfs) : sysfs_(std::move(sysfs)) {}
+
+RestoreJournal::~RestoreJournal() {
+  if (lock_fd_ < 0) return;
+  std::string ignored;
+  if (entries_.empty()) (void)RemoveJournalFile(state_dir_, &ignored);
+  close(lock_fd_);
+}
+
+bool RestoreJournal::Open(const std::string& state_dir, const std::string& owner_description,
+                          std::string* err) {
+  if (is_open()) return Fail(err, "journal already open in " + state_dir_);
+  std::error_code ec;
+  if (fs::create_directories(state_dir, ec)) fs::permissions(state_dir, fs::perms::owner_all, ec);
+  if (ec) return Fail(err, "cannot create state directory " + state_dir + ": " + ec.message());
+  int fd = -1;
+  if (!AcquireLock(state_dir, &fd, err)) return false;
+  // A leftover journal with entries holds another run's originals: never overwrite it.
+  std::string path = Join(state_dir, kJournalFile);
+  JournalFile old;
+  if (fs::exists(path, ec) &&
+      !(LoadJournal(path, &old, err) &&
+        (old.entries.empty() ? RemoveJournalFile(state_dir, err)
+                             : Fail(err, path + " holds changes of an earlier run (pid " +
+                                             std::to_string(old.owner_pid) +
+                                             "); run `elevbench restore` first")))) {
+    close(fd);
+    return false;
+  }
+  std::string comm;
+  std::string ignored;
+  (void)ReadProcessIdentity(getpid(), &owner_start_time_, &comm, &ignored);
+  lock_fd_ = fd;
+  state_dir_ = state_dir;
+  owner_ = owner_description;
+  entries_.clear();
+  return true;
+}
+
+bool RestoreJournal::Persist(std::string* err) {
+  if (entries_.empty()) return RemoveJournalFile(state_dir_, err);
+  JournalFile jf;
+  jf.owner = owner_;
+  jf.owner_pid = getpid();
+  jf.owner_start_time = owner_start_time_;
+  jf.sysfs_root = sysfs_.root();
+  jf.entries = entries_;
+  return WriteAtomically(state_dir_, Serialize(jf), err);
+}
+
+bool RestoreJournal::Record(const JournalEntry& entry, std::string* err) {
+  if (!is_open()) return Fail(err, "restore journal is not open");
+  if (!ValidateEntry(entry, err)) return false;
+  for (const JournalEntry& e : entries_) {
+    if (e.SameResource(entry)) return true;
+  }
+  entries_.push_back(entry);
+  if (Persist(err)) return true;
+  entries_.pop_back();  // not persisted, so the caller must not make the change
+  return false;
+}
+
+bool RestoreJournal::RecordSysfsValue(const std::string& path, std::string* err) {
+  JournalEntry entry = JournalEntry::SysfsValue(path, "");
+  for (const JournalEntry& e : entries_) {
+    if (e.SameResource(entry)) return true;
+  }
+  if (!sysfs_.Read(path, &entry.original, err)) return false;
+  if (Sysfs::IsSchedulerPath(path)) {
+    std::vector<std::string> available;
+    std::string current;
+    if (!ParseSchedulerLine(entry.original, &available, &current, err)) return false;
+    if (current.empty()) {
+      return Fail(err, path + " has no current scheduler ('" + entry.original + "')");
+    }
+    entry.original = current;
+  }
+  return Record(entry, err);
+}
+
+bool RestoreJournal::RecordProcess(pid_t pid, std::string* err) {
+  uint64_t start_time = 0;
+  std::string comm;
+  if (!ReadProcessIdentity(pid, &start_time, &comm, err)) return false;
+  return Record(JournalEntry::Process(pid, start_time, comm), err);
+}
+
+bool RestoreJournal::Forget(const JournalEntry& entry, std::string* err) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (!it->SameResource(entry)) continue;
+    entries_.erase(it);
+    return Persist(err);
+  }
+  return true;
+}
+
+bool RestoreJournal::RestoreAll(std::vector<std::string>* log, std::string* err) {
+  if (entries_.empty()) return true;
+  bool ok = RestoreEntries(sysfs_, grace_, &entries_, log, err);
+  std::string persist_err;
+  if (!Persist(&persist_err)) {
+    *err = ok ? persist_err : *err + "; " + persist_err;
+    return false;
+  }
+  if (!ok) *err += "; journal kept in " + Join(state_dir_, kJournalFile);
+  return ok;
+}
+
+bool RestoreJournal::ApplyLeftoverJournal(const std::string& state_dir,
+                                          std::vector<std::string>* log, std::string* err,
+                                          const Sysfs& sysfs) {
+  std::error_code ec;
+  if (!fs::is_directory(state_dir, ec)) {
+    log->push_back("no state directory " + state_dir + "; nothing to restore");
+    return true;
+  }
+  int fd = -1;
+  if (!AcquireLock(state_dir, &fd, err)) return false;
+  std::string path = Join(state_dir, kJournalFile);
+  bool ok = true;
+  JournalFile jf;
+  if (!fs::exists(path, ec)) {
+    log->push_back("no leftover journal in " + state_dir);
+  } else if (!LoadJournal(path, &jf, err)) {
+    ok = false;
+  } else if (jf.owner_pid != getpid() && ProcessAlive(jf.owner_pid, jf.owner_start_time)) {
+    ok = Fail(err, "another elevbench run (pid " + std::to_string(jf.owner_pid) + ") is active");
+  } else if (jf.sysfs_root != sysfs.root()) {
+    ok =
+        Fail(err, path + " was recorded for sysfs root " + jf.sysfs_root + ", not " + sysfs.root());
+  } else {
+    log->push_back("restoring " + std::to_string(jf.entries.size()) + " change(s) left by pid " +
+                   std::to_string(jf.owner_pid) + " (" + jf.owner + ")");
+    ok = RestoreEntries(sysfs, std::chrono::seconds(5), &jf.entries, log, err);
+    std::string write_err;
+    bool written = jf.entries.empty() ? RemoveJournalFile(state_dir, &write_err)
+                                      : WriteAtomically(state_dir, Serialize(jf), &write_err);
+    if (!written) *err = ok ? write_err : *err + "; " + write_err;
+    if (!ok && written) *err += "; journal kept in " + path;
+    ok = ok && written;
+  }
+  close(fd);
+  return ok;
+}
+
+}  // namespace elevbench

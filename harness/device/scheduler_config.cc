@@ -1,0 +1,193 @@
+#include "harness/device/scheduler_config.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace elevbench {
+namespace {
+
+bool IsName(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
+bool IsValue(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+           c == '+';
+  });
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> Split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t pos = s.find(sep, start);
+    parts.push_back(s.substr(start, pos == std::string_view::npos ? pos : pos - start));
+    if (pos == std::string_view::npos) return parts;
+    start = pos + 1;
+  }
+}
+
+std::string Quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// Parses "name=value" with the shared rules; `context` is quoted in messages.
+bool ParseAssignment(std::string_view text, std::string_view context,
+                     std::pair<std::string, std::string>* out, std::string* err) {
+  size_t eq = text.find('=');
+  if (eq == std::string_view::npos || text.find('=', eq + 1) != std::string_view::npos) {
+    *err = "bad setting " + Quote(text) + " in " + Quote(context) + " (want name=value)";
+    return false;
+  }
+  std::string_view name = text.substr(0, eq);
+  std::string_view value = text.substr(eq + 1);
+  if (!IsName(name)) {
+    *err = "bad name " + Quote(name) + " in " + Quote(context) + " (use only [a-z0-9_-])";
+    return false;
+  }
+  if (!IsValue(value)) {
+    *err = "bad value " + Quote(value) + " for " + std::string(name) + " in " + Quote(context);
+    return false;
+  }
+  *out = {std::string(name), std::string(value)};
+  return true;
+}
+
+bool ParseItem(std::string_view item, SchedulerConfig* config, std::string* err) {
+  std::vector<std::string_view> at = Split(item, '@');
+  if (at.size() > 2) {
+    *err = "more than one '@' in " + Quote(item);
+    return false;
+  }
+  if (at.size() == 2) {
+    if (!IsName(at[1])) {
+      *err = "bad code " + Quote(at[1]) + " in " + Quote(item) + " (use only [a-z0-9_-])";
+      return false;
+    }
+    config->code_override = std::string(at[1]);
+  }
+  std::vector<std::string_view> parts = Split(at[0], ':');
+  if (!IsName(parts[0])) {
+    *err =
+        "bad scheduler name " + Quote(parts[0]) + " in " + Quote(item) + " (use only [a-z0-9_-])";
+    return false;
+  }
+  config->scheduler = std::string(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::pair<std::string, std::string> tunable;
+    if (!ParseAssignment(parts[i], item, &tunable, err)) return false;
+    for (const auto& seen : config->tunables) {
+      if (seen.first == tunable.first) {
+        *err = "tunable " + tunable.first + " given twice in " + Quote(item);
+        return false;
+      }
+    }
+    config->tunables.push_back(std::move(tunable));
+  }
+  if (config->scheduler == "none" && !config->tunables.empty()) {
+    *err = "scheduler none has no tunables: " + Quote(item);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ParseSchedulerList(std::string_view list, std::vector<SchedulerConfig>* out,
+                        std::string* err) {
+  out->clear();
+  if (Trim(list).empty()) {
+    *err = "empty scheduler list";
+    return false;
+  }
+  std::vector<std::string_view> items = Split(list, ',');
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string_view item = Trim(items[i]);
+    if (item.empty()) {
+      *err = "empty item " + std::to_string(i + 1) + " in scheduler list " + Quote(list);
+      return false;
+    }
+    SchedulerConfig config;
+    if (!ParseItem(item, &config, err)) return false;
+    std::string code = ShortCode(config);
+    for (const SchedulerConfig& other : *out) {
+      if (ShortCode(other) == code) {
+        *err = Quote(item) + " repeats code " + Quote(code) + " of " + Quote(DisplayName(other)) +
+               "; drop it or add @<code>";
+        return false;
+      }
+    }
+    out->push_back(std::move(config));
+  }
+  return true;
+}
+
+std::vector<SchedulerConfig> ExpandAll(const std::vector<std::string>& available) {
+  std::vector<SchedulerConfig> out;
+  for (const std::string& name : available) out.push_back({name, {}, ""});
+  return out;
+}
+
+std::string ShortCode(const SchedulerConfig& config) {
+  if (!config.code_override.empty()) return config.code_override;
+  std::string code = config.scheduler;
+  if (code == "mq-deadline") code = "dl";
+  if (code == "kyber") code = "ky";
+  for (const auto& [name, value] : config.tunables) {
+    code += '-';
+    bool word_start = true;
+    for (char c : name) {
+      if (c == '_' || c == '-') {
+        word_start = true;
+      } else if (word_start) {
+        code += c;
+        word_start = false;
+      }
+    }
+    code += value;
+  }
+  return code;
+}
+
+std::string DisplayName(const SchedulerConfig& config) {
+  std::string name = config.scheduler;
+  for (const auto& [tunable, value] : config.tunables) name += ":" + tunable + "=" + value;
+  return name;
+}
+
+bool ParseQueueAttrs(std::string_view list, std::vector<std::pair<std::string, std::string>>* out,
+                     std::string* err) {
+  out->clear();
+  if (Trim(list).empty()) return true;
+  std::vector<std::string_view> items = Split(list, ',');
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string_view item = Trim(items[i]);
+    if (item.empty()) {
+      *err = "empty item " + std::to_string(i + 1) + " in queue attributes " + Quote(list);
+      return false;
+    }
+    std::pair<std::string, std::string> attr;
+    if (!ParseAssignment(item, list, &attr, err)) return false;
+    if (attr.first == "scheduler") {
+      *err = "set the scheduler with the scheduler list, not as a queue attribute";
+      return false;
+    }
+    for (const auto& seen : *out) {
+      if (seen.first == attr.first) {
+        *err = "queue attribute " + attr.first + " given twice";
+        return false;
+      }
+    }
+    out->push_back(std::move(attr));
+  }
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,250 @@
+#include "harness/disk/emulated_stack.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "harness/core/atomic_file.h"
+#include "harness/device/scratch_device.h"
+#include "harness/process/subprocess.h"
+
+namespace elevbench {
+namespace {
+
+// Starts `elevbench disk serve` in its own session (a terminal's Ctrl-C must not reach it: it
+// has to outlive the loop device on top of it until the journal takes the stack down in order).
+bool StartDaemon(const EmulatedOptions& options, const std::string& backing,
+                 const std::string& mountpoint, const std::string& log_path, pid_t* pid,
+                 std::string* err) {
+  std::vector<std::string> argv = {options.self_exe, "disk",      "serve",
+                                   "--backing",      backing,     "--mount",
+                                   mountpoint,       "--profile", options.profile_name};
+  for (const std::string& o : options.overrides) {
+    argv.push_back("--set");
+    argv.push_back(o);
+  }
+  if (!options.trace_path.empty()) {
+    argv.push_back("--trace");
+    argv.push_back(options.trace_path);
+  }
+  std::vector<char*> cargv;
+  for (std::string& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  // Double fork: the daemon is re-parented to init, so it never lingers as our zombie and the
+  // journal's process check (/proc/<pid>) sees it go when it exits.
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    *err = std::string("pipe: ") + strerror(errno);
+    return false;
+  }
+  pid_t child = fork();
+  if (child < 0) {
+    *err = std::string("fork: ") + strerror(errno);
+    return false;
+  }
+  if (child == 0) {
+    setsid();
+    pid_t daemon = fork();
+    if (daemon == 0) {
+      int devnull = open("/dev/null", O_RDWR);
+      int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(devnull, STDIN_FILENO);
+      dup2(log >= 0 ? log : devnull, STDOUT_FILENO);
+      dup2(log >= 0 ? log : devnull, STDERR_FILENO);
+      signal(SIGINT, SIG_DFL);
+      signal(SIGTERM, SIG_DFL);
+      signal(SIGHUP, SIG_DFL);
+      signal(SIGPIPE, SIG_DFL);
+      execv(cargv[0], cargv.data());
+      _exit(127);
+    }
+    ssize_t n = write(pipefd[1], &daemon, sizeof daemon);
+    _exit(n == sizeof daemon && daemon > 0 ? 0 : 1);
+  }
+  close(pipefd[1]);
+  pid_t daemon = -1;
+  ssize_t n = read(pipefd[0], &daemon, sizeof daemon);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (n != sizeof daemon || daemon <= 0) {
+    *err = "could not start the disk daemon";
+    return false;
+  }
+  *pid = daemon;
+  return true;
+}
+
+bool IsMountPoint(const std::string& dir) {
+  struct stat a {
+  }, b{};
+  if (stat(dir.c_str(), &a) != 0) return false;
+  const std::string parent = dir + "/..";
+  if (stat(parent.c_str(), &b) != 0) return false;
+  return a.st_dev != b.st_dev;
+}
+
+}  // namespace
+
+bool ParseEmulatedSpec(const std::string& spec, EmulatedOptions* options, std::string* err) {
+  const size_t colon = spec.find(':');
+  options->profile_name = spec.substr(0, colon);
+  DiskProfile probe;
+  if (!LookupDiskProfile(options->profile_name, &probe, err)) return false;
+  if (colon != std::string::npos) {
+    if (!ParseSizeBytes(spec.substr(colon + 1), &options->size_bytes, err)) {
+      *err = "--emulated: " + *err;
+      return false;
+    }
+  }
+  if (options->size_bytes < (64ULL << 20)) {
+    *err = "--emulated: the disk needs at least 64M";
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskProfile& profile) {
+  std::vector<std::pair<std::string, std::string>> attrs;
+  const bool spinning = profile.rpm > 0;
+  attrs.emplace_back("rotational", spinning ? "1" : "0");
+  if (spinning) {
+    attrs.emplace_back("read_ahead_kb", "128");
+    attrs.emplace_back("max_sectors_kb", "128");
+  }
+  return attrs;
+}
+
+std::vector<std::pair<std::string, std::string>> EmulatedVmSettings() {
+  return {{"/proc/sys/vm/dirty_bytes", std::to_string(48u << 20)},
+          {"/proc/sys/vm/dirty_background_bytes", std::to_string(16u << 20)}};
+}
+
+bool ApplyVmSettings(const Sysfs& sysfs, RestoreJournal* journal,
+                     const std::vector<std::pair<std::string, std::string>>& values,
+                     std::string* err) {
+  for (const auto& [path, value] : values) {
+    std::string current;
+    if (!sysfs.Read(path, &current, err)) return false;
+    std::string journaled = path;
+    const size_t pos = path.rfind("_bytes");
+    if (current == "0" && pos != std::string::npos) {
+      // The bytes limit is off, so the ratio is what is in force: restore that one.
+      journaled = path.substr(0, pos) + "_ratio";
+    }
+    if (!journal->RecordSysfsValue(journaled, err)) return false;
+    if (!sysfs.WriteVerified(path, value, err)) return false;
+  }
+  return true;
+}
+
+bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal,
+                         EmulatedStack* stack, std::string* err) {
+  EmulatedStack s;
+  if (!LookupDiskProfile(options.profile_name, &s.profile, err)) return false;
+  for (const std::string& o : options.overrides) {
+    if (!ApplyDiskOverride(o, &s.profile, err)) return false;
+  }
+  if (!ValidateDiskProfile(s.profile, err)) return false;
+  if (access("/dev/fuse", R_OK | W_OK) != 0) {
+    *err = "the emulated disk needs /dev/fuse (modprobe fuse)";
+    return false;
+  }
+  if (!SupportedScratchFs(options.fs)) {
+    *err = "unsupported --fs '" + options.fs + "' (ext2, ext4 or xfs)";
+    return false;
+  }
+  if (!MakeJournaledTempDir(options.base_dir, journal, &s.work_dir, err)) return false;
+
+  // 1. Backing store on a private tmpfs.
+  const std::string ram_dir = s.work_dir + "/ram";
+  if (!journal->Record(JournalEntry::Directory(ram_dir), err)) return false;
+  if (mkdir(ram_dir.c_str(), 0700) != 0) {
+    *err = "cannot create " + ram_dir + ": " + strerror(errno);
+    return false;
+  }
+  if (!journal->Record(JournalEntry::Mount(ram_dir), err)) return false;
+  const uint64_t tmpfs_mb = (options.size_bytes >> 20) + 16;
+  if (!RunChecked({"mount", "-t", "tmpfs", "-o", "size=" + std::to_string(tmpfs_mb) + "m,mode=0700",
+                   "elevbench-disk", ram_dir},
+                  nullptr, err)) {
+    *err = "cannot mount the tmpfs for the backing file: " + *err;
+    return false;
+  }
+  s.backing_path = ram_dir + "/backing.img";
+  if (!journal->Record(JournalEntry::File(s.backing_path), err)) return false;
+  int fd = open(s.backing_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(options.size_bytes)) != 0) {
+    *err = "cannot create " + s.backing_path + ": " + strerror(errno);
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  close(fd);
+  // 2. The filesystem is made on the backing file directly: fast, and it is the same bytes.
+  if (!RunChecked(MkfsCommand(options.fs, s.backing_path), nullptr, err)) {
+    *err = "mkfs failed: " + *err;
+    return false;
+  }
+
+  // 3. The FUSE daemon. Journal order: the mount before the process, so undo kills the daemon
+  //    first (it unmounts itself on SIGTERM) and then makes sure the mount is gone.
+  s.fuse_dir = s.work_dir + "/fuse";
+  if (!journal->Record(JournalEntry::Directory(s.fuse_dir), err)) return false;
+  if (mkdir(s.fuse_dir.c_str(), 0700) != 0) {
+    *err = "cannot create " + s.fuse_dir + ": " + strerror(errno);
+    return false;
+  }
+  s.daemon_log = s.work_dir + "/disk-daemon.log";
+  if (!journal->Record(JournalEntry::File(s.daemon_log), err)) return false;
+  if (!journal->Record(JournalEntry::FuseMount(s.fuse_dir), err)) return false;
+  if (!StartDaemon(options, s.backing_path, s.fuse_dir, s.daemon_log, &s.daemon_pid, err)) {
+    return false;
+  }
+  if (!journal->RecordProcess(s.daemon_pid, err)) {
+    kill(s.daemon_pid, SIGTERM);
+    return false;
+  }
+  bool mounted = false;
+  for (int i = 0; i < 200 && !mounted; ++i) {
+    if (kill(s.daemon_pid, 0) != 0) {
+      std::string log;
+      std::string ignored;
+      (void)ReadWholeFile(s.daemon_log, &log, &ignored);
+      *err = "the disk daemon exited during start-up: " + LastLine(log);
+      return false;
+    }
+    mounted = IsMountPoint(s.fuse_dir) && access((s.fuse_dir + "/disk.img").c_str(), F_OK) == 0;
+    if (!mounted) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!mounted) {
+    *err = "the disk daemon did not mount " + s.fuse_dir + " within 10 s";
+    return false;
+  }
+
+  // 4. Loop device with direct I/O on the FUSE file, 5. filesystem mounted privately.
+  if (!AttachLoopDevice(s.fuse_dir + "/disk.img", journal, &s.loop_device, err)) return false;
+  s.loop_name = s.loop_device.substr(5);
+  s.mountpoint = s.work_dir + "/mnt";
+  if (!MountJournaled(s.loop_device, s.mountpoint, journal, err)) return false;
+  *stack = s;
+  return true;
+}
+
+bool ReadDiskCounters(const EmulatedStack& stack, nlohmann::json* counters, std::string* err) {
+  std::string text;
+  if (!ReadWholeFile(stack.fuse_dir + "/stats.json", &text, err)) return false;
+  *counters = nlohmann::json::parse(text, nullptr, false);
+  if (counters->is_discarded()) {
+    *err = "stats.json of the disk daemon is not JSON";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,31 @@
+#pragma once
+// Runs fio as a child process on a generated job file and parses its json+ output. fio is the
+// only I/O engine: the harness never submits bulk I/O itself.
+
+#include <string>
+#include <vector>
+
+#include "harness/fio/fio_job_file.h"
+#include "harness/fio/fio_output.h"
+
+namespace elevbench {
+
+/// One fio run: a job file made of `streams`, executed with its output kept in `work_dir`.
+struct FioInvocation {
+  FioGlobalSpec global;
+  std::vector<StreamSpec> streams;
+  std::string work_dir;  ///< where the job file and the json+ output are written (kept for audit)
+  std::string label;     ///< file name stem for the job and output files
+  double timeout_seconds = 0;  ///< 0 = no limit
+};
+
+/// Writes the job file, runs `fio --output-format=json+ --output=FILE JOB`, and parses the
+/// output. Fails with one line naming the cause: fio missing, fio exiting non-zero (with its last
+/// stderr line), interrupted, timed out, or output that does not parse. A job with a non-zero
+/// error field also fails the run.
+[[nodiscard]] bool RunFio(const FioInvocation& invocation, FioRunResult* result, std::string* err);
+
+/// `fio --version`, e.g. "fio-3.33".
+[[nodiscard]] bool FioVersion(std::string* version, std::string* err);
+
+}  // namespace elevbench
