@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "reporters/environment_text.h"
+
 namespace elevbench {
 namespace {
 
@@ -50,11 +52,6 @@ const char kTiobenchUnits[] =
     "Latency   = milliseconds\n"
     "Lat%      = percent of requests that took longer than X seconds\n"
     "CPU Eff   = Rate divided by CPU% - throughput per cpu load\n";
-
-std::string JsonString(const nlohmann::json& j, const char* key) {
-  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
-  return "";
-}
 
 }  // namespace
 
@@ -106,44 +103,17 @@ std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, u
          CentreField(std::to_string(block_bytes), 5) + " " + MetricColumns(threads, m, 8, 5);
 }
 
-std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
+std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchParams& params,
+                                 const std::vector<TioTableRow>& rows, TioLayout layout) {
   std::ostringstream out;
-  if (!ctx.is_object()) return "";
-  if (ctx.contains("cpus")) {
-    const int cpus = ctx.value("cpus", 0);
-    const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
-    const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
-    out << "Machine is " << (cpus > 1 ? "SMP " + std::to_string(cpus) + "x " : "UP ")
-        << JsonString(ctx, "cpu_model") << ", " << mem_mb << "MB "
-        << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap")) << "\n";
-  }
-  if (ctx.contains("devices") && ctx["devices"].is_array()) {
-    for (const auto& d : ctx["devices"]) {
-      const std::string model = JsonString(d, "model");
-      out << JsonString(d, "name") << ": " << (model.empty() ? "(no model string)" : model)
-          << (d.value("rotational", false) ? ", rotational" : ", non-rotational") << "\n";
-    }
-  }
-  const std::string fs = JsonString(ctx, "filesystem");
-  if (!fs.empty()) out << "Target fs for tests was " << fs << "\n";
-  const std::string cache = JsonString(ctx, "cache_policy");
-  if (!cache.empty()) out << cache << "\n";
-  std::string s = out.str();
-  if (!s.empty()) s += "\n";
-  return s;
-}
-
-std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout) {
-  std::ostringstream out;
-  out << RenderEnvironmentHeader(doc.context);
+  out << RenderEnvironmentHeader(context);
   if (layout == TioLayout::kNick) {
     out << "Unit information\n================\n"
-        << "File size = " << doc.params.size_mb << "MB\n"
-        << "Blk Size  = " << doc.params.block_bytes << "B\n";
+        << "File size = " << params.size_mb << "MB\n"
+        << "Blk Size  = " << params.block_bytes << "B\n";
   } else {
     out << kTiobenchUnits;
   }
-  const std::vector<TioTableRow> rows = AggregateTioRows(doc);
   bool header_done = false;
   for (TioPhase phase : kTioReportOrder) {
     out << "\n" << TioPhaseTitle(phase) << "\n";
@@ -155,12 +125,29 @@ std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout) {
       if (row.phase != phase) continue;
       out << (layout == TioLayout::kNick
                   ? RenderNickRow(row.identifier, row.threads, row.mean)
-                  : RenderTiobenchRow(row.identifier, doc.params.size_mb, doc.params.block_bytes,
+                  : RenderTiobenchRow(row.identifier, params.size_mb, params.block_bytes,
                                       row.threads, row.mean))
           << "\n";
     }
   }
   return out.str();
+}
+
+bool RenderTiobenchReport(const ResultsDocument& doc, const std::string& format, std::string* text,
+                          std::string* err) {
+  if (format != "nick" && format != "tiobench") {
+    *err = "tiobench results print as nick or tiobench, not '" + format + "'";
+    return false;
+  }
+  TiobenchParams params;
+  std::vector<TioRecord> records;
+  if (!TiobenchParamsFromJson(doc.parameters, &params, err) ||
+      !TioRecordsFromDocument(doc, &records, err)) {
+    return false;
+  }
+  *text = RenderTiobenchTables(doc.context, params, AggregateTioRows(records, IdentifierOrder(doc)),
+                               format == "nick" ? TioLayout::kNick : TioLayout::kTiobench);
+  return true;
 }
 
 }  // namespace elevbench

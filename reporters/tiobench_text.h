@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/run/results.h"
+#include "scenarios/tiobench/tiobench_records.h"
 
 namespace elevbench {
 
@@ -31,12 +32,14 @@ std::string RenderNickRow(const std::string& identifier, uint32_t threads, const
 std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,
                               uint32_t threads, const TioRowMetrics& m);
 
-/// The seeds' environment lines ("Machine is …", the device line, "Target fs for tests was …",
-/// and how the page cache was handled), from a results context block. Ends with a blank line.
-std::string RenderEnvironmentHeader(const nlohmann::json& context);
-
 /// All four sections (unit information, then Sequential Reads, Random Reads, Sequential Writes,
-/// Random Writes) from the aggregated rows of `doc`, preceded by the environment header.
-std::string RenderTiobenchTables(const ResultsDocument& doc, TioLayout layout);
+/// Random Writes) of the aggregated `rows`, preceded by the environment header of `context`.
+std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchParams& params,
+                                 const std::vector<TioTableRow>& rows, TioLayout layout);
+
+/// The suite's renderer (SuiteRenderer): `format` "nick" or "tiobench"; err when the records or
+/// parameters of `doc` are not tiobench's.
+[[nodiscard]] bool RenderTiobenchReport(const ResultsDocument& doc, const std::string& format,
+                                        std::string* text, std::string* err);
 
 }  // namespace elevbench

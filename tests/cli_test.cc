@@ -53,10 +53,16 @@ TEST_F(CliTest, VersionAndHelp) {
   EXPECT_NE(v.out.find("elevbench"), std::string::npos);
   CliRun h = RunCli({"run", "--help"});
   EXPECT_EQ(h.exit_code, 0);
-  EXPECT_NE(h.out.find("--threads"), std::string::npos);
+  EXPECT_NE(h.out.find("tiobench"), std::string::npos);  // the suites are listed
+  CliRun t = RunCli({"run", "tiobench", "--help"});
+  EXPECT_EQ(t.exit_code, 0);
+  EXPECT_NE(t.out.find("--threads"), std::string::npos);
 }
 
-TEST_F(CliTest, UnknownSuite) { ExpectUsageError({"run", "nosuchsuite", "--dir", dir_}, "suite"); }
+TEST_F(CliTest, UnknownSuite) {
+  ExpectUsageError({"run", "nosuchsuite", "--dir", dir_}, "unknown suite 'nosuchsuite'");
+  ExpectUsageError({"run", "--dir", dir_}, "no suite given");
+}
 
 TEST_F(CliTest, ZeroThreads) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--threads", "0"}, "--threads");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -13,16 +14,19 @@ ResultsDocument SmallDocument() {
   ResultsDocument doc;
   doc.complete = true;
   doc.context = {{"kernel", "6.18.44"}, {"fio_version", "fio-3.33"}};
-  doc.params.directory = "/mnt/test";
-  doc.params.size_mb = 64;
-  doc.params.threads = {1, 4};
+  doc.suite = "tiobench";
+  TiobenchParams params;
+  params.directory = "/mnt/test";
+  params.size_mb = 64;
+  params.threads = {1, 4};
+  doc.parameters = TiobenchParamsToJson(params);
   doc.identifiers = {"6.18.44-dl", "6.18.44-bfq-ll0"};
   uint32_t rep = 0;
   for (const std::string& id : doc.identifiers) {
     CellRecord cell;
     cell.identifier = id;
     cell.scheduler = id == "6.18.44-dl" ? "mq-deadline" : "bfq:low_latency=0";
-    cell.threads = 1;
+    cell.variant = {{"threads", 1}};
     cell.status = "ok";
     cell.started_at = "2026-11-29T23:00:00Z";
     cell.duration_seconds = 12.5;
@@ -43,9 +47,13 @@ ResultsDocument SmallDocument() {
       r.measurement.latency.Record(80'000, 16000);
       r.measurement.latency.Record(12'000'000, 384);
       r.metrics = DeriveTioRow(r.measurement);
-      doc.records.push_back(r);
+      doc.records.push_back(TioRecordToJson(r));
     }
   }
+  std::vector<TioRecord> records;
+  std::string err;
+  EXPECT_TRUE(TioRecordsFromDocument(doc, &records, &err)) << err;
+  doc.summary = TioSummaryToJson(AggregateTioRows(records, doc.identifiers));
   return doc;
 }
 
@@ -60,11 +68,15 @@ TEST(ResultsTest, RoundTripIsLossless) {
   ASSERT_TRUE(ResultsFromJson(ResultsToJson(doc), &back, &err)) << err;
   EXPECT_EQ(ResultsToJson(back), ResultsToJson(doc));
   ASSERT_EQ(back.records.size(), doc.records.size());
-  EXPECT_EQ(back.records[0].measurement.latency, doc.records[0].measurement.latency);
+  TioRecord a, b;
+  ASSERT_TRUE(TioRecordFromJson(doc.records[0], &a, &err)) << err;
+  ASSERT_TRUE(TioRecordFromJson(back.records[0], &b, &err)) << err;
+  EXPECT_EQ(a.measurement.latency, b.measurement.latency);
+  EXPECT_EQ(back.cells[0].variant, (nlohmann::json{{"threads", 1}}));
 }
 
 TEST(ResultsTest, AggregatesMeanAndStddevOverRepetitions) {
-  ResultsDocument doc;
+  std::vector<TioRecord> records;
   for (uint32_t rep = 0; rep < 3; ++rep) {
     TioRecord r;
     r.identifier = "x";
@@ -72,9 +84,9 @@ TEST(ResultsTest, AggregatesMeanAndStddevOverRepetitions) {
     r.measurement.phase = TioPhase::kSeqRead;
     r.measurement.threads = 1;
     r.metrics.rate_mb_s = 10.0 + rep;  // 10, 11, 12
-    doc.records.push_back(r);
+    records.push_back(r);
   }
-  auto rows = AggregateTioRows(doc);
+  auto rows = AggregateTioRows(records, {});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].repetitions, 3u);
   EXPECT_DOUBLE_EQ(rows[0].mean.rate_mb_s, 11.0);
@@ -91,12 +103,39 @@ TEST(ResultsTest, RejectsOtherSchemasAndGarbage) {
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
   EXPECT_NE(err.find("99"), std::string::npos);
   j = ResultsToJson(SmallDocument());
-  j["records"][0]["phase"] = "sideways";
+  j["records"][0].erase("identifier");
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
-  EXPECT_NE(err.find("sideways"), std::string::npos);
+  EXPECT_NE(err.find("records[0]"), std::string::npos);
+}
+
+// A suite's records are checked by the suite's reader, which names the bad record and field.
+TEST(ResultsTest, TiobenchRecordsAreCheckedByTheirReader) {
+  std::string err;
+  ResultsDocument doc;
+  nlohmann::json j = ResultsToJson(SmallDocument());
+  j["records"][1]["phase"] = "sideways";
+  ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
+  std::vector<TioRecord> records;
+  EXPECT_FALSE(TioRecordsFromDocument(doc, &records, &err));
+  EXPECT_NE(err.find("records[1]"), std::string::npos) << err;
+  EXPECT_NE(err.find("sideways"), std::string::npos) << err;
   j = ResultsToJson(SmallDocument());
   j["records"][0].erase("bytes");
-  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+  ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
+  EXPECT_FALSE(TioRecordsFromDocument(doc, &records, &err));
+  EXPECT_NE(err.find("bytes"), std::string::npos) << err;
+}
+
+// Files written before the suites became plug-ins (cells with "threads" beside the generic
+// fields, no labels) still load, and the cell's variant is its thread count.
+TEST(ResultsTest, ReadsCellsOfEarlierFiles) {
+  nlohmann::json j = ResultsToJson(SmallDocument());
+  ASSERT_FALSE(j["cells"][0].contains("label"));
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
+  EXPECT_EQ(doc.cells[0].variant["threads"], 1);
+  EXPECT_TRUE(doc.labels.empty());
 }
 
 }  // namespace

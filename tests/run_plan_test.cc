@@ -8,22 +8,22 @@ namespace elevbench {
 namespace {
 
 TEST(RunPlanTest, EveryCellOnceAndConfigsGrouped) {
-  auto plan = BuildRunPlan(4, {1, 4}, 3, 42);
+  auto plan = BuildRunPlan(4, 2, 3, 42);
   ASSERT_EQ(plan.size(), 4u * 2 * 3);
-  std::set<std::tuple<size_t, uint32_t, uint32_t>> seen;
-  for (const auto& c : plan) seen.insert({c.config_index, c.threads, c.repetition});
+  std::set<std::tuple<size_t, size_t, uint32_t>> seen;
+  for (const auto& c : plan) seen.insert({c.config_index, c.variant_index, c.repetition});
   EXPECT_EQ(seen.size(), plan.size());
-  // Thread counts of one configuration stay together (one switch per configuration).
+  // The variants of one configuration stay together, in order (one switch per configuration).
   for (size_t i = 0; i < plan.size(); i += 2) {
     EXPECT_EQ(plan[i].config_index, plan[i + 1].config_index);
-    EXPECT_EQ(plan[i].threads, 1u);
-    EXPECT_EQ(plan[i + 1].threads, 4u);
+    EXPECT_EQ(plan[i].variant_index, 0u);
+    EXPECT_EQ(plan[i + 1].variant_index, 1u);
   }
 }
 
 TEST(RunPlanTest, OrderIsShuffledPerRepetitionAndReproducible) {
-  auto a = BuildRunPlan(5, {1}, 8, 7);
-  auto b = BuildRunPlan(5, {1}, 8, 7);
+  auto a = BuildRunPlan(5, 1, 8, 7);
+  auto b = BuildRunPlan(5, 1, 8, 7);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].config_index, b[i].config_index);
   std::set<std::vector<size_t>> orders;
@@ -36,7 +36,7 @@ TEST(RunPlanTest, OrderIsShuffledPerRepetitionAndReproducible) {
 }
 
 TEST(RunPlanTest, NoShuffleKeepsOrder) {
-  auto plan = BuildRunPlan(3, {2}, 2, 1, /*shuffle=*/false);
+  auto plan = BuildRunPlan(3, 1, 2, 1, /*shuffle=*/false);
   for (size_t i = 0; i < plan.size(); ++i) EXPECT_EQ(plan[i].config_index, i % 3);
 }
 

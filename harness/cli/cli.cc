@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "harness/cli/commands.h"
+#include "harness/run/suite.h"
 
 namespace elevbench {
 
@@ -38,13 +39,23 @@ int RunCli(int argc, char** argv) {
   app.set_version_flag("--version", std::string("elevbench ") + ELEVBENCH_VERSION);
   app.require_subcommand(1);
 
-  // run
+  // run: common options on `run`, each suite a subcommand with its own options; a suite's
+  // subcommand falls through to `run`, so options may come before or after the suite's name.
   RunOptions run;
   run.command_line = JoinArgs(argc, argv);
-  std::string threads = "1,2,4,8";
   CLI::App* run_cmd = app.add_subcommand("run", "Run a suite and print the 2003-style tables");
-  run_cmd->add_option("suite", run.suite, "Suite to run (tiobench)")->required();
-  run_cmd->add_option("--dir", run.tio.directory,
+  std::string unknown_suite;  // a word that names no suite lands here, for a clear error
+  run_cmd->add_option("suite", unknown_suite, "The suite to run (one of the subcommands below)");
+  std::vector<std::unique_ptr<Suite>> suites;
+  std::vector<CLI::App*> suite_cmds;
+  for (const SuiteEntry& entry : AllSuites()) {
+    suites.push_back(entry.make());
+    CLI::App* cmd = run_cmd->add_subcommand(entry.name, entry.description);
+    cmd->fallthrough();
+    suites.back()->AddOptions(cmd);
+    suite_cmds.push_back(cmd);
+  }
+  run_cmd->add_option("--dir", run.directory,
                       "Run in this existing directory (default as root: a scratch device)");
   run_cmd->add_option("--scratch", run.scratch,
                       "Create a scratch loop device of this size (e.g. 1G) and run on it");
@@ -63,28 +74,25 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::Range(1u, 1000u));
   run_cmd->add_option("--seed", run.seed, "Seed of the interleaving order (default: random)");
   run_cmd->add_flag("--no-drop-caches", run.no_drop_caches,
-                    "Do not drop the page cache before cells and read phases");
-  int64_t size_mb = 0;
-  run_cmd->add_option("--size", size_mb,
-                      "Total file size in MB over all threads (default 2xRAM, 200..2000)");
-  run_cmd->add_option("--threads", threads, "Thread counts, comma separated (default 1,2,4,8)");
-  run_cmd->add_option("--block", run.tio.block_bytes, "Block size in bytes (default 4096)");
-  run_cmd->add_option("--random", run.tio.random_ops,
-                      "Random I/O operations over all threads (default 4000)");
-  run_cmd->add_option("--numruns", run.tio.numruns, "tiotest runs pooled per row (default 1)");
-  run_cmd->add_flag("--nofrag", run.tio.nofrag,
-                    "Threads write their files one after another (tiobench.pl --nofrag)");
+                    "Do not drop all caches before each cell (a suite still evicts its own "
+                    "files where it says so)");
+  run_cmd
+      ->add_option("--timeout", run.timeout_seconds,
+                   "Seconds one fio phase or probe may take before it is stopped (DNF)")
+      ->check(CLI::Range(0.0, 7.0 * 24 * 3600));
   run_cmd->add_option("--identifier", run.identifier,
                       "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
-  run_cmd->add_option("--format", run.format, "Table format: nick (default), tiobench, json");
+  run_cmd->add_option("--format", run.format,
+                      "Text format: the suite's (tiobench: nick, tiobench), or json");
   run_cmd->add_option("--out", run.out,
                       "Results JSON (default results/<time>-<host>-<suite>.json)");
 
   // report
-  std::string report_path, report_format = "nick";
+  std::string report_path, report_format;
   CLI::App* report_cmd = app.add_subcommand("report", "Print the tables of a saved results file");
   report_cmd->add_option("file", report_path, "Results JSON written by 'run'")->required();
-  report_cmd->add_option("--format", report_format, "nick (default), tiobench or json");
+  report_cmd->add_option("--format", report_format,
+                         "The suite's text formats (tiobench: nick, tiobench), or json");
 
   // devices
   bool devices_json = false;
@@ -124,30 +132,19 @@ int RunCli(int argc, char** argv) {
   }
 
   if (*run_cmd) {
-    run.size_given = run_cmd->count("--size") > 0;
-    if (run.size_given && size_mb <= 0) {
-      PrintError("--size must be a positive number of megabytes (got " + std::to_string(size_mb) +
-                 ")");
-      return kExitUsage;
-    }
-    run.tio.size_mb = static_cast<uint64_t>(std::max<int64_t>(size_mb, 0));
     run.seed_given = run_cmd->count("--seed") > 0;
-    run.tio.threads.clear();
-    std::stringstream ss(threads);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      try {
-        size_t used = 0;
-        const long v = std::stol(item, &used);
-        if (used != item.size() || v <= 0 || v > 4096) throw std::out_of_range("threads");
-        run.tio.threads.push_back(static_cast<uint32_t>(v));
-      } catch (const std::exception&) {
-        PrintError("--threads: '" + item + "' is not a thread count between 1 and 4096");
-        return kExitUsage;
+    std::string names;
+    for (size_t i = 0; i < suite_cmds.size(); ++i) {
+      names += (i ? ", " : "") + std::string(AllSuites()[i].name);
+      if (*suite_cmds[i]) {
+        run.entry = &AllSuites()[i];
+        run.suite = suites[i].get();
       }
     }
-    if (run.tio.threads.empty()) {
-      PrintError("--threads needs at least one thread count");
+    if (run.entry == nullptr) {
+      PrintError((unknown_suite.empty() ? std::string("no suite given")
+                                        : "unknown suite '" + unknown_suite + "'") +
+                 " (available: " + names + ")");
       return kExitUsage;
     }
     return RunCommand(run);

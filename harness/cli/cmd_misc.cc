@@ -5,35 +5,31 @@
 #include <cstdio>
 #include <iostream>
 
-#include "harness/device/block_device.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
+#include "harness/core/system_info.h"
+#include "harness/device/block_device.h"
+#include "harness/device/restore_journal.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
-#include "harness/device/restore_journal.h"
 #include "harness/run/results.h"
-#include "harness/core/system_info.h"
-#include "reporters/tiobench_text.h"
+#include "reporters/render.h"
 
 namespace elevbench {
 
 int ReportCommand(const std::string& path, const std::string& format) {
-  if (format != "nick" && format != "tiobench" && format != "json") {
-    PrintError("unknown --format '" + format + "' (nick, tiobench or json)");
-    return kExitUsage;
-  }
   ResultsDocument doc;
   std::string err;
   if (!LoadResultsFile(path, &doc, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  if (format == "json") {
-    std::cout << ResultsToJson(doc).dump(2) << "\n";
-  } else {
-    std::cout << RenderTiobenchTables(doc,
-                                      format == "nick" ? TioLayout::kNick : TioLayout::kTiobench);
+  std::string text;
+  if (!RenderResults(doc, format, &text, &err)) {
+    PrintError(path + ": " + err);
+    return kExitUsage;
   }
+  std::cout << text;
   if (!doc.complete) {
     std::fprintf(stderr, "elevbench: note: %s is from an unfinished run\n", path.c_str());
   }

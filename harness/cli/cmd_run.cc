@@ -1,27 +1,29 @@
-// `elevbench run`: validates the options, prepares the target (directory, scratch device or
-// emulated disk), journals and applies device settings, runs the session, prints the tables, and
-// restores everything on every exit path.
+// `elevbench run SUITE`: validates the options, prepares the target (directory, scratch device or
+// emulated disk), journals and applies device settings, runs the session of the chosen suite,
+// prints its tables, and restores everything on every exit path. Knows no suite.
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <random>
 
-#include "harness/device/block_device.h"
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
+#include "harness/core/interrupt.h"
+#include "harness/core/system_info.h"
+#include "harness/device/block_device.h"
 #include "harness/device/device_control.h"
+#include "harness/device/restore_journal.h"
+#include "harness/device/scratch_device.h"
 #include "harness/disk/emulated_stack.h"
 #include "harness/fio/fio_runner.h"
-#include "harness/core/interrupt.h"
-#include "harness/device/restore_journal.h"
 #include "harness/run/run_session.h"
-#include "harness/device/scratch_device.h"
-#include "harness/core/system_info.h"
-#include "reporters/tiobench_text.h"
+#include "harness/run/target.h"
+#include "reporters/render.h"
 
 namespace elevbench {
 namespace {
@@ -31,6 +33,8 @@ class JournalGuard {
  public:
   explicit JournalGuard(RestoreJournal* journal) : journal_(journal) {}
   ~JournalGuard() { Restore(); }
+  JournalGuard(const JournalGuard&) = delete;
+  JournalGuard& operator=(const JournalGuard&) = delete;
   bool Restore() {
     if (!journal_->is_open() || journal_->entries().empty()) return true;
     std::vector<std::string> log;
@@ -70,114 +74,218 @@ std::string SelfExe() {
 }
 
 bool ContainsDisk(const std::vector<std::string>& disks, const std::string& name) {
-  for (const std::string& d : disks) {
-    if (d == name) return true;
+  return std::find(disks.begin(), disks.end(), name) != disks.end();
+}
+
+// The nickbench/probe style label: the configuration's code in capitals ("DL", "BFQ-LL0"), or
+// the user's own "@LABEL" as written.
+std::string TableLabel(const SchedulerConfig& config) {
+  if (!config.code_override.empty()) return config.code_override;
+  std::string code = ShortCode(config);
+  for (char& ch : code) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return code;
+}
+
+// The label of a run that does not switch: the active scheduler of the target's first disk.
+std::string CurrentSchedulerLabel(const DeviceControl& control) {
+  for (const auto& [key, value] : control.Snapshot()) {
+    if (key.size() < 16 || key.compare(key.size() - 16, 16, "/queue/scheduler") != 0) continue;
+    std::vector<std::string> names;
+    std::string current, ignored;
+    if (ParseSchedulerLine(value, &names, &current, &ignored) && !current.empty()) {
+      return TableLabel(SchedulerConfig{current, {}, ""});
+    }
   }
-  return false;
+  return "CURRENT";
+}
+
+// Everything the command line asked for, checked before the machine is touched.
+struct CheckedRun {
+  std::vector<SchedulerConfig> configs;
+  bool all_schedulers = false;
+  std::vector<std::pair<std::string, std::string>> queue_attrs;
+  TargetOptions target;
+  std::string out_path;
+  std::string fio_version;
+};
+
+// Step 1: every check a user can fail. False with err for a usage error (exit 2).
+bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun* c,
+                     std::string* err) {
+  if (!o.format.empty() && o.format != "json") {
+    bool known = false;
+    for (const std::string& f : o.entry->formats) known = known || f == o.format;
+    if (!known) {
+      *err = "unknown --format '" + o.format + "' (" + FormatChoices(o.entry->name) + ")";
+      return false;
+    }
+  }
+  if (!o.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
+    *err = "--dir, --scratch and --emulated are alternatives: give one";
+    return false;
+  }
+  c->all_schedulers = o.schedulers == "all";
+  if (!o.schedulers.empty() && !c->all_schedulers &&
+      !ParseSchedulerList(o.schedulers, &c->configs, err)) {
+    *err = "--schedulers: " + *err;
+    return false;
+  }
+  if (!o.queue.empty() && !ParseQueueAttrs(o.queue, &c->queue_attrs, err)) {
+    *err = "--queue: " + *err;
+    return false;
+  }
+  if (!SupportedScratchFs(o.fs)) {
+    *err = "unsupported --fs '" + o.fs + "' (ext2, ext4 or xfs)";
+    return false;
+  }
+  TargetOptions& t = c->target;
+  t.directory = o.directory;
+  t.fs = o.fs;
+  if (!o.scratch.empty() && !ParseSizeBytes(o.scratch, &t.scratch_bytes, err)) {
+    *err = "--scratch: " + *err;
+    return false;
+  }
+  t.emulated = !o.emulated.empty();
+  if (t.emulated) {
+    EmulatedOptions& emu = t.emulated_options;
+    if (!ParseEmulatedSpec(o.emulated, &emu, err)) return false;
+    emu.overrides = o.disk_settings;
+    emu.fs = o.fs;
+    emu.trace_path = o.disk_trace;
+    emu.self_exe = SelfExe();
+    DiskProfile probe;
+    if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
+    for (const std::string& s : emu.overrides) {
+      if (!ApplyDiskOverride(s, &probe, err)) {
+        *err = "--disk-set: " + *err;
+        return false;
+      }
+    }
+  }
+  if (!o.directory.empty() && !WritableDirectory(o.directory)) {
+    *err = "--dir " + o.directory + " is not a writable directory";
+    return false;
+  }
+  if (!o.suite->Prepare(machine, err)) return false;
+  // A device elevbench makes must hold the suite's files: size it to fit when its size was not
+  // given, and refuse a size that cannot fit rather than failing with ENOSPC halfway through.
+  const uint64_t needed = o.suite->BytesNeeded();
+  const uint64_t fitting = std::max<uint64_t>(needed + (192ULL << 20), 1ULL << 30);
+  if (t.emulated && o.emulated.find(':') == std::string::npos) {
+    t.emulated_options.size_bytes = std::max<uint64_t>(t.emulated_options.size_bytes, fitting);
+  }
+  for (const auto& [flag, bytes] :
+       {std::pair<const char*, uint64_t>{"--scratch", t.scratch_bytes},
+        {"--emulated", t.emulated ? t.emulated_options.size_bytes : 0}}) {
+    if (bytes > 0 && bytes < needed) {
+      *err = std::string(o.entry->name) + " needs " + std::to_string(needed >> 20) +
+             " MiB, which does not fit on the " + std::to_string(bytes >> 20) + " MiB device of " +
+             flag + "; give a larger device or a smaller --size";
+      return false;
+    }
+  }
+  if (RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 && !t.emulated) {
+    t.scratch_bytes = fitting;  // the default target as root: a scratch device
+  }
+  c->out_path = o.out.empty() ? DefaultOutPath(o.entry->name, machine.hostname) : o.out;
+  return true;
+}
+
+// Step 3 (root): undo what an earlier run left, then take the journal's lock.
+bool OpenJournal(RestoreJournal* journal, Progress* progress, std::string* err) {
+  const std::string state_dir = DefaultStateDir();
+  std::vector<std::string> log;
+  const bool leftover = access((state_dir + "/" + RestoreJournal::kJournalFile).c_str(), F_OK) == 0;
+  if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, err)) {
+    *err = "cannot restore what an earlier run left: " + *err;
+    return false;
+  }
+  if (leftover) {
+    progress->Note("elevbench: restored what an earlier run left behind (" +
+                   std::to_string(log.size()) + " steps):");
+    for (const std::string& line : log) progress->Note("  " + line);
+  }
+  return journal->Open(state_dir, "elevbench run (pid " + std::to_string(getpid()) + ")", err);
+}
+
+// The results context: machine, target, devices, what was pinned and how caches were handled.
+nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
+                          const std::string& fio_version, const RunTarget& target, bool switching,
+                          const std::vector<std::pair<std::string, std::string>>& pinned,
+                          uint64_t seed, bool root, bool drop) {
+  std::string err;
+  nlohmann::json devices = nlohmann::json::array();
+  for (const std::string& d : target.disks()) {
+    BlockDeviceInfo info;
+    if (!ReadBlockDevice(d, SystemPaths{}, &info, &err)) continue;
+    nlohmann::json dj = ToJson(info);
+    if (target.emulated()) {
+      dj["model"] = "elevbench emulated " + target.stack().profile.name + " disk";
+    } else if (target.created_device()) {
+      dj["model"] = "elevbench scratch loop device";
+    }
+    devices.push_back(dj);
+  }
+  nlohmann::json context = {
+      {"elevbench_version", ELEVBENCH_VERSION},
+      {"command_line", o.command_line},
+      {"kernel", machine.kernel},
+      {"hostname", machine.hostname},
+      {"cpus", machine.cpus},
+      {"cpu_model", machine.cpu_model},
+      {"memory_bytes", machine.memory_bytes},
+      {"swap_bytes", machine.swap_bytes},
+      {"fio_version", fio_version},
+      {"start_time", NowIso8601()},
+      {"root", root},
+      {"target", target.description()},
+      {"filesystem", target.description().value("filesystem", std::string())},
+      {"devices", devices},
+      {"switching", switching},
+      {"pinned_queue", switching ? pinned : std::vector<std::pair<std::string, std::string>>{}},
+      {"repetitions", o.repetitions},
+      {"seed", seed},
+      {"drop_caches", drop},
+      {"timeout_seconds", o.timeout_seconds},
+      {"cache_policy",
+       std::string("Test files evicted from the page cache before each read phase") +
+           (drop ? "; all caches dropped before each cell"
+                 : (root ? " (--no-drop-caches: no global drop)" : " (not root: no global drop)")) +
+           " (the 2003 runs used a 2xRAM file set instead)"},
+  };
+  if (target.emulated()) context["vm_settings"] = EmulatedVmSettings();
+  return context;
 }
 
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
   // ---- 1. Validate everything a user can get wrong before touching the machine.
-  if (o.suite != "tiobench") {
-    PrintError("unknown suite '" + o.suite + "' (available: tiobench)");
-    return kExitUsage;
-  }
-  if (o.format != "nick" && o.format != "tiobench" && o.format != "json") {
-    PrintError("unknown --format '" + o.format + "' (nick, tiobench or json)");
-    return kExitUsage;
-  }
-  if (!o.tio.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
-    PrintError("--dir, --scratch and --emulated are alternatives: give one");
+  if (o.entry == nullptr || o.suite == nullptr) {
+    PrintError("no suite given (see --help)");
     return kExitUsage;
   }
   if (o.repetitions == 0 || o.repetitions > 1000) {
     PrintError("--repetitions must be between 1 and 1000");
     return kExitUsage;
   }
-  std::string err;
-  std::vector<SchedulerConfig> configs;
-  const bool all_schedulers = o.schedulers == "all";
-  if (!o.schedulers.empty() && !all_schedulers &&
-      !ParseSchedulerList(o.schedulers, &configs, &err)) {
-    PrintError("--schedulers: " + err);
-    return kExitUsage;
-  }
-  std::vector<std::pair<std::string, std::string>> queue_attrs;
-  if (!o.queue.empty() && !ParseQueueAttrs(o.queue, &queue_attrs, &err)) {
-    PrintError("--queue: " + err);
-    return kExitUsage;
-  }
-  if (!SupportedScratchFs(o.fs)) {
-    PrintError("unsupported --fs '" + o.fs + "' (ext2, ext4 or xfs)");
-    return kExitUsage;
-  }
-  uint64_t scratch_bytes = 0;
-  if (!o.scratch.empty() && !ParseSizeBytes(o.scratch, &scratch_bytes, &err)) {
-    PrintError("--scratch: " + err);
-    return kExitUsage;
-  }
-  EmulatedOptions emu;
-  if (!o.emulated.empty()) {
-    if (!ParseEmulatedSpec(o.emulated, &emu, &err)) {
-      PrintError(err);
-      return kExitUsage;
-    }
-    emu.overrides = o.disk_settings;
-    emu.fs = o.fs;
-    emu.trace_path = o.disk_trace;
-    emu.self_exe = SelfExe();
-    DiskProfile probe;
-    if (!LookupDiskProfile(emu.profile_name, &probe, &err)) {
-      PrintError(err);
-      return kExitUsage;
-    }
-    for (const std::string& s : emu.overrides) {
-      if (!ApplyDiskOverride(s, &probe, &err)) {
-        PrintError("--disk-set: " + err);
-        return kExitUsage;
-      }
-    }
-  }
-  if (!o.tio.directory.empty() && !WritableDirectory(o.tio.directory)) {
-    PrintError("--dir " + o.tio.directory + " is not a writable directory");
-    return kExitUsage;
-  }
   const MachineInfo machine = ReadMachineInfo();
-  TiobenchParams params = o.tio;
-  if (!o.size_given) params.size_mb = DefaultTiobenchSizeMb(machine.memory_bytes);
-  if (!ValidateTiobenchParams(params, &err)) {
+  CheckedRun checked;
+  std::string err;
+  if (!CheckRunOptions(o, machine, &checked, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  // A device elevbench makes must hold the file set: size it to fit when its size was not given,
-  // and refuse a --size that cannot fit rather than failing with ENOSPC halfway through.
-  const uint64_t needed_bytes = (params.size_mb << 20) + (params.size_mb << 20) / 4 + (64ULL << 20);
-  const uint64_t fitting_bytes = std::max<uint64_t>(needed_bytes + (192ULL << 20), 1ULL << 30);
-  if (!o.emulated.empty() && o.emulated.find(':') == std::string::npos) {
-    emu.size_bytes = std::max<uint64_t>(emu.size_bytes, fitting_bytes);
-  }
-  for (const auto& [flag, bytes] : {std::pair<const char*, uint64_t>{"--scratch", scratch_bytes},
-                                    {"--emulated", o.emulated.empty() ? 0 : emu.size_bytes}}) {
-    if (bytes > 0 && bytes < needed_bytes) {
-      PrintError("--size " + std::to_string(params.size_mb) + " MB does not fit on the " +
-                 std::to_string(bytes >> 20) + " MiB device of " + flag +
-                 "; give a larger device or a smaller --size");
-      return kExitUsage;
-    }
-  }
-  std::string fio_version;
-  if (!FioVersion(&fio_version, &err)) {
+  if (!FioVersion(&checked.fio_version, &err)) {
     PrintError("fio is required: " + err);
     return kExitFailure;
   }
-  const std::string out_path = o.out.empty() ? DefaultOutPath(o.suite, machine.hostname) : o.out;
+  const std::string& out_path = checked.out_path;
   // fio's job files and raw json+ outputs are kept beside the results for audit.
-  const std::string fio_dir = out_path + ".fio";
+  const std::string work_dir = out_path + ".fio";
   {
     std::error_code ec;
-    std::filesystem::create_directories(fio_dir, ec);
+    std::filesystem::create_directories(work_dir, ec);
     if (ec) {
       PrintError("cannot write results next to " + out_path + ": " + ec.message());
       return kExitUsage;
@@ -187,134 +295,59 @@ int RunCommand(const RunOptions& o) {
   // ---- 2. Root or not.
   const bool root = RunningAsRoot();
   Progress progress = Progress::ForStderr();
-  bool want_switching = !o.schedulers.empty() || !queue_attrs.empty();
-  bool scratch_wanted = !o.scratch.empty();
-  bool emulated_wanted = !o.emulated.empty();
+  bool want_switching = !o.schedulers.empty() || !checked.queue_attrs.empty();
+  TargetOptions target_options = checked.target;
   if (!root) {
-    if (want_switching || scratch_wanted || emulated_wanted) {
-      progress.Note(
-          "elevbench: not root: running on the current scheduler only (no switching, no scratch "
-          "or emulated device, no cache drop)");
-    } else {
-      progress.Note(
-          "elevbench: not root: caches are not dropped between cells (the test files are still "
-          "evicted before each read phase)");
-    }
-    want_switching = scratch_wanted = emulated_wanted = false;
-  } else if (o.tio.directory.empty() && !scratch_wanted && !emulated_wanted) {
-    scratch_wanted = true;  // the default target as root: a scratch device
-    scratch_bytes = fitting_bytes;
+    const bool wanted_device = target_options.scratch_bytes > 0 || target_options.emulated;
+    progress.Note(want_switching || wanted_device
+                      ? "elevbench: not root: running on the current scheduler only (no "
+                        "switching, no scratch or emulated device, no cache drop)"
+                      : "elevbench: not root: caches are not dropped between cells (a suite "
+                        "still evicts its own files)");
+    want_switching = target_options.emulated = false;
+    target_options.scratch_bytes = 0;
   }
 
+  // ---- 3. The journal, before any change.
   InstallInterruptHandlers();
   RestoreJournal journal;
   JournalGuard guard(&journal);
-  if (root) {
-    const std::string state_dir = DefaultStateDir();
-    std::vector<std::string> log;
-    const bool leftover =
-        access((state_dir + "/" + RestoreJournal::kJournalFile).c_str(), F_OK) == 0;
-    if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, &err)) {
-      PrintError("cannot restore what an earlier run left: " + err);
-      return kExitFailure;
-    }
-    if (leftover) {
-      progress.Note("elevbench: restored what an earlier run left behind (" +
-                    std::to_string(log.size()) + " steps):");
-      for (const std::string& line : log) progress.Note("  " + line);
-    }
-    if (!journal.Open(state_dir, "elevbench run (pid " + std::to_string(getpid()) + ")", &err)) {
-      PrintError(err);
-      return kExitFailure;
-    }
+  if (root && !OpenJournal(&journal, &progress, &err)) {
+    PrintError(err);
+    return kExitFailure;
   }
 
-  // ---- 3. The target.
-  std::string directory = o.tio.directory;
-  std::string temp_dir;  // non-root default target, removed at the end
-  std::vector<std::string> disks;
-  bool created_device = false;
-  nlohmann::json target_json;
-  EmulatedStack stack;
-  if (emulated_wanted) {
-    progress.Note("elevbench: building the emulated " + emu.profile_name + " disk (" +
-                  std::to_string(emu.size_bytes >> 20) + " MiB, " + emu.fs + ")");
-    if (!CreateEmulatedStack(emu, &journal, &stack, &err)) {
-      PrintError("emulated disk: " + err);
-      return InterruptRequested() ? kExitInterrupted : kExitFailure;
-    }
-    directory = stack.mountpoint;
-    disks = {stack.loop_name};
-    created_device = true;
-    target_json = {{"kind", "emulated"},
-                   {"profile", DiskProfileToJson(stack.profile)},
-                   {"loop_device", stack.loop_device},
-                   {"backing", stack.backing_path},
-                   {"size_bytes", emu.size_bytes}};
-  } else if (scratch_wanted) {
-    ScratchOptions so;
-    so.size_bytes = scratch_bytes;
-    so.fs = o.fs;
-    ScratchDevice scratch;
-    if (!CreateScratchDevice(so, &journal, &scratch, &err)) {
-      PrintError("scratch device: " + err);
-      return InterruptRequested() ? kExitInterrupted : kExitFailure;
-    }
-    directory = scratch.mountpoint;
-    disks = {scratch.loop_name};
-    created_device = true;
-    target_json = {{"kind", "scratch"},
-                   {"loop_device", scratch.loop_device},
-                   {"image", scratch.image_path},
-                   {"size_bytes", scratch_bytes}};
-  } else {
-    if (directory.empty()) {
-      char tmpl[] = "/var/tmp/elevbench-XXXXXX";
-      if (!mkdtemp(tmpl)) {
-        PrintError("cannot create a scratch directory in /var/tmp");
-        return kExitFailure;
-      }
-      directory = temp_dir = tmpl;
-    }
-    target_json = {{"kind", "directory"}};
-    if (!ResolveQueueDevices(directory, SystemPaths{}, &disks, &err)) disks.clear();
+  // ---- 4. The target.
+  RunTarget target;
+  if (!target.Create(target_options, &journal, &progress, &err)) {
+    PrintError(err);
+    return InterruptRequested() ? kExitInterrupted : kExitFailure;
   }
-  target_json["path"] = directory;
-  std::string fstype, mountpoint;
-  if (FilesystemOf(directory, &fstype, &mountpoint, &err)) {
-    target_json["filesystem"] = fstype;
-    target_json["mountpoint"] = mountpoint;
-  }
-  auto remove_temp_dir = [&] {
-    if (!temp_dir.empty()) {
-      std::error_code ec;
-      std::filesystem::remove_all(temp_dir, ec);
-    }
-  };
 
-  // ---- 4. Device control: only on devices we made, or that the user named with --device.
+  // ---- 5. Device control: only on devices we made, or that the user named with --device.
   Sysfs sysfs;
-  DeviceControl control(sysfs, &journal, disks);
-  if (want_switching && !created_device) {
-    if (disks.empty()) {
-      PrintError("cannot find the block device under " + directory + " to switch its scheduler");
-      remove_temp_dir();
+  DeviceControl control(sysfs, &journal, target.disks());
+  if (want_switching && !target.created_device()) {
+    if (target.disks().empty()) {
+      PrintError("cannot find the block device under " + target.directory() +
+                 " to switch its scheduler");
       return kExitUsage;
     }
-    if (o.device.empty() || !ContainsDisk(disks, o.device)) {
-      PrintError("refusing to change the queue of " + disks.front() + " (it holds " + directory +
-                 "); name it with --device " + disks.front() + " to allow this");
-      remove_temp_dir();
+    if (o.device.empty() || !ContainsDisk(target.disks(), o.device)) {
+      PrintError("refusing to change the queue of " + target.disks().front() + " (it holds " +
+                 target.directory() + "); name it with --device " + target.disks().front() +
+                 " to allow this");
       return kExitUsage;
     }
   }
+  std::vector<SchedulerConfig> configs = checked.configs;
   std::vector<std::pair<std::string, std::string>> pinned;
-  if (emulated_wanted) pinned = EmulatedQueueAttrs(stack.profile);
-  for (const auto& a : queue_attrs) pinned.push_back(a);
-  const bool switching = root && (want_switching || created_device);
+  if (target.emulated()) pinned = EmulatedQueueAttrs(target.stack().profile);
+  for (const auto& a : checked.queue_attrs) pinned.push_back(a);
+  const bool switching = root && (want_switching || target.created_device());
   if (switching) {
     // A device elevbench made exists for the comparison: without --schedulers, compare them all.
-    if (all_schedulers || configs.empty()) {
+    if (checked.all_schedulers || configs.empty()) {
       std::vector<std::string> available;
       if (!control.AvailableSchedulers(&available, &err)) {
         PrintError(err);
@@ -327,105 +360,64 @@ int RunCommand(const RunOptions& o) {
       return kExitFailure;
     }
   }
-  if (emulated_wanted && !ApplyVmSettings(sysfs, &journal, EmulatedVmSettings(), &err)) {
+  if (target.emulated() && !ApplyVmSettings(sysfs, &journal, EmulatedVmSettings(), &err)) {
     PrintError("vm writeback settings: " + err);
     return kExitFailure;
   }
 
-  // ---- 5. Identifiers and context.
+  // ---- 6. Identifiers, labels and context.
+  SessionConfig sc;
   const std::string prefix =
       o.identifier.empty() ? ShortKernelVersion(machine.kernel) : o.identifier;
-  std::vector<std::string> identifiers;
   if (!switching || configs.empty()) {
-    identifiers.push_back(o.identifier.empty() ? machine.kernel : o.identifier);
+    sc.identifiers.push_back(o.identifier.empty() ? machine.kernel : o.identifier);
+    sc.labels.push_back(o.identifier.empty() ? CurrentSchedulerLabel(control) : o.identifier);
   } else {
-    for (const SchedulerConfig& c : configs) identifiers.push_back(prefix + "-" + ShortCode(c));
-  }
-  uint64_t seed = o.seed;
-  if (!o.seed_given) seed = std::random_device{}();
-  const bool drop = root && !o.no_drop_caches;
-
-  ResultsDocument doc;
-  doc.suite = o.suite;
-  doc.params = params;
-  doc.params.directory = directory;
-  nlohmann::json devices = nlohmann::json::array();
-  for (const std::string& d : disks) {
-    BlockDeviceInfo info;
-    if (ReadBlockDevice(d, SystemPaths{}, &info, &err)) {
-      nlohmann::json dj = ToJson(info);
-      if (emulated_wanted)
-        dj["model"] = "elevbench emulated " + stack.profile.name + " disk";
-      else if (created_device)
-        dj["model"] = "elevbench scratch loop device";
-      devices.push_back(dj);
+    for (const SchedulerConfig& c : configs) {
+      sc.identifiers.push_back(prefix + "-" + ShortCode(c));
+      sc.labels.push_back(TableLabel(c));
     }
+    sc.configs = configs;
   }
-  doc.context = {
-      {"elevbench_version", ELEVBENCH_VERSION},
-      {"command_line", o.command_line},
-      {"kernel", machine.kernel},
-      {"hostname", machine.hostname},
-      {"cpus", machine.cpus},
-      {"cpu_model", machine.cpu_model},
-      {"memory_bytes", machine.memory_bytes},
-      {"swap_bytes", machine.swap_bytes},
-      {"fio_version", fio_version},
-      {"start_time", NowIso8601()},
-      {"root", root},
-      {"target", target_json},
-      {"filesystem", target_json.value("filesystem", std::string())},
-      {"devices", devices},
-      {"switching", switching},
-      {"pinned_queue", switching ? pinned : decltype(pinned){}},
-      {"repetitions", o.repetitions},
-      {"seed", seed},
-      {"drop_caches", drop},
-      {"cache_policy",
-       std::string("Test files evicted from the page cache before each read phase") +
-           (drop ? "; all caches dropped before each cell"
-                 : (root ? " (--no-drop-caches: no global drop)" : " (not root: no global drop)")) +
-           " (the 2003 runs used a 2xRAM file set instead)"},
-  };
-  if (emulated_wanted) {
-    doc.context["vm_settings"] = EmulatedVmSettings();
-  }
-
-  // ---- 6. Run.
-  SessionConfig sc;
-  sc.params = params;
-  sc.configs = switching ? configs : std::vector<SchedulerConfig>{};
-  sc.identifiers = identifiers;
+  sc.seed = o.seed_given ? o.seed : std::random_device{}();
   sc.repetitions = o.repetitions;
-  sc.seed = seed;
-  sc.drop_caches = drop;
+  sc.root = root;
+  sc.drop_caches = root && !o.no_drop_caches;
   sc.out_path = out_path;
-  sc.fio_work_dir = fio_dir;
-  SessionTarget target;
-  target.directory = directory;
-  if (switching)
-    target.control = &control;
-  else
-    target.snapshot = [&] { return control.Snapshot(); };
-  if (emulated_wanted) {
-    target.disk_counters = [&]() -> nlohmann::json {
+  sc.work_dir = work_dir;
+  sc.timeout_seconds = o.timeout_seconds;
+  ResultsDocument doc;
+  doc.suite = o.entry->name;
+  doc.context = RunContext(o, machine, checked.fio_version, target, switching, pinned, sc.seed,
+                           root, sc.drop_caches);
+
+  // ---- 7. Run.
+  SessionTarget st;
+  st.directory = target.directory();
+  if (switching) {
+    st.control = &control;
+  } else {
+    st.snapshot = [&] { return control.Snapshot(); };
+  }
+  if (target.emulated()) {
+    st.disk_counters = [&]() -> nlohmann::json {
       nlohmann::json counters;
       std::string e;
-      return ReadDiskCounters(stack, &counters, &e) ? counters : nlohmann::json(nullptr);
+      return ReadDiskCounters(target.stack(), &counters, &e) ? counters : nlohmann::json(nullptr);
     };
   }
+  SystemFioRunner fio;
   size_t failed = 0;
-  const bool finished = RunTiobenchSession(sc, target, &progress, &doc, &failed, &err);
-  remove_temp_dir();
+  const bool finished = RunSession(*o.suite, sc, st, &fio, &progress, &doc, &failed, &err);
   const bool restored = guard.Restore();
 
-  // ---- 7. Report.
+  // ---- 8. Report.
   if (!doc.records.empty() || finished) {
-    if (o.format == "json") {
-      std::cout << ResultsToJson(doc).dump(2) << "\n";
+    std::string text, render_err;
+    if (RenderResults(doc, o.format, &text, &render_err)) {
+      std::cout << text;
     } else {
-      std::cout << RenderTiobenchTables(
-          doc, o.format == "nick" ? TioLayout::kNick : TioLayout::kTiobench);
+      PrintError("cannot print the tables: " + render_err);
     }
     std::cout.flush();
   }

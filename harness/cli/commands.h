@@ -6,15 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/tiobench/tiobench.h"
+#include "harness/run/suite.h"
 
 namespace elevbench {
 
-/// Options of `elevbench run`.
+/// Options of `elevbench run SUITE`, common to every suite. The suite's own options live in the
+/// suite object (harness/run/suite.h), which parsed them.
 struct RunOptions {
-  std::string suite;
-  TiobenchParams tio;
-  bool size_given = false;
+  const SuiteEntry* entry = nullptr;       ///< the suite chosen on the command line
+  Suite* suite = nullptr;                  ///< its object, options parsed
+  std::string directory;                   ///< "--dir DIR"
   std::string scratch;                     ///< "--scratch SIZE"
   std::string fs = "ext4";                 ///< filesystem of a scratch or emulated device
   std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
@@ -27,8 +28,9 @@ struct RunOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool no_drop_caches = false;
+  double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
   std::string identifier;
-  std::string format = "nick";
+  std::string format;  ///< empty = the suite's default text format
   std::string out;
   std::string command_line;
 };

@@ -25,6 +25,25 @@ struct FioInvocation {
 /// error field also fails the run.
 [[nodiscard]] bool RunFio(const FioInvocation& invocation, FioRunResult* result, std::string* err);
 
+/// The seam in front of fio: suites and the load-vs-probe engine run fio only through this, so
+/// the session loop and the suites can be unit-tested with a fake.
+class FioRunner {
+ public:
+  virtual ~FioRunner() = default;
+  /// Runs one invocation to its end, with RunFio's contract.
+  [[nodiscard]] virtual bool Run(const FioInvocation& invocation, FioRunResult* result,
+                                 std::string* err) = 0;
+};
+
+/// The real fio (RunFio).
+class SystemFioRunner : public FioRunner {
+ public:
+  [[nodiscard]] bool Run(const FioInvocation& invocation, FioRunResult* result,
+                         std::string* err) override {
+    return RunFio(invocation, result, err);
+  }
+};
+
 /// `fio --version`, e.g. "fio-3.33".
 [[nodiscard]] bool FioVersion(std::string* version, std::string* err);
 

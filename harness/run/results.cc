@@ -1,90 +1,33 @@
 #include "harness/run/results.h"
 
 #include <algorithm>
-#include <functional>
 
 #include "harness/core/atomic_file.h"
-#include "harness/core/stats.h"
 
 namespace elevbench {
 namespace {
 
 using nlohmann::json;
 
-json MetricsToJson(const TioRowMetrics& m) {
-  return json{{"rate_mb_s", m.rate_mb_s},
-              {"cpu_pct", m.cpu_pct},
-              {"avg_latency_ms", m.avg_latency_ms},
-              {"max_latency_ms", m.max_latency_ms},
-              {"lat_pct_over_2s", m.lat_pct_over_2s},
-              {"lat_pct_over_10s", m.lat_pct_over_10s},
-              {"cpu_eff", m.cpu_eff}};
-}
+// The generic members of a cell's JSON object; any other member belongs to the variant key.
+constexpr const char* kCellFields[] = {
+    "scheduler",  "identifier",       "label", "repetition",   "status", "error",
+    "started_at", "duration_seconds", "queue", "disk_counters"};
 
-TioRowMetrics MetricsFromJson(const json& j) {
-  TioRowMetrics m;
-  m.rate_mb_s = j.at("rate_mb_s").get<double>();
-  m.cpu_pct = j.at("cpu_pct").get<double>();
-  m.avg_latency_ms = j.at("avg_latency_ms").get<double>();
-  m.max_latency_ms = j.at("max_latency_ms").get<double>();
-  m.lat_pct_over_2s = j.at("lat_pct_over_2s").get<double>();
-  m.lat_pct_over_10s = j.at("lat_pct_over_10s").get<double>();
-  m.cpu_eff = j.at("cpu_eff").get<double>();
-  return m;
+bool IsCellField(const std::string& key) {
+  return std::any_of(std::begin(kCellFields), std::end(kCellFields),
+                     [&](const char* f) { return key == f; });
 }
-
-// Applies `fn` to each metric of the three structs in step, for mean/stddev computation.
-using MetricField = double TioRowMetrics::*;
-constexpr MetricField kMetricFields[] = {
-    &TioRowMetrics::rate_mb_s,       &TioRowMetrics::cpu_pct,
-    &TioRowMetrics::avg_latency_ms,  &TioRowMetrics::max_latency_ms,
-    &TioRowMetrics::lat_pct_over_2s, &TioRowMetrics::lat_pct_over_10s,
-    &TioRowMetrics::cpu_eff};
 
 }  // namespace
 
-std::vector<TioTableRow> AggregateTioRows(const ResultsDocument& doc) {
+std::vector<std::string> IdentifierOrder(const ResultsDocument& doc) {
   std::vector<std::string> order = doc.identifiers;
-  for (const TioRecord& r : doc.records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
+  for (const json& r : doc.records) {
+    const std::string id = r.value("identifier", std::string());
+    if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);
   }
-  std::vector<TioTableRow> rows;
-  for (TioPhase phase : kTioReportOrder) {
-    for (const std::string& id : order) {
-      std::vector<uint32_t> threads;
-      for (const TioRecord& r : doc.records) {
-        if (r.identifier == id && r.measurement.phase == phase &&
-            std::find(threads.begin(), threads.end(), r.measurement.threads) == threads.end()) {
-          threads.push_back(r.measurement.threads);
-        }
-      }
-      std::sort(threads.begin(), threads.end());
-      for (uint32_t t : threads) {
-        TioTableRow row;
-        row.identifier = id;
-        row.threads = t;
-        row.phase = phase;
-        std::vector<const TioRecord*> reps;
-        for (const TioRecord& r : doc.records) {
-          if (r.identifier == id && r.measurement.phase == phase && r.measurement.threads == t) {
-            reps.push_back(&r);
-            row.scheduler = r.scheduler;
-          }
-        }
-        row.repetitions = static_cast<uint32_t>(reps.size());
-        for (MetricField f : kMetricFields) {
-          std::vector<double> values;
-          for (const TioRecord* r : reps) values.push_back(r->metrics.*f);
-          row.mean.*f = Mean(values);
-          row.stddev.*f = StdDev(values);
-        }
-        rows.push_back(row);
-      }
-    }
-  }
-  return rows;
+  return order;
 }
 
 json ResultsToJson(const ResultsDocument& doc) {
@@ -93,55 +36,28 @@ json ResultsToJson(const ResultsDocument& doc) {
   j["suite"] = doc.suite;
   j["complete"] = doc.complete;
   j["context"] = doc.context;
-  j["parameters"] =
-      json{{"directory", doc.params.directory},   {"size_mb", doc.params.size_mb},
-           {"threads", doc.params.threads},       {"block_bytes", doc.params.block_bytes},
-           {"random_ops", doc.params.random_ops}, {"numruns", doc.params.numruns},
-           {"nofrag", doc.params.nofrag}};
+  j["parameters"] = doc.parameters;
   j["identifiers"] = doc.identifiers;
+  if (!doc.labels.empty()) j["labels"] = doc.labels;
+  if (!doc.setup.is_null()) j["setup"] = doc.setup;
   json cells = json::array();
   for (const CellRecord& c : doc.cells) {
-    cells.push_back(json{{"scheduler", c.scheduler},
-                         {"identifier", c.identifier},
-                         {"repetition", c.repetition},
-                         {"threads", c.threads},
-                         {"status", c.status},
-                         {"error", c.error},
-                         {"started_at", c.started_at},
-                         {"duration_seconds", c.duration_seconds},
-                         {"queue", c.queue},
-                         {"disk_counters", c.disk_counters}});
+    json cell = c.variant.is_object() ? c.variant : json::object();
+    cell.update(json{{"scheduler", c.scheduler},
+                     {"identifier", c.identifier},
+                     {"repetition", c.repetition},
+                     {"status", c.status},
+                     {"error", c.error},
+                     {"started_at", c.started_at},
+                     {"duration_seconds", c.duration_seconds},
+                     {"queue", c.queue},
+                     {"disk_counters", c.disk_counters}});
+    if (!c.label.empty()) cell["label"] = c.label;
+    cells.push_back(std::move(cell));
   }
   j["cells"] = cells;
-  json records = json::array();
-  for (const TioRecord& r : doc.records) {
-    const TioPhaseMeasurement& m = r.measurement;
-    json rec{{"scheduler", r.scheduler},
-             {"identifier", r.identifier},
-             {"repetition", r.repetition},
-             {"phase", TioPhaseKey(m.phase)},
-             {"threads", m.threads},
-             {"runs", m.runs},
-             {"bytes", m.bytes},
-             {"ios", m.ios},
-             {"wall_seconds", m.wall_seconds},
-             {"cpu_seconds", m.cpu_seconds},
-             {"metrics", MetricsToJson(r.metrics)},
-             {"latency_histogram", m.latency.ToJson()}};
-    records.push_back(std::move(rec));
-  }
-  j["records"] = records;
-  json summary = json::array();
-  for (const TioTableRow& row : AggregateTioRows(doc)) {
-    summary.push_back(json{{"identifier", row.identifier},
-                           {"scheduler", row.scheduler},
-                           {"phase", TioPhaseKey(row.phase)},
-                           {"threads", row.threads},
-                           {"repetitions", row.repetitions},
-                           {"mean", MetricsToJson(row.mean)},
-                           {"stddev", MetricsToJson(row.stddev)}});
-  }
-  j["summary"] = summary;
+  j["records"] = doc.records;
+  j["summary"] = doc.summary;
   return j;
 }
 
@@ -161,53 +77,45 @@ bool ResultsFromJson(const json& j, ResultsDocument* doc, std::string* err) {
     d.suite = j.at("suite").get<std::string>();
     d.complete = j.value("complete", false);
     d.context = j.value("context", json::object());
-    const json& p = j.at("parameters");
-    d.params.directory = p.at("directory").get<std::string>();
-    d.params.size_mb = p.at("size_mb").get<uint64_t>();
-    d.params.threads = p.at("threads").get<std::vector<uint32_t>>();
-    d.params.block_bytes = p.at("block_bytes").get<uint32_t>();
-    d.params.random_ops = p.at("random_ops").get<uint64_t>();
-    d.params.numruns = p.at("numruns").get<uint32_t>();
-    d.params.nofrag = p.value("nofrag", false);
+    d.parameters = j.at("parameters");
+    if (!d.parameters.is_object()) {
+      *err = "parameters: expected an object";
+      return false;
+    }
     d.identifiers = j.value("identifiers", std::vector<std::string>{});
+    d.labels = j.value("labels", std::vector<std::string>{});
+    d.setup = j.value("setup", json());
     for (const json& c : j.at("cells")) {
       CellRecord cell;
       cell.scheduler = c.at("scheduler").get<std::string>();
       cell.identifier = c.at("identifier").get<std::string>();
+      cell.label = c.value("label", "");
       cell.repetition = c.at("repetition").get<uint32_t>();
-      cell.threads = c.at("threads").get<uint32_t>();
       cell.status = c.at("status").get<std::string>();
       cell.error = c.value("error", "");
       cell.started_at = c.value("started_at", "");
       cell.duration_seconds = c.value("duration_seconds", 0.0);
       cell.queue = c.value("queue", std::map<std::string, std::string>{});
       cell.disk_counters = c.value("disk_counters", json());
+      for (auto it = c.begin(); it != c.end(); ++it) {
+        if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
+      }
       d.cells.push_back(std::move(cell));
     }
-    for (const json& r : j.at("records")) {
-      TioRecord rec;
-      rec.scheduler = r.at("scheduler").get<std::string>();
-      rec.identifier = r.at("identifier").get<std::string>();
-      rec.repetition = r.at("repetition").get<uint32_t>();
-      TioPhaseMeasurement& m = rec.measurement;
-      const std::string phase = r.at("phase").get<std::string>();
-      if (!TioPhaseFromKey(phase, &m.phase)) {
-        *err = "unknown phase '" + phase + "' in records";
-        return false;
-      }
-      m.threads = r.at("threads").get<uint32_t>();
-      m.runs = r.at("runs").get<uint32_t>();
-      m.bytes = r.at("bytes").get<uint64_t>();
-      m.ios = r.at("ios").get<uint64_t>();
-      m.wall_seconds = r.at("wall_seconds").get<double>();
-      m.cpu_seconds = r.at("cpu_seconds").get<double>();
-      if (!LatencyHistogram::FromJson(r.at("latency_histogram"), &m.latency, err)) {
-        *err = "latency_histogram: " + *err;
-        return false;
-      }
-      rec.metrics = MetricsFromJson(r.at("metrics"));
-      d.records.push_back(std::move(rec));
+    const json& records = j.at("records");
+    if (!records.is_array()) {
+      *err = "records: expected an array";
+      return false;
     }
+    for (size_t i = 0; i < records.size(); ++i) {
+      const json& r = records[i];
+      if (!r.is_object() || !r.contains("identifier") || !r.at("identifier").is_string()) {
+        *err = "records[" + std::to_string(i) + "]: expected an object with an identifier";
+        return false;
+      }
+      d.records.push_back(r);
+    }
+    d.summary = j.value("summary", json::array());
     *doc = std::move(d);
     return true;
   } catch (const json::exception& e) {

@@ -1,34 +1,28 @@
 #pragma once
-// Plain result records of a run and their JSON form (docs/output-format.md). Rendering lives in
-// reporters/; these types carry numbers only.
+// The results document of a run, for every suite (docs/output-format.md). The run loop, the
+// session and the results file know nothing of any suite: a suite's parameters, its per-cell
+// records and its summary are JSON values that the suite itself produces and reads back
+// (scenarios/<suite>/). Rendering lives in reporters/.
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "scenarios/tiobench/tiobench.h"
-
 namespace elevbench {
 
-/// Version of the results JSON layout; bump on incompatible changes.
+/// Version of the results JSON layout; bump on incompatible changes (additions are compatible).
 inline constexpr int kResultsSchemaVersion = 1;
 
-/// One measured phase of one cell.
-struct TioRecord {
-  std::string scheduler;   ///< configuration, e.g. "bfq:low_latency=0"; "" when not switched
-  std::string identifier;  ///< table label, e.g. "6.18.44-bfq-ll0"
-  uint32_t repetition = 0;
-  TioPhaseMeasurement measurement;
-  TioRowMetrics metrics;
-};
-
-/// One cell of the plan: one scheduler configuration × one thread count × one repetition.
+/// One cell of the plan: one scheduler configuration × one suite variant × one repetition.
 struct CellRecord {
-  std::string scheduler;
-  std::string identifier;
+  std::string scheduler;   ///< configuration, e.g. "bfq:low_latency=0"; "" when not switched
+  std::string identifier;  ///< table label in the tiobench/contest style, "6.18.44-bfq-ll0"
+  std::string label;       ///< short label in the nickbench/probe style, "BFQ-LL0" or "@LABEL"
   uint32_t repetition = 0;
-  uint32_t threads = 0;
+  /// The suite's key of this cell ({"threads": 4}, {"bench": 3}); its members are written into
+  /// the cell's JSON object beside the generic fields, so a tiobench cell reads {"threads": 4}.
+  nlohmann::json variant = nlohmann::json::object();
   std::string status;      ///< "ok", "failed" or "interrupted"
   std::string error;       ///< why it failed; empty when ok
   std::string started_at;  ///< ISO 8601 UTC
@@ -37,43 +31,39 @@ struct CellRecord {
   nlohmann::json disk_counters;              ///< emulated-disk counters over the cell, or null
 };
 
-/// A whole run: context, parameters, cells and per-phase records.
+/// A whole run: context, the suite's parameters, cells, the suite's records and summary.
 struct ResultsDocument {
-  std::string suite = "tiobench";
+  std::string suite;
   nlohmann::json context = nlohmann::json::object();
-  TiobenchParams params;
-  std::vector<std::string> identifiers;  ///< table order of the configurations
+  nlohmann::json parameters = nlohmann::json::object();  ///< the suite's, as it wrote them
+  std::vector<std::string> identifiers;                  ///< table order of the configurations
+  std::vector<std::string> labels;  ///< short labels, same order (empty in old files)
   std::vector<CellRecord> cells;
-  std::vector<TioRecord> records;
+  /// The suite's records, one JSON object each. Every record carries "scheduler", "identifier",
+  /// "label" and "repetition" (added by the session); the rest is the suite's.
+  std::vector<nlohmann::json> records;
+  /// Set-up facts recorded once per run by the suite (files laid out, tree digest), or null.
+  nlohmann::json setup;
+  nlohmann::json summary = nlohmann::json::array();  ///< the suite's aggregation of the records
   bool complete = false;  ///< false while running and after an interrupted run
 };
 
-/// A table row: the mean (and sample stddev) over repetitions of one identifier × threads × phase.
-struct TioTableRow {
-  std::string identifier;
-  std::string scheduler;
-  uint32_t threads = 0;
-  TioPhase phase = TioPhase::kSeqRead;
-  uint32_t repetitions = 0;
-  TioRowMetrics mean;
-  TioRowMetrics stddev;
-};
-
-/// Aggregates the records into table rows ordered by identifier (doc.identifiers order, then
-/// first appearance), then thread count, for each phase.
-std::vector<TioTableRow> AggregateTioRows(const ResultsDocument& doc);
-
-/// The JSON form, including a "summary" array of the aggregated rows.
+/// The JSON form of the document.
 nlohmann::json ResultsToJson(const ResultsDocument& doc);
 
-/// Reads a results JSON back (for `report`); err says what is missing or malformed.
+/// Reads a results JSON back (for `report`); err says what is missing or malformed. Suite
+/// records are kept as they are: the suite's reader checks them.
 [[nodiscard]] bool ResultsFromJson(const nlohmann::json& j, ResultsDocument* doc, std::string* err);
 
 /// Loads and parses a results file; err is one line naming the file.
 [[nodiscard]] bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string* err);
 
-/// Writes the document atomically (temp file + rename).
+/// Writes the document atomically (temp file + fsync + rename).
 [[nodiscard]] bool SaveResultsFile(const std::string& path, const ResultsDocument& doc,
                                    std::string* err);
+
+/// The identifiers in table order: doc.identifiers, then any other "identifier" found in the
+/// records, in order of first appearance. Every reporter orders its rows this way.
+std::vector<std::string> IdentifierOrder(const ResultsDocument& doc);
 
 }  // namespace elevbench

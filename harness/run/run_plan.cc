@@ -5,7 +5,7 @@
 
 namespace elevbench {
 
-std::vector<PlannedCell> BuildRunPlan(size_t config_count, const std::vector<uint32_t>& threads,
+std::vector<PlannedCell> BuildRunPlan(size_t config_count, size_t variant_count,
                                       uint32_t repetitions, uint64_t seed, bool shuffle) {
   std::vector<PlannedCell> plan;
   std::mt19937_64 rng(seed);
@@ -21,7 +21,7 @@ std::vector<PlannedCell> BuildRunPlan(size_t config_count, const std::vector<uin
       }
     }
     for (size_t c : order) {
-      for (uint32_t t : threads) plan.push_back(PlannedCell{c, t, rep});
+      for (size_t v = 0; v < variant_count; ++v) plan.push_back(PlannedCell{c, v, rep});
     }
   }
   return plan;

@@ -4,9 +4,8 @@
 #include <cstdio>
 
 #include "harness/core/interrupt.h"
-#include "harness/run/run_plan.h"
 #include "harness/core/system_info.h"
-#include "scenarios/tiobench/tiobench_runner.h"
+#include "harness/run/run_plan.h"
 
 namespace elevbench {
 
@@ -36,35 +35,87 @@ nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& 
   return delta;
 }
 
-bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target,
-                        Progress* progress, ResultsDocument* doc, size_t* failed_cells,
-                        std::string* err) {
+namespace {
+
+// Calls the suite's TearDown when the session leaves, on every path.
+class TearDownGuard {
+ public:
+  TearDownGuard(Suite* suite, const CellEnvironment* env) : suite_(suite), env_(env) {}
+  ~TearDownGuard() { suite_->TearDown(*env_); }
+  TearDownGuard(const TearDownGuard&) = delete;
+  TearDownGuard& operator=(const TearDownGuard&) = delete;
+
+ private:
+  Suite* suite_;
+  const CellEnvironment* env_;
+};
+
+std::string CellPrefix(size_t index) {
+  char prefix[32];
+  std::snprintf(prefix, sizeof prefix, "cell%03zu-", index + 1);
+  return prefix;
+}
+
+}  // namespace
+
+bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& target,
+                FioRunner* fio, Progress* progress, ResultsDocument* doc, size_t* failed_cells,
+                std::string* err) {
   *failed_cells = 0;
-  const size_t config_count = config.configs.empty() ? 1 : config.configs.size();
+  if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
+      (!config.configs.empty() && config.configs.size() != config.identifiers.size())) {
+    *err = "internal: one identifier and one label per configuration are needed";
+    return false;
+  }
+  const bool switching = target.control != nullptr && !config.configs.empty();
+  const std::vector<SuiteVariant> variants = suite.Variants();
   const std::vector<PlannedCell> plan =
-      BuildRunPlan(config_count, config.params.threads, config.repetitions, config.seed);
+      BuildRunPlan(config.identifiers.size(), variants.size(), config.repetitions, config.seed);
   doc->identifiers = config.identifiers;
+  doc->labels = config.labels;
   doc->complete = false;
+  doc->parameters = suite.Parameters();
   if (!SaveResultsFile(config.out_path, *doc, err)) return false;
-  progress->Start("tiobench", plan.size());
+  progress->Start(doc->suite, plan.size());
+
+  CellEnvironment env;
+  env.directory = target.directory;
+  env.fio = fio;
+  env.work_dir = config.work_dir;
+  env.timeout_seconds = config.timeout_seconds;
+  env.root = config.root;
+  env.drop_caches = config.drop_caches;
+  env.on_phase = [&](const std::string& phase) { progress->Phase(phase); };
+  TearDownGuard teardown(&suite, &env);
+  progress->Phase("set-up");
+  env.label_prefix = "setup-";
+  if (!suite.SetUp(env, &doc->setup, err)) {
+    progress->Finish();
+    *err = "set-up: " + *err;
+    return false;
+  }
+  doc->parameters = suite.Parameters();
+  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
 
   int applied = -1;  // configuration currently on the device
   for (size_t i = 0; i < plan.size(); ++i) {
     if (InterruptRequested()) break;
     const PlannedCell& cell = plan[i];
+    const SuiteVariant& variant = variants[cell.variant_index];
     CellRecord rec;
     rec.identifier = config.identifiers[cell.config_index];
+    rec.label = config.labels[cell.config_index];
     rec.scheduler = config.configs.empty() ? "" : DisplayName(config.configs[cell.config_index]);
     rec.repetition = cell.repetition;
-    rec.threads = cell.threads;
+    rec.variant = variant.key;
     rec.started_at = NowIso8601();
     const auto started = std::chrono::steady_clock::now();
-    progress->BeginCell(i, rec.identifier + " threads=" + std::to_string(cell.threads) + " rep " +
+    progress->BeginCell(i, rec.identifier + " " + variant.label + " rep " +
                                std::to_string(cell.repetition + 1) + "/" +
                                std::to_string(config.repetitions));
     std::string cell_err;
     bool ok = true;
-    if (target.control && static_cast<int>(cell.config_index) != applied) {
+    if (switching && static_cast<int>(cell.config_index) != applied) {
       progress->Phase("switching to " + rec.scheduler);
       ok = target.control->Apply(config.configs[cell.config_index], &cell_err);
       applied = ok ? static_cast<int>(cell.config_index) : -1;
@@ -76,18 +127,10 @@ bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target
       rec.queue = target.snapshot();
     }
     nlohmann::json counters_before = target.disk_counters ? target.disk_counters() : nullptr;
-    std::vector<TioPhaseMeasurement> measurements;
+    std::vector<nlohmann::json> records;
     if (ok) {
-      TiobenchParams params = config.params;
-      params.directory = target.directory;
-      TioCellHooks hooks;
-      hooks.on_phase = [&](const std::string& phase) { progress->Phase(phase); };
-      hooks.fio_work_dir = config.fio_work_dir;
-      char prefix[32];
-      std::snprintf(prefix, sizeof prefix, "cell%03zu-", i + 1);
-      hooks.fio_label_prefix = prefix;
-      hooks.phase_timeout_seconds = config.phase_timeout_seconds;
-      ok = RunTioCell(params, cell.threads, hooks, &measurements, &cell_err);
+      env.label_prefix = CellPrefix(i);
+      ok = suite.RunCell(variant, env, &records, &cell_err);
     }
     if (target.disk_counters) {
       rec.disk_counters = CounterDelta(counters_before, target.disk_counters());
@@ -96,13 +139,11 @@ bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (ok) {
       rec.status = "ok";
-      for (const TioPhaseMeasurement& m : measurements) {
-        TioRecord r;
-        r.scheduler = rec.scheduler;
-        r.identifier = rec.identifier;
-        r.repetition = cell.repetition;
-        r.measurement = m;
-        r.metrics = DeriveTioRow(m);
+      for (nlohmann::json& r : records) {
+        r["scheduler"] = rec.scheduler;
+        r["identifier"] = rec.identifier;
+        r["label"] = rec.label;
+        r["repetition"] = rec.repetition;
         doc->records.push_back(std::move(r));
       }
     } else {
@@ -111,10 +152,11 @@ bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target
       if (!InterruptRequested()) {
         ++*failed_cells;
         progress->Note("elevbench: cell " + std::to_string(i + 1) + " (" + rec.identifier + ", " +
-                       std::to_string(cell.threads) + " threads) failed: " + cell_err);
+                       variant.label + ") failed: " + cell_err);
       }
     }
     doc->cells.push_back(std::move(rec));
+    doc->summary = suite.Summarize(*doc);
     progress->EndCell();
     if (!SaveResultsFile(config.out_path, *doc, err)) return false;
   }

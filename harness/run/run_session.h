@@ -1,17 +1,20 @@
 #pragma once
-// Executes a planned tiobench comparison: for each cell, switch the device (if switching), drop
-// caches, run the suite through fio, record the queue snapshot and emulated-disk counters, and
-// rewrite the results file atomically so an interrupted run keeps every finished cell.
+// Executes a planned comparison for any suite: lays out the suite's files once, then for each
+// cell switches the device (if switching), drops caches, runs the suite's cell, records the
+// queue snapshot and emulated-disk counters, and rewrites the results file atomically so an
+// interrupted run keeps every finished cell.
 
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "harness/device/device_control.h"
 #include "harness/core/progress.h"
-#include "harness/run/results.h"
+#include "harness/device/device_control.h"
 #include "harness/device/scheduler_config.h"
+#include "harness/run/results.h"
+#include "harness/run/suite.h"
 
 namespace elevbench {
 
@@ -28,25 +31,28 @@ struct SessionTarget {
 
 /// What to run.
 struct SessionConfig {
-  TiobenchParams params;
   /// Configurations to compare; empty = one pass on whatever scheduler is active.
   std::vector<SchedulerConfig> configs;
   /// Table identifier per configuration (one entry when configs is empty).
   std::vector<std::string> identifiers;
+  /// Short label per configuration ("DL", "AS"), same length as identifiers.
+  std::vector<std::string> labels;
   uint32_t repetitions = 1;
   uint64_t seed = 0;
-  bool drop_caches = false;  ///< sync + drop caches before each cell and each read phase
-  std::string out_path;      ///< results file, rewritten after every cell
-  std::string fio_work_dir;  ///< job files and fio outputs
-  double phase_timeout_seconds = 0;
+  bool root = false;
+  bool drop_caches = false;    ///< sync + drop caches before each cell
+  std::string out_path;        ///< results file, rewritten after every cell
+  std::string work_dir;        ///< job files, fio and probe outputs
+  double timeout_seconds = 0;  ///< per fio phase or probe; 0 = none
 };
 
-/// Runs every cell of the plan into `doc` (whose context the caller filled). Returns false with
-/// err when the run could not go on (results file not writable, interrupted); cells that fail are
-/// recorded with status "failed" and the run continues. `failed_cells` counts them.
-[[nodiscard]] bool RunTiobenchSession(const SessionConfig& config, const SessionTarget& target,
-                                      Progress* progress, ResultsDocument* doc,
-                                      size_t* failed_cells, std::string* err);
+/// Runs every cell of the plan into `doc` (whose suite and context the caller filled). Returns
+/// false with err when the run could not go on (set-up failed, results file not writable,
+/// interrupted); cells that fail are recorded with status "failed" and the run continues.
+/// `failed_cells` counts them. The suite's TearDown runs on every path once SetUp was called.
+[[nodiscard]] bool RunSession(Suite& suite, const SessionConfig& config,
+                              const SessionTarget& target, FioRunner* fio, Progress* progress,
+                              ResultsDocument* doc, size_t* failed_cells, std::string* err);
 
 /// Subtracts numeric counters (after − before) key by key; non-numeric values come from `after`.
 nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& after);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/fio/fio_job_file.h"
 #include "harness/core/latency_histogram.h"
+#include "harness/fio/fio_job_file.h"
 
 namespace elevbench {
 

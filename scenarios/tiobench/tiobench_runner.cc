@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "harness/fio/fio_runner.h"
-
 namespace elevbench {
 namespace {
 
@@ -62,6 +60,8 @@ void PoolTioMeasurement(const TioPhaseMeasurement& run, TioPhaseMeasurement* poo
 bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHooks& hooks,
                 std::vector<TioPhaseMeasurement>* measurements, std::string* err) {
   measurements->clear();
+  SystemFioRunner system_fio;
+  FioRunner* fio = hooks.fio ? hooks.fio : &system_fio;
   const TioThreadPlan plan = PlanTioThreads(params, threads);
   std::vector<TioPhaseMeasurement> pooled(kTioExecutionOrder.size());
   bool ok = true;
@@ -87,7 +87,7 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
       inv.timeout_seconds = hooks.phase_timeout_seconds;
       FioRunResult result;
       TioPhaseMeasurement m;
-      if (!RunFio(inv, &result, err) ||
+      if (!fio->Run(inv, &result, err) ||
           !MeasurementFromFio(phase, threads, result, TioPhaseSerial(phase, params.nofrag), &m,
                               err)) {
         *err = std::string(TioPhaseKey(phase)) + " at " + std::to_string(threads) +

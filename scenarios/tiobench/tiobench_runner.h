@@ -7,12 +7,15 @@
 #include <vector>
 
 #include "harness/fio/fio_output.h"
+#include "harness/fio/fio_runner.h"
 #include "scenarios/tiobench/tiobench.h"
 
 namespace elevbench {
 
 /// Callbacks the orchestrator supplies; all optional.
 struct TioCellHooks {
+  /// Runs fio; null = the real fio (SystemFioRunner).
+  FioRunner* fio = nullptr;
   /// Called before each phase with a short description ("seq_write run 1/1").
   std::function<void(const std::string&)> on_phase;
   /// Directory for fio's job and output files (kept for audit); defaults to params.directory.

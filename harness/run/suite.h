@@ -1,0 +1,104 @@
+#pragma once
+// A suite (tiobench, nickbench, the cat/ls probes, ...) as a plug-in of the run loop. The loop
+// plans configurations × variants × repetitions, switches schedulers, drops caches and saves the
+// results; a suite only says which variants it has and runs one cell of them. Adding a suite is
+// new files under scenarios/, one entry in the table of scenarios/suites.cc and one renderer in
+// reporters/; no file of the run loop changes.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/core/system_info.h"
+#include "harness/run/results.h"
+
+namespace CLI {
+class App;
+}
+
+namespace elevbench {
+
+class FioRunner;
+
+/// One cell of a configuration: a thread count, a bench, a probe.
+struct SuiteVariant {
+  std::string label;                              ///< for progress lines: "threads=4"
+  nlohmann::json key = nlohmann::json::object();  ///< recorded in the cell: {"threads": 4}
+};
+
+/// What a cell runs on and with.
+struct CellEnvironment {
+  std::string directory;       ///< the target directory; the suite's files live here
+  FioRunner* fio = nullptr;    ///< runs fio (a fake in unit tests); never null in a run
+  std::string work_dir;        ///< job files, fio outputs, probe outputs (kept for audit)
+  std::string label_prefix;    ///< unique per cell ("cell003-"), for those files' names
+  double timeout_seconds = 0;  ///< limit of one fio phase or probe; 0 = none
+  bool root = false;           ///< may drop caches and use root-only facilities
+  bool drop_caches = false;    ///< the user allows global cache drops (root, no --no-drop-caches)
+  /// Short description of what the cell is doing now ("seq_read", "warm-up"); may be empty.
+  std::function<void(const std::string&)> on_phase;
+};
+
+/// One benchmark suite. Created before the command line is parsed (it adds its own options),
+/// prepared once, then asked to run cells. Errors: bool + one line in *err, as everywhere.
+class Suite {
+ public:
+  virtual ~Suite() = default;
+
+  /// Adds the suite's own options to its `run <suite>` subcommand.
+  virtual void AddOptions(CLI::App* command) = 0;
+
+  /// Checks and completes the options after parsing (defaults that depend on the machine, such
+  /// as tiobench's 2×RAM size). err names the bad option. Called before anything is created.
+  [[nodiscard]] virtual bool Prepare(const MachineInfo& machine, std::string* err) = 0;
+
+  /// Bytes the suite's files need on the target, to size scratch and emulated devices.
+  virtual uint64_t BytesNeeded() const = 0;
+
+  /// The suite's parameters for the results file.
+  virtual nlohmann::json Parameters() const = 0;
+
+  /// The cells of one configuration, in run order.
+  virtual std::vector<SuiteVariant> Variants() const = 0;
+
+  /// Once per run, before the first cell: lays out what every configuration reads (nickbench's
+  /// stream files, the source tree), so that all of them see the same layout. `setup` receives
+  /// what was laid out, for the results file. Default: nothing to do.
+  [[nodiscard]] virtual bool SetUp(const CellEnvironment& env, nlohmann::json* setup,
+                                   std::string* err);
+
+  /// Runs one cell and appends its records (JSON objects; the session adds "scheduler",
+  /// "identifier", "label" and "repetition"). A false return fails this cell only.
+  [[nodiscard]] virtual bool RunCell(const SuiteVariant& variant, const CellEnvironment& env,
+                                     std::vector<nlohmann::json>* records, std::string* err) = 0;
+
+  /// Once per run after the last cell, on every exit path: removes what SetUp laid out.
+  virtual void TearDown(const CellEnvironment& env);
+
+  /// The summary block of the results file, from the document's records.
+  virtual nlohmann::json Summarize(const ResultsDocument& doc) const = 0;
+};
+
+/// Renders a results document of a suite in one of its text formats into *text.
+using SuiteRenderer = bool (*)(const ResultsDocument& doc, const std::string& format,
+                               std::string* text, std::string* err);
+
+/// One row of the table of suites.
+struct SuiteEntry {
+  const char* name;         ///< "tiobench": `elevbench run tiobench`, the results' "suite"
+  const char* description;  ///< one line for --help
+  std::unique_ptr<Suite> (*make)();
+  std::vector<std::string> formats;  ///< text formats of its renderer, the default first
+  SuiteRenderer render;
+};
+
+/// The table of suites (scenarios/suites.cc).
+const std::vector<SuiteEntry>& AllSuites();
+
+/// The entry named `name`, or null.
+const SuiteEntry* FindSuite(const std::string& name);
+
+}  // namespace elevbench

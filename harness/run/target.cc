@@ -1,0 +1,77 @@
+#include "harness/run/target.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "harness/core/system_info.h"
+#include "harness/device/block_device.h"
+#include "harness/device/scratch_device.h"
+
+namespace elevbench {
+
+RunTarget::~RunTarget() {
+  if (!temp_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(temp_dir_, ec);
+  }
+}
+
+bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress* progress,
+                       std::string* err) {
+  if (o.emulated) {
+    const EmulatedOptions& emu = o.emulated_options;
+    progress->Note("elevbench: building the emulated " + emu.profile_name + " disk (" +
+                   std::to_string(emu.size_bytes >> 20) + " MiB, " + emu.fs + ")");
+    if (!CreateEmulatedStack(emu, journal, &stack_, err)) {
+      *err = "emulated disk: " + *err;
+      return false;
+    }
+    directory_ = stack_.mountpoint;
+    disks_ = {stack_.loop_name};
+    created_device_ = emulated_ = true;
+    description_ = {{"kind", "emulated"},
+                    {"profile", DiskProfileToJson(stack_.profile)},
+                    {"loop_device", stack_.loop_device},
+                    {"backing", stack_.backing_path},
+                    {"size_bytes", emu.size_bytes}};
+  } else if (o.scratch_bytes > 0) {
+    ScratchOptions so;
+    so.size_bytes = o.scratch_bytes;
+    so.fs = o.fs;
+    ScratchDevice scratch;
+    if (!CreateScratchDevice(so, journal, &scratch, err)) {
+      *err = "scratch device: " + *err;
+      return false;
+    }
+    directory_ = scratch.mountpoint;
+    disks_ = {scratch.loop_name};
+    created_device_ = true;
+    description_ = {{"kind", "scratch"},
+                    {"loop_device", scratch.loop_device},
+                    {"image", scratch.image_path},
+                    {"size_bytes", o.scratch_bytes}};
+  } else {
+    directory_ = o.directory;
+    if (directory_.empty()) {
+      char tmpl[] = "/var/tmp/elevbench-XXXXXX";
+      if (!mkdtemp(tmpl)) {
+        *err = "cannot create a scratch directory in /var/tmp";
+        return false;
+      }
+      directory_ = temp_dir_ = tmpl;
+    }
+    description_ = {{"kind", "directory"}};
+    std::string ignored;
+    if (!ResolveQueueDevices(directory_, SystemPaths{}, &disks_, &ignored)) disks_.clear();
+  }
+  description_["path"] = directory_;
+  std::string fstype, mountpoint, ignored;
+  if (FilesystemOf(directory_, &fstype, &mountpoint, &ignored)) {
+    description_["filesystem"] = fstype;
+    description_["mountpoint"] = mountpoint;
+  }
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,62 @@
+#pragma once
+// The run's target: an existing directory (--dir), a scratch loop device (--scratch), the
+// emulated rotating disk (--emulated), or, as a non-root default, a temporary directory that
+// this object owns and removes. Devices are journaled by their creators, so the journal tears
+// them down; the temporary directory goes with this object.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/core/progress.h"
+#include "harness/device/restore_journal.h"
+#include "harness/disk/emulated_stack.h"
+
+namespace elevbench {
+
+/// Which target to build.
+struct TargetOptions {
+  std::string directory;       ///< --dir: an existing writable directory
+  uint64_t scratch_bytes = 0;  ///< --scratch SIZE (0 = no scratch device)
+  bool emulated = false;       ///< --emulated
+  EmulatedOptions emulated_options;
+  std::string fs = "ext4";  ///< filesystem of a scratch device (emulated: emulated_options.fs)
+};
+
+/// A built target. Not copyable; the temporary directory it may own is removed on destruction.
+class RunTarget {
+ public:
+  RunTarget() = default;
+  ~RunTarget();
+  RunTarget(const RunTarget&) = delete;
+  RunTarget& operator=(const RunTarget&) = delete;
+
+  /// Builds the target. With neither a directory nor a device asked for, makes a temporary
+  /// directory under /var/tmp. err is one line; what was built before a failure is journaled
+  /// (devices) or owned (the temporary directory), so it is cleaned up all the same.
+  [[nodiscard]] bool Create(const TargetOptions& options, RestoreJournal* journal,
+                            Progress* progress, std::string* err);
+
+  /// Where the suite's files go.
+  const std::string& directory() const { return directory_; }
+  /// The disks whose queues serve the directory (the loop device of a device we made).
+  const std::vector<std::string>& disks() const { return disks_; }
+  /// True when elevbench made the device (scratch or emulated): it may be switched freely.
+  bool created_device() const { return created_device_; }
+  bool emulated() const { return emulated_; }
+  /// The emulated stack (valid when emulated()).
+  const EmulatedStack& stack() const { return stack_; }
+  /// The results context's "target" block: kind, path, filesystem, device facts.
+  const nlohmann::json& description() const { return description_; }
+
+ private:
+  std::string directory_;
+  std::string temp_dir_;
+  std::vector<std::string> disks_;
+  bool created_device_ = false;
+  bool emulated_ = false;
+  EmulatedStack stack_;
+  nlohmann::json description_;
+};
+
+}  // namespace elevbench

@@ -1,0 +1,42 @@
+#include "reporters/environment_text.h"
+
+#include <sstream>
+
+namespace elevbench {
+namespace {
+
+std::string JsonString(const nlohmann::json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
+  return "";
+}
+
+}  // namespace
+
+std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
+  std::ostringstream out;
+  if (!ctx.is_object()) return "";
+  if (ctx.contains("cpus")) {
+    const int cpus = ctx.value("cpus", 0);
+    const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
+    const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
+    out << "Machine is " << (cpus > 1 ? "SMP " + std::to_string(cpus) + "x " : "UP ")
+        << JsonString(ctx, "cpu_model") << ", " << mem_mb << "MB "
+        << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap")) << "\n";
+  }
+  if (ctx.contains("devices") && ctx["devices"].is_array()) {
+    for (const auto& d : ctx["devices"]) {
+      const std::string model = JsonString(d, "model");
+      out << JsonString(d, "name") << ": " << (model.empty() ? "(no model string)" : model)
+          << (d.value("rotational", false) ? ", rotational" : ", non-rotational") << "\n";
+    }
+  }
+  const std::string fs = JsonString(ctx, "filesystem");
+  if (!fs.empty()) out << "Target fs for tests was " << fs << "\n";
+  const std::string cache = JsonString(ctx, "cache_policy");
+  if (!cache.empty()) out << cache << "\n";
+  std::string s = out.str();
+  if (!s.empty()) s += "\n";
+  return s;
+}
+
+}  // namespace elevbench
