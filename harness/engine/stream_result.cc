@@ -1,0 +1,148 @@
+#include "harness/engine/stream_result.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+// Reads j[key] into *out if it has T's JSON type; err names the key otherwise.
+template <typename T>
+bool Get(const json& j, const char* key, T* out, std::string* err) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    *err = std::string(key) + ": missing";
+    return false;
+  }
+  bool ok = false;
+  const char* expected = "";
+  if constexpr (std::is_same_v<T, std::string>) {
+    ok = it->is_string();
+    expected = "a string";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    ok = it->is_number();
+    expected = "a number";
+  } else {
+    static_assert(std::is_unsigned_v<T>);
+    ok = it->is_number_unsigned() && it->template get<uint64_t>() <= std::numeric_limits<T>::max();
+    expected = "a non-negative integer";
+  }
+  if (!ok) {
+    *err = std::string(key) + ": expected " + expected;
+    return false;
+  }
+  *out = it->template get<T>();
+  return true;
+}
+
+}  // namespace
+
+Fairness FairnessOf(const std::vector<StreamResult>& streams) {
+  Fairness f;
+  if (streams.empty()) return f;
+  f.min_bytes = std::numeric_limits<uint64_t>::max();
+  double sum = 0;
+  double sum_sq = 0;
+  for (const StreamResult& s : streams) {
+    const uint64_t b = s.bytes();
+    f.min_bytes = std::min(f.min_bytes, b);
+    f.max_bytes = std::max(f.max_bytes, b);
+    const double x = static_cast<double>(b);
+    sum += x;
+    sum_sq += x * x;
+  }
+  if (f.max_bytes == 0) return f;  // nothing moved: both indices undefined, reported as 0
+  f.min_max_ratio = static_cast<double>(f.min_bytes) / static_cast<double>(f.max_bytes);
+  f.jain_index = sum * sum / (static_cast<double>(streams.size()) * sum_sq);
+  // Rounding may carry an equal split a hair past 1; the index is at most 1 by definition.
+  f.jain_index = std::min(f.jain_index, 1.0);
+  return f;
+}
+
+json StreamResultToJson(const StreamResult& s) {
+  return json{{"name", s.name},
+              {"direction", s.direction},
+              {"bytes_read", s.bytes_read},
+              {"bytes_written", s.bytes_written},
+              {"runtime_seconds", s.runtime_seconds},
+              {"cpu_seconds", s.cpu_seconds},
+              {"latency_histogram", s.latency.ToJson()},
+              {"throughput_kib_s", s.throughput_kib_s},
+              {"throughput_interval_ms", s.throughput_interval_ms}};
+}
+
+bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a stream object";
+    return false;
+  }
+  StreamResult s;
+  if (!Get(j, "name", &s.name, err) || !Get(j, "direction", &s.direction, err) ||
+      !Get(j, "bytes_read", &s.bytes_read, err) ||
+      !Get(j, "bytes_written", &s.bytes_written, err) ||
+      !Get(j, "runtime_seconds", &s.runtime_seconds, err) ||
+      !Get(j, "cpu_seconds", &s.cpu_seconds, err)) {
+    return false;
+  }
+  if (s.direction != "read" && s.direction != "write" && s.direction != "readwrite") {
+    *err = "direction: expected read, write or readwrite, not '" + s.direction + "'";
+    return false;
+  }
+  const auto hist = j.find("latency_histogram");
+  if (hist == j.end()) {
+    *err = "latency_histogram: missing";
+    return false;
+  }
+  if (!LatencyHistogram::FromJson(*hist, &s.latency, err)) {
+    *err = "latency_histogram: " + *err;
+    return false;
+  }
+  // The throughput log is optional: absent means no log was kept.
+  const auto tp = j.find("throughput_kib_s");
+  if (tp != j.end()) {
+    if (!tp->is_array()) {
+      *err = "throughput_kib_s: expected an array of numbers";
+      return false;
+    }
+    for (size_t i = 0; i < tp->size(); ++i) {
+      if (!(*tp)[i].is_number()) {
+        *err = "throughput_kib_s[" + std::to_string(i) + "]: expected a number";
+        return false;
+      }
+      s.throughput_kib_s.push_back((*tp)[i].get<double>());
+    }
+  }
+  if (j.contains("throughput_interval_ms") &&
+      !Get(j, "throughput_interval_ms", &s.throughput_interval_ms, err)) {
+    return false;
+  }
+  *out = std::move(s);
+  return true;
+}
+
+json FairnessToJson(const Fairness& f) {
+  return json{{"min_max_ratio", f.min_max_ratio},
+              {"jain_index", f.jain_index},
+              {"min_bytes", f.min_bytes},
+              {"max_bytes", f.max_bytes}};
+}
+
+bool FairnessFromJson(const json& j, Fairness* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a fairness object";
+    return false;
+  }
+  Fairness f;
+  if (!Get(j, "min_max_ratio", &f.min_max_ratio, err) ||
+      !Get(j, "jain_index", &f.jain_index, err) || !Get(j, "min_bytes", &f.min_bytes, err) ||
+      !Get(j, "max_bytes", &f.max_bytes, err)) {
+    return false;
+  }
+  *out = f;
+  return true;
+}
+
+}  // namespace elevbench

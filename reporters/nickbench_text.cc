@@ -1,0 +1,86 @@
+#include "reporters/nickbench_text.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+
+#include "reporters/environment_text.h"
+
+namespace elevbench {
+namespace {
+
+// "(means of 3 repetitions)" when any row averages more than one repetition; else "".
+std::string MeansLine(const std::vector<NickbenchRow>& rows) {
+  uint32_t lo = UINT32_MAX;
+  uint32_t hi = 0;
+  for (const NickbenchRow& r : rows) {
+    lo = std::min(lo, r.repetitions);
+    hi = std::max(hi, r.repetitions);
+  }
+  if (hi <= 1) return "";
+  if (lo == hi) return "(means of " + std::to_string(hi) + " repetitions)\n";
+  return "(means of " + std::to_string(lo) + " to " + std::to_string(hi) + " repetitions)\n";
+}
+
+}  // namespace
+
+std::string NickbenchMetricText(int bench, double metric) {
+  char buf[64];
+  if (bench == 5) {
+    std::snprintf(buf, sizeof buf, "%f us/B", metric);
+  } else if (bench == 6) {
+    std::snprintf(buf, sizeof buf, "%.2g", metric);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f", metric);
+  }
+  return buf;
+}
+
+std::string RenderNickbenchRow(const std::string& label, int bench, double io_rate_mb_s,
+                               double metric) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.2f", io_rate_mb_s);
+  std::string name = NickbenchMetricName(bench);
+  if (name.empty()) name = "Metric";
+  return label + " - IO Rate: " + rate + " MB/s, " + name + ": " +
+         NickbenchMetricText(bench, metric);
+}
+
+std::string RenderNickbenchText(const nlohmann::json& context,
+                                const std::vector<NickbenchRow>& rows) {
+  std::ostringstream out;
+  out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n" << MeansLine(rows);
+  int bench = -1;
+  for (const NickbenchRow& row : rows) {
+    if (row.bench != bench) {
+      bench = row.bench;
+      const std::string title = NickbenchTitle(bench);
+      out << (title.empty() ? "Bench " + std::to_string(bench) : title) << "\n";
+    }
+    out << RenderNickbenchRow(row.label.empty() ? row.identifier : row.label, row.bench,
+                              row.io_rate_mb_s, row.metric)
+        << "\n";
+  }
+  return out.str();
+}
+
+bool RenderNickbenchReport(const ResultsDocument& doc, const std::string& format, std::string* text,
+                           std::string* err) {
+  if (format != "nick") {
+    *err = "nickbench results print as nick, not '" + format + "'";
+    return false;
+  }
+  std::vector<NickbenchRecord> records;
+  if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
+  std::vector<NickbenchRow> rows = AggregateNickbenchRows(records, IdentifierOrder(doc));
+  for (NickbenchRow& row : rows) {
+    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
+    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
+    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
+  }
+  *text = RenderNickbenchText(doc.context, rows);
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,133 @@
+#include "reporters/probes_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+
+#include "reporters/environment_text.h"
+#include "reporters/gnu_time.h"
+
+namespace elevbench {
+namespace {
+
+// "(means of 3 repetitions)" when any row covers more than one repetition; else "".
+std::string MeansLine(const std::vector<ProbeRow>& rows) {
+  uint32_t lo = UINT32_MAX;
+  uint32_t hi = 0;
+  for (const ProbeRow& r : rows) {
+    lo = std::min(lo, r.repetitions);
+    hi = std::max(hi, r.repetitions);
+  }
+  if (hi <= 1) return "";
+  if (lo == hi) return "(means of " + std::to_string(hi) + " repetitions)\n";
+  return "(means of " + std::to_string(lo) + " to " + std::to_string(hi) + " repetitions)\n";
+}
+
+uint32_t Finished(const ProbeRow& row) { return row.repetitions - row.dnf - row.failed; }
+
+bool IsCat(const std::string& probe) { return probe.rfind("cat-", 0) == 0; }
+
+// "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
+std::string HowMany(uint32_t n, uint32_t of, const char* what) {
+  if (of == 1) return what;
+  return std::to_string(n) + " of " + std::to_string(of) + " repetitions " + what;
+}
+
+}  // namespace
+
+std::string ProbeTimeoutText(double seconds) {
+  char buf[64];
+  if (seconds >= 60 && std::fmod(seconds, 60.0) == 0) {
+    const double minutes = seconds / 60;
+    std::snprintf(buf, sizeof buf, "%.0f minute%s", minutes, minutes == 1 ? "" : "s");
+  } else {
+    std::snprintf(buf, sizeof buf, "%g second%s", seconds, seconds == 1 ? "" : "s");
+  }
+  return buf;
+}
+
+std::string ProbeBytesText(uint64_t bytes) {
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (bytes < 1024) {
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  } else if (bytes < (uint64_t{1} << 20)) {
+    std::snprintf(buf, sizeof buf, "%.0f KiB", b / 1024);
+  } else if (bytes < (uint64_t{1} << 30)) {
+    std::snprintf(buf, sizeof buf, "%.1f MB", b / (1 << 20));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / (1 << 30));
+  }
+  return buf;
+}
+
+std::string RenderProbeRow(const std::string& label, const ProbeRow& row) {
+  if (Finished(row) > 0) {
+    return label + " - " +
+           GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds);
+  }
+  if (row.dnf > 0) return label + " - N/A";
+  return label + " - failed (exit " + std::to_string(row.failed_exit_code) + ")";
+}
+
+std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& row) {
+  std::vector<std::string> notes;
+  if (row.dnf > 0) {
+    std::string note = "* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF");
+    if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
+    note += row.dnf > 1 ? " (on average " : " (";
+    if (IsCat(row.probe)) {
+      note += "read " + ProbeBytesText(row.dnf_bytes_read) + " of " +
+              ProbeBytesText(row.bytes_total) + ", " + std::to_string(row.dnf_files_read) + " of " +
+              std::to_string(row.files_total) + " files)";
+    } else {
+      note += "listed " + std::to_string(row.dnf_entries_listed) + " entries)";
+    }
+    notes.push_back(note);
+  }
+  if (row.failed > 0 && (Finished(row) > 0 || row.dnf > 0)) {
+    notes.push_back("* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") +
+                    " (exit " + std::to_string(row.failed_exit_code) + ")");
+  }
+  return notes;
+}
+
+std::string RenderProbesText(const nlohmann::json& context, const std::vector<ProbeRow>& rows) {
+  std::ostringstream out;
+  out << RenderEnvironmentHeader(context) << MeansLine(rows);
+  for (size_t i = 0; i < rows.size();) {
+    const std::string& probe = rows[i].probe;
+    const std::string title = ProbeTitle(probe);
+    out << (title.empty() ? probe : title) << "\n";
+    std::vector<std::string> notes;
+    for (; i < rows.size() && rows[i].probe == probe; ++i) {
+      const std::string label = rows[i].label.empty() ? rows[i].identifier : rows[i].label;
+      out << RenderProbeRow(label, rows[i]) << "\n";
+      for (std::string& n : ProbeNotes(label, rows[i])) notes.push_back(std::move(n));
+    }
+    for (const std::string& n : notes) out << n << "\n";
+  }
+  return out.str();
+}
+
+bool RenderProbesReport(const ResultsDocument& doc, const std::string& format, std::string* text,
+                        std::string* err) {
+  if (format != "nick") {
+    *err = "probes results print as nick, not '" + format + "'";
+    return false;
+  }
+  std::vector<ProbeRecord> records;
+  if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
+  std::vector<ProbeRow> rows = AggregateProbeRows(records, IdentifierOrder(doc));
+  for (ProbeRow& row : rows) {
+    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
+    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
+    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
+  }
+  *text = RenderProbesText(doc.context, rows);
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,226 @@
+#include "scenarios/nickbench/nickbench_records.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+#include "harness/core/stats.h"
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+// Reads j[key] into *out if it has T's JSON type; err names the key otherwise.
+template <typename T>
+bool Get(const json& j, const char* key, T* out, std::string* err) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    *err = std::string(key) + ": missing";
+    return false;
+  }
+  bool ok = false;
+  const char* expected = "";
+  if constexpr (std::is_same_v<T, std::string>) {
+    ok = it->is_string();
+    expected = "a string";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    ok = it->is_number();
+    expected = "a number";
+  } else if constexpr (std::is_unsigned_v<T>) {
+    ok = it->is_number_unsigned() && it->template get<uint64_t>() <= std::numeric_limits<T>::max();
+    expected = "a non-negative integer";
+  } else {
+    ok = it->is_number_integer() && it->template get<int64_t>() >= std::numeric_limits<T>::min() &&
+         it->template get<int64_t>() <= std::numeric_limits<T>::max();
+    expected = "an integer";
+  }
+  if (!ok) {
+    *err = std::string(key) + ": expected " + expected;
+    return false;
+  }
+  *out = it->template get<T>();
+  return true;
+}
+
+constexpr int kFirstBench = 2;
+constexpr int kLastBench = 6;
+
+}  // namespace
+
+std::string NickbenchTitle(int bench) {
+  switch (bench) {
+    case 2:
+      return "Bench 2 - 2 threads, streaming reader and streaming writer";
+    case 3:
+      return "Bench 3 - 2 threads, streaming readers";
+    case 4:
+      return "Bench 4 - 2 threads, streaming writers";
+    case 5:
+      return "Bench 5 - 1 thread, read then write each block of 1 file";
+    case 6:
+      return "Bench 6 - 4 threads, streaming readers";
+    default:
+      return "";
+  }
+}
+
+std::string NickbenchMetricName(int bench) {
+  switch (bench) {
+    case 2:
+      return "Reads per write";
+    case 3:
+      return "Reads per read";
+    case 4:
+      return "Writes per write";
+    case 5:
+      return "CPU time per byte";
+    case 6:
+      return "Greatest unfairness between 4 readers";
+    default:
+      return "";
+  }
+}
+
+std::string NickbenchMetricUnit(int bench) {
+  if (bench == 5) return "cpu_us_per_mib";
+  return bench >= kFirstBench && bench <= kLastBench ? "ratio" : "";
+}
+
+json NickbenchRecordToJson(const NickbenchRecord& r) {
+  json streams = json::array();
+  for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
+  return json{{"scheduler", r.scheduler},
+              {"identifier", r.identifier},
+              {"label", r.label},
+              {"repetition", r.repetition},
+              {"bench", r.bench},
+              {"elapsed_seconds", r.elapsed_seconds},
+              {"io_rate_mb_s", r.io_rate_mb_s},
+              {"metric", r.metric},
+              {"metric_name", NickbenchMetricName(r.bench)},
+              {"metric_unit", NickbenchMetricUnit(r.bench)},
+              {"cpu_seconds", r.cpu_seconds},
+              {"fairness", FairnessToJson(r.fairness)},
+              {"streams", std::move(streams)}};
+}
+
+bool NickbenchRecordFromJson(const json& j, NickbenchRecord* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a nickbench record object";
+    return false;
+  }
+  NickbenchRecord r;
+  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
+      !Get(j, "repetition", &r.repetition, err) || !Get(j, "bench", &r.bench, err) ||
+      !Get(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
+      !Get(j, "io_rate_mb_s", &r.io_rate_mb_s, err) || !Get(j, "metric", &r.metric, err) ||
+      !Get(j, "cpu_seconds", &r.cpu_seconds, err)) {
+    return false;
+  }
+  // The session adds "label"; files of runs without short labels have none.
+  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
+  if (r.bench < kFirstBench || r.bench > kLastBench) {
+    *err = "bench: " + std::to_string(r.bench) + " is not one of nickbench's Benches 2-6";
+    return false;
+  }
+  // metric_name and metric_unit follow from the bench; they are written for readers only.
+  const auto fairness = j.find("fairness");
+  if (fairness == j.end()) {
+    *err = "fairness: missing";
+    return false;
+  }
+  if (!FairnessFromJson(*fairness, &r.fairness, err)) {
+    *err = "fairness." + *err;
+    return false;
+  }
+  const auto streams = j.find("streams");
+  if (streams == j.end() || !streams->is_array()) {
+    *err = "streams: expected an array";
+    return false;
+  }
+  for (size_t i = 0; i < streams->size(); ++i) {
+    StreamResult s;
+    if (!StreamResultFromJson((*streams)[i], &s, err)) {
+      *err = "streams[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+    r.streams.push_back(std::move(s));
+  }
+  *out = std::move(r);
+  return true;
+}
+
+bool NickbenchRecordsFromDocument(const ResultsDocument& doc, std::vector<NickbenchRecord>* out,
+                                  std::string* err) {
+  std::vector<NickbenchRecord> records;
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    NickbenchRecord r;
+    if (!NickbenchRecordFromJson(doc.records[i], &r, err)) {
+      *err = "records[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+    records.push_back(std::move(r));
+  }
+  *out = std::move(records);
+  return true;
+}
+
+std::vector<NickbenchRow> AggregateNickbenchRows(const std::vector<NickbenchRecord>& records,
+                                                 const std::vector<std::string>& given_order) {
+  std::vector<std::string> order = given_order;
+  std::vector<int> benches;
+  for (const NickbenchRecord& r : records) {
+    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
+      order.push_back(r.identifier);
+    }
+    if (std::find(benches.begin(), benches.end(), r.bench) == benches.end()) {
+      benches.push_back(r.bench);
+    }
+  }
+  std::sort(benches.begin(), benches.end());
+  std::vector<NickbenchRow> rows;
+  for (int bench : benches) {
+    for (const std::string& id : order) {
+      NickbenchRow row;
+      row.identifier = id;
+      row.bench = bench;
+      std::vector<double> rates;
+      std::vector<double> metrics;
+      for (const NickbenchRecord& r : records) {
+        if (r.identifier != id || r.bench != bench) continue;
+        if (row.label.empty()) row.label = r.label;
+        rates.push_back(r.io_rate_mb_s);
+        metrics.push_back(r.metric);
+      }
+      if (rates.empty()) continue;
+      row.repetitions = static_cast<uint32_t>(rates.size());
+      row.io_rate_mb_s = Mean(rates);
+      row.metric = Mean(metrics);
+      row.io_rate_mb_s_stddev = StdDev(rates);
+      row.metric_stddev = StdDev(metrics);
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+json NickbenchSummaryToJson(const std::vector<NickbenchRow>& rows) {
+  json summary = json::array();
+  for (const NickbenchRow& row : rows) {
+    summary.push_back(
+        json{{"identifier", row.identifier},
+             {"label", row.label},
+             {"bench", row.bench},
+             {"title", NickbenchTitle(row.bench)},
+             {"metric_name", NickbenchMetricName(row.bench)},
+             {"metric_unit", NickbenchMetricUnit(row.bench)},
+             {"repetitions", row.repetitions},
+             {"mean", json{{"io_rate_mb_s", row.io_rate_mb_s}, {"metric", row.metric}}},
+             {"stddev",
+              json{{"io_rate_mb_s", row.io_rate_mb_s_stddev}, {"metric", row.metric_stddev}}}});
+  }
+  return summary;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,233 @@
+#include "scenarios/probes/probe_records.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "harness/core/stats.h"
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+// Reads j[key] into *out if it has T's JSON type; err names the key otherwise.
+template <typename T>
+bool Get(const json& j, const char* key, T* out, std::string* err) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    *err = std::string(key) + ": missing";
+    return false;
+  }
+  bool ok = false;
+  const char* expected = "";
+  if constexpr (std::is_same_v<T, std::string>) {
+    ok = it->is_string();
+    expected = "a string";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    ok = it->is_number();
+    expected = "a number";
+  } else if constexpr (std::is_unsigned_v<T>) {
+    ok = it->is_number_unsigned() && it->template get<uint64_t>() <= std::numeric_limits<T>::max();
+    expected = "a non-negative integer";
+  } else {
+    ok = it->is_number_integer() && it->template get<int64_t>() >= std::numeric_limits<T>::min() &&
+         it->template get<int64_t>() <= std::numeric_limits<T>::max();
+    expected = "an integer";
+  }
+  if (!ok) {
+    *err = std::string(key) + ": expected " + expected;
+    return false;
+  }
+  *out = it->template get<T>();
+  return true;
+}
+
+uint64_t RoundedMean(const std::vector<double>& v) {
+  return static_cast<uint64_t>(std::llround(Mean(v)));
+}
+
+}  // namespace
+
+const std::vector<std::string>& AllProbes() {
+  static const std::vector<std::string> kProbes = {"cat-during-read", "cat-during-write",
+                                                   "ls-during-read", "ls-during-write"};
+  return kProbes;
+}
+
+std::string ProbeTitle(const std::string& probe) {
+  if (probe == "cat-during-read") return "Cat kernel source during seq read";
+  if (probe == "cat-during-write") return "Cat kernel source during seq write";
+  if (probe == "ls-during-read") return "ls -lr kernel source during seq read";
+  if (probe == "ls-during-write") return "ls -lr kernel source during seq write";
+  return "";
+}
+
+json ProbeRecordToJson(const ProbeRecord& r) {
+  json load = json::array();
+  for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
+  return json{{"scheduler", r.scheduler},
+              {"identifier", r.identifier},
+              {"label", r.label},
+              {"repetition", r.repetition},
+              {"probe", r.probe},
+              {"status", r.status},
+              {"exit_code", r.exit_code},
+              {"user_seconds", r.user_seconds},
+              {"system_seconds", r.system_seconds},
+              {"elapsed_seconds", r.elapsed_seconds},
+              {"timeout_seconds", r.timeout_seconds},
+              {"major_faults", r.major_faults},
+              {"minor_faults", r.minor_faults},
+              {"bytes_read", r.bytes_read},
+              {"files_read", r.files_read},
+              {"entries_listed", r.entries_listed},
+              {"files_total", r.files_total},
+              {"bytes_total", r.bytes_total},
+              {"warmup_seconds", r.warmup_seconds},
+              {"load", std::move(load)}};
+}
+
+bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a probe record object";
+    return false;
+  }
+  ProbeRecord r;
+  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
+      !Get(j, "repetition", &r.repetition, err) || !Get(j, "probe", &r.probe, err) ||
+      !Get(j, "status", &r.status, err) || !Get(j, "exit_code", &r.exit_code, err) ||
+      !Get(j, "user_seconds", &r.user_seconds, err) ||
+      !Get(j, "system_seconds", &r.system_seconds, err) ||
+      !Get(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
+      !Get(j, "timeout_seconds", &r.timeout_seconds, err) ||
+      !Get(j, "major_faults", &r.major_faults, err) ||
+      !Get(j, "minor_faults", &r.minor_faults, err) || !Get(j, "bytes_read", &r.bytes_read, err) ||
+      !Get(j, "files_read", &r.files_read, err) ||
+      !Get(j, "entries_listed", &r.entries_listed, err) ||
+      !Get(j, "files_total", &r.files_total, err) || !Get(j, "bytes_total", &r.bytes_total, err) ||
+      !Get(j, "warmup_seconds", &r.warmup_seconds, err)) {
+    return false;
+  }
+  // The session adds "label"; files of runs without short labels have none.
+  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
+  if (ProbeTitle(r.probe).empty()) {
+    *err = "probe: unknown probe '" + r.probe + "'";
+    return false;
+  }
+  if (r.status != "ok" && r.status != "dnf" && r.status != "failed") {
+    *err = "status: expected ok, dnf or failed, not '" + r.status + "'";
+    return false;
+  }
+  const auto load = j.find("load");
+  if (load == j.end() || !load->is_array()) {
+    *err = "load: expected an array";
+    return false;
+  }
+  for (size_t i = 0; i < load->size(); ++i) {
+    StreamResult s;
+    if (!StreamResultFromJson((*load)[i], &s, err)) {
+      *err = "load[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+    r.load.push_back(std::move(s));
+  }
+  *out = std::move(r);
+  return true;
+}
+
+bool ProbeRecordsFromDocument(const ResultsDocument& doc, std::vector<ProbeRecord>* out,
+                              std::string* err) {
+  std::vector<ProbeRecord> records;
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    ProbeRecord r;
+    if (!ProbeRecordFromJson(doc.records[i], &r, err)) {
+      *err = "records[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+    records.push_back(std::move(r));
+  }
+  *out = std::move(records);
+  return true;
+}
+
+std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records,
+                                         const std::vector<std::string>& given_order) {
+  std::vector<std::string> order = given_order;
+  std::vector<std::string> probes = AllProbes();
+  for (const ProbeRecord& r : records) {
+    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
+      order.push_back(r.identifier);
+    }
+    if (std::find(probes.begin(), probes.end(), r.probe) == probes.end()) {
+      probes.push_back(r.probe);
+    }
+  }
+  std::vector<ProbeRow> rows;
+  for (const std::string& probe : probes) {
+    for (const std::string& id : order) {
+      ProbeRow row;
+      row.identifier = id;
+      row.probe = probe;
+      std::vector<double> user, system, elapsed, dnf_bytes, dnf_files, dnf_entries;
+      for (const ProbeRecord& r : records) {
+        if (r.identifier != id || r.probe != probe) continue;
+        if (row.label.empty()) row.label = r.label;
+        ++row.repetitions;
+        row.timeout_seconds = std::max(row.timeout_seconds, r.timeout_seconds);
+        row.files_total = std::max(row.files_total, r.files_total);
+        row.bytes_total = std::max(row.bytes_total, r.bytes_total);
+        if (r.status == "ok") {
+          user.push_back(r.user_seconds);
+          system.push_back(r.system_seconds);
+          elapsed.push_back(r.elapsed_seconds);
+        } else if (r.status == "dnf") {
+          ++row.dnf;
+          dnf_bytes.push_back(static_cast<double>(r.bytes_read));
+          dnf_files.push_back(static_cast<double>(r.files_read));
+          dnf_entries.push_back(static_cast<double>(r.entries_listed));
+        } else {
+          ++row.failed;
+          row.failed_exit_code = r.exit_code;
+        }
+      }
+      if (row.repetitions == 0) continue;
+      row.user_seconds = Mean(user);
+      row.system_seconds = Mean(system);
+      row.elapsed_seconds = Mean(elapsed);
+      row.dnf_bytes_read = RoundedMean(dnf_bytes);
+      row.dnf_files_read = RoundedMean(dnf_files);
+      row.dnf_entries_listed = RoundedMean(dnf_entries);
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+json ProbeSummaryToJson(const std::vector<ProbeRow>& rows) {
+  json summary = json::array();
+  for (const ProbeRow& row : rows) {
+    summary.push_back(json{{"identifier", row.identifier},
+                           {"label", row.label},
+                           {"probe", row.probe},
+                           {"title", ProbeTitle(row.probe)},
+                           {"repetitions", row.repetitions},
+                           {"ok", row.repetitions - row.dnf - row.failed},
+                           {"dnf", row.dnf},
+                           {"failed", row.failed},
+                           {"mean", json{{"user_seconds", row.user_seconds},
+                                         {"system_seconds", row.system_seconds},
+                                         {"elapsed_seconds", row.elapsed_seconds}}},
+                           {"timeout_seconds", row.timeout_seconds},
+                           {"dnf_mean", json{{"bytes_read", row.dnf_bytes_read},
+                                             {"files_read", row.dnf_files_read},
+                                             {"entries_listed", row.dnf_entries_listed}}},
+                           {"files_total", row.files_total},
+                           {"bytes_total", row.bytes_total},
+                           {"failed_exit_code", row.failed_exit_code}});
+  }
+  return summary;
+}
+
+}  // namespace elevbench
