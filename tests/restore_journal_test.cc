@@ -426,6 +426,50 @@ TEST_F(RestoreJournalTest, LoopEntriesLeaveOtherDevicesAlone) {
                      "/dev/loop7 now backs /srv/someone-else.img, not ours; left alone"}));
 }
 
+TEST_F(RestoreJournalTest, DriverTagsAndCreatedLoopEntriesSurviveACrash) {
+  Put("sys/block/loop9/queue/scheduler", "[none] mq-deadline kyber bfq \n");
+  Put("sys/block/loop9/queue/nr_requests", "128\n");
+  Put("sys/kernel/debug/block/loop9/hctx0/tags", "nr_tags=128\n\nbitmap_tags:\ndepth=128\n");
+  {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+    ASSERT_TRUE(j.Record(JournalEntry::LoopCreated("/dev/loop9", "/tmp/mine.img"), &err)) << err;
+    ASSERT_TRUE(j.RecordDriverTags("loop9", &err)) << err;
+    ASSERT_TRUE(j.RecordDriverTags("loop9", &err)) << err;  // save-once
+    EXPECT_FALSE(j.RecordDriverTags("loop8", &err));        // no debugfs file: cannot journal
+    EXPECT_NE(err.find("cannot read the driver tags of loop8"), std::string::npos) << err;
+    ASSERT_EQ(j.entries().size(), 2u);
+    EXPECT_EQ(j.entries()[1].original, "128");
+  }
+  const nlohmann::json file = nlohmann::json::parse(Slurp(JournalPath()));
+  EXPECT_EQ(file["entries"][0], (nlohmann::json{{"kind", "loop_created"},
+                                                {"device", "/dev/loop9"},
+                                                {"backing_file", "/tmp/mine.img"}}));
+  EXPECT_EQ(file["entries"][1], (nlohmann::json{{"kind", "driver_tags"},
+                                                {"path", "/sys/block/loop9/queue/nr_requests"},
+                                                {"original", "128"}}));
+  std::vector<std::string> log;
+  std::string err;
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_EQ(log, (std::vector<std::string>{log.front(), "driver tags of loop9 already 128",
+                                           "/dev/loop9: not removed under a fake sysfs root"}));
+}
+
+TEST_F(RestoreJournalTest, RejectsUnsafeDriverTagsAndLoopEntries) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  EXPECT_FALSE(j.Record(JournalEntry::DriverTags("../sda", 4), &err));
+  EXPECT_FALSE(j.Record(JournalEntry::DriverTags("loop1/queue", 4), &err));
+  JournalEntry bad = JournalEntry::DriverTags("loop1", 4);
+  bad.original = "four";
+  EXPECT_FALSE(j.Record(bad, &err));
+  EXPECT_FALSE(j.Record(JournalEntry::LoopCreated("/dev/sda", "/x.img"), &err));
+  EXPECT_FALSE(j.Record(JournalEntry::LoopCreated("/dev/loop1", "relative.img"), &err));
+  EXPECT_TRUE(j.entries().empty());
+}
+
 TEST_F(RestoreJournalTest, ProcessesAreTerminatedOnlyIfStillTheSame) {
   pid_t polite = SpawnSleeper(false);
   pid_t stubborn = SpawnSleeper(true);

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "harness/core/atomic_file.h"
+#include "harness/device/driver_tags.h"
 
 namespace elevbench {
 namespace {
@@ -50,8 +51,28 @@ struct JournalFile {
   std::vector<JournalEntry> entries;
 };
 
-constexpr const char* kKindNames[] = {"sysfs_value", "loop_device", "mount",  "fuse_mount",
-                                      "file",        "directory",   "process"};
+constexpr const char* kKindNames[] = {"sysfs_value", "loop_device", "mount",
+                                      "fuse_mount",  "file",        "directory",
+                                      "process",     "driver_tags", "loop_created"};
+
+constexpr std::string_view kNrRequestsSuffix = "/queue/nr_requests";
+
+bool IsLoopDevicePath(const std::string& p) {
+  return p.rfind("/dev/loop", 0) == 0 && p.size() > 9 &&
+         p.find_first_not_of("0123456789", 9) == std::string::npos;
+}
+
+// "/sys/block/<disk>/queue/nr_requests" -> "<disk>"; empty if the path has another shape.
+std::string DiskOfNrRequests(const std::string& p) {
+  constexpr std::string_view kPrefix = "/sys/block/";
+  if (p.rfind(kPrefix, 0) != 0 || p.size() <= kPrefix.size() + kNrRequestsSuffix.size() ||
+      p.compare(p.size() - kNrRequestsSuffix.size(), kNrRequestsSuffix.size(), kNrRequestsSuffix) !=
+          0) {
+    return "";
+  }
+  std::string disk = p.substr(kPrefix.size(), p.size() - kPrefix.size() - kNrRequestsSuffix.size());
+  return disk.find('/') == std::string::npos ? disk : "";
+}
 
 std::string Join(const std::string& dir, const char* name) { return dir + "/" + name; }
 
@@ -89,10 +110,12 @@ bool ValidateEntry(const JournalEntry& e, std::string* err) {
   bool ok = PathIsSafe(e.path);
   if (e.kind == JournalEntryKind::kSysfsValue) {
     ok = ok && (e.path.rfind("/sys/", 0) == 0 || e.path.rfind("/proc/sys/", 0) == 0);
-  } else if (e.kind == JournalEntryKind::kLoopDevice) {
-    ok = ok && e.path.rfind("/dev/loop", 0) == 0 && e.path.size() > 9 &&
-         e.path.find_first_not_of("0123456789", 9) == std::string::npos &&
-         PathIsSafe(e.backing_file);
+  } else if (e.kind == JournalEntryKind::kLoopDevice || e.kind == JournalEntryKind::kLoopCreated) {
+    ok = ok && IsLoopDevicePath(e.path) && PathIsSafe(e.backing_file);
+  } else if (e.kind == JournalEntryKind::kDriverTags) {
+    ok = ok && !DiskOfNrRequests(e.path).empty() && !e.original.empty() &&
+         e.original.find_first_not_of("0123456789") == std::string::npos && e.original.size() < 7 &&
+         std::stoi(e.original) >= 1;
   } else if (e.kind == JournalEntryKind::kProcess) {
     ok = e.pid > 1 && e.start_time > 0;
   }
@@ -108,9 +131,13 @@ nlohmann::json EntryToJson(const JournalEntry& e) {
     j["comm"] = e.comm;
     return j;
   }
-  j[e.kind == JournalEntryKind::kLoopDevice ? "device" : "path"] = e.path;
-  if (e.kind == JournalEntryKind::kSysfsValue) j["original"] = e.original;
-  if (e.kind == JournalEntryKind::kLoopDevice) j["backing_file"] = e.backing_file;
+  const bool loop =
+      e.kind == JournalEntryKind::kLoopDevice || e.kind == JournalEntryKind::kLoopCreated;
+  j[loop ? "device" : "path"] = e.path;
+  if (e.kind == JournalEntryKind::kSysfsValue || e.kind == JournalEntryKind::kDriverTags) {
+    j["original"] = e.original;
+  }
+  if (loop) j["backing_file"] = e.backing_file;
   return j;
 }
 
@@ -127,9 +154,13 @@ bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
       e->start_time = j.at("start_time").get<uint64_t>();
       e->comm = j.value("comm", "");
     } else {
-      e->path = j.at(e->kind == JournalEntryKind::kLoopDevice ? "device" : "path");
-      if (e->kind == JournalEntryKind::kSysfsValue) e->original = j.at("original");
-      if (e->kind == JournalEntryKind::kLoopDevice) e->backing_file = j.at("backing_file");
+      const bool loop =
+          e->kind == JournalEntryKind::kLoopDevice || e->kind == JournalEntryKind::kLoopCreated;
+      e->path = j.at(loop ? "device" : "path");
+      if (e->kind == JournalEntryKind::kSysfsValue || e->kind == JournalEntryKind::kDriverTags) {
+        e->original = j.at("original");
+      }
+      if (loop) e->backing_file = j.at("backing_file");
     }
   } catch (const nlohmann::json::exception& ex) {
     return Fail(err, std::string("bad journal entry: ") + ex.what());
@@ -232,10 +263,99 @@ Outcome UndoSysfs(const Sysfs& sysfs, const JournalEntry& e, bool last_chance, s
   if (Sysfs::ValueMatches(e.path, e.original, current)) {
     return Say(line, Outcome::kDone, e.path + " already '" + e.original + "'");
   }
+  if (!DiskOfNrRequests(e.path).empty()) {
+    // nr_requests is a scheduler's pool. Under none a write would resize the driver tags, which
+    // elevbench changes only through a driver_tags entry; DeviceControl never writes it there.
+    std::string line_text;
+    std::vector<std::string> names;
+    std::string scheduler;
+    const std::string sched_path =
+        e.path.substr(0, e.path.size() - kNrRequestsSuffix.size()) + "/queue/scheduler";
+    if (sysfs.Read(sched_path, &line_text, &err) &&
+        ParseSchedulerLine(line_text, &names, &scheduler, &err) && scheduler == "none") {
+      return Say(line, Outcome::kDone,
+                 e.path + " left at '" + current + "': scheduler none has no request pool");
+    }
+  }
   if (!sysfs.WriteVerified(e.path, e.original, &err)) {
     return Say(line, Outcome::kFailed, "FAILED " + err);
   }
   return Say(line, Outcome::kDone, "restored " + e.path + " to '" + e.original + "'");
+}
+
+// Resizes the driver tags back (through scheduler none, see driver_tags.h). The scheduler found
+// is selected again afterwards; an older sysfs_value entry restores the original one.
+Outcome UndoDriverTags(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
+  const std::string disk = DiskOfNrRequests(e.path);
+  std::error_code ec;
+  if (!fs::exists(sysfs.Map("/sys/block/" + disk), ec)) {
+    return Say(line, Outcome::kGone, disk + " is gone; no driver tags to restore");
+  }
+  const int want = std::stoi(e.original);
+  int now = 0;
+  std::string err;
+  if (ReadDriverTags(sysfs, disk, &now, &err) && now == want) {
+    return Say(line, Outcome::kDone, "driver tags of " + disk + " already " + e.original);
+  }
+  if (!ResizeDriverTags(sysfs, disk, want, &err)) {
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  return Say(line, Outcome::kDone, "restored the driver tags of " + disk + " to " + e.original);
+}
+
+// The bound file of a loop device, without the " (deleted)" the kernel appends; false if unbound.
+bool LoopBackingFile(const Sysfs& sysfs, const std::string& name, std::string* value) {
+  std::string err;
+  if (!sysfs.Read("/sys/block/" + name + "/loop/backing_file", value, &err)) return false;
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (value->size() > kDeleted.size() &&
+      value->compare(value->size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0) {
+    value->resize(value->size() - kDeleted.size());
+  }
+  return true;
+}
+
+// Removes a loop device the run created, with every queue setting it carries (some, such as the
+// writeback-throttling state, cannot be put back through sysfs). Never one bound to another file.
+Outcome UndoLoopCreated(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
+  const std::string name = e.path.substr(5);
+  if (sysfs.root() != "/") {
+    return Say(line, Outcome::kGone, e.path + ": not removed under a fake sysfs root");
+  }
+  std::error_code ec;
+  if (!fs::exists("/sys/block/" + name, ec)) {
+    return Say(line, Outcome::kGone, e.path + " is already removed");
+  }
+  std::string current;
+  if (LoopBackingFile(sysfs, name, &current)) {
+    if (current != e.backing_file) {
+      return Say(line, Outcome::kGone,
+                 e.path + " now backs " + current + ", not ours; not removed");
+    }
+    return Say(line, Outcome::kFailed, "FAILED remove " + e.path + ": still attached");
+  }
+  const int index = std::stoi(name.substr(4));
+  int fd = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    return Say(line, Outcome::kFailed,
+               std::string("FAILED open /dev/loop-control: ") + strerror(errno));
+  }
+  // EBUSY while something still has the device open (a dying process, a blkid probe).
+  int saved = 0;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    if (ioctl(fd, LOOP_CTL_REMOVE, index) == 0) {
+      close(fd);
+      return Say(line, Outcome::kDone, "removed loop device " + e.path);
+    }
+    saved = errno;
+    if (saved != EBUSY) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  close(fd);
+  if (saved == ENODEV || saved == ENXIO) {
+    return Say(line, Outcome::kGone, e.path + " is already removed");
+  }
+  return Say(line, Outcome::kFailed, "FAILED remove " + e.path + ": " + strerror(saved));
 }
 
 // Reaps the recorded process if it is our exited child; a reused pid is never touched.
@@ -297,17 +417,7 @@ Outcome UndoMount(const JournalEntry& e, std::string* line) {
 
 Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
   std::string name = e.path.substr(5);
-  std::string attr = "/sys/block/" + name + "/loop/backing_file";
-  auto backing = [&](std::string* value) {
-    std::string err;
-    if (!sysfs.Read(attr, value, &err)) return false;
-    constexpr std::string_view kDeleted = " (deleted)";
-    if (value->size() > kDeleted.size() &&
-        value->compare(value->size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0) {
-      value->resize(value->size() - kDeleted.size());
-    }
-    return true;
-  };
+  auto backing = [&](std::string* value) { return LoopBackingFile(sysfs, name, value); };
   std::string current;
   if (!backing(&current)) return Say(line, Outcome::kGone, e.path + " is already detached");
   if (current != e.backing_file) {
@@ -366,6 +476,10 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
         return UndoMount(e, &line);
       case JournalEntryKind::kLoopDevice:
         return UndoLoop(sysfs, e, &line);
+      case JournalEntryKind::kDriverTags:
+        return UndoDriverTags(sysfs, e, &line);
+      case JournalEntryKind::kLoopCreated:
+        return UndoLoopCreated(sysfs, e, &line);
       default:
         return UndoPath(e, &line);
     }
@@ -377,7 +491,9 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
   };
   for (size_t k = total; k-- > 0;) {
     Outcome outcome = undo((*entries)[k], false);
-    bool retry = outcome == Outcome::kFailed && (*entries)[k].kind == JournalEntryKind::kSysfsValue;
+    const JournalEntryKind kind = (*entries)[k].kind;
+    bool retry = outcome == Outcome::kFailed &&
+                 (kind == JournalEntryKind::kSysfsValue || kind == JournalEntryKind::kDriverTags);
     retry ? deferred.push_back(k) : note(k, outcome);
   }
   for (size_t k : deferred) note(k, undo((*entries)[k], true));
@@ -500,6 +616,20 @@ bool RestoreJournal::RecordSysfsValue(const std::string& path, std::string* err)
     }
     entry.original = current;
   }
+  return Record(entry, err);
+}
+
+bool RestoreJournal::RecordDriverTags(const std::string& disk, std::string* err) {
+  JournalEntry entry = JournalEntry::DriverTags(disk, kMinDriverTags);
+  for (const JournalEntry& e : entries_) {
+    if (e.SameResource(entry)) return true;
+  }
+  int depth = 0;
+  if (!ReadDriverTags(sysfs_, disk, &depth, err)) {
+    *err = "cannot read the driver tags of " + disk + " to journal them: " + *err;
+    return false;
+  }
+  entry.original = std::to_string(depth);
   return Record(entry, err);
 }
 

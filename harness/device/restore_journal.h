@@ -23,13 +23,17 @@ namespace elevbench {
 
 /// What an entry undoes. The order of entries is the order of changes; undo runs backwards.
 enum class JournalEntryKind {
-  kSysfsValue,  ///< write `original` back to sysfs/procfs `path` (read-back verified).
-  kLoopDevice,  ///< detach loop device `path` if it still backs `backing_file`.
-  kMount,       ///< unmount `path`.
-  kFuseMount,   ///< unmount the FUSE filesystem at `path`.
-  kFile,        ///< unlink `path`.
-  kDirectory,   ///< rmdir `path` (never recursive: it must be empty by then).
-  kProcess,     ///< terminate `pid` if it is still the process started at `start_time`.
+  kSysfsValue,   ///< write `original` back to sysfs/procfs `path` (read-back verified).
+  kLoopDevice,   ///< detach loop device `path` if it still backs `backing_file`.
+  kMount,        ///< unmount `path`.
+  kFuseMount,    ///< unmount the FUSE filesystem at `path`.
+  kFile,         ///< unlink `path`.
+  kDirectory,    ///< rmdir `path` (never recursive: it must be empty by then).
+  kProcess,      ///< terminate `pid` if it is still the process started at `start_time`.
+  kDriverTags,   ///< resize the driver tags of the disk of `path` (".../queue/nr_requests") back
+                 ///< to `original` (ResizeDriverTags: none, nr_requests, verified in debugfs).
+  kLoopCreated,  ///< remove loop device `path` (LOOP_CTL_REMOVE), created for the run, unless it
+                 ///< is bound to a file other than `backing_file`.
 };
 
 /// The kind's name in the journal file: "sysfs_value", "loop_device", ...
@@ -40,7 +44,7 @@ struct JournalEntry {
   JournalEntryKind kind = JournalEntryKind::kFile;
   std::string path;          ///< attribute, "/dev/loopN", mountpoint, file or directory.
   std::string original;      ///< kSysfsValue: the value to restore (scheduler: bare name).
-  std::string backing_file;  ///< kLoopDevice.
+  std::string backing_file;  ///< kLoopDevice, kLoopCreated.
   pid_t pid = 0;             ///< kProcess.
   uint64_t start_time = 0;   ///< kProcess: /proc/<pid>/stat field 22, guards against pid reuse.
   std::string comm;          ///< kProcess: for the log only.
@@ -60,6 +64,17 @@ struct JournalEntry {
   }
   static JournalEntry LoopDevice(std::string device, std::string backing_file) {
     JournalEntry e = Of(JournalEntryKind::kLoopDevice, std::move(device));
+    e.backing_file = std::move(backing_file);
+    return e;
+  }
+  /// `disk` is a kernel name ("loop8"); `original` the tag depth to restore.
+  static JournalEntry DriverTags(const std::string& disk, int original) {
+    JournalEntry e = Of(JournalEntryKind::kDriverTags, "/sys/block/" + disk + "/queue/nr_requests");
+    e.original = std::to_string(original);
+    return e;
+  }
+  static JournalEntry LoopCreated(std::string device, std::string backing_file) {
+    JournalEntry e = Of(JournalEntryKind::kLoopCreated, std::move(device));
     e.backing_file = std::move(backing_file);
     return e;
   }
@@ -129,6 +144,10 @@ class RestoreJournal {
   /// Records the current value of a sysfs/procfs attribute (for queue/scheduler, the bracketed
   /// name). Does not read anything if the path is already recorded.
   [[nodiscard]] bool RecordSysfsValue(const std::string& path, std::string* err);
+
+  /// Records the current driver tag depth of `disk` (read from debugfs) as a driver_tags entry.
+  /// Does not read anything if it is already recorded. Fails when debugfs cannot be read.
+  [[nodiscard]] bool RecordDriverTags(const std::string& disk, std::string* err);
 
   /// Records a running process with its start time, read from /proc.
   [[nodiscard]] bool RecordProcess(pid_t pid, std::string* err);
