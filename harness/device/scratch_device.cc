@@ -1,12 +1,17 @@
 #include "harness/device/scratch_device.h"
 
 #include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "harness/process/subprocess.h"
@@ -77,20 +82,57 @@ bool MakeJournaledTempDir(const std::string& base, RestoreJournal* journal, std:
   return true;
 }
 
+bool CreateLoopDevice(const std::string& backing_file, RestoreJournal* journal, std::string* device,
+                      std::string* err) {
+  int control = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  if (control < 0) {
+    *err = std::string("cannot open /dev/loop-control: ") + strerror(errno);
+    return false;
+  }
+  std::error_code ec;
+  std::string why = "no free index";
+  for (int index = 0, tries = 0; index < (1 << 20) && tries < 64; ++index) {
+    const std::string name = "loop" + std::to_string(index);
+    if (std::filesystem::exists("/sys/block/" + name, ec) ||
+        std::filesystem::exists("/dev/" + name, ec)) {
+      continue;
+    }
+    ++tries;
+    // The name is known before the device exists, so it is journaled first.
+    const JournalEntry entry = JournalEntry::LoopCreated("/dev/" + name, backing_file);
+    if (!journal->Record(entry, &why)) break;
+    if (ioctl(control, LOOP_CTL_ADD, index) >= 0) {
+      close(control);
+      *device = "/dev/" + name;
+      // devtmpfs makes the node; give it a moment on a loaded machine.
+      for (int i = 0; i < 100 && !std::filesystem::exists(*device, ec); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      return true;
+    }
+    const int saved = errno;
+    if (!journal->Forget(entry, &why)) break;
+    if (saved != EEXIST) {
+      why = name + ": " + strerror(saved);
+      break;
+    }
+  }
+  close(control);
+  *err = "cannot create a loop device: " + why;
+  return false;
+}
+
 bool AttachLoopDevice(const std::string& image, RestoreJournal* journal, std::string* device,
                       std::string* err) {
-  std::string out;
-  if (!RunChecked({"losetup", "--find", "--show", "--direct-io=on", image}, &out, err)) {
-    *err = "cannot attach a loop device: " + *err;
+  std::string created;
+  if (!CreateLoopDevice(image, journal, &created, err)) return false;
+  if (!journal->Record(JournalEntry::LoopDevice(created, image), err)) return false;
+  if (!RunChecked({"losetup", "--direct-io=on", created, image}, nullptr, err)) {
+    *err = "cannot attach " + created + ": " + *err;
     return false;
   }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  if (out.rfind("/dev/loop", 0) != 0) {
-    *err = "losetup printed an unexpected device name: " + out;
-    return false;
-  }
-  *device = out;
-  return journal->Record(JournalEntry::LoopDevice(*device, image), err);
+  *device = created;
+  return true;
 }
 
 bool MountJournaled(const std::string& device, const std::string& mountpoint,

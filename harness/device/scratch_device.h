@@ -38,8 +38,19 @@ bool SupportedScratchFs(const std::string& fs);
 /// background writes disturb the measurements).
 std::vector<std::string> MkfsCommand(const std::string& fs, const std::string& device);
 
-/// Attaches `image` to a free loop device with direct I/O on (so the host page cache does not
-/// double-cache), journaling it. Returns "/dev/loopN".
+/// Creates a new loop device for the run (LOOP_CTL_ADD at the lowest index that has no device),
+/// journaling it as a loop_created entry before it exists; undo removes it (LOOP_CTL_REMOVE)
+/// unless it is bound to a file other than `backing_file`. A fresh device starts from the
+/// kernel's defaults and takes every queue setting with it when removed: a free loop device
+/// keeps whatever an earlier user left on it (read_ahead_kb, driver tags, scheduler), and some
+/// of it, such as the writeback-throttling state after a write to wbt_lat_usec, cannot be put
+/// back through sysfs. Returns "/dev/loopN".
+[[nodiscard]] bool CreateLoopDevice(const std::string& backing_file, RestoreJournal* journal,
+                                    std::string* device, std::string* err);
+
+/// Attaches `image` to a new loop device (CreateLoopDevice) with direct I/O on (so the host page
+/// cache does not double-cache), journaling the attachment before it happens. Returns
+/// "/dev/loopN".
 [[nodiscard]] bool AttachLoopDevice(const std::string& image, RestoreJournal* journal,
                                     std::string* device, std::string* err);
 
