@@ -3,11 +3,41 @@
 #include <algorithm>
 
 #include "harness/device/block_device.h"
+#include "harness/device/driver_tags.h"
 
 namespace elevbench {
+namespace {
+
+bool CurrentScheduler(const Sysfs& sysfs, const std::string& disk, std::string* current,
+                      std::string* err) {
+  std::string line;
+  std::vector<std::string> names;
+  return sysfs.Read(QueuePath(disk, "scheduler"), &line, err) &&
+         ParseSchedulerLine(line, &names, current, err);
+}
+
+// nr_requests under none would resize the driver tags: it is not a pin there (see the header).
+bool SkippedUnder(const std::string& scheduler, const std::string& attr) {
+  return attr == "nr_requests" && scheduler == "none";
+}
+
+}  // namespace
 
 std::string QueuePath(const std::string& disk, const std::string& attr) {
   return "/sys/block/" + disk + "/queue/" + attr;
+}
+
+std::vector<std::pair<std::string, std::string>> OrderQueueAttrs(
+    const std::vector<std::pair<std::string, std::string>>& attrs) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, value] : attrs) {
+    auto same = [&](const auto& a) { return a.first == name; };
+    std::erase_if(out, same);
+    out.emplace_back(name, value);
+  }
+  std::stable_partition(out.begin(), out.end(),
+                        [](const auto& a) { return a.first != "read_ahead_kb"; });
+  return out;
 }
 
 DeviceControl::DeviceControl(const Sysfs& sysfs, RestoreJournal* journal,
@@ -20,7 +50,8 @@ bool DeviceControl::JournalOriginal(const std::string& path, std::string* err) {
 
 // Before the first change to a disk, journal the current scheduler's tunables and then the
 // scheduler itself: undo runs backwards, so the scheduler comes back first and its tunables are
-// written into it afterwards (a scheduler switch resets them to defaults).
+// written into it afterwards (a scheduler switch resets them to defaults). The driver tags found
+// now are the ones every later Apply must leave in place.
 bool DeviceControl::JournalDiskOnce(const std::string& disk, std::string* err) {
   if (std::find(journaled_disks_.begin(), journaled_disks_.end(), disk) != journaled_disks_.end()) {
     return true;
@@ -39,20 +70,92 @@ bool DeviceControl::JournalDiskOnce(const std::string& disk, std::string* err) {
   }
   if (!JournalOriginal(QueuePath(disk, "scheduler"), err)) return false;
   journaled_disks_.push_back(disk);
+  int depth = 0;
+  if (!driver_tags_.count(disk) && ReadDriverTags(sysfs_, disk, &depth, &ignored)) {
+    driver_tags_[disk] = depth;
+  }
+  return true;
+}
+
+bool DeviceControl::WritePinned(const std::string& disk, std::string* err) {
+  std::string scheduler;
+  if (!CurrentScheduler(sysfs_, disk, &scheduler, err)) return false;
+  for (const auto& [name, value] : pinned_) {
+    if (SkippedUnder(scheduler, name)) continue;
+    if (!sysfs_.WriteVerified(QueuePath(disk, name), value, err)) return false;
+  }
+  return VerifyPinned(disk, err);
+}
+
+bool DeviceControl::VerifyPinned(const std::string& disk, std::string* err) {
+  std::string scheduler;
+  if (!CurrentScheduler(sysfs_, disk, &scheduler, err)) return false;
+  for (const auto& [name, value] : pinned_) {
+    if (SkippedUnder(scheduler, name)) continue;
+    const std::string path = QueuePath(disk, name);
+    std::string got;
+    if (!sysfs_.Read(path, &got, err)) return false;
+    if (!Sysfs::ValueMatches(path, value, got)) {
+      *err = disk + " queue/" + name + ": pinned " + value + " but reads " + got +
+             " after the last write (the kernel changed it)";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DeviceControl::VerifyDriverTags(const std::string& disk, std::string* err) {
+  auto it = driver_tags_.find(disk);
+  if (it == driver_tags_.end()) return true;
+  int now = 0;
+  std::string read_err;
+  if (!ReadDriverTags(sysfs_, disk, &now, &read_err)) {
+    *err = disk + " driver tags: cannot verify (" + read_err + ")";
+    return false;
+  }
+  if (now != it->second) {
+    *err = disk + " driver tags: expected " + std::to_string(it->second) + " but debugfs shows " +
+           std::to_string(now);
+    return false;
+  }
   return true;
 }
 
 bool DeviceControl::PinQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
                                   std::string* err) {
-  pinned_ = attrs;
+  pinned_ = OrderQueueAttrs(attrs);
   for (const std::string& disk : disks_) {
-    for (const auto& [name, value] : attrs) {
-      const std::string path = QueuePath(disk, name);
-      if (!JournalOriginal(path, err)) return false;
-      if (!sysfs_.WriteVerified(path, value, err)) return false;
+    // Journal in reverse write order: undo runs newest first, so the originals are written back
+    // in write order too, read_ahead_kb last.
+    for (auto it = pinned_.rbegin(); it != pinned_.rend(); ++it) {
+      if (!JournalOriginal(QueuePath(disk, it->first), err)) return false;
     }
+    if (!WritePinned(disk, err)) return false;
   }
   return true;
+}
+
+bool DeviceControl::SetDriverTags(int depth, std::string* err) {
+  if (depth < kMinDriverTags) {
+    *err = "driver tags must be at least " + std::to_string(kMinDriverTags) +
+           " (the kernel's minimum), not " + std::to_string(depth);
+    return false;
+  }
+  for (const std::string& disk : disks_) {
+    if (!JournalDiskOnce(disk, err)) return false;
+    if (!journal_->RecordDriverTags(disk, err)) return false;
+    if (!ResizeDriverTags(sysfs_, disk, depth, err)) return false;
+    driver_tags_[disk] = depth;
+    if (!VerifyDriverTags(disk, err)) return false;
+    // The switch through none reset the scheduler's pool: put the pins back.
+    if (!pinned_.empty() && !WritePinned(disk, err)) return false;
+  }
+  return true;
+}
+
+int DeviceControl::DriverTags(const std::string& disk) const {
+  auto it = driver_tags_.find(disk);
+  return it == driver_tags_.end() ? -1 : it->second;
 }
 
 bool DeviceControl::SetScheduler(const std::string& disk, const std::string& name,
@@ -109,9 +212,7 @@ bool DeviceControl::Apply(const SchedulerConfig& config, std::string* err) {
         return false;
       }
     }
-    for (const auto& [name, value] : pinned_) {
-      if (!sysfs_.WriteVerified(QueuePath(disk, name), value, err)) return false;
-    }
+    if (!WritePinned(disk, err) || !VerifyDriverTags(disk, err)) return false;
   }
   return true;
 }

@@ -2,6 +2,17 @@
 // Applies scheduler configurations and pinned queue attributes to the target's disks, journaling
 // every original value before its first change so that it is restored on every exit path (and by
 // the next run after a crash).
+//
+// Couplings between queue attributes (measured on 6.18, see docs/emulated-disk.md):
+// - Every write that commits queue limits (max_sectors_kb, rotational, add_random, iostats,
+//   stable_writes, write_cache, ...) makes the kernel recompute read_ahead_kb. So read_ahead_kb
+//   is written last (OrderQueueAttrs), and every pinned value is read back after the last write.
+// - A scheduler switch resets nr_requests to the new scheduler's pool (256), and switching to or
+//   from bfq turns writeback throttling off or back on (unless wbt_lat_usec was written by hand).
+//   So the pins are written again, and read back again, after every switch.
+// - nr_requests written while the scheduler is none resizes the driver tags, not a scheduler pool
+//   (driver_tags.h). A pinned nr_requests is therefore not written while none is selected; the
+//   driver tags are set only by SetDriverTags.
 
 #include <map>
 #include <string>
@@ -20,14 +31,26 @@ class DeviceControl {
   /// `journal` must outlive this object and be open.
   DeviceControl(const Sysfs& sysfs, RestoreJournal* journal, std::vector<std::string> disks);
 
-  /// Pins queue attributes (read_ahead_kb=128, …) for the whole run; they are re-applied after
-  /// every scheduler switch because a switch resets some of them (nr_requests).
+  /// Pins queue attributes (read_ahead_kb=128, …) for the whole run. Journals every original
+  /// first, writes them in OrderQueueAttrs order, then reads every one back after the last write:
+  /// if the kernel has moved one, fails with "<disk> queue/<attr>: pinned <v> but reads <w> …".
+  /// They are re-applied and re-verified after every scheduler switch (Apply). A later value for
+  /// the same attribute replaces an earlier one. nr_requests is skipped while the scheduler is
+  /// none (see above).
   [[nodiscard]] bool PinQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
                                    std::string* err);
 
+  /// Sets the driver tags of every disk to `depth` (at least 4, the kernel's minimum). Journals
+  /// the scheduler with its tunables and the current tag depth (a driver_tags entry) first, goes
+  /// through scheduler none (ResizeDriverTags), verifies the depth in debugfs, and selects the
+  /// scheduler it found again. Apply keeps the tags and checks them after every switch.
+  [[nodiscard]] bool SetDriverTags(int depth, std::string* err);
+
   /// Switches every disk to `config`: the scheduler (read back, must show `[name]`), with fresh
   /// default tunables (a switch to the same scheduler goes through another one first, since the
-  /// kernel ignores it), then each tunable with read-back, then the pinned queue attributes.
+  /// kernel ignores it), then each tunable with read-back, then the pinned queue attributes, read
+  /// back after the last write. Finally checks that the driver tags are what they were before the
+  /// first change (when debugfs could be read then): a switch must never resize them.
   [[nodiscard]] bool Apply(const SchedulerConfig& config, std::string* err);
 
   /// The schedulers every disk offers (intersection, in the first disk's order).
@@ -37,6 +60,13 @@ class DeviceControl {
   /// Every readable queue/ and queue/iosched/ value of every disk, keyed "<disk>/queue/<attr>".
   std::map<std::string, std::string> Snapshot() const;
 
+  /// The driver tags of `disk` as last set or verified; -1 when unknown (debugfs unreadable, or
+  /// the disk not touched yet).
+  int DriverTags(const std::string& disk) const;
+
+  /// The pinned attributes in the order they are written.
+  const std::vector<std::pair<std::string, std::string>>& pinned() const { return pinned_; }
+
   const std::vector<std::string>& disks() const { return disks_; }
 
  private:
@@ -44,15 +74,25 @@ class DeviceControl {
   [[nodiscard]] bool JournalDiskOnce(const std::string& disk, std::string* err);
   [[nodiscard]] bool SetScheduler(const std::string& disk, const std::string& name,
                                   std::string* err);
+  [[nodiscard]] bool WritePinned(const std::string& disk, std::string* err);
+  [[nodiscard]] bool VerifyPinned(const std::string& disk, std::string* err);
+  [[nodiscard]] bool VerifyDriverTags(const std::string& disk, std::string* err);
 
   const Sysfs& sysfs_;
   RestoreJournal* journal_;
   std::vector<std::string> disks_;
   std::vector<std::pair<std::string, std::string>> pinned_;
   std::vector<std::string> journaled_disks_;
+  std::map<std::string, int> driver_tags_;  ///< expected depth per disk, when known
 };
 
 /// "/sys/block/<disk>/queue/<attr>".
 std::string QueuePath(const std::string& disk, const std::string& attr);
+
+/// The order in which queue attributes are written so that each one holds: read_ahead_kb last
+/// (every limits write recomputes it), the others in the order given. Where an attribute appears
+/// more than once, the last value wins.
+std::vector<std::pair<std::string, std::string>> OrderQueueAttrs(
+    const std::vector<std::pair<std::string, std::string>>& attrs);
 
 }  // namespace elevbench
