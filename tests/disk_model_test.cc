@@ -193,6 +193,10 @@ TEST(DiskProfileTest, LookupKnowsEveryListedName) {
   }
   EXPECT_EQ(Profile("ide-2003").queue_depth, 1);
   EXPECT_EQ(Profile("sata-7200").queue_depth, 32);
+  // Driver tags: the kernel's minimum for the IDE disk, NCQ's 32 for the SATA ones.
+  EXPECT_EQ(Profile("ide-2003").driver_tags, 4);
+  EXPECT_EQ(Profile("sata-7200").driver_tags, 32);
+  EXPECT_EQ(Profile("ssd").driver_tags, 32);
   EXPECT_EQ(Profile("ssd").avg_seek_ms, 0.0);
 }
 
@@ -210,7 +214,7 @@ TEST(DiskProfileTest, OverridesSetEveryField) {
   for (const char* kv :
        {"name=custom", "capacity_bytes=80000000000", "track_to_track_ms=0.5", "avg_seek_ms=8",
         "full_stroke_ms=15.5", "rpm=10000", "read_mbps=70", "write_mbps=60", "overhead_ms=0.2",
-        "queue_depth=16", "aging_ms=250", "stream_cache_bytes=0"}) {
+        "queue_depth=16", "driver_tags=8", "aging_ms=250", "stream_cache_bytes=0"}) {
     ASSERT_TRUE(ApplyDiskOverride(kv, &p, &err)) << kv << ": " << err;
   }
   EXPECT_EQ(p.name, "custom");
@@ -223,12 +227,16 @@ TEST(DiskProfileTest, OverridesSetEveryField) {
   EXPECT_EQ(p.write_mbps, 60.0);
   EXPECT_EQ(p.overhead_ms, 0.2);
   EXPECT_EQ(p.queue_depth, 16);
+  EXPECT_EQ(p.driver_tags, 8);
   EXPECT_EQ(p.aging_ms, 250.0);
   EXPECT_EQ(p.stream_cache_bytes, 0u);
   EXPECT_TRUE(ValidateDiskProfile(p, &err)) << err;
   const nlohmann::json j = DiskProfileToJson(p);
   EXPECT_EQ(j["name"], "custom");
   EXPECT_EQ(j["queue_depth"], 16);
+  EXPECT_EQ(j["driver_tags"], 8);
+  ASSERT_TRUE(ApplyDiskOverride("driver_tags=0", &p, &err)) << err;  // leave loop's own
+  EXPECT_TRUE(ValidateDiskProfile(p, &err)) << err;
   EXPECT_DOUBLE_EQ(j["avg_rotation_ms"].get<double>(), 3.0);
 }
 
@@ -238,7 +246,8 @@ TEST(DiskProfileTest, OverrideErrors) {
   for (const char* kv :
        {"seek=3", "avg_seek_ms", "=3", "avg_seek_ms=fast", "avg_seek_ms=9ms", "avg_seek_ms=-1",
         "avg_seek_ms=", "read_mbps=0", "queue_depth=0", "queue_depth=257", "queue_depth=2.5",
-        "capacity_bytes=0", "capacity_bytes=-5", "rpm=nan", "name="}) {
+        "capacity_bytes=0", "capacity_bytes=-5", "rpm=nan", "name=", "driver_tags=1",
+        "driver_tags=3", "driver_tags=4097", "driver_tags=-4"}) {
     std::string err;
     EXPECT_FALSE(ApplyDiskOverride(kv, &p, &err)) << kv;
     EXPECT_FALSE(err.empty()) << kv;
@@ -246,6 +255,7 @@ TEST(DiskProfileTest, OverrideErrors) {
   }
   EXPECT_EQ(p.avg_seek_ms, before.avg_seek_ms);
   EXPECT_EQ(p.queue_depth, before.queue_depth);
+  EXPECT_EQ(p.driver_tags, before.driver_tags);
   std::string err;
   EXPECT_FALSE(ApplyDiskOverride("bogus=1", &p, &err));
   EXPECT_NE(err.find("unknown disk parameter 'bogus'"), std::string::npos) << err;

@@ -1,7 +1,9 @@
-// The emulated ide-2003 disk as a whole: build the stack (tmpfs backing, FUSE daemon, loop device
-// with direct I/O, filesystem), run two streaming O_DIRECT readers under mq-deadline and under
-// bfq:low_latency=0, and check that the real kernel schedulers now differ the way 2003's deadline
-// and anticipatory schedulers did. Then tear down and check nothing is left. Root + /dev/fuse only.
+// The emulated ide-2003 disk as a whole: build the stack (tmpfs backing, FUSE daemon, a new loop
+// device with direct I/O and 4 driver tags, filesystem), run two streaming O_DIRECT readers under
+// mq-deadline and under bfq:low_latency=0, and check that the real kernel schedulers now differ
+// the way 2003's deadline and anticipatory schedulers did. Then tear down — always, even when an
+// assertion fails — and check nothing is left and no other loop device's queue changed. Root +
+// /dev/fuse only. The queue settings themselves (EmulatedQueueAttrs) are unit-tested at the end.
 
 #include "harness/disk/emulated_stack.h"
 
@@ -11,12 +13,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/core/system_info.h"
 #include "harness/device/device_control.h"
+#include "harness/device/driver_tags.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/process/subprocess.h"
-#include "harness/core/system_info.h"
 #include "test_util.h"
 
 #ifndef ELEVBENCH_BINARY
@@ -74,6 +79,101 @@ bool ProcessGone(pid_t pid) {
   return false;
 }
 
+// What a run may change on a loop device's queue, and must put back.
+struct LoopQueueState {
+  std::string scheduler;
+  std::string nr_requests;
+  std::string wbt_lat_usec;
+  int driver_tags = -1;
+  bool operator==(const LoopQueueState&) const = default;
+};
+
+void PrintTo(const LoopQueueState& q, std::ostream* os) {
+  *os << "{" << q.scheduler << ", nr_requests " << q.nr_requests << ", wbt_lat_usec "
+      << q.wbt_lat_usec << ", driver tags " << q.driver_tags << "}";
+}
+
+// Every loop device that is not attached (attached ones belong to someone else's run).
+std::map<std::string, LoopQueueState> FreeLoopQueues() {
+  std::map<std::string, LoopQueueState> out;
+  Sysfs live;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/block")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("loop", 0) != 0 || std::filesystem::exists(e.path() / "loop" / "backing_file")) {
+      continue;
+    }
+    LoopQueueState q;
+    std::string err;
+    if (!live.Read(QueuePath(name, "scheduler"), &q.scheduler, &err) ||
+        !live.Read(QueuePath(name, "nr_requests"), &q.nr_requests, &err) ||
+        !live.Read(QueuePath(name, "wbt_lat_usec"), &q.wbt_lat_usec, &err) ||
+        !ReadDriverTags(live, name, &q.driver_tags, &err)) {
+      ADD_FAILURE() << name << ": " << err;
+      continue;
+    }
+    out[name] = q;
+  }
+  return out;
+}
+
+// Builds the stack and measures. ASSERTs return from here, never past the caller's teardown.
+void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp,
+                                 EmulatedStack* stack) {
+  std::string err;
+  EmulatedOptions options;
+  options.profile_name = "ide-2003";
+  options.size_bytes = 1ULL << 30;
+  options.self_exe = ELEVBENCH_BINARY;
+  ASSERT_TRUE(CreateEmulatedStack(options, journal, stack, &err)) << err;
+  Sysfs sysfs;
+  // The queue as the profile wants it: the elevator, not loop's 128 tags, decides.
+  int tags = -1;
+  ASSERT_TRUE(ReadDriverTags(sysfs, stack->loop_name, &tags, &err)) << err;
+  EXPECT_EQ(tags, 4);
+  const nlohmann::json settings = EmulatedQueueSettingsJson(*stack);
+  EXPECT_EQ(settings["driver_tags"], 4) << settings.dump();
+  EXPECT_EQ(settings["writeback_throttling"], "off") << settings.dump();
+  EXPECT_EQ(settings["wbt_lat_usec"], 0) << settings.dump();
+  EXPECT_EQ(settings["read_ahead_kb"], 128) << settings.dump();
+  EXPECT_EQ(settings["max_sectors_kb"], 128) << settings.dump();
+  DeviceControl control(sysfs, journal, {stack->loop_name});
+  ASSERT_TRUE(control.PinQueueAttrs(EmulatedQueueAttrs(*stack), &err)) << err;
+  // Lay the two files out first, one after the other, so the streams are 256 MiB apart.
+  std::vector<StreamSpec> writers;
+  for (int k = 0; k < 2; ++k) {
+    StreamSpec w;
+    w.name = "writer" + std::to_string(k);
+    w.filename = "reader." + std::to_string(k) + ".0";
+    w.rw = "write";
+    w.directory = stack->mountpoint;
+    w.file_size_bytes = 256ULL << 20;
+    w.block_size_bytes = 1 << 20;
+    w.direct = true;
+    w.stonewall = k > 0;
+    writers.push_back(w);
+  }
+  FioInvocation inv;
+  inv.streams = writers;
+  inv.work_dir = tmp;
+  inv.label = "layout";
+  FioRunResult wr;
+  ASSERT_TRUE(RunFio(inv, &wr, &err)) << err;
+  std::vector<SchedulerConfig> configs;
+  ASSERT_TRUE(ParseSchedulerList("mq-deadline,bfq:low_latency=0", &configs, &err)) << err;
+  ASSERT_TRUE(control.Apply(configs[0], &err)) << err;
+  const double dl = TwoReaders(stack->mountpoint, tmp, &err);
+  EXPECT_GT(dl, 0) << err;
+  ASSERT_TRUE(control.Apply(configs[1], &err)) << err;
+  const double bfq = TwoReaders(stack->mountpoint, tmp, &err);
+  EXPECT_GT(bfq, 0) << err;
+  EXPECT_EQ(control.DriverTags(stack->loop_name), 4);
+  std::printf(
+      "two O_DIRECT readers on ide-2003: mq-deadline %.1f MiB/s, "
+      "bfq:low_latency=0 %.1f MiB/s (%.2fx)\n",
+      dl, bfq, bfq / dl);
+  EXPECT_GE(bfq, 1.8 * dl) << "the emulated disk should make anticipation pay, as in 2003";
+}
+
 TEST(EmulatedStackTest, BfqWithoutLowLatencyAnticipatesOnTheEmulatedDisk) {
   if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
     GTEST_SKIP() << "needs root and /dev/fuse to build the emulated disk";
@@ -81,72 +181,97 @@ TEST(EmulatedStackTest, BfqWithoutLowLatencyAnticipatesOnTheEmulatedDisk) {
   if (!ProgramInPath("fio") || !ProgramInPath("losetup")) GTEST_SKIP() << "needs fio and losetup";
   testing::ScopedTempDir temp;
   const std::string tmp = temp.path();
-  std::string err;
+  const std::map<std::string, LoopQueueState> before = FreeLoopQueues();
   EmulatedStack stack;
   std::vector<std::string> log;
+  std::string restore_err;
+  bool restored = false;
   {
     RestoreJournal journal;
+    std::string err;
     ASSERT_TRUE(journal.Open(tmp + "/state", "emulated stack test", &err)) << err;
-    EmulatedOptions options;
-    options.profile_name = "ide-2003";
-    options.size_bytes = 1ULL << 30;
-    options.self_exe = ELEVBENCH_BINARY;
-    bool built = CreateEmulatedStack(options, &journal, &stack, &err);
-    EXPECT_TRUE(built) << err;
-    double dl = -1, bfq = -1;
-    if (built) {
-      Sysfs sysfs;
-      DeviceControl control(sysfs, &journal, {stack.loop_name});
-      ASSERT_TRUE(control.PinQueueAttrs(EmulatedQueueAttrs(stack.profile), &err)) << err;
-      // Lay the two files out first, one after the other, so the streams are 256 MiB apart.
-      std::vector<StreamSpec> writers;
-      for (int k = 0; k < 2; ++k) {
-        StreamSpec w;
-        w.name = "writer" + std::to_string(k);
-        w.filename = "reader." + std::to_string(k) + ".0";
-        w.rw = "write";
-        w.directory = stack.mountpoint;
-        w.file_size_bytes = 256ULL << 20;
-        w.block_size_bytes = 1 << 20;
-        w.direct = true;
-        w.stonewall = k > 0;
-        writers.push_back(w);
-      }
-      FioInvocation inv;
-      inv.streams = writers;
-      inv.work_dir = tmp;
-      inv.label = "layout";
-      FioRunResult wr;
-      ASSERT_TRUE(RunFio(inv, &wr, &err)) << err;
-      std::vector<SchedulerConfig> configs;
-      ASSERT_TRUE(ParseSchedulerList("mq-deadline,bfq:low_latency=0", &configs, &err)) << err;
-      ASSERT_TRUE(control.Apply(configs[0], &err)) << err;
-      dl = TwoReaders(stack.mountpoint, tmp, &err);
-      EXPECT_GT(dl, 0) << err;
-      ASSERT_TRUE(control.Apply(configs[1], &err)) << err;
-      bfq = TwoReaders(stack.mountpoint, tmp, &err);
-      EXPECT_GT(bfq, 0) << err;
-      std::printf(
-          "two O_DIRECT readers on ide-2003: mq-deadline %.1f MiB/s, "
-          "bfq:low_latency=0 %.1f MiB/s (%.2fx)\n",
-          dl, bfq, bfq / dl);
-      EXPECT_GE(bfq, 1.8 * dl) << "the emulated disk should make anticipation pay, as in 2003";
-    }
-    EXPECT_TRUE(journal.RestoreAll(&log, &err)) << err;
+    struct Teardown {  // runs however the measurement ends
+      RestoreJournal* journal;
+      std::vector<std::string>* log;
+      std::string* err;
+      bool* restored;
+      ~Teardown() { *restored = journal->RestoreAll(log, err); }
+    } teardown{&journal, &log, &restore_err, &restored};
+    TwoReadersOnTheEmulatedDisk(&journal, tmp, &stack);
   }
+  EXPECT_TRUE(restored) << restore_err;
   // Nothing is left: daemon, mounts, loop device, backing file, work directory, journal.
-  EXPECT_TRUE(ProcessGone(stack.daemon_pid)) << "the disk daemon is still running";
+  if (stack.daemon_pid > 0) {
+    EXPECT_TRUE(ProcessGone(stack.daemon_pid)) << "the disk daemon is still running";
+  }
   const std::string mounts = Slurp("/proc/mounts");
   EXPECT_EQ(mounts.find(stack.work_dir.empty() ? "/nonexistent" : stack.work_dir),
             std::string::npos)
       << mounts;
   std::string losetup;
-  ASSERT_TRUE(RunChecked({"losetup", "-a"}, &losetup, &err)) << err;
+  std::string err;
+  EXPECT_TRUE(RunChecked({"losetup", "-a"}, &losetup, &err)) << err;
   if (!stack.work_dir.empty()) {
     EXPECT_EQ(losetup.find(stack.work_dir), std::string::npos) << losetup;
+    EXPECT_FALSE(std::filesystem::exists(stack.work_dir));
   }
-  EXPECT_FALSE(std::filesystem::exists(stack.work_dir));
+  if (!stack.loop_name.empty()) {
+    EXPECT_FALSE(std::filesystem::exists("/sys/block/" + stack.loop_name))
+        << "the loop device created for the stack was not removed";
+  }
   EXPECT_FALSE(std::filesystem::exists(tmp + "/state/journal.json"));
+  // Every other loop device's queue is as it was (those still free: attached ones are in use by
+  // someone else now).
+  for (const auto& [name, now] : FreeLoopQueues()) {
+    auto it = before.find(name);
+    if (it != before.end()) {
+      EXPECT_EQ(now, it->second) << name;
+    }
+  }
+}
+
+TEST(EmulatedQueueAttrsTest, ReadaheadLastWbtOffUnlessKept) {
+  DiskProfile ide;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfile("ide-2003", &ide, &err)) << err;
+  using Attrs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(EmulatedQueueAttrs(ide), (Attrs{{"rotational", "1"},
+                                            {"max_sectors_kb", "128"},
+                                            {"wbt_lat_usec", "0"},
+                                            {"read_ahead_kb", "128"}}));
+  EXPECT_EQ(EmulatedQueueAttrs(ide, /*keep_wbt=*/true),
+            (Attrs{{"rotational", "1"}, {"max_sectors_kb", "128"}, {"read_ahead_kb", "128"}}));
+  DiskProfile ssd;
+  ASSERT_TRUE(LookupDiskProfile("ssd", &ssd, &err)) << err;
+  EXPECT_EQ(EmulatedQueueAttrs(ssd), (Attrs{{"rotational", "0"}, {"wbt_lat_usec", "0"}}));
+  // The order already holds: DeviceControl would not reorder it.
+  EXPECT_EQ(OrderQueueAttrs(EmulatedQueueAttrs(ide)), EmulatedQueueAttrs(ide));
+}
+
+TEST(EmulatedQueueAttrsTest, SettingsJsonSaysWhatWasApplied) {
+  EmulatedStack stack;
+  stack.loop_device = "/dev/loop8";
+  stack.driver_tags = 4;
+  stack.wbt_lat_usec = "0";
+  stack.queue_attrs = {{"rotational", "1"},
+                       {"max_sectors_kb", "128"},
+                       {"wbt_lat_usec", "0"},
+                       {"read_ahead_kb", "128"}};
+  EXPECT_EQ(EmulatedQueueSettingsJson(stack), (nlohmann::json{{"loop_device", "/dev/loop8"},
+                                                              {"driver_tags", 4},
+                                                              {"writeback_throttling", "off"},
+                                                              {"wbt_lat_usec", 0},
+                                                              {"rotational", 1},
+                                                              {"max_sectors_kb", 128},
+                                                              {"read_ahead_kb", 128}}));
+  stack.keep_wbt = true;
+  stack.wbt_lat_usec = "2000";
+  stack.driver_tags = -1;
+  stack.queue_attrs.erase(stack.queue_attrs.begin() + 2);
+  const nlohmann::json kept = EmulatedQueueSettingsJson(stack);
+  EXPECT_EQ(kept["writeback_throttling"], "kept");
+  EXPECT_EQ(kept["wbt_lat_usec"], 2000);
+  EXPECT_TRUE(kept["driver_tags"].is_null());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ DiskProfile Ide2003() {
   p.write_mbps = 53.0;
   p.overhead_ms = 0.05;
   p.queue_depth = 1;
+  p.driver_tags = 4;  // the kernel's minimum; the IDE disk itself took 1
   p.aging_ms = 0;
   p.stream_cache_bytes = 512 * 1024;
   return p;
@@ -44,6 +45,7 @@ DiskProfile Sata7200() {
   p.write_mbps = 65.0;
   p.overhead_ms = 0.05;
   p.queue_depth = 32;
+  p.driver_tags = 32;  // NCQ: 32 commands
   p.aging_ms = 100;
   p.stream_cache_bytes = 1024 * 1024;
   return p;
@@ -61,6 +63,7 @@ DiskProfile Ssd() {
   p.write_mbps = 200.0;
   p.overhead_ms = 0.1;
   p.queue_depth = 32;
+  p.driver_tags = 32;  // a SATA SSD: NCQ's 32 commands
   p.aging_ms = 100;
   p.stream_cache_bytes = 0;
   return p;
@@ -151,6 +154,14 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
     }
     return true;
   }
+  if (key == "driver_tags") {
+    uint64_t v = 0;
+    if (!ParseU64(value, &v) || (v != 0 && (v < 4 || v > 4096))) {
+      return bad("0 (leave the loop device's) or an integer in [4, 4096]");
+    }
+    profile->driver_tags = static_cast<int>(v);
+    return true;
+  }
   if (key == "queue_depth") {
     uint64_t v = 0;
     if (!ParseU64(value, &v) || v < 1 || v > 256) return bad("an integer in [1, 256]");
@@ -182,7 +193,8 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
   }
   *err = "unknown disk parameter '" + std::string(key) +
          "' (known: name, capacity_bytes, track_to_track_ms, avg_seek_ms, full_stroke_ms, rpm, "
-         "read_mbps, write_mbps, overhead_ms, queue_depth, aging_ms, stream_cache_bytes)";
+         "read_mbps, write_mbps, overhead_ms, queue_depth, driver_tags, aging_ms, "
+         "stream_cache_bytes)";
   return false;
 }
 
@@ -209,6 +221,11 @@ bool ValidateDiskProfile(const DiskProfile& p, std::string* err) {
     *err = "disk profile " + p.name + ": queue_depth must be in [1, 256]";
     return false;
   }
+  if (p.driver_tags != 0 && (p.driver_tags < 4 || p.driver_tags > 4096)) {
+    *err = "disk profile " + p.name +
+           ": driver_tags must be 0 or in [4, 4096] (4 is the kernel's minimum)";
+    return false;
+  }
   return true;
 }
 
@@ -226,6 +243,7 @@ nlohmann::json DiskProfileToJson(const DiskProfile& p) {
       {"write_mbps", p.write_mbps},
       {"overhead_ms", p.overhead_ms},
       {"queue_depth", p.queue_depth},
+      {"driver_tags", p.driver_tags},
       {"aging_ms", p.aging_ms},
       {"stream_cache_bytes", p.stream_cache_bytes},
   };

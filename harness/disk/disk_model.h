@@ -46,6 +46,13 @@ struct DiskProfile {
   /// (served strictly in arrival order), N > 1 = NCQ-style reordering among
   /// the N oldest waiting requests.
   int queue_depth = 1;
+  /// Driver tags the emulated stack gives its loop device: how many requests
+  /// may leave the kernel's I/O scheduler for the disk at once (set through
+  /// queue/nr_requests under scheduler none; harness/device/driver_tags.h).
+  /// The loop driver's own 128 let every request through, so the schedulers
+  /// cannot differ. 0 leaves the loop driver's; otherwise at least 4, the
+  /// kernel's minimum (a 2003 IDE disk took 1). Not used by the model.
+  int driver_tags = 0;
   /// NCQ starvation bound: a request that has waited at least this long is
   /// served next regardless of position. 0 disables aging (pure shortest
   /// positioning time first). Ignored when queue_depth == 1.

@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "harness/core/atomic_file.h"
+#include "harness/device/device_control.h"
+#include "harness/device/driver_tags.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/subprocess.h"
 
@@ -81,6 +83,34 @@ bool StartDaemon(const EmulatedOptions& options, const std::string& backing,
   return true;
 }
 
+// The loop device's queue: driver tags first (the switch through none resets the scheduler's
+// pool), then the pinned attributes, each journaled before it changes.
+bool SetUpQueue(const EmulatedOptions& options, RestoreJournal* journal, EmulatedStack* s,
+                std::string* err) {
+  const Sysfs sysfs;
+  DeviceControl control(sysfs, journal, {s->loop_name});
+  s->keep_wbt = options.keep_wbt;
+  s->queue_attrs = EmulatedQueueAttrs(s->profile, options.keep_wbt);
+  const std::string wbt_path = QueuePath(s->loop_name, "wbt_lat_usec");
+  std::string ignored;
+  if (!sysfs.Read(wbt_path, &s->wbt_lat_usec, &ignored)) {
+    // A kernel without writeback throttling: there is nothing to turn off.
+    s->wbt_lat_usec.clear();
+    std::erase_if(s->queue_attrs, [](const auto& a) { return a.first == "wbt_lat_usec"; });
+  }
+  if (s->profile.driver_tags > 0 && !control.SetDriverTags(s->profile.driver_tags, err)) {
+    *err = "cannot set the driver tags of " + s->loop_name + ": " + *err;
+    return false;
+  }
+  if (!control.PinQueueAttrs(s->queue_attrs, err)) return false;
+  s->driver_tags = control.DriverTags(s->loop_name);
+  if (s->driver_tags < 0 && !ReadDriverTags(sysfs, s->loop_name, &s->driver_tags, &ignored)) {
+    s->driver_tags = -1;
+  }
+  if (!s->wbt_lat_usec.empty() && !sysfs.Read(wbt_path, &s->wbt_lat_usec, err)) return false;
+  return true;
+}
+
 bool IsMountPoint(const std::string& dir) {
   struct stat a {
   }, b{};
@@ -110,15 +140,41 @@ bool ParseEmulatedSpec(const std::string& spec, EmulatedOptions* options, std::s
   return true;
 }
 
-std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskProfile& profile) {
+std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskProfile& profile,
+                                                                    bool keep_wbt) {
   std::vector<std::pair<std::string, std::string>> attrs;
   const bool spinning = profile.rpm > 0;
   attrs.emplace_back("rotational", spinning ? "1" : "0");
-  if (spinning) {
-    attrs.emplace_back("read_ahead_kb", "128");
-    attrs.emplace_back("max_sectors_kb", "128");
-  }
+  if (spinning) attrs.emplace_back("max_sectors_kb", "128");
+  if (!keep_wbt) attrs.emplace_back("wbt_lat_usec", "0");
+  if (spinning) attrs.emplace_back("read_ahead_kb", "128");
   return attrs;
+}
+
+std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const EmulatedStack& stack) {
+  return stack.queue_attrs;
+}
+
+nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack) {
+  auto number = [](const std::string& text) -> nlohmann::json {
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(text, &used);
+      if (used == text.size()) return v;
+    } catch (...) {
+    }
+    return nullptr;
+  };
+  nlohmann::json j = {
+      {"loop_device", stack.loop_device},
+      {"driver_tags", stack.driver_tags >= 0 ? nlohmann::json(stack.driver_tags) : nullptr},
+      {"writeback_throttling", stack.keep_wbt ? "kept" : "off"},
+      {"wbt_lat_usec", number(stack.wbt_lat_usec)},
+  };
+  for (const auto& [name, value] : stack.queue_attrs) {
+    if (name != "wbt_lat_usec") j[name] = number(value);
+  }
+  return j;
 }
 
 std::vector<std::pair<std::string, std::string>> EmulatedVmSettings() {
@@ -230,6 +286,7 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
   // 4. Loop device with direct I/O on the FUSE file, 5. filesystem mounted privately.
   if (!AttachLoopDevice(s.fuse_dir + "/disk.img", journal, &s.loop_device, err)) return false;
   s.loop_name = s.loop_device.substr(5);
+  if (!SetUpQueue(options, journal, &s, err)) return false;
   s.mountpoint = s.work_dir + "/mnt";
   if (!MountJournaled(s.loop_device, s.mountpoint, journal, err)) return false;
   *stack = s;

@@ -1,9 +1,12 @@
 #pragma once
 // The emulated rotating disk as a run target: backing file on a private tmpfs (so the host's
 // page cache cannot distort the model), the `elevbench disk` FUSE daemon serving it, a loop device
-// with direct I/O on the FUSE file, and a filesystem on the loop device mounted privately. Every
-// piece is journaled, so RestoreAll() — normal end, signal, or the next run after SIGKILL —
-// tears all of it down.
+// created for the run with direct I/O on the FUSE file, and a filesystem on the loop device mounted
+// privately. The loop device's queue is set up so that the kernel's elevator decides the order of
+// the disk's requests: the profile's driver tags (4 for ide-2003 instead of loop's 128),
+// writeback throttling off (unless kept), 2003-sized requests and readahead. Every piece is
+// journaled, so RestoreAll() — normal end, signal, or the next run after SIGKILL — tears all of
+// it down.
 
 #include <sys/types.h>
 
@@ -12,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/disk/disk_model.h"
 #include "harness/device/restore_journal.h"
+#include "harness/disk/disk_model.h"
 
 namespace elevbench {
 
@@ -26,6 +29,10 @@ struct EmulatedOptions {
   std::string base_dir = "/var/tmp";
   std::string trace_path;  ///< per-request trace of the daemon; empty = none
   std::string self_exe;    ///< this elevbench binary (runs `disk serve`)
+  /// Keep today's writeback throttling (queue/wbt_lat_usec as the kernel set it). By default it
+  /// is turned off (wbt_lat_usec=0): it did not exist in 2003, and it hides the starvation of a
+  /// reader beside a buffered writer that the 2003 measurements show.
+  bool keep_wbt = false;
 };
 
 /// What was built.
@@ -39,16 +46,40 @@ struct EmulatedStack {
   std::string mountpoint;  ///< filesystem on the loop device
   pid_t daemon_pid = 0;
   std::string daemon_log;
+  /// Driver tags in force on the loop device after creation, as read from debugfs; -1 when the
+  /// profile leaves them (driver_tags 0) and debugfs could not be read.
+  int driver_tags = -1;
+  bool keep_wbt = false;
+  /// queue/wbt_lat_usec after creation: "0" unless keep_wbt; empty when the kernel has no
+  /// writeback throttling.
+  std::string wbt_lat_usec;
+  /// The queue attributes pinned on the loop device, in write order. Pass them to
+  /// DeviceControl::PinQueueAttrs (EmulatedQueueAttrs(stack)) so they hold across switches.
+  std::vector<std::pair<std::string, std::string>> queue_attrs;
 };
 
 /// Parses "--emulated PROFILE[:SIZE]" into the options.
 [[nodiscard]] bool ParseEmulatedSpec(const std::string& spec, EmulatedOptions* options,
                                      std::string* err);
 
-/// Queue attributes the model needs pinned on the loop device for `profile` (legacy profiles:
-/// rotational=1, read_ahead_kb=128, max_sectors_kb=128 — with 1 MiB readahead the seek effect
-/// mostly vanishes; see shared/docs/emulated-disk-notes.md).
-std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskProfile& profile);
+/// Queue attributes the model needs pinned on the loop device for `profile`, in write order:
+/// rotational (1 for spinning profiles), max_sectors_kb=128 (spinning), wbt_lat_usec=0 (unless
+/// `keep_wbt`), read_ahead_kb=128 (spinning) last, because every limits write (max_sectors_kb,
+/// rotational) makes the kernel recompute it. With 1 MiB readahead the seek effect mostly
+/// vanishes; see docs/emulated-disk.md.
+std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskProfile& profile,
+                                                                    bool keep_wbt = false);
+
+/// The attributes CreateEmulatedStack pinned (stack.queue_attrs): the list to hand to
+/// DeviceControl::PinQueueAttrs so that every scheduler switch re-applies and re-checks them.
+std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const EmulatedStack& stack);
+
+/// The emulated queue settings in force, for the results context, e.g.
+/// {"loop_device":"/dev/loop8","driver_tags":4,"writeback_throttling":"off","wbt_lat_usec":0,
+///  "rotational":1,"max_sectors_kb":128,"read_ahead_kb":128}. "writeback_throttling" is "off" or
+/// "kept" (EmulatedOptions::keep_wbt; wbt_lat_usec then shows the kernel's value, and bfq still
+/// turns it off while it is selected). Unknown numbers are null.
+nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack);
 
 /// Global VM writeback limits for the run ("/proc/sys/vm/dirty_bytes" …): a 2003 box had 256 MB
 /// of RAM, so buffered writers hit writeback during a phase instead of filling 24 GiB of cache.
