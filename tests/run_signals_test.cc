@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/device/driver_tags.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -190,6 +191,54 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
   // The emulated run pins VM writeback limits; they must be back.
   EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_bytes"), dirty_bytes_);
   EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_ratio"), dirty_ratio_);
+}
+
+// The emulated disk's loop device runs with 4 driver tags and writeback throttling off; after
+// SIGKILL and `elevbench restore` that device is gone and every other loop device's scheduler,
+// nr_requests, wbt_lat_usec and driver tags are as they were.
+TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAsBefore) {
+  if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
+  Sysfs live;
+  auto free_loop_queues = [&] {
+    std::map<std::string, std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator("/sys/block")) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("loop", 0) != 0 || std::filesystem::exists(e.path() / "loop/backing_file")) {
+        continue;
+      }
+      std::string state;
+      for (const char* attr : {"scheduler", "nr_requests", "wbt_lat_usec"}) {
+        state += ReadAll(e.path().string() + "/queue/" + attr);
+      }
+      int tags = -1;
+      std::string err;
+      EXPECT_TRUE(ReadDriverTags(live, name, &tags, &err)) << err;
+      out[name] = state + "tags " + std::to_string(tags);
+    }
+    return out;
+  };
+  const std::map<std::string, std::string> before = free_loop_queues();
+  pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
+  ASSERT_GT(pid, 0);
+  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  const std::string device =
+      j.is_discarded() ? "" : j["context"]["target"].value("loop_device", std::string());
+  EXPECT_EQ(device.rfind("/dev/loop", 0), 0u) << "no loop device in the results context";
+  const std::string name = device.size() > 5 ? device.substr(5) : "none";
+  int tags = -1;
+  std::string err;
+  EXPECT_TRUE(ReadDriverTags(live, name, &tags, &err)) << err;
+  EXPECT_EQ(tags, 4) << name;
+  EXPECT_EQ(ReadAll("/sys/block/" + name + "/queue/wbt_lat_usec"), "0\n") << name;
+  KillAndRestore(pid);
+  ExpectNothingLeft();
+  EXPECT_FALSE(std::filesystem::exists("/sys/block/" + name)) << device << " was not removed";
+  for (const auto& [loop, now] : free_loop_queues()) {
+    auto it = before.find(loop);
+    if (it != before.end()) {
+      EXPECT_EQ(now, it->second) << loop;
+    }
+  }
 }
 
 }  // namespace
