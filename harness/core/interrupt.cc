@@ -3,18 +3,26 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cerrno>
 
 namespace elevbench {
 namespace {
 
 std::atomic<int> g_signal{0};
-std::atomic<pid_t> g_child{0};
+
+// A fixed table, so the handler reads it without locks or allocation. 0 marks a free slot.
+std::atomic<pid_t> g_groups[kMaxChildGroups];
+static_assert(std::atomic<pid_t>::is_always_lock_free, "the handler needs lock-free slots");
 
 void OnSignal(int sig) {
+  const int saved_errno = errno;
   int expected = 0;
   g_signal.compare_exchange_strong(expected, sig);
-  pid_t child = g_child.load();
-  if (child > 0) kill(-child, SIGTERM);
+  for (std::atomic<pid_t>& slot : g_groups) {
+    pid_t pgid = slot.load();
+    if (pgid > 0) kill(-pgid, SIGTERM);
+  }
+  errno = saved_errno;
 }
 
 }  // namespace
@@ -33,7 +41,28 @@ bool InterruptRequested() { return g_signal.load() != 0; }
 
 int InterruptSignal() { return g_signal.load(); }
 
-void SetForegroundChild(pid_t pid) { g_child.store(pid); }
+bool RegisterChildGroup(pid_t pgid) {
+  if (pgid <= 0) return false;
+  for (std::atomic<pid_t>& slot : g_groups) {
+    pid_t expected = 0;
+    if (slot.compare_exchange_strong(expected, pgid)) return true;
+  }
+  return false;
+}
+
+void UnregisterChildGroup(pid_t pgid) {
+  if (pgid <= 0) return;
+  for (std::atomic<pid_t>& slot : g_groups) {
+    pid_t expected = pgid;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+int RegisteredChildGroupCount() {
+  int n = 0;
+  for (const std::atomic<pid_t>& slot : g_groups) n += slot.load() > 0;
+  return n;
+}
 
 void ResetInterruptForTesting() { g_signal.store(0); }
 

@@ -4,20 +4,29 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
+#include <utility>
 
 #include "harness/core/interrupt.h"
 
 namespace elevbench {
 namespace {
 
-constexpr size_t kMaxCapturedBytes = 64 * 1024;
+constexpr size_t kMaxOutputBytes = 1024 * 1024;  // stdout: the head is kept
+constexpr size_t kStderrTailBytes = 64 * 1024;   // stderr: the tail is kept
+constexpr size_t kMaxDrainBytes = 1024 * 1024;   // per pipe and round, so a flood cannot starve
+constexpr double kPollSliceSeconds = 0.1;        // interrupts are noticed at least this often
+constexpr double kNoPidfdSliceSeconds = 0.01;    // exit polling when pidfd_open is unavailable
 
 double MonotonicSeconds() {
   timespec ts{};
@@ -29,9 +38,98 @@ double TimevalSeconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
-void AppendCapped(std::string* dst, const char* data, size_t n) {
-  if (dst->size() >= kMaxCapturedBytes * 16) return;
-  dst->append(data, n);
+std::string Errno(int e) { return strerror(e); }
+
+// Owns one descriptor; closes it unless released. Keeps Start's error paths leak-free.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() { Reset(); }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return fd_; }
+  int Release() { return std::exchange(fd_, -1); }
+  void Reset(int fd = -1) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+bool MakePipe(UniqueFd* read_end, UniqueFd* write_end, std::string* err) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    *err = "pipe: " + Errno(errno);
+    return false;
+  }
+  read_end->Reset(fds[0]);
+  write_end->Reset(fds[1]);
+  return true;
+}
+
+// What the child reports through the CLOEXEC status pipe when it cannot exec. EOF means exec
+// succeeded (the pipe closed on exec).
+enum ChildStage : int { kStageStdio = 1, kStageChdir = 2, kStageExec = 3 };
+struct ChildReport {
+  int stage;
+  int error;
+};
+
+// Runs in the forked child: only async-signal-safe calls until exec.
+[[noreturn]] void ExecChild(char* const* argv, const char* dir, pid_t parent, int devnull,
+                            int out_fd, int err_fd, int status_fd) {
+  // If elevbench dies (even by SIGKILL), its children go too: a fio left running would keep the
+  // scratch filesystem busy and block the restore. A parent that died before prctl shows as a
+  // changed parent pid.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(126);
+  setpgid(0, 0);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(sig, &dfl, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);  // the parent blocked everything around fork
+
+  ChildReport report{kStageStdio, 0};
+  // Move every source above 2 first, so the dup2s below cannot overwrite one another.
+  for (int* fd : {&devnull, &out_fd, &err_fd, &status_fd}) {
+    if (*fd >= 0 && *fd <= STDERR_FILENO) *fd = fcntl(*fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  }
+  if (devnull < 0 || out_fd < 0 || dup2(devnull, STDIN_FILENO) < 0 ||
+      dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO) < 0) {
+    report.error = errno;
+  } else if (dir != nullptr && chdir(dir) != 0) {
+    report = {kStageChdir, errno};
+  } else {
+    execvp(argv[0], argv);
+    report = {kStageExec, errno};
+  }
+  ssize_t ignored = write(status_fd, &report, sizeof report);
+  (void)ignored;
+  _exit(127);
+}
+
+// Reads the child's report: 0 bytes (exec succeeded) or a whole ChildReport.
+ssize_t ReadReport(int fd, ChildReport* report) {
+  size_t got = 0;
+  auto* p = reinterpret_cast<char*>(report);
+  while (got < sizeof *report) {
+    ssize_t n = read(fd, p + got, sizeof *report - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  return static_cast<ssize_t>(got);
+}
+
+void ReapBlocking(pid_t pid, int* status, rusage* usage) {
+  while (wait4(pid, status, 0, usage) < 0 && errno == EINTR) {
+  }
 }
 
 }  // namespace
@@ -59,143 +157,328 @@ std::string LastLine(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
-bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options,
-                ProcessResult* result, std::string* err) {
-  *result = ProcessResult{};
+// ---- ChildProcess ----
+
+ChildProcess::~ChildProcess() { KillAndReap(); }
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept { *this = std::move(other); }
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  if (this == &other) return *this;
+  KillAndReap();
+  state_ = std::exchange(other.state_, State::kIdle);
+  pid_ = std::exchange(other.pid_, 0);
+  pidfd_ = std::exchange(other.pidfd_, -1);
+  out_fd_ = std::exchange(other.out_fd_, -1);
+  err_fd_ = std::exchange(other.err_fd_, -1);
+  started_at_ = other.started_at_;
+  timeout_seconds_ = other.timeout_seconds_;
+  kill_grace_seconds_ = other.kill_grace_seconds_;
+  stopping_ = other.stopping_;
+  killed_ = other.killed_;
+  kill_at_ = other.kill_at_;
+  wait_error_ = std::move(other.wait_error_);
+  result_ = std::move(other.result_);
+  return *this;
+}
+
+bool ChildProcess::Start(const std::vector<std::string>& argv, const ProcessOptions& options,
+                         std::string* err) {
+  if (state_ == State::kRunning) {
+    *err = "a child (pid " + std::to_string(pid_) + ") is still running";
+    return false;
+  }
   if (argv.empty()) {
     *err = "no command given";
     return false;
   }
-  if (!ProgramInPath(argv[0])) {
-    *err = argv[0] + " not found in PATH";
-    return false;
-  }
-  int out_pipe[2] = {-1, -1};
-  int err_pipe[2] = {-1, -1};
-  int out_fd = -1;
+  CloseAll();
+  state_ = State::kIdle;
+  pid_ = 0;
+  stopping_ = killed_ = false;
+  wait_error_.clear();
+  result_ = ProcessResult{};
+
+  UniqueFd out_read, out_write, err_read, err_write, devnull, status_read, status_write;
   if (!options.stdout_path.empty()) {
-    out_fd = open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out_fd < 0) {
-      *err = "cannot write " + options.stdout_path + ": " + strerror(errno);
+    out_write.Reset(
+        open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (out_write.get() < 0) {
+      *err = "cannot write " + options.stdout_path + ": " + Errno(errno);
       return false;
     }
-  } else if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + strerror(errno);
+  } else if (!MakePipe(&out_read, &out_write, err)) {
     return false;
   }
-  if (options.capture_stderr && pipe2(err_pipe, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + strerror(errno);
+  if (options.capture_stderr && !MakePipe(&err_read, &err_write, err)) return false;
+  devnull.Reset(open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (devnull.get() < 0) {
+    *err = "cannot open /dev/null: " + Errno(errno);
     return false;
   }
+  if (!MakePipe(&status_read, &status_write, err)) return false;
 
   std::vector<char*> cargv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
+  const char* dir = options.working_directory.empty() ? nullptr : options.working_directory.c_str();
+  const pid_t parent = getpid();
 
-  double start = MonotonicSeconds();
-  pid_t pid = fork();
+  // Block every signal around fork: the child must not run elevbench's handlers before it resets
+  // them, and the group is registered for forwarding before any handler can run here.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  const double start = MonotonicSeconds();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ExecChild(cargv.data(), dir, parent, devnull.get(), out_write.get(), err_write.get(),
+              status_write.get());
+  }
   if (pid < 0) {
-    *err = std::string("fork: ") + strerror(errno);
+    const int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    *err = "fork: " + Errno(e);
     return false;
   }
-  if (pid == 0) {
-    // If elevbench dies (even by SIGKILL), its children go too: a fio left running would keep
-    // the scratch filesystem busy and block the restore.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1) _exit(126);
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    int devnull = open("/dev/null", O_RDWR);
-    dup2(devnull, STDIN_FILENO);
-    dup2(out_fd >= 0 ? out_fd : out_pipe[1], STDOUT_FILENO);
-    dup2(options.capture_stderr ? err_pipe[1] : devnull, STDERR_FILENO);
-    if (!options.working_directory.empty() && chdir(options.working_directory.c_str()) != 0) {
-      _exit(126);
-    }
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
   setpgid(pid, pid);  // also in the parent, to win the race with the child
-  SetForegroundChild(pid);
-  if (out_fd >= 0) close(out_fd);
-  if (out_pipe[1] >= 0) close(out_pipe[1]);
-  if (err_pipe[1] >= 0) close(err_pipe[1]);
+  const bool registered = RegisterChildGroup(pid);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  out_write.Reset();
+  err_write.Reset();
+  devnull.Reset();
+  status_write.Reset();
 
-  bool sent_term = false;
-  double kill_at = 0;
+  ChildReport report{};
+  const ssize_t got = ReadReport(status_read.get(), &report);
+  if (got != 0 || !registered) {
+    if (registered) UnregisterChildGroup(pid);
+    if (got == 0) kill(-pid, SIGKILL);  // it is executing; registry full
+    int status = 0;
+    rusage usage{};
+    ReapBlocking(pid, &status, &usage);
+    if (!registered) {
+      *err = "too many children (" + std::to_string(kMaxChildGroups) + ") to forward signals to";
+    } else if (got != static_cast<ssize_t>(sizeof report)) {
+      *err = "cannot start " + argv[0] + ": short report from the child";
+    } else if (report.stage == kStageChdir) {
+      *err = "cannot enter working directory " + options.working_directory + " for " + argv[0] +
+             ": " + Errno(report.error);
+    } else if (report.stage == kStageExec) {
+      *err = "cannot execute " + argv[0] + ": " + Errno(report.error);
+    } else {
+      *err = "cannot set up stdin/stdout/stderr for " + argv[0] + ": " + Errno(report.error);
+    }
+    return false;
+  }
+
+  pid_ = pid;
+  state_ = State::kRunning;
+  started_at_ = start;
+  timeout_seconds_ = options.timeout_seconds;
+  kill_grace_seconds_ = options.kill_grace_seconds;
+  for (UniqueFd* fd : {&out_read, &err_read}) {
+    if (fd->get() >= 0) fcntl(fd->get(), F_SETFL, fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
+  }
+  out_fd_ = out_read.Release();
+  err_fd_ = err_read.Release();
+  // Optional: without a pidfd (kernels before 5.3) Wait polls for the exit on a short timer.
+  // (The syscall directly: glibc 2.36's <sys/pidfd.h> lacks extern "C".)
+  pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  return true;
+}
+
+void ChildProcess::Drain() {
   char buf[16384];
-  int open_fds = (out_pipe[0] >= 0) + (err_pipe[0] >= 0);
+  for (int* fd : {&out_fd_, &err_fd_}) {
+    size_t drained = 0;
+    while (*fd >= 0 && drained < kMaxDrainBytes) {
+      ssize_t got = read(*fd, buf, sizeof buf);
+      if (got > 0) {
+        const auto n = static_cast<size_t>(got);
+        drained += n;
+        if (fd == &out_fd_) {
+          result_.output.append(buf, std::min(n, kMaxOutputBytes - result_.output.size()));
+        } else {
+          result_.error_output.append(buf, n);
+          if (result_.error_output.size() > 2 * kStderrTailBytes) {
+            result_.error_output.erase(0, result_.error_output.size() - kStderrTailBytes);
+          }
+        }
+        continue;
+      }
+      if (got < 0 && (errno == EAGAIN || errno == EINTR)) break;
+      close(*fd);  // EOF, or an error that will not go away
+      *fd = -1;
+    }
+  }
+}
+
+void ChildProcess::CloseAll() {
+  for (int* fd : {&pidfd_, &out_fd_, &err_fd_}) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
+}
+
+void ChildProcess::BeginStop(double grace_seconds, double now) {
+  kill(-pid_, SIGTERM);
+  stopping_ = true;
+  kill_at_ = now + std::max(0.0, grace_seconds);
+}
+
+bool ChildProcess::Reap(std::string* err) {
+  // The exited leader is still a zombie, so its pid (= the group id) cannot be recycled yet:
+  // unregister it and kill stragglers of a stopped group before the reap frees the pid.
+  UnregisterChildGroup(pid_);
+  if (stopping_) kill(-pid_, SIGKILL);
   int status = 0;
   rusage usage{};
-  for (;;) {
-    // Drain output without blocking the child on a full pipe.
-    if (open_fds > 0) {
-      pollfd fds[2];
-      int n = 0;
-      if (out_pipe[0] >= 0) fds[n++] = {out_pipe[0], POLLIN, 0};
-      if (err_pipe[0] >= 0) fds[n++] = {err_pipe[0], POLLIN, 0};
-      int rc = poll(fds, static_cast<nfds_t>(n), 200);
-      for (int i = 0; rc > 0 && i < n; ++i) {
-        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        ssize_t got = read(fds[i].fd, buf, sizeof buf);
-        bool is_out = fds[i].fd == out_pipe[0];
-        if (got > 0) {
-          AppendCapped(is_out ? &result->output : &result->error_output, buf,
-                       static_cast<size_t>(got));
-        } else if (got == 0 || (got < 0 && errno != EINTR)) {
-          close(fds[i].fd);
-          (is_out ? out_pipe[0] : err_pipe[0]) = -1;
-          --open_fds;
-        }
-      }
-    }
-    pid_t w = wait4(pid, &status, open_fds > 0 ? WNOHANG : 0, &usage);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) {
-      *err = std::string("wait4: ") + strerror(errno);
-      SetForegroundChild(0);
-      return false;
-    }
-    double now = MonotonicSeconds();
-    bool timeout = options.timeout_seconds > 0 && now - start > options.timeout_seconds;
-    if ((InterruptRequested() || timeout) && !sent_term) {
-      result->timed_out = timeout && !InterruptRequested();
-      result->interrupted = InterruptRequested();
-      kill(-pid, SIGTERM);
-      sent_term = true;
-      kill_at = now + 5.0;
-    } else if (sent_term && now > kill_at) {
-      kill(-pid, SIGKILL);
-      kill_at = now + 3600;
-    }
-    if (open_fds == 0 && w == 0) {
-      timespec ts{0, 20 * 1000 * 1000};
-      nanosleep(&ts, nullptr);
-    }
+  pid_t w;
+  while ((w = wait4(pid_, &status, 0, &usage)) < 0 && errno == EINTR) {
   }
-  SetForegroundChild(0);
-  if (out_pipe[0] >= 0) close(out_pipe[0]);
-  if (err_pipe[0] >= 0) close(err_pipe[0]);
-  if (result->error_output.size() > kMaxCapturedBytes) {
-    result->error_output.erase(0, result->error_output.size() - kMaxCapturedBytes);
+  const int e = errno;
+  result_.wall_seconds = MonotonicSeconds() - started_at_;
+  state_ = State::kExited;
+  Drain();  // what the child wrote before it exited
+  CloseAll();
+  if (result_.error_output.size() > kStderrTailBytes) {
+    result_.error_output.erase(0, result_.error_output.size() - kStderrTailBytes);
   }
-  result->wall_seconds = MonotonicSeconds() - start;
-  result->user_seconds = TimevalSeconds(usage.ru_utime);
-  result->system_seconds = TimevalSeconds(usage.ru_stime);
+  if (w != pid_) {
+    wait_error_ = "wait for pid " + std::to_string(pid_) + ": " + Errno(e);
+    *err = wait_error_;
+    return false;
+  }
+  result_.user_seconds = TimevalSeconds(usage.ru_utime);
+  result_.system_seconds = TimevalSeconds(usage.ru_stime);
+  result_.major_faults = usage.ru_majflt;
+  result_.minor_faults = usage.ru_minflt;
+  result_.block_input_ops = usage.ru_inblock;
+  result_.block_output_ops = usage.ru_oublock;
+  result_.voluntary_switches = usage.ru_nvcsw;
+  result_.involuntary_switches = usage.ru_nivcsw;
   if (WIFEXITED(status)) {
-    result->exit_code = WEXITSTATUS(status);
-    if (result->exit_code == 127) {
-      *err = "could not execute " + argv[0];
+    result_.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result_.term_signal = WTERMSIG(status);
+  }
+  if (InterruptRequested()) result_.interrupted = true;
+  return true;
+}
+
+bool ChildProcess::Step(std::string* err) {
+  if (state_ != State::kRunning) return true;
+  Drain();
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+    if (info.si_pid == pid_) return Reap(err);
+  } else if (errno != EINTR) {
+    const int e = errno;
+    UnregisterChildGroup(pid_);
+    state_ = State::kExited;
+    CloseAll();
+    wait_error_ = "wait for pid " + std::to_string(pid_) + ": " + Errno(e);
+    *err = wait_error_;
+    return false;
+  }
+  const double now = MonotonicSeconds();
+  if (!stopping_) {
+    if (InterruptRequested()) {
+      result_.interrupted = true;
+      BeginStop(kill_grace_seconds_, now);
+    } else if (timeout_seconds_ > 0 && now - started_at_ >= timeout_seconds_) {
+      result_.timed_out = true;
+      BeginStop(kill_grace_seconds_, now);
+    }
+  }
+  if (stopping_ && !killed_ && now >= kill_at_) {
+    kill(-pid_, SIGKILL);
+    killed_ = true;
+  }
+  return true;
+}
+
+bool ChildProcess::running() {
+  if (state_ != State::kRunning) return false;
+  std::string ignored;  // kept in wait_error_ for Wait and Stop
+  Step(&ignored);
+  return state_ == State::kRunning;
+}
+
+bool ChildProcess::Wait(double timeout_seconds, std::string* err) {
+  if (state_ == State::kIdle) {
+    *err = "no child started";
+    return false;
+  }
+  const double deadline = timeout_seconds < 0 ? std::numeric_limits<double>::infinity()
+                                              : MonotonicSeconds() + timeout_seconds;
+  for (;;) {
+    if (!Step(err)) return false;
+    if (state_ == State::kExited) {
+      if (wait_error_.empty()) return true;
+      *err = wait_error_;
       return false;
     }
-  } else if (WIFSIGNALED(status)) {
-    result->term_signal = WTERMSIG(status);
+    const double now = MonotonicSeconds();
+    if (now >= deadline) {
+      char seconds[32];
+      snprintf(seconds, sizeof seconds, "%g", timeout_seconds);
+      *err = "pid " + std::to_string(pid_) + " still running after " + seconds + " s";
+      return false;
+    }
+    double next =
+        std::min(deadline, now + (pidfd_ >= 0 ? kPollSliceSeconds : kNoPidfdSliceSeconds));
+    if (!stopping_ && timeout_seconds_ > 0) next = std::min(next, started_at_ + timeout_seconds_);
+    if (stopping_ && !killed_) next = std::min(next, kill_at_);
+    pollfd fds[3];
+    nfds_t n = 0;
+    for (int fd : {pidfd_, out_fd_, err_fd_}) {
+      if (fd >= 0) fds[n++] = {fd, POLLIN, 0};
+    }
+    const int ms = std::max(1, static_cast<int>(std::ceil((next - now) * 1000)));
+    poll(fds, n, ms);  // EINTR (an interrupt) just starts the next round
   }
-  if (InterruptRequested()) result->interrupted = true;
-  return true;
+}
+
+bool ChildProcess::Stop(double grace_seconds, std::string* err) {
+  if (state_ == State::kIdle) {
+    *err = "no child started";
+    return false;
+  }
+  if (state_ == State::kRunning) {
+    const double now = MonotonicSeconds();
+    if (!stopping_) {
+      BeginStop(grace_seconds, now);
+    } else {
+      kill_at_ = std::min(kill_at_, now + std::max(0.0, grace_seconds));
+    }
+  }
+  return Wait(-1, err);
+}
+
+void ChildProcess::KillAndReap() {
+  if (state_ == State::kRunning) {
+    UnregisterChildGroup(pid_);
+    kill(-pid_, SIGKILL);
+    int status = 0;
+    rusage usage{};
+    ReapBlocking(pid_, &status, &usage);
+    state_ = State::kExited;
+  }
+  CloseAll();
+}
+
+// ---- RunProcess / RunChecked ----
+
+bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options,
+                ProcessResult* result, std::string* err) {
+  *result = ProcessResult{};
+  ChildProcess child;
+  if (!child.Start(argv, options, err)) return false;
+  const bool ok = child.Wait(-1, err);
+  *result = child.result();
+  return ok;
 }
 
 bool RunChecked(const std::vector<std::string>& argv, std::string* output, std::string* err) {

@@ -1,6 +1,13 @@
 #pragma once
 // Runs child programs (fio, mkfs, mount helpers, foreground probes) with fork/exec and wait4, so
-// every child's exact wall time and CPU use (rusage) is known. One error style: bool + err line.
+// every child's exact wall time and resource use (rusage) is known. One error style: bool + err
+// line. ChildProcess runs one child asynchronously (a background load beside a probe);
+// RunProcess is ChildProcess started and waited for.
+//
+// Every child: its own process group (pgid = pid), PR_SET_PDEATHSIG(SIGKILL) (it dies with
+// elevbench, and exits at once if elevbench is already gone), SIGINT/SIGTERM/SIGHUP/SIGPIPE at
+// their defaults and no signal blocked, stdin from /dev/null. Its group is registered with
+// interrupt.h while it runs, so SIGINT/SIGTERM/SIGHUP to elevbench are forwarded as SIGTERM.
 
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -12,32 +19,116 @@ namespace elevbench {
 
 /// How to run one child.
 struct ProcessOptions {
-  /// File that receives the child's stdout; empty = capture into ProcessResult::output.
+  /// File that receives the child's stdout (created or truncated; "/dev/null" works); empty =
+  /// capture into ProcessResult::output.
   std::string stdout_path;
   /// Capture stderr into ProcessResult::error_output (else it goes to /dev/null).
   bool capture_stderr = true;
-  /// Kill the child (SIGTERM, then SIGKILL after 5 s) after this many seconds; 0 = no limit.
+  /// Stop the child (SIGTERM, then SIGKILL after kill_grace_seconds) once it has run this many
+  /// seconds; 0 = no limit. Enforced while the owner calls ChildProcess::running/Wait/Stop.
   double timeout_seconds = 0;
+  /// Seconds between SIGTERM and SIGKILL when the child is stopped for a timeout or an interrupt.
+  double kill_grace_seconds = 5;
   /// Working directory for the child; empty = inherit.
   std::string working_directory;
 };
 
-/// What a finished child did.
+/// What a finished child did. Resource use is wait4's rusage: the child plus the descendants it
+/// waited for.
 struct ProcessResult {
-  int exit_code = -1;   ///< exit status, or -1 when killed by a signal
-  int term_signal = 0;  ///< signal that ended the child, 0 if it exited
-  bool timed_out = false;
-  bool interrupted = false;  ///< we forwarded SIGINT/SIGTERM/SIGHUP to it
-  double wall_seconds = 0;
+  int exit_code = -1;        ///< exit status, or -1 when killed by a signal
+  int term_signal = 0;       ///< signal that ended the child, 0 if it exited
+  bool timed_out = false;    ///< stopped because it ran past ProcessOptions::timeout_seconds
+  bool interrupted = false;  ///< an interrupt (interrupt.h) arrived while it ran
+  double wall_seconds = 0;   ///< CLOCK_MONOTONIC from just before fork to the reap
   double user_seconds = 0;
   double system_seconds = 0;
-  std::string output;        ///< stdout, when not redirected to a file
-  std::string error_output;  ///< stderr, when captured (trimmed to 64 KiB)
+  long major_faults = 0;          ///< ru_majflt
+  long minor_faults = 0;          ///< ru_minflt
+  long block_input_ops = 0;       ///< ru_inblock
+  long block_output_ops = 0;      ///< ru_oublock
+  long voluntary_switches = 0;    ///< ru_nvcsw
+  long involuntary_switches = 0;  ///< ru_nivcsw
+  std::string output;  ///< stdout, when not redirected to a file (its first 1 MiB; more is dropped)
+  std::string error_output;  ///< stderr, when captured: its last 64 KiB exactly
 };
 
-/// Runs argv[0] (searched in PATH) in its own process group and waits for it. Returns false only
-/// when the child could not be started (err says why); a child that fails is a true return with
-/// a non-zero exit_code. While waiting, an interrupt (interrupt.h) is forwarded to the child.
+/// One child process, run asynchronously. Movable, not copyable; used from one thread at a time.
+/// The destructor of a ChildProcess whose child still runs sends SIGKILL to its group and reaps it.
+///
+/// Captured output is read only inside running(), Wait() and Stop(); a child that writes more
+/// than a pipe holds (64 KiB) blocks until one of them is called. After the reap, output that is
+/// already in the pipes is kept; descendants that still hold the pipes are not waited for.
+class ChildProcess {
+ public:
+  ChildProcess() = default;
+  ~ChildProcess();
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  /// Starts argv[0] (searched in PATH) with `options`. Returns true once the program is executing.
+  /// Returns false, with every descriptor closed and any forked child reaped, when it could not be
+  /// started: a pipe, /dev/null, the stdout file or fork failed ("fork: <strerror>"), the working
+  /// directory cannot be entered ("cannot enter working directory D for X: <strerror>"), exec
+  /// failed ("cannot execute X: <strerror>"), or kMaxChildGroups children are already registered.
+  /// Refused while an earlier child of this object still runs.
+  [[nodiscard]] bool Start(const std::vector<std::string>& argv, const ProcessOptions& options,
+                           std::string* err);
+
+  /// The child's pid (= its process group), also after the reap; 0 before Start succeeded.
+  pid_t pid() const { return pid_; }
+
+  /// Non-blocking: drains captured pipes, applies the timeout and interrupt rules (see Wait) and
+  /// reaps the child if it exited. True while it runs; false before Start, after the reap, or when
+  /// waiting for it failed (Wait and Stop then return false with the reason).
+  bool running();
+
+  /// Waits up to timeout_seconds (< 0: without limit) for the child to exit, draining captured
+  /// pipes meanwhile, and reaps it. True when it has exited and result() is final. False with
+  /// "pid N still running after S s" when the time ran out (the child keeps running), or with the
+  /// reason when waiting failed. While waiting: when options.timeout_seconds has passed, or within
+  /// 100 ms of an interrupt (interrupt.h), it stops the child as Stop(options.kill_grace_seconds)
+  /// and sets result().timed_out or result().interrupted.
+  [[nodiscard]] bool Wait(double timeout_seconds, std::string* err);
+
+  /// Sends SIGTERM to the child's group, SIGKILL after grace_seconds if the child still runs, and
+  /// reaps it (blocks until it is gone). Group members still alive when the child dies get SIGKILL
+  /// too. True with result() filled; true at once if the child already exited.
+  [[nodiscard]] bool Stop(double grace_seconds, std::string* err);
+
+  /// The result; final once running() returned false after Start (or Wait/Stop returned true).
+  const ProcessResult& result() const { return result_; }
+
+ private:
+  enum class State { kIdle, kRunning, kExited };
+  bool Step(std::string* err);  // one non-blocking round: drain, reap, timeout/interrupt/kill
+  void BeginStop(double grace_seconds, double now);
+  bool Reap(std::string* err);
+  void Drain();
+  void CloseAll();
+  void KillAndReap();
+
+  State state_ = State::kIdle;
+  pid_t pid_ = 0;
+  int pidfd_ = -1;   // readable when the child exits; -1 = poll on a short timer instead
+  int out_fd_ = -1;  // read ends of the captured pipes
+  int err_fd_ = -1;
+  double started_at_ = 0;
+  double timeout_seconds_ = 0;
+  double kill_grace_seconds_ = 5;
+  bool stopping_ = false;  // SIGTERM sent; SIGKILL due at kill_at_
+  bool killed_ = false;
+  double kill_at_ = 0;
+  std::string wait_error_;
+  ProcessResult result_;
+};
+
+/// Runs argv[0] (searched in PATH) and waits for it: ChildProcess::Start, then Wait without
+/// limit. Returns false only when the child could not be started or waited for (err says why); a
+/// child that fails is a true return with its exit_code (127 included) or term_signal. Timeouts
+/// and interrupts are in the result (timed_out, interrupted).
 [[nodiscard]] bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options,
                               ProcessResult* result, std::string* err);
 
