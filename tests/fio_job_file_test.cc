@@ -8,9 +8,8 @@
 #include <string>
 #include <vector>
 
-#ifndef ELEVBENCH_TEST_DATA_DIR
-#define ELEVBENCH_TEST_DATA_DIR "tests"
-#endif
+#include "scenarios/tiobench/tiobench.h"
+#include "test_util.h"
 
 namespace elevbench {
 namespace {
@@ -19,19 +18,8 @@ std::string GoldenPath(const std::string& name) {
   return std::string(ELEVBENCH_TEST_DATA_DIR) + "/golden/" + name;
 }
 
-// Compares text with tests/golden/<name>; ELEVBENCH_UPDATE_GOLDEN=1 rewrites the file instead.
 void ExpectGolden(const std::string& name, const std::string& text) {
-  const char* update = std::getenv("ELEVBENCH_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    std::ofstream(GoldenPath(name), std::ios::binary) << text;
-    return;
-  }
-  std::ifstream in(GoldenPath(name), std::ios::binary);
-  ASSERT_TRUE(in.good()) << "missing golden " << GoldenPath(name)
-                         << " (run with ELEVBENCH_UPDATE_GOLDEN=1)";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), text) << "golden " << name << " differs";
+  testing::ExpectMatchesGolden(name, text);
 }
 
 // Lets the installed fio check the syntax (no I/O is done); skipped without fio.
@@ -67,18 +55,23 @@ std::string Render(const FioGlobalSpec& g, const std::vector<StreamSpec>& stream
   return text;
 }
 
+// The job files tiobench really sends: its global section and its phase streams, for 1024 MB and
+// 4000 random ops at 4 threads (the seed's 4-thread rows).
+std::string TiobenchJob(TioPhase phase) {
+  TiobenchParams params;
+  params.size_mb = 1024;
+  params.random_ops = 4000;
+  return Render(TioGlobalSpec(), TioPhaseStreams(PlanTioThreads(params, 4), phase, "/mnt/elevbench",
+                                                 4096, /*nofrag=*/false));
+}
+
 TEST(FioJobFileTest, GoldenTiobenchWritePhase) {
-  StreamSpec s = TiobenchStream("write");
-  s.end_fsync = true;
-  ExpectGolden("fio_job_tiobench_write.fio", Render(TiobenchGlobal(), {s}));
+  ExpectGolden("fio_job_tiobench_write.fio", TiobenchJob(TioPhase::kSeqWrite));
   ExpectFioAccepts("fio_job_tiobench_write.fio");
 }
 
 TEST(FioJobFileTest, GoldenTiobenchRandomRead) {
-  StreamSpec s = TiobenchStream("randread");
-  s.file_size_bytes -= 4096;
-  s.number_ios = 1000;
-  ExpectGolden("fio_job_tiobench_randread.fio", Render(TiobenchGlobal(), {s}));
+  ExpectGolden("fio_job_tiobench_randread.fio", TiobenchJob(TioPhase::kRandomRead));
   ExpectFioAccepts("fio_job_tiobench_randread.fio");
 }
 

@@ -22,9 +22,7 @@
 #include <string>
 #include <vector>
 
-#ifndef ELEVBENCH_TEST_DATA_DIR
-#define ELEVBENCH_TEST_DATA_DIR "tests"
-#endif
+#include "test_util.h"
 
 namespace elevbench {
 namespace {
@@ -196,6 +194,37 @@ TEST(FioOutputTest, RejectsNonJson) {
     EXPECT_NE(err.find(want), std::string::npos) << "want \"" << want << "\", got: " << err;
     EXPECT_EQ(err.find('\n'), std::string::npos) << err;
   }
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// fio's bandwidth log (log_avg_msec=500): one line per direction and interval; a readwrite job
+// writes both directions at the same time stamps.
+TEST(FioBwLogTest, SumsDirectionsPerInterval) {
+  const std::string log =
+      "500, 20520, 0, 0, 0\n"
+      "501, 1000, 1, 0, 0\n"
+      "1001, 20488, 0, 0, 0\n"
+      "1502, 20520, 0, 0, 0\n";
+  std::vector<double> series;
+  std::string err;
+  ASSERT_TRUE(ParseFioBwLog(log, 500, &series, &err)) << err;
+  ASSERT_EQ(series.size(), 3u);
+  EXPECT_DOUBLE_EQ(series[0], 21520);
+  EXPECT_DOUBLE_EQ(series[1], 20488);
+  EXPECT_DOUBLE_EQ(series[2], 20520);
+}
+
+TEST(FioBwLogTest, RejectsGarbageWithTheLineNumber) {
+  std::vector<double> series = {1};
+  std::string err;
+  EXPECT_FALSE(ParseFioBwLog("500, 10, 0, 0, 0\nnot a line\n", 500, &series, &err));
+  EXPECT_NE(err.find("line 2"), std::string::npos) << err;
+  EXPECT_EQ(series.size(), 1u);  // untouched
 }
 
 }  // namespace

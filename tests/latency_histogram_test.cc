@@ -11,9 +11,7 @@
 #include <string>
 #include <vector>
 
-#ifndef ELEVBENCH_TEST_DATA_DIR
-#define ELEVBENCH_TEST_DATA_DIR "tests"
-#endif
+#include "test_util.h"
 
 namespace elevbench {
 namespace {

@@ -8,21 +8,27 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/device/block_device.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
-
-#ifndef ELEVBENCH_BINARY
-#define ELEVBENCH_BINARY "build/elevbench"
-#endif
 
 namespace elevbench {
 namespace {
 
-std::string Scheduler(const std::string& disk) {
-  std::ifstream in("/sys/block/" + disk + "/queue/scheduler");
-  std::string line;
-  std::getline(in, line);
-  return line;
+// The scheduler lines of the disks that hold `dir`, found the way the harness finds them (not
+// by a fixed name: the machine's disk may be vda, sda, nvme0n1, ...).
+std::vector<std::string> SchedulersUnder(const std::string& dir) {
+  std::vector<std::string> disks, lines;
+  std::string err;
+  EXPECT_TRUE(ResolveQueueDevices(dir, SystemPaths{}, &disks, &err)) << err;
+  for (const std::string& disk : disks) {
+    std::ifstream in("/sys/block/" + disk + "/queue/scheduler");
+    std::string line;
+    std::getline(in, line);
+    EXPECT_FALSE(line.empty()) << disk;
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 TEST(NotRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
@@ -35,7 +41,8 @@ TEST(NotRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
     ASSERT_EQ(chown(temp.path().c_str(), 65534, 65534), 0);
     argv = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
   }
-  const std::string before = Scheduler("vda");
+  const std::vector<std::string> before = SchedulersUnder(temp.path());
+  ASSERT_FALSE(before.empty()) << "no disk found under " << temp.path();
   for (const std::string& a :
        {std::string(ELEVBENCH_BINARY), std::string("run"), std::string("tiobench"),
         std::string("--dir"), temp.path(), std::string("--schedulers"), std::string("all"),
@@ -64,7 +71,7 @@ TEST(NotRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
   EXPECT_TRUE(j["context"]["pinned_queue"].empty());
   EXPECT_EQ(j["records"].size(), 4u);
   EXPECT_EQ(j["identifiers"].size(), 1u);
-  EXPECT_EQ(Scheduler("vda"), before);
+  EXPECT_EQ(SchedulersUnder(temp.path()), before);
 }
 
 }  // namespace

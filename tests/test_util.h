@@ -5,8 +5,13 @@
 
 #include <string>
 
+// CMake defines both for the test binary; the fallbacks let a single test file be compiled by
+// hand from the project root.
 #ifndef ELEVBENCH_TEST_DATA_DIR
 #define ELEVBENCH_TEST_DATA_DIR "tests"
+#endif
+#ifndef ELEVBENCH_BINARY
+#define ELEVBENCH_BINARY "build/elevbench"
 #endif
 
 namespace elevbench::testing {

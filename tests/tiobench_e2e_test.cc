@@ -13,10 +13,6 @@
 #include "reporters/tiobench_text.h"
 #include "test_util.h"
 
-#ifndef ELEVBENCH_BINARY
-#define ELEVBENCH_BINARY "build/elevbench"
-#endif
-
 namespace elevbench {
 namespace {
 

@@ -187,6 +187,33 @@ nlohmann::json LatencyHistogram::ToJson() const {
                         {"overflow_count", overflow_count_}};
 }
 
+bool LatencyHistogram::AddFioBins(const nlohmann::json& bins, std::string* err) {
+  if (!bins.is_object()) {
+    *err = "bins: expected an object";
+    return false;
+  }
+  for (const auto& [key, value] : bins.items()) {
+    uint64_t bin_ns = 0;
+    uint64_t n = 0;
+    const char* end = key.data() + key.size();
+    const auto [ptr, ec] = std::from_chars(key.data(), end, bin_ns);
+    if (key.empty() || ec != std::errc() || ptr != end) {
+      std::string shown = key.substr(0, 40);
+      for (char& c : shown) {
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';  // err stays one line
+      }
+      *err = "bin key \"" + shown + "\" is not a decimal number of ns";
+      return false;
+    }
+    if (!JsonU64(value, &n)) {
+      *err = "bin " + key.substr(0, 40) + " count is not a non-negative integer";
+      return false;
+    }
+    if (!AddFioBin(bin_ns, n, err)) return false;
+  }
+  return true;
+}
+
 bool LatencyHistogram::FromJson(const nlohmann::json& json, LatencyHistogram* out,
                                 std::string* err) {
   try {
@@ -200,23 +227,9 @@ bool LatencyHistogram::FromJson(const nlohmann::json& json, LatencyHistogram* ou
       return false;
     }
     LatencyHistogram h;
-    for (const auto& [key, value] : bins->items()) {
-      uint64_t bin_ns = 0;
-      uint64_t n = 0;
-      const char* end = key.data() + key.size();
-      const auto [ptr, ec] = std::from_chars(key.data(), end, bin_ns);
-      if (key.empty() || ec != std::errc() || ptr != end) {
-        *err = "histogram: bin key \"" + key + "\" is not a decimal number of ns";
-        return false;
-      }
-      if (!JsonU64(value, &n)) {
-        *err = "histogram: bin " + key + " count is not a non-negative integer";
-        return false;
-      }
-      if (!h.AddFioBin(bin_ns, n, err)) {
-        *err = "histogram: " + *err;
-        return false;
-      }
+    if (!h.AddFioBins(*bins, err)) {
+      *err = "histogram: " + *err;
+      return false;
     }
     uint64_t count = 0, min_ns = 0, max_ns = 0, overflow = 0;
     const char* bad = nullptr;

@@ -69,6 +69,11 @@ class LatencyHistogram {
   /// False (nothing changed) when the key is not a fio bucket value.
   [[nodiscard]] bool AddFioBin(uint64_t bin_value_ns, uint64_t count, std::string* err);
 
+  /// Adds every bin of a json+ style "bins" object (decimal ns bucket value → count), as fio's
+  /// clat_ns.bins and this class's own ToJson write it. The one reader of that layout, for the
+  /// fio parser and FromJson alike. err names the bad key; the histogram may then be partial.
+  [[nodiscard]] bool AddFioBins(const nlohmann::json& bins, std::string* err);
+
   /// Replaces the approximate min/max/mean derived from imported bins with fio's exact ones
   /// (clat_ns.min/max/mean/N). Checks that they fit the buckets: count must equal count(), min
   /// must fall in the lowest non-empty bucket and max in the highest one, min <= mean <= max.

@@ -1,6 +1,7 @@
 #include "harness/fio/fio_output.h"
 
 #include <charconv>
+#include <cstdio>
 #include <exception>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -21,15 +22,6 @@ bool AsU64(const json& v, uint64_t* out) {
     return true;
   }
   return false;
-}
-
-// A JSON key made safe for a one-line error message.
-std::string OneLine(const std::string& s) {
-  std::string r = s;
-  for (char& c : r) {
-    if (static_cast<unsigned char>(c) < 0x20) c = '?';
-  }
-  return r;
 }
 
 // Field readers: each names the full path ("jobs[1].read.io_bytes") in its one-line error.
@@ -105,22 +97,9 @@ bool ParseClat(const json& clat, const std::string& path, LatencyHistogram* h, s
     *err = path + ".bins: expected an object";
     return false;
   }
-  for (const auto& [key, value] : bins->items()) {
-    uint64_t bin_ns = 0, count = 0;
-    const char* end = key.data() + key.size();
-    const auto [ptr, ec] = std::from_chars(key.data(), end, bin_ns);
-    if (key.empty() || ec != std::errc() || ptr != end) {
-      *err = path + ".bins: key \"" + OneLine(key) + "\" is not a decimal number of ns";
-      return false;
-    }
-    if (!AsU64(value, &count)) {
-      *err = path + ".bins." + OneLine(key) + ": expected a non-negative integer";
-      return false;
-    }
-    if (!h->AddFioBin(bin_ns, count, err)) {
-      *err = path + ".bins: " + *err;
-      return false;
-    }
+  if (!h->AddFioBins(*bins, err)) {
+    *err = path + "." + *err;
+    return false;
   }
   if (!h->SetExactStats(min_ns, max_ns, mean_ns, n, err)) {
     *err = path + ": " + *err;
@@ -252,6 +231,38 @@ bool ParseFioJsonPlus(std::string_view json_text, FioRunResult* out, std::string
     *err = std::string("fio output: ") + e.what();
     return false;
   }
+}
+
+}  // namespace elevbench
+
+namespace elevbench {
+
+bool ParseFioBwLog(std::string_view text, uint32_t interval_ms, std::vector<double>* kib_s,
+                   std::string* err) {
+  std::vector<double> series;
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string line(text.substr(pos, end - pos));
+    pos = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    unsigned long long msec = 0;
+    double value = 0;
+    if (std::sscanf(line.c_str(), "%llu , %lf", &msec, &value) != 2 || value < 0 ||
+        interval_ms == 0) {
+      *err = "bandwidth log line " + std::to_string(line_no) + ": expected 'msec, KiB/s, ...'";
+      return false;
+    }
+    const size_t slot = static_cast<size_t>((msec + interval_ms / 2) / interval_ms);
+    const size_t index = slot > 0 ? slot - 1 : 0;
+    if (series.size() <= index) series.resize(index + 1, 0.0);
+    series[index] += value;
+  }
+  *kib_s = std::move(series);
+  return true;
 }
 
 }  // namespace elevbench

@@ -54,6 +54,9 @@ struct FioJobResult {
   uint64_t ctx = 0;             ///< context switches
   FioDirectionResult read;
   FioDirectionResult write;
+  /// Throughput over time from fio's bandwidth log (KiB/s per interval, read and write summed),
+  /// filled by the runner when the invocation asked for a log; empty otherwise.
+  std::vector<double> bw_kib_s;
   /// CPU seconds used: (usr+sys)/100 * job_runtime. Why: fio reports CPU as a share of the
   /// job's runtime, but tables sum CPU time over threads.
   double cpu_seconds() const;
@@ -75,5 +78,12 @@ struct FioRunResult {
 /// non-negative integer") and leaves *out unchanged. Never throws.
 [[nodiscard]] bool ParseFioJsonPlus(std::string_view json_text, FioRunResult* out,
                                     std::string* err);
+
+/// Parses one fio bandwidth log (write_bw_log with log_avg_msec: lines "msec, KiB/s, ddir, bs,
+/// offset") into KiB/s per interval of `interval_ms`, summing the directions of one interval.
+/// An interval is the window ending at the line's time, rounded to the nearest interval.
+/// False with the line number for a malformed line.
+[[nodiscard]] bool ParseFioBwLog(std::string_view text, uint32_t interval_ms,
+                                 std::vector<double>* kib_s, std::string* err);
 
 }  // namespace elevbench

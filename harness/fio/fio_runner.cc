@@ -1,31 +1,50 @@
 #include "harness/fio/fio_runner.h"
 
+#include <csignal>
+#include <cstdio>
+
 #include "harness/core/atomic_file.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
+namespace {
 
-bool RunFio(const FioInvocation& inv, FioRunResult* result, std::string* err) {
+// Seconds fio gets to end its jobs and write its output after SIGTERM before it is killed: a
+// buffered writer on the emulated disk may still be flushing.
+constexpr double kFioStopGraceSeconds = 60;
+
+std::string JobPath(const FioInvocation& inv) { return inv.work_dir + "/" + inv.label + ".fio"; }
+std::string OutputPath(const FioInvocation& inv) {
+  return inv.work_dir + "/" + inv.label + ".json";
+}
+std::string BwLogPrefix(const FioInvocation& inv) { return inv.work_dir + "/" + inv.label; }
+
+// Writes the job file (with the bandwidth log options when asked) and returns fio's argv.
+bool PrepareFio(const FioInvocation& inv, std::vector<std::string>* argv, std::string* err) {
+  FioGlobalSpec global = inv.global;
+  if (inv.bw_log_interval_ms > 0) {
+    global.extra.emplace_back("write_bw_log", BwLogPrefix(inv));
+    global.extra.emplace_back("log_avg_msec", std::to_string(inv.bw_log_interval_ms));
+    global.extra.emplace_back("per_job_logs", "1");
+  }
   std::string job_text;
-  if (!WriteFioJobFile(inv.global, inv.streams, &job_text, err)) {
+  if (!WriteFioJobFile(global, inv.streams, &job_text, err)) {
     *err = "fio job: " + *err;
     return false;
   }
-  const std::string job_path = inv.work_dir + "/" + inv.label + ".fio";
-  const std::string out_path = inv.work_dir + "/" + inv.label + ".json";
-  if (!WriteFileAtomically(job_path, job_text, err)) return false;
+  if (!WriteFileAtomically(JobPath(inv), job_text, err)) return false;
   if (!ProgramInPath("fio")) {
     *err = "fio is not installed (run scripts/install-deps)";
     return false;
   }
-  ProcessOptions opts;
-  opts.timeout_seconds = inv.timeout_seconds;
-  ProcessResult pr;
-  if (!RunProcess({"fio", "--output-format=json+", "--output=" + out_path, job_path}, opts, &pr,
-                  err)) {
-    *err = "fio: " + *err;
-    return false;
-  }
+  *argv = {"fio", "--output-format=json+", "--output=" + OutputPath(inv), JobPath(inv)};
+  return true;
+}
+
+// The common end of a fio run: checks how it ended, parses its output and bandwidth logs.
+// `stopped` says that we ended it with SIGTERM (its exit status then means nothing).
+bool FinishFio(const FioInvocation& inv, const ProcessResult& pr, bool stopped,
+               FioRunResult* result, std::string* err) {
   if (pr.interrupted) {
     *err = "fio interrupted";
     return false;
@@ -34,7 +53,7 @@ bool RunFio(const FioInvocation& inv, FioRunResult* result, std::string* err) {
     *err = "fio timed out after " + std::to_string(static_cast<int>(inv.timeout_seconds)) + " s";
     return false;
   }
-  if (pr.exit_code != 0) {
+  if (!stopped && pr.exit_code != 0) {
     std::string why = LastLine(pr.error_output);
     if (why.empty()) why = LastLine(pr.output);
     *err = "fio failed (" +
@@ -44,9 +63,9 @@ bool RunFio(const FioInvocation& inv, FioRunResult* result, std::string* err) {
     return false;
   }
   std::string text;
-  if (!ReadWholeFile(out_path, &text, err)) return false;
+  if (!ReadWholeFile(OutputPath(inv), &text, err)) return false;
   if (!ParseFioJsonPlus(text, result, err)) {
-    *err = "fio output " + out_path + ": " + *err;
+    *err = "fio output " + OutputPath(inv) + ": " + *err;
     return false;
   }
   for (const FioJobResult& job : result->jobs) {
@@ -55,6 +74,95 @@ bool RunFio(const FioInvocation& inv, FioRunResult* result, std::string* err) {
       return false;
     }
   }
+  if (inv.bw_log_interval_ms > 0) {
+    for (size_t i = 0; i < result->jobs.size(); ++i) {
+      // fio numbers the per-job logs from 1 in the order of the jobs in its output.
+      const std::string path = BwLogPrefix(inv) + "_bw." + std::to_string(i + 1) + ".log";
+      std::string log;
+      if (!ReadWholeFile(path, &log, err) ||
+          !ParseFioBwLog(log, inv.bw_log_interval_ms, &result->jobs[i].bw_kib_s, err)) {
+        *err = "fio bandwidth log " + path + ": " + *err;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+ProcessOptions FioProcessOptions(const FioInvocation& inv) {
+  ProcessOptions opts;
+  opts.timeout_seconds = inv.timeout_seconds;
+  opts.kill_grace_seconds = kFioStopGraceSeconds;
+  return opts;
+}
+
+class SystemFioBackground : public FioBackground {
+ public:
+  explicit SystemFioBackground(FioInvocation inv) : inv_(std::move(inv)) {}
+  ~SystemFioBackground() override {
+    if (child_.running()) {
+      std::string ignored;
+      (void)child_.Stop(0, &ignored);
+    }
+  }
+
+  bool Launch(const std::vector<std::string>& argv, std::string* err) {
+    return child_.Start(argv, FioProcessOptions(inv_), err);
+  }
+
+  uint64_t BytesDone() override {
+    std::string text, ignored;
+    if (!ReadWholeFile("/proc/" + std::to_string(child_.pid()) + "/io", &text, &ignored)) return 0;
+    unsigned long long rchar = 0, wchar = 0;
+    const size_t r = text.find("rchar:"), w = text.find("wchar:");
+    if (r == std::string::npos || w == std::string::npos) return 0;
+    std::sscanf(text.c_str() + r, "rchar: %llu", &rchar);
+    std::sscanf(text.c_str() + w, "wchar: %llu", &wchar);
+    return rchar + wchar;
+  }
+
+  bool Running() override { return child_.running(); }
+
+  bool Stop(FioRunResult* result, std::string* err) override {
+    const bool was_running = child_.running();
+    if (was_running) {
+      // SIGTERM to fio alone (not its group): fio ends its jobs and reports.
+      kill(child_.pid(), SIGTERM);
+      if (!child_.Wait(kFioStopGraceSeconds, err) && !child_.Stop(0, err)) return false;
+    } else if (!child_.Wait(-1, err)) {
+      return false;
+    }
+    return FinishFio(inv_, child_.result(), was_running, result, err);
+  }
+
+ private:
+  FioInvocation inv_;
+  ChildProcess child_;
+};
+
+}  // namespace
+
+bool RunFio(const FioInvocation& inv, FioRunResult* result, std::string* err) {
+  std::vector<std::string> argv;
+  if (!PrepareFio(inv, &argv, err)) return false;
+  ProcessResult pr;
+  if (!RunProcess(argv, FioProcessOptions(inv), &pr, err)) {
+    *err = "fio: " + *err;
+    return false;
+  }
+  return FinishFio(inv, pr, /*stopped=*/false, result, err);
+}
+
+bool SystemFioRunner::Start(const FioInvocation& inv, std::unique_ptr<FioBackground>* running,
+                            std::string* err) {
+  std::vector<std::string> argv;
+  if (!PrepareFio(inv, &argv, err)) return false;
+  auto background = std::make_unique<SystemFioBackground>(inv);
+  if (!background->Launch(argv, err)) {
+    *err = "fio: " + *err;
+    return false;
+  }
+  *running = std::move(background);
   return true;
 }
 

@@ -2,6 +2,7 @@
 // Runs fio as a child process on a generated job file and parses its json+ output. fio is the
 // only I/O engine: the harness never submits bulk I/O itself.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,24 @@ struct FioInvocation {
   std::string work_dir;  ///< where the job file and the json+ output are written (kept for audit)
   std::string label;     ///< file name stem for the job and output files
   double timeout_seconds = 0;  ///< 0 = no limit
+  /// Keep fio's bandwidth log per job, averaged over this many ms (<label>_bw.<job>.log in
+  /// work_dir), and return it in FioJobResult::bw_kib_s; 0 = no log.
+  uint32_t bw_log_interval_ms = 0;
+};
+
+/// fio running in the background (a load beside a probe). Destroying it kills a fio that still
+/// runs.
+class FioBackground {
+ public:
+  virtual ~FioBackground() = default;
+  /// Bytes fio's threads have read and written so far (their read()/write() calls), for a
+  /// warm-up measured in bytes; 0 when it cannot be read.
+  virtual uint64_t BytesDone() = 0;
+  /// True while fio runs.
+  virtual bool Running() = 0;
+  /// Stops fio (SIGTERM: it ends its jobs and writes its json+ as at a normal end), waits for it
+  /// and parses the output. A fio that ended by itself before is parsed as RunFio would.
+  [[nodiscard]] virtual bool Stop(FioRunResult* result, std::string* err) = 0;
 };
 
 /// Writes the job file, runs `fio --output-format=json+ --output=FILE JOB`, and parses the
@@ -33,6 +52,9 @@ class FioRunner {
   /// Runs one invocation to its end, with RunFio's contract.
   [[nodiscard]] virtual bool Run(const FioInvocation& invocation, FioRunResult* result,
                                  std::string* err) = 0;
+  /// Starts an invocation in the background; err when fio could not be started.
+  [[nodiscard]] virtual bool Start(const FioInvocation& invocation,
+                                   std::unique_ptr<FioBackground>* running, std::string* err) = 0;
 };
 
 /// The real fio (RunFio).
@@ -42,6 +64,8 @@ class SystemFioRunner : public FioRunner {
                          std::string* err) override {
     return RunFio(invocation, result, err);
   }
+  [[nodiscard]] bool Start(const FioInvocation& invocation, std::unique_ptr<FioBackground>* running,
+                           std::string* err) override;
 };
 
 /// `fio --version`, e.g. "fio-3.33".
