@@ -32,6 +32,14 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
   }
   const std::string fs = JsonString(ctx, "filesystem");
   if (!fs.empty()) out << "Target fs for tests was " << fs << "\n";
+  if (ctx.contains("emulated_queue") && ctx["emulated_queue"].is_object()) {
+    // Which elevator set-up the emulated disk had: the 2003 verdicts depend on both.
+    const nlohmann::json& q = ctx["emulated_queue"];
+    const nlohmann::json& tags = q.contains("driver_tags") ? q["driver_tags"] : nlohmann::json();
+    out << "Emulated disk queue: driver tags "
+        << (tags.is_number() ? std::to_string(tags.get<int64_t>()) : std::string("unknown"))
+        << ", writeback throttling " << JsonString(q, "writeback_throttling") << "\n";
+  }
   const std::string cache = JsonString(ctx, "cache_policy");
   if (!cache.empty()) out << cache << "\n";
   std::string s = out.str();

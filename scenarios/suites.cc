@@ -1,8 +1,12 @@
 // The table of suites: one entry per suite, naming its factory and its renderer. Adding a suite
-// is a folder under scenarios/, a renderer under reporters/, and one line here.
+// is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
 #include "harness/run/suite.h"
+#include "reporters/nickbench_text.h"
+#include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "scenarios/nickbench/nickbench_suite.h"
+#include "scenarios/probes/probes_suite.h"
 #include "scenarios/tiobench/tiobench_suite.h"
 
 namespace elevbench {
@@ -14,6 +18,16 @@ const std::vector<SuiteEntry>& AllSuites() {
        MakeTiobenchSuite,
        {"nick", "tiobench"},
        RenderTiobenchReport},
+      {"nickbench",
+       "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
+       MakeNickbenchSuite,
+       {"nick"},
+       RenderNickbenchReport},
+      {"probes",
+       "cat / ls -lR of a source tree during a streaming read or write",
+       MakeProbesSuite,
+       {"nick"},
+       RenderProbesReport},
   };
   return kSuites;
 }

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "harness/fio/fio_runner.h"
+#include "test_util.h"
+
 namespace elevbench {
 namespace {
 
@@ -24,6 +30,143 @@ TEST(RunSessionTest, CounterDeltaDiffersMonotonicCountersOnly) {
 TEST(RunSessionTest, CounterDeltaWithoutBeforeSaysSo) {
   nlohmann::json d = CounterDelta(nullptr, {{"requests", 5}});
   EXPECT_EQ(d["totals_since_daemon_start"]["requests"], 5);
+}
+
+}  // namespace
+}  // namespace elevbench
+
+// ---- The session loop on a fake fio: no I/O, no devices, every path of the loop.
+
+namespace elevbench {
+namespace {
+
+// Answers every fio invocation with one job per stream clone that moved its stream's bytes in
+// one second; fails the calls whose number (from 1) is in `fail_calls`.
+class FakeFio : public FioRunner {
+ public:
+  bool Run(const FioInvocation& inv, FioRunResult* result, std::string* err) override {
+    labels.push_back(inv.label);
+    if (std::find(fail_calls.begin(), fail_calls.end(), labels.size()) != fail_calls.end()) {
+      *err = "fake fio failure";
+      return false;
+    }
+    result->jobs.clear();
+    for (const StreamSpec& s : inv.streams) {
+      for (uint32_t k = 0; k < s.numjobs; ++k) {
+        FioJobResult job;
+        job.name = s.name;
+        job.job_runtime_ms = 1000;
+        job.usr_cpu_pct = 10;
+        FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
+        d.io_bytes = s.number_ios ? s.number_ios * s.block_size_bytes : s.file_size_bytes;
+        d.total_ios = d.io_bytes / s.block_size_bytes;
+        d.runtime_ms = 1000;
+        d.clat.Record(100'000, d.total_ios);
+        result->jobs.push_back(job);
+      }
+    }
+    return true;
+  }
+  bool Start(const FioInvocation&, std::unique_ptr<FioBackground>*, std::string* err) override {
+    *err = "not used";
+    return false;
+  }
+  std::vector<std::string> labels;
+  std::vector<size_t> fail_calls;
+};
+
+class RunSessionLoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    entry_ = FindSuite("tiobench");
+    ASSERT_NE(entry_, nullptr);
+    suite_ = entry_->make();
+    CLI::App app;
+    suite_->AddOptions(&app);
+    ASSERT_NO_THROW(app.parse(std::string("--size 8 --random 100 --threads 1,2"), false));
+    MachineInfo machine;
+    std::string err;
+    ASSERT_TRUE(suite_->Prepare(machine, &err)) << err;
+    config_.identifiers = {"k-dl", "k-bfq"};
+    config_.labels = {"DL", "BFQ"};
+    config_.repetitions = 2;
+    config_.seed = 3;
+    config_.out_path = dir_.path() + "/r.json";
+    config_.work_dir = dir_.path();
+    target_.directory = dir_.path();
+    doc_.suite = "tiobench";
+  }
+
+  testing::ScopedTempDir dir_;
+  const SuiteEntry* entry_ = nullptr;
+  std::unique_ptr<Suite> suite_;
+  SessionConfig config_;
+  SessionTarget target_;
+  ResultsDocument doc_;
+  Progress progress_{stderr, false};
+};
+
+TEST_F(RunSessionLoopTest, RunsEveryCellAndLabelsEveryRecord) {
+  FakeFio fio;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(failed, 0u);
+  // 2 configurations × 2 thread counts × 2 repetitions, 4 phases each.
+  ASSERT_EQ(doc_.cells.size(), 8u);
+  EXPECT_EQ(fio.labels.size(), 8u * 4);
+  EXPECT_EQ(doc_.records.size(), 8u * 4);
+  for (const nlohmann::json& r : doc_.records) {
+    const std::string id = r.at("identifier");
+    EXPECT_EQ(r.at("label"), id == "k-dl" ? "DL" : "BFQ");
+    EXPECT_TRUE(r.contains("repetition"));
+  }
+  EXPECT_EQ(doc_.cells[0].variant, (nlohmann::json{{"threads", 1}}));
+  EXPECT_EQ(doc_.cells[1].variant, (nlohmann::json{{"threads", 2}}));
+  EXPECT_TRUE(doc_.complete);
+  // The saved file is the document, with the summary of 2 ids × 2 thread counts × 4 phases.
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_TRUE(saved.complete);
+  EXPECT_EQ(saved.records.size(), doc_.records.size());
+  EXPECT_EQ(saved.summary.size(), 16u);
+  EXPECT_EQ(saved.parameters.at("size_mb"), 8);
+}
+
+TEST_F(RunSessionLoopTest, AFailedCellIsRecordedAndTheRunGoesOn) {
+  FakeFio fio;
+  fio.fail_calls = {2};  // the second phase of the first cell
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(failed, 1u);
+  ASSERT_EQ(doc_.cells.size(), 8u);
+  EXPECT_EQ(doc_.cells[0].status, "failed");
+  EXPECT_NE(doc_.cells[0].error.find("fake fio failure"), std::string::npos);
+  EXPECT_EQ(doc_.cells[1].status, "ok");
+  EXPECT_EQ(doc_.records.size(), 7u * 4);  // the failed cell has no records
+}
+
+TEST_F(RunSessionLoopTest, RejectsMismatchedLabels) {
+  FakeFio fio;
+  config_.labels = {"DL"};
+  size_t failed = 0;
+  std::string err;
+  EXPECT_FALSE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err));
+  EXPECT_NE(err.find("label"), std::string::npos);
+  EXPECT_TRUE(fio.labels.empty());
+}
+
+TEST_F(RunSessionLoopTest, NoConfigurationsRunsOnePassOnTheCurrentScheduler) {
+  FakeFio fio;
+  config_.identifiers = {"6.18.44"};
+  config_.labels = {"MQ-DEADLINE"};
+  config_.repetitions = 1;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  ASSERT_EQ(doc_.cells.size(), 2u);
+  EXPECT_EQ(doc_.cells[0].scheduler, "");
 }
 
 }  // namespace

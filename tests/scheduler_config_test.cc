@@ -64,7 +64,7 @@ TEST(SchedulerConfigTest, RejectsBadInput) {
   EXPECT_EQ(ParseError("bfq::a=1"), "bad setting '' in 'bfq::a=1' (want name=value)");
   EXPECT_EQ(ParseError("bfq:a=1:a=2"), "tunable a given twice in 'bfq:a=1:a=2'");
   EXPECT_EQ(ParseError("none:a=1"), "scheduler none has no tunables: 'none:a=1'");
-  EXPECT_EQ(ParseError("bfq@"), "bad code '' in 'bfq@' (use only [a-z0-9_-])");
+  EXPECT_EQ(ParseError("bfq@"), "bad code '' in 'bfq@' (use only [A-Za-z0-9_-])");
   EXPECT_EQ(ParseError("bfq@a@b"), "more than one '@' in 'bfq@a@b'");
   EXPECT_EQ(ParseError("bfq,bfq"), "'bfq' repeats code 'bfq' of 'bfq'; drop it or add @<code>");
   EXPECT_EQ(ParseError("bfq:slice_idle=0,bfq:strict_idle=0"),

@@ -14,6 +14,8 @@ void PrintError(const std::string& message) {
   std::fprintf(stderr, "elevbench: %s\n", message.c_str());
 }
 
+void PrintNote(const std::string& message) { PrintError("note: " + message); }
+
 namespace {
 
 // CLI11's messages can span lines; the contract is one line.
@@ -64,6 +66,9 @@ int RunCli(int argc, char** argv) {
   run_cmd->add_option("--disk-set", run.disk_settings,
                       "Override an emulated-disk model parameter (key=value), repeatable");
   run_cmd->add_option("--disk-trace", run.disk_trace, "Write the emulated disk's request trace");
+  run_cmd->add_flag(
+      "--keep-wbt", run.keep_wbt,
+      "Emulated disk: keep today's writeback throttling (2003 had none; default off)");
   run_cmd->add_option("--fs", run.fs, "Filesystem of a scratch/emulated device: ext2, ext4, xfs");
   run_cmd->add_option("--device", run.device,
                       "Allow switching the scheduler of this existing device (e.g. sdb)");

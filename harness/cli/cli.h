@@ -18,7 +18,11 @@ enum ExitCode : int {
 /// Entry point used by main(); returns the process exit code.
 int RunCli(int argc, char** argv);
 
-/// Prints "elevbench: <message>" as one line on stderr.
+/// Prints "elevbench: <message>" as one line on stderr. The CLI layer's only way to stderr
+/// besides Progress (which owns the progress line and its notes during a run).
 void PrintError(const std::string& message);
+
+/// Prints "elevbench: note: <message>" as one line on stderr (facts, not failures).
+void PrintNote(const std::string& message);
 
 }  // namespace elevbench

@@ -31,7 +31,7 @@ int ReportCommand(const std::string& path, const std::string& format) {
   }
   std::cout << text;
   if (!doc.complete) {
-    std::fprintf(stderr, "elevbench: note: %s is from an unfinished run\n", path.c_str());
+    PrintNote(path + " is from an unfinished run");
   }
   return kExitOk;
 }

@@ -152,6 +152,7 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun
     emu.overrides = o.disk_settings;
     emu.fs = o.fs;
     emu.trace_path = o.disk_trace;
+    emu.keep_wbt = o.keep_wbt;
     emu.self_exe = SelfExe();
     DiskProfile probe;
     if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
@@ -247,13 +248,14 @@ nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
       {"seed", seed},
       {"drop_caches", drop},
       {"timeout_seconds", o.timeout_seconds},
-      {"cache_policy",
-       std::string("Test files evicted from the page cache before each read phase") +
-           (drop ? "; all caches dropped before each cell"
-                 : (root ? " (--no-drop-caches: no global drop)" : " (not root: no global drop)")) +
-           " (the 2003 runs used a 2xRAM file set instead)"},
+      {"cache_policy", o.suite->CachePolicy(drop ? "; all caches dropped before each cell"
+                                                 : (root ? " (--no-drop-caches: no global drop)"
+                                                         : " (not root: no global drop)"))},
   };
-  if (target.emulated()) context["vm_settings"] = EmulatedVmSettings();
+  if (target.emulated()) {
+    context["vm_settings"] = EmulatedVmSettings();
+    context["emulated_queue"] = EmulatedQueueSettingsJson(target.stack());
+  }
   return context;
 }
 
@@ -342,7 +344,7 @@ int RunCommand(const RunOptions& o) {
   }
   std::vector<SchedulerConfig> configs = checked.configs;
   std::vector<std::pair<std::string, std::string>> pinned;
-  if (target.emulated()) pinned = EmulatedQueueAttrs(target.stack().profile);
+  if (target.emulated()) pinned = EmulatedQueueAttrs(target.stack());
   for (const auto& a : checked.queue_attrs) pinned.push_back(a);
   const bool switching = root && (want_switching || target.created_device());
   if (switching) {
@@ -421,7 +423,7 @@ int RunCommand(const RunOptions& o) {
     }
     std::cout.flush();
   }
-  std::fprintf(stderr, "elevbench: results written to %s\n", out_path.c_str());
+  PrintNote("results written to " + out_path);
   if (!finished) {
     PrintError(err);
     return InterruptRequested() ? kExitInterrupted : kExitFailure;

@@ -21,6 +21,7 @@ struct RunOptions {
   std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
+  bool keep_wbt = false;   ///< "--keep-wbt": today's writeback throttling on the emulated disk
   std::string device;      ///< "--device NAME": consent to switch a device we did not make
   std::string schedulers;  ///< "all" or a list; empty = current scheduler only
   std::string queue;       ///< "--queue attr=value,..."

@@ -137,6 +137,10 @@ bool RunningAsRoot() { return geteuid() == 0; }
 
 bool DropCaches(std::string* err) {
   sync();
+  return DropCleanCaches(err);
+}
+
+bool DropCleanCaches(std::string* err) {
   std::ofstream out("/proc/sys/vm/drop_caches");
   if (!out) {
     *err = std::string("cannot drop caches: ") + strerror(errno);

@@ -26,7 +26,7 @@ struct SchedulerConfig {
 
 /// Parses a comma-separated list of configurations. Item syntax:
 ///   <scheduler>[:<tunable>=<value>]...[@<code>]
-/// Names and codes may use only [a-z0-9_-]; values [A-Za-z0-9_.+-]. Rejects empty items,
+/// Names may use only [a-z0-9_-], codes [A-Za-z0-9_-]; values [A-Za-z0-9_.+-]. Rejects empty items,
 /// repeated tunables within an item, tunables on "none" (it has no iosched directory), and two
 /// items with the same ShortCode (they would share a table row). "all" is not special here:
 /// expand it with ExpandAll() once the device's schedulers are known.

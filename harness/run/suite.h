@@ -78,6 +78,11 @@ class Suite {
   /// Once per run after the last cell, on every exit path: removes what SetUp laid out.
   virtual void TearDown(const CellEnvironment& env);
 
+  /// The results header's line on how caches were handled: the suite's own eviction, with
+  /// `global_drop` (what the run did globally, "; all caches dropped before each cell") put
+  /// where it reads right.
+  virtual std::string CachePolicy(const std::string& global_drop) const = 0;
+
   /// The summary block of the results file, from the document's records.
   virtual nlohmann::json Summarize(const ResultsDocument& doc) const = 0;
 };

@@ -1,0 +1,72 @@
+#pragma once
+// The load-vs-probe engine: background loads (fio streams started together, running until
+// stopped or until the first stream ends) and foreground probes (a command run with fork/exec
+// and wait4, started once the load is in steady state, stopped at its timeout and then recorded
+// as DNF with the work it had done). The engine knows no suite; nickbench and the cat/ls probes
+// are built on it (scenarios/).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/engine/stream_result.h"
+#include "harness/fio/fio_runner.h"
+#include "harness/process/subprocess.h"
+
+namespace elevbench {
+
+/// A background load: fio streams in one fio process, one job (thread) per stream.
+struct LoadSpec {
+  FioGlobalSpec global;
+  std::vector<StreamSpec> streams;  ///< numjobs must be 1: one stream, one record
+  uint32_t bw_log_interval_ms = 1000;
+};
+
+/// A foreground probe.
+struct ProbeSpec {
+  std::vector<std::string> argv;          ///< the command (argv[0] searched in PATH)
+  std::string working_directory;          ///< where it runs; empty = inherit
+  std::string stdout_path = "/dev/null";  ///< where its output goes (a file to count lines)
+  double timeout_seconds = 0;             ///< 0 = none; past it the probe is killed: DNF
+  double warmup_seconds = 0;              ///< the load runs at least this long before the probe
+  uint64_t warmup_bytes = 0;              ///< ... and has moved at least this many bytes
+  /// Called right before the probe starts (evicts the probe's files from the page cache, so it
+  /// reads from the disk beside the load); false fails the run. May be empty.
+  std::function<bool(std::string*)> evict;
+};
+
+/// What a probe did.
+struct ProbeOutcome {
+  ProcessResult process;      ///< rusage, wall time, exit status of the probe
+  bool dnf = false;           ///< killed at its timeout
+  uint64_t bytes_read = 0;    ///< its read() bytes (/proc/<pid>/io rchar), last sample
+  double warmup_seconds = 0;  ///< how long the load had run when the probe started
+};
+
+/// The result of a load with a probe.
+struct LoadProbeResult {
+  ProbeOutcome probe;
+  std::vector<StreamResult> load;  ///< over the load's whole run
+};
+
+/// Converts fio's jobs into stream records, one per job in order (numjobs=1 streams).
+std::vector<StreamResult> StreamResultsFromFio(const FioRunResult& run,
+                                               uint32_t bw_log_interval_ms);
+
+/// Runs `load` until its first stream ends (fio's exitall) and returns every stream's record and
+/// the run's elapsed time (the longest stream runtime). For nickbench's benches.
+[[nodiscard]] bool RunLoadToFirstEnd(FioRunner* fio, const LoadSpec& load,
+                                     const std::string& work_dir, const std::string& label,
+                                     double timeout_seconds, std::vector<StreamResult>* streams,
+                                     double* elapsed_seconds, std::string* err);
+
+/// Starts `load` (its streams time-based, running until stopped), waits for the warm-up, evicts,
+/// runs the probe to its end or its timeout (DNF), then stops the load and parses it. The load is
+/// stopped on every path, including an interrupt during the probe. False with err when the load
+/// or the probe could not be started, or the load failed; a probe that exits non-zero is a true
+/// return (its exit status is in the outcome).
+[[nodiscard]] bool RunLoadWithProbe(FioRunner* fio, const LoadSpec& load, const ProbeSpec& probe,
+                                    const std::string& work_dir, const std::string& label,
+                                    LoadProbeResult* result, std::string* err);
+
+}  // namespace elevbench
