@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fake_sysfs.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"
@@ -112,7 +113,7 @@ class DeviceControlTest : public ::testing::Test {
       state_.writes.push_back(attr + "=" + v);
       if (attr == "scheduler") {
         const std::string before = Scheduler();
-        if (!MakeFakeKernelWriteHook()(mapped, system_path, value, err)) return false;
+        if (!testing::MakeFakeKernelWriteHook()(mapped, system_path, value, err)) return false;
         if (before == v) return true;  // the kernel ignores a switch to the current one
         Put("queue/nr_requests", v == "none" ? std::to_string(kTagSetDepth) + "\n" : "256\n");
         if (!state_.wbt_manual && v == "bfq") Put("queue/wbt_lat_usec", "0\n");

@@ -24,10 +24,6 @@
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
-#ifndef ELEVBENCH_BINARY
-#define ELEVBENCH_BINARY "build/elevbench"
-#endif
-
 namespace elevbench {
 namespace {
 

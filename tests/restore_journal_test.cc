@@ -19,6 +19,8 @@
 #include <sstream>
 #include <thread>
 
+#include "fake_sysfs.h"
+
 namespace elevbench {
 namespace {
 
@@ -69,7 +71,7 @@ class RestoreJournalTest : public ::testing::Test {
     Put("sys/block/sdz/queue/iosched/read_expire", "250\n");  // an admin-tuned value
     Put("proc/sys/vm/dirty_bytes", "0\n");
     sysfs_ = Sysfs(root_);
-    sysfs_.set_write_hook(MakeFakeKernelWriteHook());
+    sysfs_.set_write_hook(testing::MakeFakeKernelWriteHook());
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -170,7 +172,7 @@ TEST_F(RestoreJournalTest, RestoreAllIsIdempotent) {
 
 TEST_F(RestoreJournalTest, TunableComesBackAfterItsScheduler) {
   // Switching the elevator drops queue/iosched/; selecting mq-deadline again brings defaults.
-  Sysfs::WriteHook base = MakeFakeKernelWriteHook();
+  Sysfs::WriteHook base = testing::MakeFakeKernelWriteHook();
   std::string iosched = root_ + "/sys/block/sdz/queue/iosched";
   sysfs_.set_write_hook([=](const std::string& mapped, const std::string& path,
                             std::string_view value, std::string* err) {
@@ -245,7 +247,7 @@ TEST_F(RestoreJournalTest, VanishedAttributeCountsAsGone) {
 
 TEST_F(RestoreJournalTest, FailuresKeepOnlyFailedEntries) {
   auto fail = std::make_shared<bool>(true);
-  Sysfs::WriteHook base = MakeFakeKernelWriteHook();
+  Sysfs::WriteHook base = testing::MakeFakeKernelWriteHook();
   sysfs_.set_write_hook([=](const std::string& mapped, const std::string& path,
                             std::string_view value, std::string* err) {
     if (*fail && path == kReadAhead) {

@@ -21,10 +21,6 @@
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
-#ifndef ELEVBENCH_BINARY
-#define ELEVBENCH_BINARY "build/elevbench"
-#endif
-
 namespace elevbench {
 namespace {
 
@@ -66,15 +62,17 @@ class RunSignalsTest : public ::testing::Test {
   }
 
   // Starts a comparison on a scratch device (or `target` instead) and returns its pid once
-  // `cells` cells are in the results.
-  pid_t StartAndWaitForCells(size_t cells,
-                             std::vector<std::string> target = {"--scratch", "512M"}) {
-    std::vector<std::string> args = {ELEVBENCH_BINARY, "run", "tiobench"};
-    args.insert(args.end(), target.begin(), target.end());
-    for (const char* a : {"--schedulers", "none,mq-deadline,bfq", "--size", "96", "--threads",
-                          "1,2", "--repetitions", "2", "--random", "400"}) {
-      args.push_back(a);
+  // `cells` cells are in the results. `suite_args` replaces the tiobench run when given.
+  pid_t StartAndWaitForCells(size_t cells, std::vector<std::string> target = {"--scratch", "512M"},
+                             std::vector<std::string> suite_args = {}) {
+    std::vector<std::string> args = {ELEVBENCH_BINARY, "run"};
+    if (suite_args.empty()) {
+      suite_args = {"tiobench",  "--schedulers", "none,mq-deadline,bfq", "--size", "96",
+                    "--threads", "1,2",          "--repetitions",        "2",      "--random",
+                    "400"};
     }
+    args.insert(args.end(), suite_args.begin(), suite_args.end());
+    args.insert(args.end(), target.begin(), target.end());
     args.push_back("--out");
     args.push_back(dir_ + "/r.json");
     pid_t pid = fork();
@@ -164,6 +162,33 @@ TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
   for (const auto& c : j["cells"]) ok_cells += c["status"] == "ok";
   EXPECT_GE(ok_cells, 1u);
   EXPECT_EQ(j["records"].size(), ok_cells * 4);
+  ExpectNothingLeft();
+}
+
+// A probes run interrupted in its second cell (warm-up, probe or load): the load's fio and the
+// probe are stopped, exit 130, the finished cell is kept, and nothing is left behind.
+TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
+  pid_t pid = StartAndWaitForCells(
+      1, {"--scratch", "512M"},
+      {"probes", "--schedulers", "mq-deadline,bfq", "--tree-size", "8", "--load-size", "64",
+       "--warmup", "2", "--probes", "cat-during-write,ls-during-read", "--repetitions", "3"});
+  ASSERT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the next warm-up
+  kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "results file is not valid JSON after SIGINT";
+  EXPECT_FALSE(j["complete"].get<bool>());
+  size_t ok_cells = 0;
+  for (const auto& c : j["cells"]) ok_cells += c["status"] == "ok";
+  EXPECT_GE(ok_cells, 1u);
+  EXPECT_EQ(j["records"].size(), ok_cells);
+  std::string ps, err;
+  ASSERT_TRUE(RunChecked({"ps", "-eo", "args"}, &ps, &err)) << err;
+  EXPECT_EQ(ps.find(dir_ + "/r.json.fio"), std::string::npos) << "a fio is left:\n" << ps;
   ExpectNothingLeft();
 }
 

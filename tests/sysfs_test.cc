@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "fake_sysfs.h"
+
 namespace elevbench {
 namespace {
 
@@ -105,7 +107,7 @@ TEST_F(SysfsTest, WriteRefusesOtherPlacesAndNeverCreates) {
 
 TEST_F(SysfsTest, WriteVerifiedSchedulerWithKernelLikeFake) {
   Sysfs sysfs(root_);
-  sysfs.set_write_hook(MakeFakeKernelWriteHook());
+  sysfs.set_write_hook(testing::MakeFakeKernelWriteHook());
   std::string err;
   ASSERT_TRUE(sysfs.WriteVerified(sched_, "bfq", &err)) << err;
   EXPECT_EQ(Get("sys/block/sdz/queue/scheduler"), "none mq-deadline kyber [bfq] \n");

@@ -27,30 +27,6 @@ uint64_t MeminfoKb(const std::string& text, const std::string& key) {
   return kb;
 }
 
-// Decodes the octal escapes (\040 for space) in /proc/self/mountinfo fields.
-std::string Unescape(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      int v = 0;
-      bool ok = true;
-      for (size_t k = 1; k <= 3; ++k) {
-        if (i + k >= s.size() || s[i + k] < '0' || s[i + k] > '7')
-          ok = false;
-        else
-          v = v * 8 + (s[i + k] - '0');
-      }
-      if (ok) {
-        out += static_cast<char>(v);
-        i += 3;
-        continue;
-      }
-    }
-    out += s[i];
-  }
-  return out;
-}
-
 }  // namespace
 
 MachineInfo ReadMachineInfo() {
@@ -101,7 +77,7 @@ bool FilesystemOf(const std::string& path, std::string* fstype, std::string* mou
     std::istringstream fields(line);
     std::string id, parent, devno, root, mp;
     fields >> id >> parent >> devno >> root >> mp;
-    mp = Unescape(mp);
+    mp = UnescapeMountField(mp);
     size_t dash = line.find(" - ");
     if (dash == std::string::npos) continue;
     std::istringstream tail(line.substr(dash + 3));
@@ -131,6 +107,29 @@ std::string NowIso8601() {
   char buf[32];
   strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buf;
+}
+
+std::string UnescapeMountField(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size()) {
+      int v = 0;
+      bool ok = true;
+      for (size_t k = 1; k <= 3; ++k) {
+        if (i + k >= s.size() || s[i + k] < '0' || s[i + k] > '7')
+          ok = false;
+        else
+          v = v * 8 + (s[i + k] - '0');
+      }
+      if (ok) {
+        out += static_cast<char>(v);
+        i += 3;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
 }
 
 bool RunningAsRoot() { return geteuid() == 0; }

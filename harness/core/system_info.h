@@ -32,6 +32,9 @@ std::string ShortKernelVersion(const std::string& release);
 /// Current UTC time as ISO 8601 ("2026-11-29T22:45:00Z").
 std::string NowIso8601();
 
+/// Decodes the octal escapes of /proc/self/mountinfo fields ("\\040" for a space).
+std::string UnescapeMountField(const std::string& field);
+
 /// True when running as root (euid 0).
 bool RunningAsRoot();
 

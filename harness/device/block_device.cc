@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/core/system_info.h"
+
 namespace elevbench {
 namespace {
 
@@ -58,21 +60,6 @@ std::vector<std::string> ListDir(const fs::path& dir) {
   return names;
 }
 
-// Undoes mountinfo's octal escapes (\040 for a space).
-std::string Unescape(const std::string& s) {
-  auto octal = [](char c) { return c >= '0' && c <= '7'; };
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && octal(s[i + 1]) && octal(s[i + 2]) && octal(s[i + 3])) {
-      out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
 std::vector<MountEntry> ReadMounts(const SystemPaths& paths) {
   std::vector<MountEntry> mounts;
   std::ifstream in(paths.MountinfoPath());
@@ -84,7 +71,8 @@ std::vector<MountEntry> ReadMounts(const SystemPaths& paths) {
     while (fields >> w) f.push_back(w);
     auto dash = std::find(f.begin(), f.end(), "-");
     if (f.size() < 5 || dash == f.end() || f.end() - dash < 3) continue;
-    mounts.push_back({f[2], Unescape(f[4]), *(dash + 1), Unescape(*(dash + 2))});
+    mounts.push_back(
+        {f[2], UnescapeMountField(f[4]), *(dash + 1), UnescapeMountField(*(dash + 2))});
   }
   return mounts;
 }

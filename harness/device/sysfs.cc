@@ -189,36 +189,4 @@ bool Sysfs::WriteVerified(const std::string& path, std::string_view value, std::
   return true;
 }
 
-Sysfs::WriteHook MakeFakeKernelWriteHook() {
-  return [](const std::string& mapped, const std::string& system_path, std::string_view value,
-            std::string* err) {
-    if (!Sysfs::IsSchedulerPath(system_path)) {
-      return Sysfs::PlainWrite(mapped, system_path, value, err);
-    }
-    Sysfs plain("/");
-    std::string line;
-    if (!plain.Read(mapped, &line, err)) return false;
-    std::vector<std::string> available;
-    std::string current;
-    if (!ParseSchedulerLine(line, &available, &current, err)) return false;
-    std::string want = TrimWhitespace(value);
-    std::string rewritten;
-    bool found = false;
-    for (const std::string& name : available) {
-      if (!rewritten.empty()) rewritten += ' ';
-      if (name == want) {
-        rewritten += "[" + name + "]";
-        found = true;
-      } else {
-        rewritten += name;
-      }
-    }
-    if (!found) {
-      *err = "write " + system_path + ": " + strerror(EINVAL);
-      return false;
-    }
-    return Sysfs::PlainWrite(mapped, system_path, rewritten + " \n", err);
-  };
-}
-
 }  // namespace elevbench

@@ -80,9 +80,4 @@ class Sysfs {
   WriteHook hook_;
 };
 
-/// A write hook that makes plain files behave like the kernel's queue/scheduler attribute:
-/// writing a listed name rewrites the line with that name bracketed; an unlisted name fails with
-/// "Invalid argument" and changes nothing. Other paths are written plainly. For fake trees.
-Sysfs::WriteHook MakeFakeKernelWriteHook();
-
 }  // namespace elevbench
