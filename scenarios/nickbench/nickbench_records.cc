@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "harness/core/json_fields.h"
 #include "harness/core/stats.h"
 
 namespace elevbench {
@@ -11,36 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-// Reads j[key] into *out if it has T's JSON type; err names the key otherwise.
 template <typename T>
 bool Get(const json& j, const char* key, T* out, std::string* err) {
-  const auto it = j.find(key);
-  if (it == j.end()) {
-    *err = std::string(key) + ": missing";
-    return false;
-  }
-  bool ok = false;
-  const char* expected = "";
-  if constexpr (std::is_same_v<T, std::string>) {
-    ok = it->is_string();
-    expected = "a string";
-  } else if constexpr (std::is_floating_point_v<T>) {
-    ok = it->is_number();
-    expected = "a number";
-  } else if constexpr (std::is_unsigned_v<T>) {
-    ok = it->is_number_unsigned() && it->template get<uint64_t>() <= std::numeric_limits<T>::max();
-    expected = "a non-negative integer";
-  } else {
-    ok = it->is_number_integer() && it->template get<int64_t>() >= std::numeric_limits<T>::min() &&
-         it->template get<int64_t>() <= std::numeric_limits<T>::max();
-    expected = "an integer";
-  }
-  if (!ok) {
-    *err = std::string(key) + ": expected " + expected;
-    return false;
-  }
-  *out = it->template get<T>();
-  return true;
+  return GetJsonField(j, key, out, err);
 }
 
 constexpr int kFirstBench = 2;
