@@ -5,8 +5,11 @@
 #include "reporters/nickbench_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
+#include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
+#include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_suite.h"
 
 namespace elevbench {
@@ -17,17 +20,20 @@ const std::vector<SuiteEntry>& AllSuites() {
        "tiobench (tiotest + tiobench.pl, 2003 semantics)",
        MakeTiobenchSuite,
        {"nick", "tiobench"},
-       RenderTiobenchReport},
+       RenderTiobenchReport,
+       TiobenchMeasurements},
       {"nickbench",
        "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
        MakeNickbenchSuite,
        {"nick"},
-       RenderNickbenchReport},
+       RenderNickbenchReport,
+       NickbenchMeasurements},
       {"probes",
        "cat / ls -lR of a source tree during a streaming read or write",
        MakeProbesSuite,
        {"nick"},
-       RenderProbesReport},
+       RenderProbesReport,
+       ProbeMeasurements},
   };
   return kSuites;
 }

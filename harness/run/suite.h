@@ -14,6 +14,7 @@
 
 #include "harness/core/system_info.h"
 #include "harness/run/results.h"
+#include "harness/stats/measurement.h"
 
 namespace CLI {
 class App;
@@ -98,6 +99,9 @@ struct SuiteEntry {
   std::unique_ptr<Suite> (*make)();
   std::vector<std::string> formats;  ///< text formats of its renderer, the default first
   SuiteRenderer render;
+  /// Its records as tidy measurements, for statistics, compare, history and the generic
+  /// formats (csv, md, html).
+  SuiteMeasurer measure;
 };
 
 /// The table of suites (scenarios/suites.cc).

@@ -1,0 +1,66 @@
+#pragma once
+// The tidy form of a results document: one measured number of one repetition per Measurement.
+// Every suite maps its own records to this form (its `measure` function in the table of suites);
+// statistics, `compare`, history, CSV, Markdown and HTML work on it and know no suite.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/run/results.h"
+
+namespace elevbench {
+
+/// Which way a change of the metric is an improvement; `compare` calls a change a regression
+/// only in the other direction. kNeither is for numbers that describe rather than rank (an
+/// ordered ratio such as nickbench's "reads per read", where 1 is fair and either side is not).
+enum class Direction { kHigherIsBetter, kLowerIsBetter, kNeither };
+
+/// How repetitions of a metric are averaged. Rates (MB/s, reads per write, IO rate) use the
+/// harmonic mean as mmtests does, because the mean of a rate over equal amounts of work is the
+/// harmonic one; times, latencies and CPU shares use the arithmetic mean.
+enum class MeanKind { kArithmetic, kHarmonic };
+
+/// What a metric is: its name in the results file, its unit, and how to read it.
+struct MetricInfo {
+  std::string name;  ///< the key in the suite's records: "rate_mb_s", "elapsed_seconds"
+  std::string unit;  ///< "MB/s", "s", "ms", "%", "ratio"
+  Direction direction = Direction::kHigherIsBetter;
+  MeanKind mean = MeanKind::kArithmetic;
+  /// A headline metric is what a verdict is about (tiobench's Rate, a probe's elapsed time,
+  /// nickbench's metric and IO rate): `--repetitions auto` waits for these, compare shows them
+  /// first and the HTML report plots them.
+  bool headline = false;
+};
+
+/// One number measured in one repetition of one configuration, or the fact that it was not
+/// measured (a DNF probe, a failed cell).
+struct Measurement {
+  std::string suite;       ///< "tiobench"
+  std::string section;     ///< the table it belongs to: "seq_read", "bench3", "cat-during-write"
+  std::string row;         ///< the row's key inside the section: "threads=4"; "" when one row
+  std::string identifier;  ///< the configuration's table label, "6.18.44-bfq-ll0"
+  std::string label;       ///< its short label, "BFQ-LL0" or the user's "AS"; may be empty
+  std::string scheduler;   ///< the configuration, "bfq:low_latency=0"; "" when not switched
+  uint32_t repetition = 0;
+  MetricInfo metric;
+  double value = 0;           ///< the number; meaningful only when status is "ok"
+  std::string status = "ok";  ///< "ok", or why there is no number: "dnf", "failed"
+};
+
+/// A suite's mapping of a results document to measurements (scenarios/<suite>/). err (one
+/// line) when the document's records are not the suite's.
+using SuiteMeasurer = bool (*)(const ResultsDocument& doc, std::vector<Measurement>* out,
+                               std::string* err);
+
+/// The measurements of any results document, through its suite's measurer. err for an unknown
+/// suite or records the suite rejects.
+[[nodiscard]] bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out,
+                                  std::string* err);
+
+/// "higher" / "lower" / "neither", for JSON, CSV and the docs.
+const char* DirectionName(Direction direction);
+/// "hmean" / "mean".
+const char* MeanKindName(MeanKind kind);
+
+}  // namespace elevbench

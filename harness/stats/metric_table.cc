@@ -1,0 +1,97 @@
+#include "harness/stats/metric_table.h"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "harness/run/results.h"
+
+namespace elevbench {
+namespace {
+
+using RowKey = std::tuple<std::string, std::string, std::string>;  // section, row, metric
+
+}  // namespace
+
+std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& measurements,
+                                            const std::vector<std::string>& identifier_order,
+                                            uint32_t requested) {
+  // Row keys in order of first appearance; configurations in the given order, then others.
+  std::vector<RowKey> keys;
+  std::map<RowKey, size_t> key_index;
+  std::vector<std::string> identifiers = identifier_order;
+  std::set<std::string> known(identifiers.begin(), identifiers.end());
+  std::map<std::pair<RowKey, std::string>, MetricRow> rows;
+  for (const Measurement& m : measurements) {
+    const RowKey key{m.section, m.row, m.metric.name};
+    if (key_index.emplace(key, keys.size()).second) keys.push_back(key);
+    if (known.insert(m.identifier).second) identifiers.push_back(m.identifier);
+    MetricRow& row = rows[{key, m.identifier}];
+    if (row.suite.empty()) {
+      row.suite = m.suite;
+      row.section = m.section;
+      row.row = m.row;
+      row.identifier = m.identifier;
+      row.scheduler = m.scheduler;
+      row.metric = m.metric;
+      row.requested = requested;
+    }
+    if (row.label.empty()) row.label = m.label;
+    if (m.status == "ok") {
+      row.values.push_back(m.value);
+    } else {
+      ++row.not_measured;
+    }
+  }
+  std::vector<MetricRow> out;
+  for (const RowKey& key : keys) {
+    for (const std::string& id : identifiers) {
+      auto it = rows.find({key, id});
+      if (it == rows.end()) continue;
+      it->second.summary = Summarize(it->second.values, it->second.metric.mean);
+      out.push_back(std::move(it->second));
+    }
+  }
+  return out;
+}
+
+bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std::string* err) {
+  std::vector<Measurement> measurements;
+  if (!MeasurementsOf(doc, &measurements, err)) return false;
+  uint32_t requested = 0;
+  if (doc.context.contains("repetitions") && doc.context["repetitions"].is_number_unsigned()) {
+    requested = doc.context["repetitions"].get<uint32_t>();
+  }
+
+  // A configuration with cells but no measurement: every cell failed. Give it empty rows for
+  // the headline metrics the others have, so it is reported as failed, not left out.
+  std::set<std::string> measured;
+  for (const Measurement& m : measurements) measured.insert(m.identifier);
+  std::map<std::string, const CellRecord*> failed;  // identifier → one of its cells
+  for (const CellRecord& cell : doc.cells) {
+    if (!measured.count(cell.identifier)) failed.emplace(cell.identifier, &cell);
+  }
+  if (!failed.empty()) {
+    std::vector<Measurement> headlines;
+    std::set<RowKey> seen;
+    for (const Measurement& m : measurements) {
+      if (m.metric.headline && seen.insert({m.section, m.row, m.metric.name}).second) {
+        headlines.push_back(m);
+      }
+    }
+    for (const auto& [identifier, cell] : failed) {
+      for (Measurement m : headlines) {
+        m.identifier = identifier;
+        m.label = cell->label;
+        m.scheduler = cell->scheduler;
+        m.value = 0;
+        m.status = "failed";
+        measurements.push_back(std::move(m));
+      }
+    }
+  }
+  *rows = TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
+  return true;
+}
+
+}  // namespace elevbench

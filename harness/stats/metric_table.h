@@ -1,0 +1,47 @@
+#pragma once
+// Measurements grouped into rows: one row per suite × section × row key × configuration ×
+// metric, with its sample summarised. What every statistical view (text n column, Markdown,
+// CSV summary, HTML, compare, trend) starts from.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/stats/measurement.h"
+#include "harness/stats/statistics.h"
+
+namespace elevbench {
+
+/// One row of measurements over repetitions.
+struct MetricRow {
+  std::string suite;
+  std::string section;
+  std::string row;
+  std::string identifier;
+  std::string label;
+  std::string scheduler;
+  MetricInfo metric;
+  std::vector<double> values;  ///< the "ok" values, in repetition order
+  uint32_t not_measured = 0;   ///< repetitions without a number (DNF, failed)
+  uint32_t requested = 0;      ///< repetitions the run asked for (0 when unknown)
+  SampleSummary summary;       ///< of `values`
+  /// Fewer numbers than repetitions asked: a failed cell, a DNF or an interrupted run. Printed
+  /// with a mark, never silently.
+  bool incomplete() const { return requested > 0 && values.size() < requested; }
+};
+
+/// Groups `measurements` into rows, in order of first appearance of each (section, row,
+/// metric) and, inside that, configurations in `identifier_order` then others as they appear.
+/// `requested` is the run's repetitions (the document's context "repetitions").
+std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& measurements,
+                                            const std::vector<std::string>& identifier_order,
+                                            uint32_t requested);
+
+/// The rows of a results document: MeasurementsOf + TabulateMeasurements with the document's
+/// identifier order and repetitions. A configuration that has cells but not one measurement
+/// (every cell failed) gets an empty row for each (section, row, headline metric) the other
+/// configurations have, so reports show it as failed instead of leaving it out.
+[[nodiscard]] bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows,
+                                std::string* err);
+
+}  // namespace elevbench

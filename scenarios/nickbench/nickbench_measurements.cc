@@ -1,0 +1,65 @@
+#include "scenarios/nickbench/nickbench_measurements.h"
+
+#include "scenarios/nickbench/nickbench_records.h"
+
+namespace elevbench {
+namespace {
+
+// The bench's own metric: which way is better follows from what it measures (legacy-suites
+// §3). Benches 3 and 4 are ordered ratios of two equal streams, 1 being fair and either side
+// not: they describe, and the fairness index below ranks.
+MetricInfo BenchMetric(int bench) {
+  MetricInfo info{"metric", NickbenchMetricUnit(bench), Direction::kNeither, MeanKind::kArithmetic,
+                  true};
+  switch (bench) {
+    case 2:  // reads per write: low = the writer starves the reader
+    case 6:  // min / max of four readers: 1 = fair
+      info.direction = Direction::kHigherIsBetter;
+      break;
+    case 5:  // CPU per MiB moved
+      info.direction = Direction::kLowerIsBetter;
+      break;
+    default:
+      info.headline = false;
+      break;
+  }
+  return info;
+}
+
+}  // namespace
+
+bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
+                           std::string* err) {
+  std::vector<NickbenchRecord> records;
+  if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
+  for (const NickbenchRecord& r : records) {
+    Measurement base;
+    base.suite = "nickbench";
+    base.section = "bench" + std::to_string(r.bench);
+    base.identifier = r.identifier;
+    base.label = r.label;
+    base.scheduler = r.scheduler;
+    base.repetition = r.repetition;
+    auto add = [&](MetricInfo info, double value) {
+      Measurement m = base;
+      m.metric = std::move(info);
+      m.value = value;
+      out->push_back(std::move(m));
+    };
+    add({"io_rate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
+        r.io_rate_mb_s);
+    add(BenchMetric(r.bench), r.metric);
+    if (r.streams.size() > 1) {
+      add({"jain_index", "index", Direction::kHigherIsBetter, MeanKind::kArithmetic,
+           r.bench == 3 || r.bench == 4},
+          r.fairness.jain_index);
+      add({"min_max_ratio", "ratio", Direction::kHigherIsBetter, MeanKind::kArithmetic, false},
+          r.fairness.min_max_ratio);
+    }
+    add({"cpu_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+        r.cpu_seconds);
+  }
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,51 @@
+#include "scenarios/probes/probe_measurements.h"
+
+#include <algorithm>
+
+#include "scenarios/probes/probe_records.h"
+
+namespace elevbench {
+
+bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
+                       std::string* err) {
+  std::vector<ProbeRecord> records;
+  if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
+  for (const ProbeRecord& r : records) {
+    Measurement base;
+    base.suite = "probes";
+    base.section = r.probe;
+    base.identifier = r.identifier;
+    base.label = r.label;
+    base.scheduler = r.scheduler;
+    base.repetition = r.repetition;
+    base.status = r.status;
+    auto add = [&](MetricInfo info, double value, bool needs_finish) {
+      Measurement m = base;
+      m.metric = std::move(info);
+      m.value = value;
+      if (!needs_finish) m.status = "ok";
+      out->push_back(std::move(m));
+    };
+    // The probe's times mean nothing for a DNF (cut at the timeout) or a failure.
+    add({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+        r.elapsed_seconds, true);
+    add({"user_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+        r.user_seconds, true);
+    add({"system_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+        r.system_seconds, true);
+    // The load kept running either way: its throughput over its own window is measured.
+    uint64_t bytes = 0;
+    double seconds = 0;
+    for (const StreamResult& s : r.load) {
+      bytes += s.bytes();
+      seconds = std::max(seconds, s.runtime_seconds);
+    }
+    if (!r.load.empty() && seconds > 0) {
+      add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
+          static_cast<double>(bytes) / (1 << 20) / seconds, false);
+    }
+  }
+  return true;
+}
+
+}  // namespace elevbench
