@@ -6,24 +6,9 @@
 #include <sstream>
 
 #include "reporters/environment_text.h"
+#include "reporters/repetitions_text.h"
 
 namespace elevbench {
-namespace {
-
-// "(means of 3 repetitions)" when any row averages more than one repetition; else "".
-std::string MeansLine(const std::vector<NickbenchRow>& rows) {
-  uint32_t lo = UINT32_MAX;
-  uint32_t hi = 0;
-  for (const NickbenchRow& r : rows) {
-    lo = std::min(lo, r.repetitions);
-    hi = std::max(hi, r.repetitions);
-  }
-  if (hi <= 1) return "";
-  if (lo == hi) return "(means of " + std::to_string(hi) + " repetitions)\n";
-  return "(means of " + std::to_string(lo) + " to " + std::to_string(hi) + " repetitions)\n";
-}
-
-}  // namespace
 
 std::string NickbenchMetricText(int bench, double metric) {
   char buf[64];
@@ -50,7 +35,11 @@ std::string RenderNickbenchRow(const std::string& label, int bench, double io_ra
 std::string RenderNickbenchText(const nlohmann::json& context,
                                 const std::vector<NickbenchRow>& rows) {
   std::ostringstream out;
-  out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n" << MeansLine(rows);
+  std::vector<uint32_t> repetitions;
+  for (const NickbenchRow& row : rows) repetitions.push_back(row.repetitions);
+  const uint32_t requested = RequestedRepetitions(context);
+  out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n"
+      << MeansLine(repetitions, "IO Rate is a harmonic mean");
   int bench = -1;
   for (const NickbenchRow& row : rows) {
     if (row.bench != bench) {
@@ -60,7 +49,7 @@ std::string RenderNickbenchText(const nlohmann::json& context,
     }
     out << RenderNickbenchRow(row.label.empty() ? row.identifier : row.label, row.bench,
                               row.io_rate_mb_s, row.metric)
-        << "\n";
+        << ShortRowMark(row.repetitions, requested) << "\n";
   }
   return out.str();
 }

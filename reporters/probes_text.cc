@@ -8,22 +8,10 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/gnu_time.h"
+#include "reporters/repetitions_text.h"
 
 namespace elevbench {
 namespace {
-
-// "(means of 3 repetitions)" when any row covers more than one repetition; else "".
-std::string MeansLine(const std::vector<ProbeRow>& rows) {
-  uint32_t lo = UINT32_MAX;
-  uint32_t hi = 0;
-  for (const ProbeRow& r : rows) {
-    lo = std::min(lo, r.repetitions);
-    hi = std::max(hi, r.repetitions);
-  }
-  if (hi <= 1) return "";
-  if (lo == hi) return "(means of " + std::to_string(hi) + " repetitions)\n";
-  return "(means of " + std::to_string(lo) + " to " + std::to_string(hi) + " repetitions)\n";
-}
 
 uint32_t Finished(const ProbeRow& row) { return row.repetitions - row.dnf - row.failed; }
 
@@ -96,7 +84,9 @@ std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& ro
 
 std::string RenderProbesText(const nlohmann::json& context, const std::vector<ProbeRow>& rows) {
   std::ostringstream out;
-  out << RenderEnvironmentHeader(context) << MeansLine(rows);
+  std::vector<uint32_t> repetitions;
+  for (const ProbeRow& row : rows) repetitions.push_back(row.repetitions);
+  out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
   for (size_t i = 0; i < rows.size();) {
     const std::string& probe = rows[i].probe;
     const std::string title = ProbeTitle(probe);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "reporters/environment_text.h"
+#include "reporters/repetitions_text.h"
 
 namespace elevbench {
 namespace {
@@ -114,6 +115,10 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
   } else {
     out << kTiobenchUnits;
   }
+  std::vector<uint32_t> repetitions;
+  for (const TioTableRow& row : rows) repetitions.push_back(row.repetitions);
+  out << MeansLine(repetitions, "Rate and CPU Eff are harmonic means");
+  const uint32_t requested = RequestedRepetitions(context);
   bool header_done = false;
   for (TioPhase phase : kTioReportOrder) {
     out << "\n" << TioPhaseTitle(phase) << "\n";
@@ -127,7 +132,7 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
                   ? RenderNickRow(row.identifier, row.threads, row.mean)
                   : RenderTiobenchRow(row.identifier, params.size_mb, params.block_bytes,
                                       row.threads, row.mean))
-          << "\n";
+          << ShortRowMark(row.repetitions, requested) << "\n";
     }
   }
   return out.str();

@@ -64,6 +64,17 @@ TEST_F(CliTest, ZeroThreads) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--threads", "0"}, "--threads");
 }
 
+TEST_F(CliTest, BadRepetitions) {
+  for (const char* bad : {"0", "1001", "-3", "2x", "", "autox"}) {
+    ExpectUsageError({"run", "tiobench", "--dir", dir_, "--repetitions", bad}, "--repetitions");
+  }
+  ExpectUsageError(
+      {"run", "tiobench", "--dir", dir_, "--repetitions", "auto", "--max-repetitions", "2"},
+      "--max-repetitions");
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--repetitions", "auto", "--ci-width", "0"},
+                   "--ci-width");
+}
+
 TEST_F(CliTest, NegativeSize) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--size", "-1"}, "size");
 }

@@ -89,7 +89,7 @@ TEST(ResultsTest, AggregatesMeanAndStddevOverRepetitions) {
   auto rows = AggregateTioRows(records, {});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].repetitions, 3u);
-  EXPECT_DOUBLE_EQ(rows[0].mean.rate_mb_s, 11.0);
+  EXPECT_DOUBLE_EQ(rows[0].mean.rate_mb_s, 3 / (1 / 10.0 + 1 / 11.0 + 1 / 12.0));  // harmonic
   EXPECT_DOUBLE_EQ(rows[0].stddev.rate_mb_s, 1.0);
 }
 

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <random>
 
 #include "harness/fio/fio_runner.h"
 #include "test_util.h"
@@ -55,12 +56,15 @@ class FakeFio : public FioRunner {
       for (uint32_t k = 0; k < s.numjobs; ++k) {
         FioJobResult job;
         job.name = s.name;
-        job.job_runtime_ms = 1000;
+        // Calls drawn at random (fixed seed) take `jitter_ms` longer: a spread the adaptive
+        // repetitions must see.
+        const uint64_t runtime_ms = 1000 + (rng() % 2 ? jitter_ms : 0);
+        job.job_runtime_ms = runtime_ms;
         job.usr_cpu_pct = 10;
         FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
         d.io_bytes = s.number_ios ? s.number_ios * s.block_size_bytes : s.file_size_bytes;
         d.total_ios = d.io_bytes / s.block_size_bytes;
-        d.runtime_ms = 1000;
+        d.runtime_ms = runtime_ms;
         d.clat.Record(100'000, d.total_ios);
         result->jobs.push_back(job);
       }
@@ -73,6 +77,8 @@ class FakeFio : public FioRunner {
   }
   std::vector<std::string> labels;
   std::vector<size_t> fail_calls;
+  uint64_t jitter_ms = 0;
+  std::mt19937 rng{1};
 };
 
 class RunSessionLoopTest : public ::testing::Test {
@@ -105,6 +111,39 @@ class RunSessionLoopTest : public ::testing::Test {
   ResultsDocument doc_;
   Progress progress_{stderr, false};
 };
+
+TEST_F(RunSessionLoopTest, AutoRepetitionsStopWhenEveryHeadlineIntervalIsNarrow) {
+  FakeFio fio;  // identical numbers every time: the intervals are 0 wide after the minimum
+  config_.adaptive.enabled = true;
+  config_.adaptive.min_repetitions = 3;
+  config_.adaptive.max_repetitions = 6;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(doc_.cells.size(), 2u * 2 * 3);  // configurations × thread counts × 3 rounds
+  EXPECT_EQ(doc_.context["repetitions"], 3);
+  EXPECT_EQ(doc_.context["repetitions_auto"]["converged"], true);
+  EXPECT_TRUE(doc_.complete);
+}
+
+TEST_F(RunSessionLoopTest, AutoRepetitionsStopAtTheCapWhenSpreadStaysWide) {
+  FakeFio fio;
+  fio.jitter_ms = 1000;  // phases take 1 or 2 s at random: such a spread never narrows to 5 %
+  config_.adaptive.enabled = true;
+  config_.adaptive.min_repetitions = 3;
+  config_.adaptive.max_repetitions = 4;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(doc_.cells.size(), 2u * 2 * 4);
+  EXPECT_EQ(doc_.context["repetitions"], 4);
+  EXPECT_EQ(doc_.context["repetitions_auto"]["converged"], false);
+  double widest = 0;
+  std::string which;
+  EXPECT_FALSE(HeadlineIntervalsConverged(doc_, 3, 0.05, &widest, &which));
+  EXPECT_GT(widest, 0.05);
+  EXPECT_NE(which.find("rate_mb_s"), std::string::npos);
+}
 
 TEST_F(RunSessionLoopTest, RunsEveryCellAndLabelsEveryRecord) {
   FakeFio fio;

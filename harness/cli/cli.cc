@@ -75,8 +75,18 @@ int RunCli(int argc, char** argv) {
   run_cmd->add_option("--schedulers", run.schedulers,
                       "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code]");
   run_cmd->add_option("--queue", run.queue, "Pin queue attributes: read_ahead_kb=128,...");
-  run_cmd->add_option("--repetitions", run.repetitions, "Repetitions of every cell")
-      ->check(CLI::Range(1u, 1000u));
+  run_cmd->add_option("--repetitions", run.repetitions,
+                      "Repetitions of every cell (1-1000), or 'auto': repeat until the 95 % "
+                      "interval of every headline metric is within --ci-width");
+  run_cmd
+      ->add_option("--ci-width", run.ci_width_pct,
+                   "With --repetitions auto: allowed half-width of the 95 % interval, "
+                   "in % of the mean (default 5)")
+      ->check(CLI::Range(0.1, 100.0));
+  run_cmd
+      ->add_option("--max-repetitions", run.max_repetitions,
+                   "With --repetitions auto: the cap (3-1000, default 10)")
+      ->check(CLI::Range(3u, 1000u));
   run_cmd->add_option("--seed", run.seed, "Seed of the interleaving order (default: random)");
   run_cmd->add_flag("--no-drop-caches", run.no_drop_caches,
                     "Do not drop all caches before each cell (a suite still evicts its own "

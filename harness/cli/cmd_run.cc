@@ -244,7 +244,6 @@ nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
       {"devices", devices},
       {"switching", switching},
       {"pinned_queue", switching ? pinned : std::vector<std::pair<std::string, std::string>>{}},
-      {"repetitions", o.repetitions},
       {"seed", seed},
       {"drop_caches", drop},
       {"timeout_seconds", o.timeout_seconds},
@@ -259,6 +258,31 @@ nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
   return context;
 }
 
+bool ParseRepetitions(const RunOptions& o, uint32_t* repetitions, AdaptiveRepetitions* adaptive,
+                      std::string* err) {
+  if (o.repetitions == "auto") {
+    adaptive->enabled = true;
+    adaptive->max_repetitions = o.max_repetitions;
+    adaptive->ci_width = o.ci_width_pct / 100;
+    *repetitions = o.max_repetitions;
+    return true;
+  }
+  size_t used = 0;
+  unsigned long n = 0;
+  try {
+    n = std::stoul(o.repetitions, &used);
+  } catch (...) {
+    used = 0;
+  }
+  if (used == 0 || used != o.repetitions.size() || n < 1 || n > 1000 ||
+      o.repetitions.find_first_not_of("0123456789") != std::string::npos) {
+    *err = "--repetitions must be a number from 1 to 1000 or 'auto', not '" + o.repetitions + "'";
+    return false;
+  }
+  *repetitions = static_cast<uint32_t>(n);
+  return true;
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
@@ -267,13 +291,15 @@ int RunCommand(const RunOptions& o) {
     PrintError("no suite given (see --help)");
     return kExitUsage;
   }
-  if (o.repetitions == 0 || o.repetitions > 1000) {
-    PrintError("--repetitions must be between 1 and 1000");
+  std::string err;
+  AdaptiveRepetitions adaptive;
+  uint32_t repetitions = 0;
+  if (!ParseRepetitions(o, &repetitions, &adaptive, &err)) {
+    PrintError(err);
     return kExitUsage;
   }
   const MachineInfo machine = ReadMachineInfo();
   CheckedRun checked;
-  std::string err;
   if (!CheckRunOptions(o, machine, &checked, &err)) {
     PrintError(err);
     return kExitUsage;
@@ -382,7 +408,8 @@ int RunCommand(const RunOptions& o) {
     sc.configs = configs;
   }
   sc.seed = o.seed_given ? o.seed : std::random_device{}();
-  sc.repetitions = o.repetitions;
+  sc.repetitions = repetitions;
+  sc.adaptive = adaptive;
   sc.root = root;
   sc.drop_caches = root && !o.no_drop_caches;
   sc.out_path = out_path;
@@ -392,6 +419,7 @@ int RunCommand(const RunOptions& o) {
   doc.suite = o.entry->name;
   doc.context = RunContext(o, machine, checked.fio_version, target, switching, pinned, sc.seed,
                            root, sc.drop_caches);
+  doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
 
   // ---- 7. Run.
   SessionTarget st;

@@ -25,7 +25,9 @@ struct RunOptions {
   std::string device;      ///< "--device NAME": consent to switch a device we did not make
   std::string schedulers;  ///< "all" or a list; empty = current scheduler only
   std::string queue;       ///< "--queue attr=value,..."
-  uint32_t repetitions = 1;
+  std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
+  double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
+  uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
   uint64_t seed = 0;
   bool seed_given = false;
   bool no_drop_caches = false;

@@ -31,7 +31,7 @@ struct StreamResult {
 
 /// Fairness of a multi-stream run (shared/docs/legacy-suites.md §3 and Jain et al. 1984).
 /// When no stream moved a byte both indices are undefined (0/0) and are reported as 0, as for
-/// no streams at all and as stats.h MinMaxRatio does: jain_index 0 never occurs otherwise (it is
+/// no streams at all: jain_index 0 never occurs otherwise (it is
 /// at least 1/n), so it marks "nothing moved" unambiguously.
 struct Fairness {
   double min_max_ratio = 0;  ///< min bytes / max bytes over the streams, in [0, 1]

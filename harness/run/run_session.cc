@@ -1,11 +1,15 @@
 #include "harness/run/run_session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/run/run_plan.h"
+#include "harness/stats/metric_table.h"
 
 namespace elevbench {
 
@@ -56,7 +60,40 @@ std::string CellPrefix(size_t index) {
   return prefix;
 }
 
+// The relative half-width of a row's interval: +inf with fewer than two values.
+double RelativeHalfWidth(const MetricRow& row) {
+  const SampleSummary& s = row.summary;
+  if (!s.has_spread) return std::numeric_limits<double>::infinity();
+  if (s.mean == 0) return s.stddev == 0 ? 0 : std::numeric_limits<double>::infinity();
+  return std::max(s.mean - s.ci_low, s.ci_high - s.mean) / std::fabs(s.mean);
+}
+
 }  // namespace
+
+bool HeadlineIntervalsConverged(const ResultsDocument& doc, uint32_t min, double ci_width,
+                                double* widest, std::string* which) {
+  *widest = 0;
+  which->clear();
+  std::vector<MetricRow> rows;
+  std::string err;
+  if (!MetricRowsOf(doc, &rows, &err)) {
+    *widest = std::numeric_limits<double>::infinity();
+    *which = err;
+    return false;
+  }
+  bool converged = true;
+  for (const MetricRow& row : rows) {
+    if (!row.metric.headline) continue;
+    const double w = RelativeHalfWidth(row);
+    if (row.values.size() < min || w > ci_width) converged = false;
+    if (w > *widest || which->empty()) {
+      *widest = std::max(*widest, w);
+      *which = row.section + (row.row.empty() ? "" : " " + row.row) + " " +
+               (row.label.empty() ? row.identifier : row.label) + " " + row.metric.name;
+    }
+  }
+  return converged;
+}
 
 bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& target,
                 FioRunner* fio, Progress* progress, ResultsDocument* doc, size_t* failed_cells,
@@ -69,8 +106,25 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
   }
   const bool switching = target.control != nullptr && !config.configs.empty();
   const std::vector<SuiteVariant> variants = suite.Variants();
+  const AdaptiveRepetitions& adaptive = config.adaptive;
+  const uint32_t repetitions = adaptive.enabled ? adaptive.max_repetitions : config.repetitions;
+  // Adaptive runs take the plan of the cap and stop at the end of a round (the plan is ordered
+  // by repetition), so their order is the one a fixed run of that many repetitions would have.
   const std::vector<PlannedCell> plan =
-      BuildRunPlan(config.identifiers.size(), variants.size(), config.repetitions, config.seed);
+      BuildRunPlan(config.identifiers.size(), variants.size(), repetitions, config.seed);
+  uint32_t rounds_done = 0;
+  bool converged = false;
+  // A fixed run keeps the caller's "repetitions" (what was asked, so short rows show); an
+  // adaptive one records the rounds it ran.
+  auto record_rounds = [&] {
+    if (adaptive.enabled) {
+      doc->context["repetitions"] = rounds_done;
+      doc->context["repetitions_auto"] = {{"ci_width", adaptive.ci_width},
+                                          {"min_repetitions", adaptive.min_repetitions},
+                                          {"max_repetitions", adaptive.max_repetitions},
+                                          {"converged", converged}};
+    }
+  };
   doc->identifiers = config.identifiers;
   doc->labels = config.labels;
   doc->complete = false;
@@ -112,7 +166,7 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
     const auto started = std::chrono::steady_clock::now();
     progress->BeginCell(i, rec.identifier + " " + variant.label + " rep " +
                                std::to_string(cell.repetition + 1) + "/" +
-                               std::to_string(config.repetitions));
+                               (adaptive.enabled ? "≤" : "") + std::to_string(repetitions));
     std::string cell_err;
     bool ok = true;
     if (switching && static_cast<int>(cell.config_index) != applied) {
@@ -158,13 +212,33 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
     doc->cells.push_back(std::move(rec));
     doc->summary = suite.Summarize(*doc);
     progress->EndCell();
+    const bool round_end = i + 1 == plan.size() || plan[i + 1].repetition != cell.repetition;
+    if (round_end) {
+      rounds_done = cell.repetition + 1;
+      if (adaptive.enabled && rounds_done >= adaptive.min_repetitions) {
+        double widest = 0;
+        std::string which;
+        converged = HeadlineIntervalsConverged(*doc, adaptive.min_repetitions, adaptive.ci_width,
+                                               &widest, &which);
+        char line[160];
+        std::snprintf(line, sizeof line, "%.1f %%", widest * 100);
+        progress->Note("elevbench: after " + std::to_string(rounds_done) +
+                       " repetitions the widest 95 % interval is ±" +
+                       (std::isinf(widest) ? std::string("∞") : std::string(line)) + " (" + which +
+                       "); target ±" + std::to_string(adaptive.ci_width * 100).substr(0, 4) + " %" +
+                       (converged ? ": done" : ""));
+      }
+      record_rounds();
+    }
     if (!SaveResultsFile(config.out_path, *doc, err)) return false;
+    if (converged) break;
   }
   progress->Finish();
   if (InterruptRequested()) {
     *err = "interrupted by signal " + std::to_string(InterruptSignal());
     return false;
   }
+  record_rounds();
   doc->complete = true;
   return SaveResultsFile(config.out_path, *doc, err);
 }

@@ -29,6 +29,16 @@ struct SessionTarget {
   std::function<nlohmann::json()> disk_counters;
 };
 
+/// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %
+/// confidence interval of every headline metric of every row is within `ci_width` of its
+/// mean, or `max_repetitions` rounds have run.
+struct AdaptiveRepetitions {
+  bool enabled = false;
+  uint32_t min_repetitions = 3;  ///< no interval is trusted from fewer (t(1) = 12.7)
+  uint32_t max_repetitions = 10;
+  double ci_width = 0.05;  ///< allowed half-width of the interval, relative to the mean
+};
+
 /// What to run.
 struct SessionConfig {
   /// Configurations to compare; empty = one pass on whatever scheduler is active.
@@ -37,7 +47,8 @@ struct SessionConfig {
   std::vector<std::string> identifiers;
   /// Short label per configuration ("DL", "AS"), same length as identifiers.
   std::vector<std::string> labels;
-  uint32_t repetitions = 1;
+  uint32_t repetitions = 1;  ///< ignored when adaptive.enabled (max_repetitions is the cap)
+  AdaptiveRepetitions adaptive;
   uint64_t seed = 0;
   bool root = false;
   bool drop_caches = false;    ///< sync + drop caches before each cell
@@ -50,9 +61,17 @@ struct SessionConfig {
 /// false with err when the run could not go on (set-up failed, results file not writable,
 /// interrupted); cells that fail are recorded with status "failed" and the run continues.
 /// `failed_cells` counts them. The suite's TearDown runs on every path once SetUp was called.
+/// With adaptive repetitions the context's "repetitions" is set to the rounds that ran and
+/// "repetitions_auto" to the target, the cap and whether every headline interval converged.
 [[nodiscard]] bool RunSession(Suite& suite, const SessionConfig& config,
                               const SessionTarget& target, FioRunner* fio, Progress* progress,
                               ResultsDocument* doc, size_t* failed_cells, std::string* err);
+
+/// Whether every headline row of `doc` has at least `min` values and a 95 % interval within
+/// `ci_width` of its mean; `widest` receives the widest relative half-width seen (or +inf when
+/// a row cannot have an interval yet) and `which` names that row.
+[[nodiscard]] bool HeadlineIntervalsConverged(const ResultsDocument& doc, uint32_t min,
+                                              double ci_width, double* widest, std::string* which);
 
 /// Subtracts numeric counters (after − before) key by key; non-numeric values come from `after`.
 nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& after);

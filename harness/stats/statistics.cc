@@ -100,6 +100,10 @@ SampleSummary Summarize(const std::vector<double>& values, MeanKind kind) {
   s.has_spread = s.n >= 2;
   s.cov = (s.has_spread && arithmetic != 0) ? s.stddev / std::fabs(arithmetic) : 0;
   const double t = s.has_spread ? StudentT975(s.n - 1) : 0;
+  if (s.n == 1) {  // exactly the value: no reciprocal round trip
+    s.mean = s.ci_low = s.ci_high = values[0];
+    return s;
+  }
   const double root_n = std::sqrt(static_cast<double>(s.n));
   if (s.kind == MeanKind::kHarmonic) {
     std::vector<double> reciprocals;

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "harness/core/json_fields.h"
-#include "harness/core/stats.h"
+#include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
@@ -169,10 +169,13 @@ std::vector<NickbenchRow> AggregateNickbenchRows(const std::vector<NickbenchReco
       }
       if (rates.empty()) continue;
       row.repetitions = static_cast<uint32_t>(rates.size());
-      row.io_rate_mb_s = Mean(rates);
-      row.metric = Mean(metrics);
-      row.io_rate_mb_s_stddev = StdDev(rates);
-      row.metric_stddev = StdDev(metrics);
+      // The IO rate averages harmonically, as mmtests does (docs/statistics.md).
+      const SampleSummary rate = Summarize(rates, MeanKind::kHarmonic);
+      const SampleSummary metric = Summarize(metrics, MeanKind::kArithmetic);
+      row.io_rate_mb_s = rate.mean;
+      row.metric = metric.mean;
+      row.io_rate_mb_s_stddev = rate.stddev;
+      row.metric_stddev = metric.stddev;
       rows.push_back(std::move(row));
     }
   }
@@ -191,8 +194,10 @@ json NickbenchSummaryToJson(const std::vector<NickbenchRow>& rows) {
              {"metric_unit", NickbenchMetricUnit(row.bench)},
              {"repetitions", row.repetitions},
              {"mean", json{{"io_rate_mb_s", row.io_rate_mb_s}, {"metric", row.metric}}},
-             {"stddev",
-              json{{"io_rate_mb_s", row.io_rate_mb_s_stddev}, {"metric", row.metric_stddev}}}});
+             // No spread from one value: null, never a 0 that reads as measured.
+             {"stddev", row.repetitions >= 2 ? json{{"io_rate_mb_s", row.io_rate_mb_s_stddev},
+                                                    {"metric", row.metric_stddev}}
+                                             : json()}});
   }
   return summary;
 }

@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "harness/core/json_fields.h"
-#include "harness/core/stats.h"
+#include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
@@ -17,6 +17,8 @@ template <typename T>
 bool Get(const json& j, const char* key, T* out, std::string* err) {
   return GetJsonField(j, key, out, err);
 }
+
+double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
 
 uint64_t RoundedMean(const std::vector<double>& v) {
   return static_cast<uint64_t>(std::llround(Mean(v)));

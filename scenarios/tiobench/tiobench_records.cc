@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/stats.h"
+#include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
@@ -161,8 +161,12 @@ std::vector<TioTableRow> AggregateTioRows(const std::vector<TioRecord>& records,
         for (MetricField f : kMetricFields) {
           std::vector<double> values;
           for (const TioRecord* r : reps) values.push_back(r->metrics.*f);
-          row.mean.*f = Mean(values);
-          row.stddev.*f = StdDev(values);
+          // Rates (Rate, CPU Eff) average harmonically, as mmtests does (docs/statistics.md).
+          const bool rate = f == &TioRowMetrics::rate_mb_s || f == &TioRowMetrics::cpu_eff;
+          const SampleSummary stats =
+              Summarize(values, rate ? MeanKind::kHarmonic : MeanKind::kArithmetic);
+          row.mean.*f = stats.mean;
+          row.stddev.*f = stats.stddev;
         }
         rows.push_back(row);
       }
@@ -180,7 +184,8 @@ json TioSummaryToJson(const std::vector<TioTableRow>& rows) {
                            {"threads", row.threads},
                            {"repetitions", row.repetitions},
                            {"mean", MetricsToJson(row.mean)},
-                           {"stddev", MetricsToJson(row.stddev)}});
+                           // No spread from one value: null, never a 0 that reads as measured.
+                           {"stddev", row.repetitions >= 2 ? MetricsToJson(row.stddev) : json()}});
   }
   return summary;
 }

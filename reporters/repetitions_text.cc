@@ -1,0 +1,29 @@
+#include "reporters/repetitions_text.h"
+
+#include <algorithm>
+
+namespace elevbench {
+
+uint32_t RequestedRepetitions(const nlohmann::json& context) {
+  const auto it = context.find("repetitions");
+  if (it == context.end() || !it->is_number_unsigned()) return 0;
+  return it->get<uint32_t>();
+}
+
+std::string MeansLine(const std::vector<uint32_t>& repetitions_per_row, const std::string& how) {
+  if (repetitions_per_row.empty()) return "";
+  const auto [lo, hi] = std::minmax_element(repetitions_per_row.begin(), repetitions_per_row.end());
+  if (*hi <= 1) return "";
+  std::string line = "(means of " + std::to_string(*lo);
+  if (*lo != *hi) line += " to " + std::to_string(*hi);
+  line += " repetitions";
+  if (!how.empty()) line += "; " + how;
+  return line + ")\n";
+}
+
+std::string ShortRowMark(uint32_t repetitions, uint32_t requested) {
+  if (requested == 0 || repetitions >= requested) return "";
+  return " (n=" + std::to_string(repetitions) + " of " + std::to_string(requested) + ")";
+}
+
+}  // namespace elevbench

@@ -1,0 +1,25 @@
+#pragma once
+// How the text layouts say what a row is made of: "(means of 3 repetitions; ...)" above the
+// tables, and a mark on a row made from fewer repetitions than the run asked for (a failed
+// cell, an interrupted run), so a short row is never mistaken for a full one.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace elevbench {
+
+/// The repetitions the run asked for (the context's "repetitions"); 0 when not recorded.
+uint32_t RequestedRepetitions(const nlohmann::json& context);
+
+/// "(means of 3 repetitions; <how>)\n" when any row averages more than one repetition, with
+/// "3 to 5" when rows differ; "" when every row is a single repetition. `how` says which mean
+/// ("IO Rate is a harmonic mean"); may be empty.
+std::string MeansLine(const std::vector<uint32_t>& repetitions_per_row, const std::string& how);
+
+/// " (n=2 of 3)" when a row has fewer repetitions than requested; "" otherwise or when
+/// `requested` is 0 (unknown).
+std::string ShortRowMark(uint32_t repetitions, uint32_t requested);
+
+}  // namespace elevbench
