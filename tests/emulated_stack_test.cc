@@ -7,8 +7,10 @@
 
 #include "harness/disk/emulated_stack.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -224,6 +226,65 @@ TEST(EmulatedStackTest, BfqWithoutLowLatencyAnticipatesOnTheEmulatedDisk) {
       EXPECT_EQ(now, it->second) << name;
     }
   }
+}
+
+// A fake /proc/sys/vm with the kernel's defaults (bytes limits off, ratios in force).
+std::string MakeFakeVm(const std::string& dir) {
+  const std::string root = dir + "/root";
+  std::filesystem::create_directories(root + "/proc/sys/vm");
+  for (const auto& [name, value] :
+       std::map<std::string, std::string>{{"dirty_bytes", "0"},
+                                          {"dirty_background_bytes", "0"},
+                                          {"dirty_ratio", "20"},
+                                          {"dirty_background_ratio", "10"}}) {
+    std::ofstream(root + "/proc/sys/vm/" + name) << value << "\n";
+  }
+  return root;
+}
+
+std::string ReadVm(const std::string& root, const std::string& name) {
+  std::string value;
+  std::ifstream(root + "/proc/sys/vm/" + name) >> value;
+  return value;
+}
+
+TEST(VmSettingsTest, JournalsTheRatioInForceThenWritesTheBytesLimits) {
+  testing::ScopedTempDir dir;
+  const std::string root = MakeFakeVm(dir.path());
+  Sysfs sysfs(root);
+  RestoreJournal journal(sysfs);
+  std::string err;
+  ASSERT_TRUE(journal.Open(dir.path() + "/state", "test", &err)) << err;
+  ASSERT_TRUE(ApplyVmSettings(sysfs, &journal, EmulatedVmSettings(), &err)) << err;
+  EXPECT_EQ(ReadVm(root, "dirty_bytes"), std::to_string(48u << 20));
+  EXPECT_EQ(ReadVm(root, "dirty_background_bytes"), std::to_string(16u << 20));
+  std::vector<std::string> journaled;
+  for (const JournalEntry& e : journal.entries()) journaled.push_back(e.path);
+  EXPECT_EQ(journaled, (std::vector<std::string>{"/proc/sys/vm/dirty_ratio",
+                                                 "/proc/sys/vm/dirty_background_ratio"}));
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(ReadVm(root, "dirty_ratio"), "20");
+}
+
+TEST(VmSettingsTest, RefusedWhileAnotherRunHoldsTheMachineWideLock) {
+  testing::ScopedTempDir dir;
+  const std::string root = MakeFakeVm(dir.path());
+  // Another run: its own open file description of the lock, held.
+  const int other = open((root + "/vm-settings.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(other, 0);
+  ASSERT_EQ(flock(other, LOCK_EX | LOCK_NB), 0);
+  Sysfs sysfs(root);
+  RestoreJournal journal(sysfs);
+  std::string err;
+  ASSERT_TRUE(journal.Open(dir.path() + "/state", "test", &err)) << err;
+  EXPECT_FALSE(ApplyVmSettings(sysfs, &journal, EmulatedVmSettings(), &err));
+  EXPECT_NE(err.find("another elevbench run"), std::string::npos) << err;
+  EXPECT_EQ(ReadVm(root, "dirty_bytes"), "0");  // nothing written, nothing journaled
+  EXPECT_TRUE(journal.entries().empty());
+  close(other);
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
 }
 
 TEST(EmulatedQueueAttrsTest, ReadaheadLastWbtOffUnlessKept) {

@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <thread>
 
 #include "harness/core/atomic_file.h"
@@ -182,9 +184,39 @@ std::vector<std::pair<std::string, std::string>> EmulatedVmSettings() {
           {"/proc/sys/vm/dirty_background_bytes", std::to_string(16u << 20)}};
 }
 
+namespace {
+
+// Takes the machine-wide lock of the VM settings for the rest of the process's life: the
+// descriptor is deliberately never closed, and the kernel drops the lock when the process
+// exits, however it exits.
+bool LockVmSettings(const Sysfs& sysfs, std::string* err) {
+  static std::map<std::string, int> held;  // lock path → descriptor (one per fake root in tests)
+  const std::string path =
+      sysfs.root() == "/" ? "/run/elevbench-vm-settings.lock" : sysfs.root() + "vm-settings.lock";
+  if (held.count(path)) return true;
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    *err = "cannot open " + path + ": " + strerror(errno);
+    return false;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    close(fd);
+    *err = e == EWOULDBLOCK ? "another elevbench run holds the machine's vm writeback settings (" +
+                                  path + "); run emulated-disk runs one at a time"
+                            : "cannot lock " + path + ": " + strerror(e);
+    return false;
+  }
+  held[path] = fd;
+  return true;
+}
+
+}  // namespace
+
 bool ApplyVmSettings(const Sysfs& sysfs, RestoreJournal* journal,
                      const std::vector<std::pair<std::string, std::string>>& values,
                      std::string* err) {
+  if (!LockVmSettings(sysfs, err)) return false;
   for (const auto& [path, value] : values) {
     std::string current;
     if (!sysfs.Read(path, &current, err)) return false;

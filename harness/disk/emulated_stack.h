@@ -94,7 +94,12 @@ std::vector<std::pair<std::string, std::string>> EmulatedVmSettings();
                                     std::string* err);
 
 /// Applies the VM settings, journaling the original limits first (the ratio when the bytes
-/// setting is 0, since writing a ratio resets its bytes twin and vice versa).
+/// setting is 0, since writing a ratio resets its bytes twin and vice versa). The settings are
+/// machine-wide, so the process first takes a machine-wide lock (flock on
+/// /run/elevbench-vm-settings.lock; under a fake sysfs root, <root>/vm-settings.lock) and holds
+/// it until it exits: two runs with different state directories would otherwise journal each
+/// other's values as "original" and the later restore would leave 48 MB limits behind (seen on
+/// this machine). A second run fails with a one-line error instead.
 [[nodiscard]] bool ApplyVmSettings(const Sysfs& sysfs, RestoreJournal* journal,
                                    const std::vector<std::pair<std::string, std::string>>& values,
                                    std::string* err);
