@@ -75,6 +75,67 @@ TEST_F(CliTest, BadRepetitions) {
                    "--ci-width");
 }
 
+// Every option's bad values, on a run that would build a scratch device: one line, exit 2, and
+// nothing made (the results file is the first thing a run writes).
+TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
+  const std::string out = dir_ + "/r.json";
+  const struct {
+    std::vector<std::string> args;
+    const char* needle;
+  } kCases[] = {
+      {{"tiobench", "--schedulers", "foo"}, "unknown scheduler 'foo'"},
+      {{"tiobench", "--schedulers", "bfq:low_latenzy=0"}, "no tunable 'low_latenzy'"},
+      {{"tiobench", "--schedulers", "none:x=1"}, "--schedulers"},
+      {{"tiobench", "--schedulers", "bfq,,dl"}, "--schedulers"},
+      {{"tiobench", "--schedulers", "bfq@a,kyber@a"}, "--schedulers"},
+      {{"tiobench", "--queue", "scheduler=bfq"}, "--queue"},
+      {{"tiobench", "--queue", "read_ahead_kb"}, "--queue"},
+      {{"tiobench", "--fs", "btrfs"}, "--fs"},
+      {{"tiobench", "--format", "xml"}, "--format"},
+      {{"tiobench", "--timeout", "-1"}, "--timeout"},
+      {{"tiobench", "--seed", "abc"}, "--seed"},
+      {{"tiobench", "--repetitions", "0"}, "--repetitions"},
+      {{"tiobench", "--threads", "0"}, "--threads"},
+      {{"tiobench", "--threads", "x"}, "--threads"},
+      {{"tiobench", "--size", "-1"}, "size"},
+      {{"tiobench", "--block", "0"}, "block"},
+      {{"nickbench", "--benches", "7"}, "bench"},
+      {{"nickbench", "--size", "0"}, "size"},
+      {{"probes", "--probes", "cat-during-lunch"}, "cat-during-lunch"},
+      {{"probes", "--warmup", "-5"}, "warmup"},
+  };
+  for (const auto& c : kCases) {
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    for (const char* a : {"--scratch", "1G", "--out"}) args.push_back(a);
+    args.push_back(out);
+    SCOPED_TRACE(c.args[0] + " " + c.args[1] + " " + c.args[2]);
+    ExpectUsageError(args, c.needle);
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  // The target options themselves.
+  const struct {
+    std::vector<std::string> args;
+    const char* needle;
+  } kTargets[] = {
+      {{"--scratch", "1Q"}, "--scratch"},
+      {{"--scratch", "1G", "--dir", "/tmp"}, "alternatives"},
+      {{"--emulated", "nosuch-disk"}, "nosuch-disk"},
+      {{"--emulated", "ide-2003:1Q"}, "1Q"},
+      {{"--emulated", "ide-2003", "--disk-set", "warp_speed=9"}, "--disk-set"},
+      {{"--dir", "/nonexistent/elevbench"}, "--dir"},
+  };
+  for (const auto& c : kTargets) {
+    std::vector<std::string> args = {"run", "tiobench"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.push_back("--out");
+    args.push_back(out);
+    SCOPED_TRACE(c.args[0] + " " + c.args[1]);
+    ExpectUsageError(args, c.needle);
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
 TEST_F(CliTest, NegativeSize) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--size", "-1"}, "size");
 }

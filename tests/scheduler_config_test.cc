@@ -104,3 +104,37 @@ TEST(SchedulerConfigTest, QueueAttrs) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+TEST(SchedulerConfigTest, UnknownSchedulersAndTunablesAreRefusedUpFront) {
+  const std::vector<std::string> kernel = {"none", "mq-deadline", "kyber", "bfq"};
+  auto check = [&](const std::string& list, std::string* err) {
+    std::vector<SchedulerConfig> configs;
+    EXPECT_TRUE(ParseSchedulerList(list, &configs, err)) << *err;
+    return CheckSchedulersExist(configs, kernel, err);
+  };
+  std::string err;
+  EXPECT_TRUE(
+      check("none,mq-deadline:read_expire=250:fifo_batch=8,kyber:read_lat_nsec=2000000,"
+            "bfq:low_latency=0:slice_idle=0",
+            &err))
+      << err;
+  EXPECT_FALSE(check("foo", &err));
+  EXPECT_EQ(err, "unknown scheduler 'foo' (this kernel offers none, mq-deadline, kyber, bfq)");
+  EXPECT_FALSE(check("bfq:low_latenzy=0", &err));
+  EXPECT_NE(err.find("bfq has no tunable 'low_latenzy'"), std::string::npos) << err;
+  EXPECT_NE(err.find("low_latency"), std::string::npos) << err;  // the valid names are listed
+  EXPECT_FALSE(check("kyber:read_expire=1", &err));
+  // A scheduler this code does not know but the kernel offers: its tunables are the kernel's.
+  std::vector<SchedulerConfig> configs;
+  ASSERT_TRUE(ParseSchedulerList("cfq:slice_idle=0", &configs, &err)) << err;
+  EXPECT_TRUE(CheckSchedulersExist(configs, {"cfq", "none"}, &err)) << err;
+  // No listing at all (no blk-mq device): nothing to check against.
+  ASSERT_TRUE(ParseSchedulerList("foo", &configs, &err)) << err;
+  EXPECT_TRUE(CheckSchedulersExist(configs, {}, &err));
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -110,6 +111,22 @@ struct CheckedRun {
 };
 
 // Step 1: every check a user can fail. False with err for a usage error (exit 2).
+// Every scheduler some block device lists, plus the four of Linux 6.x: a scheduler built as a
+// module is listed only once loaded, and selecting it loads it.
+std::vector<std::string> SchedulersThisKernelOffers() {
+  std::vector<std::string> offered = {"none", "mq-deadline", "kyber", "bfq"};
+  std::vector<BlockDeviceInfo> devices;
+  std::string ignored;  // without a listing the four standard names remain
+  if (ListBlockDevices(SystemPaths{}, &devices, &ignored)) {
+    for (const BlockDeviceInfo& d : devices) {
+      for (const std::string& s : d.available_schedulers) {
+        if (std::find(offered.begin(), offered.end(), s) == offered.end()) offered.push_back(s);
+      }
+    }
+  }
+  return offered;
+}
+
 bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun* c,
                      std::string* err) {
   if (!o.format.empty() && o.format != "json") {
@@ -127,6 +144,10 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun
   c->all_schedulers = o.schedulers == "all";
   if (!o.schedulers.empty() && !c->all_schedulers &&
       !ParseSchedulerList(o.schedulers, &c->configs, err)) {
+    *err = "--schedulers: " + *err;
+    return false;
+  }
+  if (!CheckSchedulersExist(c->configs, SchedulersThisKernelOffers(), err)) {
     *err = "--schedulers: " + *err;
     return false;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace elevbench {
 namespace {
@@ -195,6 +196,43 @@ bool ParseQueueAttrs(std::string_view list, std::vector<std::pair<std::string, s
       }
     }
     out->push_back(std::move(attr));
+  }
+  return true;
+}
+
+bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
+                          const std::vector<std::string>& kernel_schedulers, std::string* err) {
+  static const std::map<std::string, std::vector<std::string>> kTunables = {
+      {"none", {}},
+      {"mq-deadline",
+       {"read_expire", "write_expire", "writes_starved", "front_merges", "async_depth",
+        "fifo_batch", "prio_aging_expire"}},
+      {"kyber", {"read_lat_nsec", "write_lat_nsec"}},
+      {"bfq",
+       {"fifo_expire_sync", "fifo_expire_async", "back_seek_max", "back_seek_penalty", "slice_idle",
+        "slice_idle_us", "max_budget", "timeout_sync", "strict_guarantees", "low_latency"}},
+  };
+  auto join = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  };
+  for (const SchedulerConfig& c : configs) {
+    if (!kernel_schedulers.empty() && std::find(kernel_schedulers.begin(), kernel_schedulers.end(),
+                                                c.scheduler) == kernel_schedulers.end()) {
+      *err = "unknown scheduler '" + c.scheduler + "' (this kernel offers " +
+             join(kernel_schedulers) + ")";
+      return false;
+    }
+    const auto known = kTunables.find(c.scheduler);
+    if (known == kTunables.end()) continue;
+    for (const auto& [name, value] : c.tunables) {
+      const std::vector<std::string>& names = known->second;
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        *err = c.scheduler + " has no tunable '" + name + "' (" + join(names) + ")";
+        return false;
+      }
+    }
   }
   return true;
 }

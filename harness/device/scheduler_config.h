@@ -33,6 +33,16 @@ struct SchedulerConfig {
 [[nodiscard]] bool ParseSchedulerList(std::string_view list, std::vector<SchedulerConfig>* out,
                                       std::string* err);
 
+/// Refuses, before anything is created, a configuration the kernel would refuse at its first
+/// cell: a scheduler that is not among `kernel_schedulers` (the union of every block device's
+/// list on this machine; the check is skipped when it is empty), or a tunable that the
+/// scheduler does not have. The tunables of none, mq-deadline, kyber and bfq are those of
+/// Linux 6.x's queue/iosched/ (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c); another
+/// scheduler's tunables are only checked when it is switched to. err lists the valid names.
+[[nodiscard]] bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
+                                        const std::vector<std::string>& kernel_schedulers,
+                                        std::string* err);
+
 /// One plain configuration per available scheduler, in the kernel's order.
 std::vector<SchedulerConfig> ExpandAll(const std::vector<std::string>& available);
 
