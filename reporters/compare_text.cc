@@ -56,7 +56,7 @@ std::string FormatCompareValue(double value) {
   if (a >= 100) return Printf("%.1f", value);
   if (a >= 10) return Printf("%.2f", value);
   if (a >= 1 || a == 0) return Printf("%.3f", value);
-  return Printf("%.3g", value);
+  return Printf("%.4g", value);
 }
 
 std::string FormatCompareSide(const SampleSummary& summary, bool present) {

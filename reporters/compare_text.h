@@ -15,7 +15,8 @@
 
 namespace elevbench {
 
-/// A number with four significant digits and no exponent: "1620", "47.75", "0.0812"; "inf".
+/// A number with about four significant digits: "1620", "147.8", "47.75", "2.500", "0.9994",
+/// "0.0812" (an exponent only below 0.0001); "inf".
 std::string FormatCompareValue(double value);
 
 /// One side of a row: "47.75 ±0.4% n=5" (the mean — harmonic for rates — and the half-width of

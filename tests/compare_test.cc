@@ -462,6 +462,7 @@ TEST(CompareTest, Formatting) {
   EXPECT_EQ(FormatCompareValue(47.754), "47.75");
   EXPECT_EQ(FormatCompareValue(2.5), "2.500");
   EXPECT_EQ(FormatCompareValue(0.0812), "0.0812");
+  EXPECT_EQ(FormatCompareValue(0.99941), "0.9994");
   EXPECT_EQ(FormatCompareValue(0), "0.000");
   SampleSummary one = Summarize({47.75}, MeanKind::kHarmonic);
   EXPECT_EQ(FormatCompareSide(one, true), "47.75 n=1");

@@ -19,9 +19,9 @@ CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options) {
       "compare",
       "Compare two results files row by row (Mann-Whitney U); exit 1 on a significant "
       "regression beyond the threshold");
-  cmd->add_option("files", options->files, "BASE.json NEW.json, or one file with --between A,B")
-      ->required()
-      ->expected(1, 2);
+  cmd->add_option("base", options->base_path, "The base results file (BASE.json)")->required();
+  cmd->add_option("new", options->new_path,
+                  "The new results file; without it, --between compares inside the base file");
   cmd->add_option("--between", options->between,
                   "Compare configuration A (base) with B (new) inside one file: an identifier, "
                   "a label (any case) or a scheduler string, e.g. dl,bfq-ll0");
@@ -51,18 +51,18 @@ int CompareCommand(const CompareCommandOptions& options) {
     PrintError(err);
     return kExitUsage;
   }
-  if (options.files.size() == 1 && options.between.empty()) {
+  const bool one_file = options.new_path.empty();
+  if (one_file && options.between.empty()) {
     PrintError("compare needs two results files, or one with --between A,B");
     return kExitUsage;
   }
 
   ResultsDocument base, next;
-  if (!LoadResultsFile(options.files.front(), &base, &err)) {
+  if (!LoadResultsFile(options.base_path, &base, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  const bool one_file = options.files.size() == 1;
-  if (!one_file && !LoadResultsFile(options.files.back(), &next, &err)) {
+  if (!one_file && !LoadResultsFile(options.new_path, &next, &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -71,8 +71,8 @@ int CompareCommand(const CompareCommandOptions& options) {
     PrintError(err);
     return kExitUsage;
   }
-  comparison.base_name = options.files.front();
-  comparison.new_name = options.files.back();
+  comparison.base_name = options.base_path;
+  comparison.new_name = one_file ? options.base_path : options.new_path;
 
   if (options.format == "json") {
     std::cout << CompareToJson(comparison).dump(2) << "\n";
@@ -81,13 +81,8 @@ int CompareCommand(const CompareCommandOptions& options) {
   } else {
     std::cout << RenderCompareText(comparison);
   }
-  for (const auto* doc : {&base, &next}) {
-    if (doc == &next && one_file) break;
-    if (!doc->complete) {
-      PrintNote((doc == &base ? options.files.front() : options.files.back()) +
-                " is from an unfinished run");
-    }
-  }
+  if (!base.complete) PrintNote(options.base_path + " is from an unfinished run");
+  if (!one_file && !next.complete) PrintNote(options.new_path + " is from an unfinished run");
   std::cout.flush();
   return comparison.HasRegression() ? kExitFailure : kExitOk;
 }

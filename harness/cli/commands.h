@@ -65,7 +65,8 @@ int DiskProfilesCommand(bool json);
 
 /// Options of `elevbench compare` (cmd_compare.cc).
 struct CompareCommandOptions {
-  std::vector<std::string> files;    ///< BASE.json [NEW.json]; one file needs --between
+  std::string base_path;             ///< BASE.json
+  std::string new_path;              ///< NEW.json; empty: compare inside BASE.json with --between
   std::string between;               ///< "--between A,B"
   std::string metrics = "headline";  ///< "--metrics headline|all|name,name"
   double alpha = 0.05;
