@@ -229,7 +229,8 @@ void Judge(const CompareSettings& settings, ComparisonRow* r) {
   for (const std::string& note : notes) r->note += (r->note.empty() ? "" : "; ") + note;
 }
 
-// "base: 3 of 5 repetitions (2 failed/DNF)" for a row with fewer values than asked; "".
+// "base: 3 of 5 values (2 failed/DNF)" for a row with fewer values than asked, or with values
+// not measured; "" for a complete row.
 std::string CompletenessNote(const char* side, const MetricRow& r) {
   if (!r.incomplete() && r.not_measured == 0) return "";
   std::string note = std::string(side) + ": ";

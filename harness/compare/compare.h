@@ -156,6 +156,7 @@ struct Comparison {
   /// Facts a reader should know that do not fit a row: "parameters differ: size_mb 64 vs 128".
   std::vector<std::string> notes;
 
+  /// How many rows got each verdict (the footer of every report).
   VerdictCounts Counts() const;
   /// At least one regression: what exit code 1 means.
   bool HasRegression() const { return Counts().regressions > 0; }
