@@ -116,6 +116,33 @@ TEST(MetricTableTest, AConfigurationWhoseCellsAllFailedIsReportedNotDropped) {
   EXPECT_EQ(kyber_rows, 4u);  // one per phase of the threads=1 rows: the headline Rate
 }
 
+// Each failed repetition is one value not measured, so a row of a configuration that failed
+// twice says 2 (it said 1: one failed measurement per configuration, not per repetition).
+TEST(MetricTableTest, EveryFailedRepetitionOfAFailedConfigurationIsCounted) {
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(LoadResultsFile(testing::TestDataPath("golden/results_small.json"), &doc, &err))
+      << err;
+  for (uint32_t rep = 0; rep < 2; ++rep) {
+    CellRecord failed = doc.cells.front();
+    failed.identifier = "6.18.44-ky";
+    failed.repetition = rep;
+    failed.status = "failed";
+    doc.cells.push_back(failed);
+  }
+  doc.context["repetitions"] = 2;  // signed, as a document built in memory may hold it
+  std::vector<MetricRow> rows;
+  ASSERT_TRUE(MetricRowsOf(doc, &rows, &err)) << err;
+  size_t kyber_rows = 0;
+  for (const MetricRow& r : rows) {
+    if (r.identifier != "6.18.44-ky") continue;
+    ++kyber_rows;
+    EXPECT_EQ(r.not_measured, 2u);
+    EXPECT_TRUE(r.incomplete());
+  }
+  EXPECT_EQ(kyber_rows, 4u);
+}
+
 TEST(MetricTableTest, UnknownSuiteIsAnError) {
   ResultsDocument doc;
   doc.suite = "nosuch";

@@ -133,6 +133,10 @@ int RunCli(int argc, char** argv) {
   CLI::App* profiles_cmd = disk_cmd->add_subcommand("profiles", "List the disk profiles");
   profiles_cmd->add_flag("--json", profiles_json, "JSON output");
 
+  // compare
+  CompareCommandOptions compare;
+  CLI::App* compare_cmd = AddCompareSubcommand(&app, &compare);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -169,6 +173,7 @@ int RunCli(int argc, char** argv) {
   if (*restore_cmd) return RestoreCommand();
   if (*serve_cmd) return DiskServeCommand(serve);
   if (*profiles_cmd) return DiskProfilesCommand(profiles_json);
+  if (*compare_cmd) return CompareCommand(compare);
   return kExitUsage;
 }
 

@@ -65,4 +65,25 @@ int DiskServeCommand(const DiskServeOptions& options);
 /// `elevbench disk profiles [--json]`
 int DiskProfilesCommand(bool json);
 
+/// Options of `elevbench compare` (cmd_compare.cc).
+struct CompareCommandOptions {
+  std::string base_path;             ///< BASE.json
+  std::string new_path;              ///< NEW.json; empty: compare inside BASE.json with --between
+  std::string between;               ///< "--between A,B"
+  std::string metrics = "headline";  ///< "--metrics headline|all|name,name"
+  double alpha = 0.05;
+  double threshold_pct = 5.0;  ///< "--threshold"
+  bool no_significance = false;
+  std::string format = "text";  ///< text, json, junit
+};
+
+/// Adds the `compare` subcommand and its options to `app`; the options land in *options,
+/// which must outlive parsing. Kept beside CompareCommand so cli.cc only adds and dispatches.
+CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options);
+
+/// `elevbench compare BASE.json NEW.json | FILE --between A,B`: exit 0 without a significant
+/// regression beyond the threshold, 1 with at least one, 2 for usage errors and unreadable or
+/// mismatched files.
+int CompareCommand(const CompareCommandOptions& options);
+
 }  // namespace elevbench

@@ -59,17 +59,20 @@ bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std:
   std::vector<Measurement> measurements;
   if (!MeasurementsOf(doc, &measurements, err)) return false;
   uint32_t requested = 0;
-  if (doc.context.contains("repetitions") && doc.context["repetitions"].is_number_unsigned()) {
-    requested = doc.context["repetitions"].get<uint32_t>();
+  // Any non-negative integer: a document built in memory may hold a signed one.
+  const auto reps = doc.context.find("repetitions");
+  if (reps != doc.context.end() && reps->is_number_integer() && reps->get<int64_t>() >= 0) {
+    requested = reps->get<uint32_t>();
   }
 
   // A configuration with cells but no measurement: every cell failed. Give it empty rows for
   // the headline metrics the others have, so it is reported as failed, not left out.
   std::set<std::string> measured;
   for (const Measurement& m : measurements) measured.insert(m.identifier);
-  std::map<std::string, const CellRecord*> failed;  // identifier → one of its cells
+  // identifier → its cells, one per repetition: each repetition is one value not measured.
+  std::map<std::string, std::map<uint32_t, const CellRecord*>> failed;
   for (const CellRecord& cell : doc.cells) {
-    if (!measured.count(cell.identifier)) failed.emplace(cell.identifier, &cell);
+    if (!measured.count(cell.identifier)) failed[cell.identifier].emplace(cell.repetition, &cell);
   }
   if (!failed.empty()) {
     std::vector<Measurement> headlines;
@@ -79,14 +82,17 @@ bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std:
         headlines.push_back(m);
       }
     }
-    for (const auto& [identifier, cell] : failed) {
-      for (Measurement m : headlines) {
-        m.identifier = identifier;
-        m.label = cell->label;
-        m.scheduler = cell->scheduler;
-        m.value = 0;
-        m.status = "failed";
-        measurements.push_back(std::move(m));
+    for (const auto& [identifier, cells] : failed) {
+      for (const auto& [repetition, cell] : cells) {
+        for (Measurement m : headlines) {
+          m.identifier = identifier;
+          m.label = cell->label;
+          m.scheduler = cell->scheduler;
+          m.repetition = repetition;
+          m.value = 0;
+          m.status = "failed";
+          measurements.push_back(std::move(m));
+        }
       }
     }
   }

@@ -1,0 +1,550 @@
+#include "harness/compare/compare.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "harness/stats/statistics.h"
+
+namespace elevbench {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string Trim(const std::string& s) {
+  const size_t begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  const size_t end = s.find_last_not_of(" \t");
+  return s.substr(begin, end - begin + 1);
+}
+
+std::vector<std::string> SplitComma(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    parts.push_back(Trim(text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "none" : out;
+}
+
+// The configurations of a set of rows, in row order; the first non-empty label wins.
+std::vector<ConfigurationRef> ConfigurationsOf(const std::vector<MetricRow>& rows) {
+  std::vector<ConfigurationRef> configs;
+  std::map<std::string, size_t> index;
+  for (const MetricRow& r : rows) {
+    auto [it, added] = index.emplace(r.identifier, configs.size());
+    if (added) configs.push_back({r.identifier, r.label, r.scheduler});
+    ConfigurationRef& c = configs[it->second];
+    if (c.label.empty()) c.label = r.label;
+  }
+  return configs;
+}
+
+std::vector<std::string> IdentifiersOf(const std::vector<ConfigurationRef>& configs) {
+  std::vector<std::string> ids;
+  for (const ConfigurationRef& c : configs) ids.push_back(c.identifier);
+  return ids;
+}
+
+// The one configuration `name` denotes: an identifier (exact), else a label (ignoring case),
+// else a scheduler string. err when none or several at the first level that matches any.
+bool ResolveConfiguration(const std::string& name, const std::vector<ConfigurationRef>& configs,
+                          const std::string& side, ConfigurationRef* out, std::string* err) {
+  using Field = bool (*)(const ConfigurationRef&, const std::string&);
+  static const std::pair<const char*, Field> kLevels[] = {
+      {"identifier",
+       [](const ConfigurationRef& c, const std::string& n) { return c.identifier == n; }},
+      {"label",
+       [](const ConfigurationRef& c, const std::string& n) {
+         return !c.label.empty() && Lower(c.label) == Lower(n);
+       }},
+      {"scheduler",
+       [](const ConfigurationRef& c, const std::string& n) { return c.scheduler == n; }},
+  };
+  for (const auto& [level, matches] : kLevels) {
+    std::vector<const ConfigurationRef*> found;
+    for (const ConfigurationRef& c : configs) {
+      if (matches(c, name)) found.push_back(&c);
+    }
+    if (found.size() == 1) {
+      *out = *found.front();
+      return true;
+    }
+    if (found.size() > 1) {
+      std::vector<std::string> ids;
+      for (const ConfigurationRef* c : found) ids.push_back(c->identifier);
+      *err = "--between: '" + name + "' is the " + level + " of several configurations in " + side +
+             " (" + Join(ids) + "); name one by its identifier";
+      return false;
+    }
+  }
+  *err = "--between: no configuration '" + name + "' in " + side +
+         " (identifiers: " + Join(IdentifiersOf(configs)) + ")";
+  return false;
+}
+
+// Pairs the configurations of two documents: identifiers, then unique labels, then unique
+// scheduler strings (docs/compare.md, "Matching").
+void PairConfigurations(const std::vector<ConfigurationRef>& base,
+                        const std::vector<ConfigurationRef>& next, Comparison* out) {
+  std::vector<int> partner(base.size(), -1);  // index into next
+  std::vector<bool> taken(next.size(), false);
+  std::vector<MatchRule> rule(base.size(), MatchRule::kIdentifier);
+  auto pass = [&](MatchRule r, auto key) {
+    // Keys among the configurations still unpaired, counted per side: only unique ones pair.
+    std::map<std::string, std::vector<size_t>> base_by_key, next_by_key;
+    for (size_t i = 0; i < base.size(); ++i) {
+      if (partner[i] < 0 && key(base[i])) base_by_key[*key(base[i])].push_back(i);
+    }
+    for (size_t j = 0; j < next.size(); ++j) {
+      if (!taken[j] && key(next[j])) next_by_key[*key(next[j])].push_back(j);
+    }
+    for (const auto& [k, base_ids] : base_by_key) {
+      auto it = next_by_key.find(k);
+      if (it == next_by_key.end() || base_ids.size() != 1 || it->second.size() != 1) continue;
+      partner[base_ids.front()] = static_cast<int>(it->second.front());
+      taken[it->second.front()] = true;
+      rule[base_ids.front()] = r;
+    }
+  };
+  using Key = std::optional<std::string>;
+  pass(MatchRule::kIdentifier, [](const ConfigurationRef& c) -> Key { return c.identifier; });
+  pass(MatchRule::kLabel, [](const ConfigurationRef& c) -> Key {
+    return c.label.empty() ? Key{} : Key{Lower(c.label)};
+  });
+  pass(MatchRule::kScheduler, [](const ConfigurationRef& c) -> Key { return c.scheduler; });
+  for (size_t i = 0; i < base.size(); ++i) {
+    if (partner[i] < 0) {
+      out->unpaired_base.push_back(base[i]);
+    } else {
+      out->pairs.push_back({base[i], next[static_cast<size_t>(partner[i])], rule[i]});
+    }
+  }
+  for (size_t j = 0; j < next.size(); ++j) {
+    if (!taken[j]) out->unpaired_new.push_back(next[j]);
+  }
+}
+
+bool Selected(const MetricInfo& metric, const CompareSettings& settings) {
+  switch (settings.metrics) {
+    case MetricSelection::kHeadline:
+      return metric.headline;
+    case MetricSelection::kAll:
+      return true;
+    case MetricSelection::kNamed:
+      return std::find(settings.metric_names.begin(), settings.metric_names.end(), metric.name) !=
+             settings.metric_names.end();
+  }
+  return false;
+}
+
+std::string NotMeasuredText(uint32_t count) { return std::to_string(count) + " failed/DNF"; }
+
+// The smallest p-value the test can give for samples of these sizes: that of two completely
+// separated samples. At or above alpha, no outcome could be significant.
+double SmallestPossibleP(size_t m, size_t n) {
+  std::vector<double> low(m), high(n);
+  std::iota(low.begin(), low.end(), 0.0);
+  std::iota(high.begin(), high.end(), static_cast<double>(m));
+  return MannWhitneyU(low, high).p_value;
+}
+
+// Fills the numbers and the verdict of a row present on both sides.
+void Judge(const CompareSettings& settings, ComparisonRow* r) {
+  const size_t m = r->base_values.size(), n = r->new_values.size();
+  std::vector<std::string> notes;
+  if (m == 0 || n == 0) {
+    r->note.clear();  // the completeness notes would repeat what follows
+    if (m == 0) {
+      notes.push_back("no values in base (" + NotMeasuredText(r->base_not_measured) + ")");
+    }
+    if (n == 0) notes.push_back("no values in new (" + NotMeasuredText(r->new_not_measured) + ")");
+    for (const std::string& note : notes) r->note += (r->note.empty() ? "" : "; ") + note;
+    r->verdict = Verdict::kNotComparable;
+    r->significance = Significance::kNotTested;
+    return;
+  }
+  if (!r->note.empty()) notes.push_back(r->note);  // what RowFrom said about completeness
+  r->note.clear();
+
+  const double base_mean = r->base.mean, new_mean = r->next.mean;
+  r->has_change = true;
+  if (base_mean != 0) {
+    r->change_pct = (new_mean - base_mean) / std::fabs(base_mean) * 100;
+  } else if (new_mean == 0) {
+    r->change_pct = 0;
+  } else {
+    r->change_pct = std::copysign(std::numeric_limits<double>::infinity(), new_mean);
+  }
+
+  if (m < 2 || n < 2) {
+    r->significance = Significance::kSingleValue;
+  } else {
+    const UTestResult u = MannWhitneyU(r->base_values, r->new_values);
+    r->has_p_value = true;
+    r->p_value = u.p_value;
+    r->exact = u.exact;
+    if (u.p_value < settings.alpha) {
+      r->significance = Significance::kSignificant;
+    } else if (SmallestPossibleP(m, n) >= settings.alpha) {
+      r->significance = Significance::kTooFewValues;
+      char text[64];
+      std::snprintf(text, sizeof text, "too few values for p < %g", settings.alpha);
+      notes.push_back(text);
+    } else {
+      r->significance = Significance::kNotSignificant;
+    }
+  }
+
+  const bool beyond = std::fabs(r->change_pct) > settings.threshold_pct;
+  const bool trusted = settings.no_significance || r->significance == Significance::kSignificant;
+  if (!beyond || !trusted) {
+    r->verdict = Verdict::kUnchanged;
+  } else if (r->metric.direction == Direction::kNeither) {
+    r->verdict = Verdict::kChanged;
+  } else {
+    const bool higher = r->change_pct > 0;
+    const bool good = higher == (r->metric.direction == Direction::kHigherIsBetter);
+    r->verdict = good ? Verdict::kImprovement : Verdict::kRegression;
+  }
+  for (const std::string& note : notes) r->note += (r->note.empty() ? "" : "; ") + note;
+}
+
+// "base: 3 of 5 values (2 failed/DNF)" for a row with fewer values than asked, or with values
+// not measured; "" for a complete row.
+std::string CompletenessNote(const char* side, const MetricRow& r) {
+  if (!r.incomplete() && r.not_measured == 0) return "";
+  std::string note = std::string(side) + ": ";
+  if (r.requested > 0) {
+    note += std::to_string(r.values.size()) + " of " + std::to_string(r.requested) + " values";
+  } else {
+    note += std::to_string(r.values.size()) + " values";
+  }
+  if (r.not_measured > 0) note += " (" + NotMeasuredText(r.not_measured) + ")";
+  return note;
+}
+
+ComparisonRow RowFrom(const MetricRow* base, const MetricRow* next) {
+  const MetricRow& any = base != nullptr ? *base : *next;
+  ComparisonRow r;
+  r.suite = any.suite;
+  r.section = any.section;
+  r.row = any.row;
+  r.metric = any.metric;
+  if (base != nullptr) {
+    r.base_config = {base->identifier, base->label, base->scheduler};
+    r.base_values = base->values;
+    r.base = base->summary;
+    r.base_not_measured = base->not_measured;
+    r.base_incomplete = base->incomplete();
+  }
+  if (next != nullptr) {
+    r.new_config = {next->identifier, next->label, next->scheduler};
+    r.new_values = next->values;
+    r.next = next->summary;
+    r.new_not_measured = next->not_measured;
+    r.new_incomplete = next->incomplete();
+  }
+  if (base == nullptr) {
+    r.presence = Presence::kOnlyNew;
+    r.note = "only in new";
+  } else if (next == nullptr) {
+    r.presence = Presence::kOnlyBase;
+    r.note = "only in base";
+  } else {
+    for (std::string note : {CompletenessNote("base", *base), CompletenessNote("new", *next)}) {
+      if (!note.empty()) r.note += (r.note.empty() ? "" : "; ") + note;
+    }
+  }
+  return r;
+}
+
+using RowKey = std::tuple<std::string, std::string, std::string, std::string>;
+
+RowKey KeyOf(const MetricRow& r, const std::string& identifier) {
+  return {r.section, r.row, r.metric.name, identifier};
+}
+
+}  // namespace
+
+bool ParseMetricSelection(const std::string& text, CompareSettings* settings, std::string* err) {
+  const std::string t = Trim(text);
+  settings->metric_names.clear();
+  if (t == "headline") {
+    settings->metrics = MetricSelection::kHeadline;
+    return true;
+  }
+  if (t == "all") {
+    settings->metrics = MetricSelection::kAll;
+    return true;
+  }
+  for (const std::string& name : SplitComma(t)) {
+    if (name.empty()) {
+      *err = "--metrics: expected headline, all or a list of metric names, got '" + text + "'";
+      return false;
+    }
+    settings->metric_names.push_back(name);
+  }
+  settings->metrics = MetricSelection::kNamed;
+  return true;
+}
+
+bool ParseBetween(const std::string& text, CompareSettings* settings, std::string* err) {
+  const std::vector<std::string> names = SplitComma(text);
+  if (names.size() != 2 || names[0].empty() || names[1].empty()) {
+    *err = "--between: expected two configurations A,B, got '" + text + "'";
+    return false;
+  }
+  settings->between_base = names[0];
+  settings->between_new = names[1];
+  return true;
+}
+
+VerdictCounts Comparison::Counts() const {
+  VerdictCounts c;
+  for (const ComparisonRow& r : rows) {
+    switch (r.verdict) {
+      case Verdict::kRegression:
+        ++c.regressions;
+        break;
+      case Verdict::kImprovement:
+        ++c.improvements;
+        break;
+      case Verdict::kChanged:
+        ++c.changed;
+        break;
+      case Verdict::kUnchanged:
+        ++c.unchanged;
+        break;
+      case Verdict::kNotComparable:
+        ++c.not_comparable;
+        break;
+    }
+  }
+  return c;
+}
+
+bool CompareMetricRows(const std::vector<MetricRow>& base_rows,
+                       const std::vector<MetricRow>& new_rows, const CompareSettings& settings,
+                       Comparison* out, std::string* err) {
+  Comparison c;
+  c.alpha = settings.alpha;
+  c.threshold_pct = settings.threshold_pct;
+  c.no_significance = settings.no_significance;
+  c.suite = !base_rows.empty() ? base_rows.front().suite
+                               : (!new_rows.empty() ? new_rows.front().suite : "");
+
+  if (settings.metrics == MetricSelection::kNamed) {
+    std::set<std::string> known;
+    for (const auto* rows : {&base_rows, &new_rows}) {
+      for (const MetricRow& r : *rows) known.insert(r.metric.name);
+    }
+    for (const std::string& name : settings.metric_names) {
+      if (!known.count(name)) {
+        *err = "--metrics: no metric '" + name + "' in " +
+               (c.suite.empty() ? "these files" : c.suite) +
+               " results (have: " + Join({known.begin(), known.end()}) + ")";
+        return false;
+      }
+    }
+  }
+
+  const std::vector<ConfigurationRef> base_configs = ConfigurationsOf(base_rows);
+  const std::vector<ConfigurationRef> new_configs = ConfigurationsOf(new_rows);
+  const bool between = !settings.between_base.empty() || !settings.between_new.empty();
+  if (between) {
+    ConfigurationPair pair;
+    pair.rule = MatchRule::kBetween;
+    if (!ResolveConfiguration(settings.between_base, base_configs, "the base", &pair.base, err) ||
+        !ResolveConfiguration(settings.between_new, new_configs, "the new results", &pair.next,
+                              err)) {
+      return false;
+    }
+    if (&base_rows == &new_rows && pair.base.identifier == pair.next.identifier) {
+      *err = "--between: '" + settings.between_base + "' and '" + settings.between_new +
+             "' are the same configuration (" + pair.base.identifier + ")";
+      return false;
+    }
+    c.pairs.push_back(pair);
+  } else {
+    PairConfigurations(base_configs, new_configs, &c);
+  }
+  std::map<std::string, std::string> new_partner;  // base identifier → new identifier
+  std::set<std::string> in_scope_new;              // new identifiers whose rows are listed
+  for (const ConfigurationPair& p : c.pairs) {
+    new_partner[p.base.identifier] = p.next.identifier;
+    in_scope_new.insert(p.next.identifier);
+  }
+  if (!between) {
+    for (const ConfigurationRef& n : c.unpaired_new) in_scope_new.insert(n.identifier);
+  }
+
+  std::map<RowKey, const MetricRow*> new_index;
+  for (const MetricRow& r : new_rows) new_index.emplace(KeyOf(r, r.identifier), &r);
+  std::set<const MetricRow*> used;
+  for (const MetricRow& b : base_rows) {
+    if (!Selected(b.metric, settings)) continue;
+    const auto partner = new_partner.find(b.identifier);
+    if (partner == new_partner.end()) {
+      if (!between) c.rows.push_back(RowFrom(&b, nullptr));
+      continue;
+    }
+    const auto it = new_index.find(KeyOf(b, partner->second));
+    const MetricRow* n = it == new_index.end() ? nullptr : it->second;
+    if (n != nullptr) used.insert(n);
+    ComparisonRow row = RowFrom(&b, n);
+    if (n != nullptr) Judge(settings, &row);
+    c.rows.push_back(std::move(row));
+  }
+  for (const MetricRow& n : new_rows) {
+    if (!Selected(n.metric, settings) || used.count(&n) || !in_scope_new.count(n.identifier)) {
+      continue;
+    }
+    c.rows.push_back(RowFrom(nullptr, &n));
+  }
+
+  // Rows only in the new document join their section, after the base's rows of it.
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> key_order;
+  for (const auto* rows : {&base_rows, &new_rows}) {
+    for (const MetricRow& r : *rows) {
+      key_order.emplace(std::make_tuple(r.section, r.row, r.metric.name), key_order.size());
+    }
+  }
+  std::stable_sort(c.rows.begin(), c.rows.end(),
+                   [&](const ComparisonRow& a, const ComparisonRow& b) {
+                     return key_order.at({a.section, a.row, a.metric.name}) <
+                            key_order.at({b.section, b.row, b.metric.name});
+                   });
+
+  const bool any_matched = std::any_of(c.rows.begin(), c.rows.end(), [](const ComparisonRow& r) {
+    return r.presence == Presence::kBoth;
+  });
+  if (!any_matched) {
+    *err = "nothing to compare: no row of the base matches one of the new results (base " +
+           Join(IdentifiersOf(base_configs)) + "; new " + Join(IdentifiersOf(new_configs)) +
+           (settings.metrics == MetricSelection::kAll
+                ? ""
+                : "; metrics " + std::string(settings.metrics == MetricSelection::kHeadline
+                                                 ? "headline"
+                                                 : Join(settings.metric_names))) +
+           ")";
+    return false;
+  }
+  *out = std::move(c);
+  return true;
+}
+
+bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
+                      const CompareSettings& settings, Comparison* out, std::string* err) {
+  if (base.suite != next.suite) {
+    *err = "different suites: the base is " + base.suite + ", the new results are " + next.suite;
+    return false;
+  }
+  std::vector<MetricRow> base_rows, new_rows;
+  std::string e;
+  if (!MetricRowsOf(base, &base_rows, &e)) {
+    *err = "base: " + e;
+    return false;
+  }
+  const bool same = &base == &next;
+  if (!same && !MetricRowsOf(next, &new_rows, &e)) {
+    *err = "new: " + e;
+    return false;
+  }
+  if (!CompareMetricRows(base_rows, same ? base_rows : new_rows, settings, out, err)) {
+    return false;
+  }
+  if (same || !base.parameters.is_object() || !next.parameters.is_object()) return true;
+  // Parameters that differ change what was measured; "directory" only says where.
+  std::set<std::string> keys;
+  for (const auto& [k, v] : base.parameters.items()) keys.insert(k);
+  for (const auto& [k, v] : next.parameters.items()) keys.insert(k);
+  for (const std::string& k : keys) {
+    if (k == "directory") continue;
+    const auto b = base.parameters.find(k), n = next.parameters.find(k);
+    const std::string bv = b == base.parameters.end() ? "(absent)" : b->dump();
+    const std::string nv = n == next.parameters.end() ? "(absent)" : n->dump();
+    if (bv != nv)
+      out->notes.push_back("parameter " + k + " differs: " + bv + " (base) vs " + nv + " (new)");
+  }
+  return true;
+}
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kImprovement:
+      return "improvement";
+    case Verdict::kRegression:
+      return "regression";
+    case Verdict::kChanged:
+      return "changed";
+    case Verdict::kUnchanged:
+      return "unchanged";
+    case Verdict::kNotComparable:
+      return "not comparable";
+  }
+  return "not comparable";
+}
+
+const char* SignificanceName(Significance significance) {
+  switch (significance) {
+    case Significance::kSignificant:
+      return "significant";
+    case Significance::kNotSignificant:
+      return "not significant";
+    case Significance::kTooFewValues:
+      return "too few values";
+    case Significance::kSingleValue:
+      return "n=1";
+    case Significance::kNotTested:
+      return "not tested";
+  }
+  return "not tested";
+}
+
+const char* MatchRuleName(MatchRule rule) {
+  switch (rule) {
+    case MatchRule::kIdentifier:
+      return "identifier";
+    case MatchRule::kLabel:
+      return "label";
+    case MatchRule::kScheduler:
+      return "scheduler";
+    case MatchRule::kBetween:
+      return "between";
+  }
+  return "identifier";
+}
+
+const char* PresenceName(Presence presence) {
+  switch (presence) {
+    case Presence::kBoth:
+      return "both";
+    case Presence::kOnlyBase:
+      return "only in base";
+    case Presence::kOnlyNew:
+      return "only in new";
+  }
+  return "both";
+}
+
+}  // namespace elevbench

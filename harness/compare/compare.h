@@ -1,0 +1,192 @@
+#pragma once
+// `elevbench compare`: the verdict of a base results file against a new one (or of two
+// configurations inside one file), row by row. Rows are the MetricRows of both documents
+// (harness/stats/metric_table.h), matched on suite × section × row × configuration × metric;
+// each matched row gets the change of its mean, a Mann–Whitney U p-value (harness/stats) and a
+// verdict that knows which way the metric is better. Plain records; rendering is in
+// reporters/compare_*.{h,cc}. docs/compare.md explains the rules for users.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/run/results.h"
+#include "harness/stats/metric_table.h"
+
+namespace elevbench {
+
+/// The test named in every report header.
+inline constexpr const char* kCompareTestName =
+    "Mann-Whitney U (two-sided, exact for n<=20 without ties)";
+
+/// Which metrics are compared.
+enum class MetricSelection {
+  kHeadline,  ///< MetricInfo.headline only (the default: what a verdict is about)
+  kAll,       ///< every metric the suite measures
+  kNamed,     ///< the metrics named in CompareSettings::metric_names
+};
+
+/// How to compare. The defaults are the CLI's.
+struct CompareSettings {
+  double alpha = 0.05;         ///< significance level of the U test: p < alpha is significant
+  double threshold_pct = 5.0;  ///< a change must exceed this (in %) to be a regression
+  /// Let the threshold alone decide, without the test: for runs of one repetition, where no
+  /// test is possible. The p-values are still computed and printed where they can be.
+  bool no_significance = false;
+  MetricSelection metrics = MetricSelection::kHeadline;
+  std::vector<std::string> metric_names;  ///< for kNamed: MetricInfo.name values
+  /// `--between A,B`: compare configuration A of the base document with configuration B of
+  /// the new one (the same document for a comparison inside one file). Each names an
+  /// identifier (exactly), a label (case-insensitively) or a scheduler string, tried in that
+  /// order. Both empty: match the configurations of two documents (ConfigurationPair).
+  std::string between_base;
+  std::string between_new;
+};
+
+/// Parses `--metrics headline|all|name,name` into `settings`. err for an empty list item.
+[[nodiscard]] bool ParseMetricSelection(const std::string& text, CompareSettings* settings,
+                                        std::string* err);
+
+/// Parses `--between A,B` into `settings`. err unless there are exactly two non-empty names.
+[[nodiscard]] bool ParseBetween(const std::string& text, CompareSettings* settings,
+                                std::string* err);
+
+/// A configuration as the rows name it.
+struct ConfigurationRef {
+  std::string identifier;  ///< "6.18.44-bfq-ll0"
+  std::string label;       ///< "BFQ-LL0", "AS"; may be empty
+  std::string scheduler;   ///< "bfq:low_latency=0"; "" when the run did not switch
+};
+
+/// How a base configuration was paired with a new one.
+enum class MatchRule {
+  kIdentifier,  ///< equal identifiers
+  kLabel,       ///< identifiers differ (another kernel), labels equal ignoring case
+  kScheduler,   ///< identifiers and labels differ or are empty, scheduler strings equal
+  kBetween,     ///< named by --between
+};
+
+/// One pair of configurations whose rows are compared.
+struct ConfigurationPair {
+  ConfigurationRef base;
+  ConfigurationRef next;
+  MatchRule rule = MatchRule::kIdentifier;
+};
+
+/// Whether a row exists on both sides.
+enum class Presence { kBoth, kOnlyBase, kOnlyNew };
+
+/// What the U test could say about a row.
+enum class Significance {
+  kSignificant,     ///< p < alpha
+  kNotSignificant,  ///< p >= alpha, with enough values for p < alpha to have been possible
+  /// Both sides have two or more values, but so few that even completely separated samples
+  /// give p >= alpha (2 vs 2, 2 vs 3, 3 vs 3 …): the test cannot speak.
+  kTooFewValues,
+  kSingleValue,  ///< a side has one value: no test is possible ("n=1")
+  kNotTested,    ///< the row is not comparable (one side missing or without values)
+};
+
+/// The decision about a row.
+enum class Verdict {
+  kImprovement,    ///< significant (or --no-significance) and beyond the threshold, good way
+  kRegression,     ///< significant (or --no-significance) and beyond the threshold, bad way
+  kChanged,        ///< as the two above, for a metric without a better direction (kNeither)
+  kUnchanged,      ///< anything else that was compared
+  kNotComparable,  ///< only on one side, or a side without a single value (failed, DNF)
+};
+
+/// One compared row.
+struct ComparisonRow {
+  std::string suite;
+  std::string section;
+  std::string row;
+  MetricInfo metric;
+  ConfigurationRef base_config;  ///< empty for a row only in the new document
+  ConfigurationRef new_config;   ///< empty for a row only in the base document
+  Presence presence = Presence::kBoth;
+  std::vector<double> base_values;  ///< the "ok" values, in repetition order
+  std::vector<double> new_values;
+  SampleSummary base;              ///< of base_values (harmonic mean for rates)
+  SampleSummary next;              ///< of new_values
+  uint32_t base_not_measured = 0;  ///< repetitions without a number (DNF, failed)
+  uint32_t new_not_measured = 0;
+  bool base_incomplete = false;  ///< fewer values than the run's repetitions
+  bool new_incomplete = false;
+  /// (new mean − base mean) / |base mean| × 100; +/-infinity when the base mean is 0 and the
+  /// new one is not. Meaningful only when has_change.
+  double change_pct = 0;
+  bool has_change = false;   ///< both sides have a value
+  double p_value = 1;        ///< two-sided; meaningful only when has_p_value
+  bool has_p_value = false;  ///< both sides have at least two values
+  bool exact = false;        ///< p from the exact distribution
+  Significance significance = Significance::kNotTested;
+  Verdict verdict = Verdict::kNotComparable;
+  /// Why the row is not comparable or what limits it, for the report: "only in base", "no
+  /// values in new (2 failed/DNF)", "base incomplete: 3 of 5"; "" when nothing to say.
+  std::string note;
+};
+
+/// Counts of verdicts.
+struct VerdictCounts {
+  size_t regressions = 0;
+  size_t improvements = 0;
+  size_t changed = 0;
+  size_t unchanged = 0;
+  size_t not_comparable = 0;
+};
+
+/// A whole comparison: the header facts and the rows.
+struct Comparison {
+  std::string test = kCompareTestName;
+  double alpha = 0.05;
+  double threshold_pct = 5.0;
+  bool no_significance = false;
+  std::string suite;
+  std::string base_name;  ///< what the reports call the base (a file path); set by the caller
+  std::string new_name;   ///< the same for the new side
+  std::vector<ConfigurationPair> pairs;  ///< base order
+  /// Configurations with no partner (their rows are "only in base" / "only in new").
+  std::vector<ConfigurationRef> unpaired_base;
+  std::vector<ConfigurationRef> unpaired_new;
+  /// In the base's row order; a row only in the new document follows the base's rows of its
+  /// section, row and metric.
+  std::vector<ComparisonRow> rows;
+  /// Facts a reader should know that do not fit a row: "parameters differ: size_mb 64 vs 128".
+  std::vector<std::string> notes;
+
+  /// How many rows got each verdict (the footer of every report).
+  VerdictCounts Counts() const;
+  /// At least one regression: what exit code 1 means.
+  bool HasRegression() const { return Counts().regressions > 0; }
+};
+
+/// Compares the rows of `base_rows` and `new_rows` (MetricRowsOf of two documents, or of one).
+/// Configurations are paired as `settings.between_*` say, or else: equal identifiers; then,
+/// among the rest, equal labels (case-insensitive, non-empty, unique on both sides); then equal
+/// scheduler strings (unique on both sides; "" pairs with "" — two runs without switching).
+/// err (one line) when --between names no or more than one configuration, a --metrics name
+/// is measured by neither side, or nothing at all could be compared.
+[[nodiscard]] bool CompareMetricRows(const std::vector<MetricRow>& base_rows,
+                                     const std::vector<MetricRow>& new_rows,
+                                     const CompareSettings& settings, Comparison* out,
+                                     std::string* err);
+
+/// Compares two results documents (may be the same object for --between): their suites must
+/// be equal. Adds a note for each top-level parameter that differs. err (one line) as
+/// CompareMetricRows, or for different suites and documents whose records cannot be read.
+[[nodiscard]] bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
+                                    const CompareSettings& settings, Comparison* out,
+                                    std::string* err);
+
+/// "improvement", "regression", "changed", "unchanged", "not comparable".
+const char* VerdictName(Verdict verdict);
+/// "significant", "not significant", "too few values", "n=1", "not tested".
+const char* SignificanceName(Significance significance);
+/// "identifier", "label", "scheduler", "between".
+const char* MatchRuleName(MatchRule rule);
+/// "both", "only in base", "only in new".
+const char* PresenceName(Presence presence);
+
+}  // namespace elevbench

@@ -1,0 +1,91 @@
+#include "reporters/compare_json.h"
+
+#include <cmath>
+
+namespace elevbench {
+namespace {
+
+// JSON has no infinity: an unbounded interval end is null.
+nlohmann::json Finite(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json ConfigJson(const ConfigurationRef& c) {
+  return {{"identifier", c.identifier}, {"label", c.label}, {"scheduler", c.scheduler}};
+}
+
+nlohmann::json SideJson(const ConfigurationRef& config, const std::vector<double>& values,
+                        uint32_t not_measured, const SampleSummary& s) {
+  nlohmann::json j = ConfigJson(config);
+  j["values"] = values;
+  j["not_measured"] = not_measured;
+  j["n"] = s.n;
+  if (s.n == 0) return j;
+  j["mean"] = s.mean;
+  j["stddev"] = s.has_spread ? nlohmann::json(s.stddev) : nlohmann::json(nullptr);
+  j["cov"] = s.has_spread ? nlohmann::json(s.cov) : nlohmann::json(nullptr);
+  j["ci_low"] = s.has_spread ? Finite(s.ci_low) : nlohmann::json(nullptr);
+  j["ci_high"] = s.has_spread ? Finite(s.ci_high) : nlohmann::json(nullptr);
+  j["min"] = s.min;
+  j["max"] = s.max;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json CompareToJson(const Comparison& c) {
+  nlohmann::json j;
+  j["test"] = c.test;
+  j["alpha"] = c.alpha;
+  j["threshold_pct"] = c.threshold_pct;
+  j["no_significance"] = c.no_significance;
+  j["suite"] = c.suite;
+  j["base"] = c.base_name;
+  j["new"] = c.new_name;
+  j["pairs"] = nlohmann::json::array();
+  for (const ConfigurationPair& p : c.pairs) {
+    j["pairs"].push_back({{"base", ConfigJson(p.base)},
+                          {"new", ConfigJson(p.next)},
+                          {"rule", MatchRuleName(p.rule)}});
+  }
+  j["only_in_base"] = nlohmann::json::array();
+  for (const ConfigurationRef& u : c.unpaired_base) j["only_in_base"].push_back(u.identifier);
+  j["only_in_new"] = nlohmann::json::array();
+  for (const ConfigurationRef& u : c.unpaired_new) j["only_in_new"].push_back(u.identifier);
+  j["notes"] = c.notes;
+  const VerdictCounts n = c.Counts();
+  j["counts"] = {{"regressions", n.regressions},
+                 {"improvements", n.improvements},
+                 {"changed", n.changed},
+                 {"unchanged", n.unchanged},
+                 {"not_comparable", n.not_comparable}};
+  j["rows"] = nlohmann::json::array();
+  for (const ComparisonRow& r : c.rows) {
+    nlohmann::json row = {{"suite", r.suite},
+                          {"section", r.section},
+                          {"row", r.row},
+                          {"metric", r.metric.name},
+                          {"unit", r.metric.unit},
+                          {"direction", DirectionName(r.metric.direction)},
+                          {"mean", MeanKindName(r.metric.mean)},
+                          {"presence", PresenceName(r.presence)},
+                          {"significance", SignificanceName(r.significance)},
+                          {"verdict", VerdictName(r.verdict)},
+                          {"exact", r.exact},
+                          {"note", r.note}};
+    row["base"] = r.presence == Presence::kOnlyNew
+                      ? nlohmann::json(nullptr)
+                      : SideJson(r.base_config, r.base_values, r.base_not_measured, r.base);
+    row["new"] = r.presence == Presence::kOnlyBase
+                     ? nlohmann::json(nullptr)
+                     : SideJson(r.new_config, r.new_values, r.new_not_measured, r.next);
+    row["change_pct"] = r.has_change ? Finite(r.change_pct) : nlohmann::json(nullptr);
+    if (r.has_change && std::isinf(r.change_pct))
+      row["change_infinite"] = r.change_pct > 0 ? 1 : -1;
+    row["p_value"] = r.has_p_value ? nlohmann::json(r.p_value) : nlohmann::json(nullptr);
+    j["rows"].push_back(std::move(row));
+  }
+  return j;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,185 @@
+#include "reporters/compare_text.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace elevbench {
+namespace {
+
+// Columns on the terminal: UTF-8 continuation bytes take none ("±" is one column).
+size_t DisplayWidth(const std::string& s) {
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string PadRight(const std::string& s, size_t width) {
+  const size_t w = DisplayWidth(s);
+  return w >= width ? s : s + std::string(width - w, ' ');
+}
+
+std::string PadLeft(const std::string& s, size_t width) {
+  const size_t w = DisplayWidth(s);
+  return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+std::string Printf(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+std::string Plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string VerdictText(const ComparisonRow& row) {
+  switch (row.verdict) {
+    case Verdict::kRegression:
+      return "REGRESSION";
+    case Verdict::kNotComparable:
+      return "-";
+    default:
+      return VerdictName(row.verdict);
+  }
+}
+
+}  // namespace
+
+std::string FormatCompareValue(double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value)) return "nan";
+  const double a = std::fabs(value);
+  if (a >= 1000) return Printf("%.0f", value);
+  if (a >= 100) return Printf("%.1f", value);
+  if (a >= 10) return Printf("%.2f", value);
+  if (a >= 1 || a == 0) return Printf("%.3f", value);
+  return Printf("%.4g", value);
+}
+
+std::string FormatCompareSide(const SampleSummary& summary, bool present) {
+  if (!present) return "-";
+  if (summary.n == 0) return "no values";
+  std::string text = FormatCompareValue(summary.mean);
+  if (summary.has_spread) {
+    const double half = (summary.ci_high - summary.ci_low) / 2;
+    if (std::isinf(half)) {
+      text += " ±inf%";
+    } else if (summary.mean != 0) {
+      text += " ±" + Printf("%.1f", half / std::fabs(summary.mean) * 100) + "%";
+    } else {
+      text += " ±" + FormatCompareValue(half);
+    }
+  }
+  return text + " n=" + std::to_string(summary.n);
+}
+
+std::string FormatChange(const ComparisonRow& row) {
+  if (!row.has_change) return "-";
+  if (std::isinf(row.change_pct)) return row.change_pct > 0 ? "+inf%" : "-inf%";
+  return Printf("%+.2f", row.change_pct) + "%";
+}
+
+std::string FormatPValue(const ComparisonRow& row) {
+  if (!row.has_p_value) return "-";
+  if (row.p_value < 0.001) return "<0.001";
+  return Printf("%.3f", row.p_value);
+}
+
+std::string CompareMark(const ComparisonRow& row) {
+  switch (row.significance) {
+    case Significance::kSignificant:
+      return "*";
+    case Significance::kSingleValue:
+      return "n=1";
+    case Significance::kTooFewValues:
+      return "few";
+    default:
+      return "";
+  }
+}
+
+std::string CompareConfigurationText(const ComparisonRow& row) {
+  if (row.presence == Presence::kOnlyNew) return row.new_config.identifier;
+  if (row.presence == Presence::kOnlyBase) return row.base_config.identifier;
+  if (row.base_config.identifier == row.new_config.identifier) return row.base_config.identifier;
+  return row.base_config.identifier + " -> " + row.new_config.identifier;
+}
+
+std::string RenderCompareText(const Comparison& c) {
+  std::string out;
+  const std::string alpha = Printf("%g", c.alpha);
+  const std::string threshold = Printf("%g", c.threshold_pct) + "%";
+  out += "elevbench compare: " + c.suite + "\n";
+  out += "base: " + c.base_name + "\n";
+  out += "new:  " + c.new_name + "\n";
+  out += "test: " + c.test + ", alpha " + alpha + "\n";
+  if (c.no_significance) {
+    out += "regression: a change beyond " + threshold +
+           " in the metric's bad direction (--no-significance: the test does not decide)\n";
+  } else {
+    out += "regression: p < " + alpha + " and a change beyond " + threshold +
+           " in the metric's bad direction\n";
+  }
+  for (const ConfigurationPair& p : c.pairs) {
+    if (p.rule == MatchRule::kIdentifier) continue;
+    out += "paired: " + p.base.identifier + " (base) with " + p.next.identifier + " (new), " +
+           (p.rule == MatchRule::kBetween ? std::string("--between")
+                                          : std::string("same ") + MatchRuleName(p.rule)) +
+           "\n";
+  }
+  for (const ConfigurationRef& u : c.unpaired_base) {
+    out += "only in base: " + u.identifier + "\n";
+  }
+  for (const ConfigurationRef& u : c.unpaired_new) out += "only in new: " + u.identifier + "\n";
+  for (const std::string& note : c.notes) out += "note: " + note + "\n";
+  out += "\n";
+
+  constexpr size_t kColumns = 11;
+  using Line = std::array<std::string, kColumns>;
+  // Right-aligned: the numbers' columns.
+  constexpr std::array<bool, kColumns> kRight = {false, false, false, false, false, false,
+                                                 true,  true,  false, false, false};
+  std::vector<Line> lines;
+  lines.push_back({"Section", "Row", "Configuration", "Metric", "Base", "New", "Change", "p",
+                   "Mark", "Verdict", "Note"});
+  for (const ComparisonRow& r : c.rows) {
+    lines.push_back({r.section, r.row.empty() ? "-" : r.row, CompareConfigurationText(r),
+                     r.metric.name, FormatCompareSide(r.base, r.presence != Presence::kOnlyNew),
+                     FormatCompareSide(r.next, r.presence != Presence::kOnlyBase), FormatChange(r),
+                     FormatPValue(r), CompareMark(r), VerdictText(r), r.note});
+  }
+  std::array<size_t, kColumns> width{};
+  for (const Line& line : lines) {
+    for (size_t i = 0; i < kColumns; ++i) width[i] = std::max(width[i], DisplayWidth(line[i]));
+  }
+  auto emit = [&](const Line& line) {
+    std::string text;
+    for (size_t i = 0; i < kColumns; ++i) {
+      if (i > 0) text += "  ";
+      text += kRight[i] ? PadLeft(line[i], width[i]) : PadRight(line[i], width[i]);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  emit(lines.front());
+  Line rule;
+  for (size_t i = 0; i < kColumns; ++i) rule[i] = std::string(width[i], '-');
+  emit(rule);
+  for (size_t i = 1; i < lines.size(); ++i) emit(lines[i]);
+
+  const VerdictCounts n = c.Counts();
+  out += "\n";
+  out += "*: p < " + alpha +
+         "   n=1: one value on a side, no test possible   few: too few values " + "for p < " +
+         alpha + "\n";
+  out += Plural(n.regressions, "regression", "regressions") + ", " +
+         Plural(n.improvements, "improvement", "improvements") + ", " + std::to_string(n.changed) +
+         " changed, " + std::to_string(n.unchanged) + " unchanged, " +
+         std::to_string(n.not_comparable) + " not comparable\n";
+  return out;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,44 @@
+#pragma once
+// `elevbench compare`'s text report: a header with the test, α, the threshold and the files,
+// one aligned table row per compared row, a legend of the marks and the verdict counts:
+//
+//   Section   Row        Configuration  Metric     Base                New                 Change
+//   p      Mark  Verdict seq_read  threads=1  6.18.44-dl     rate_mb_s  47.75 ±0.4% n=5     42.98
+//   ±0.5% n=5     -9.99%   0.008  *     REGRESSION
+//
+// The mark follows mmtests and Google Benchmark's compare.py: "*" when p < α. The formatting
+// helpers are shared with the JUnit reporter, so both say the same numbers the same way.
+
+#include <string>
+
+#include "harness/compare/compare.h"
+
+namespace elevbench {
+
+/// A number with about four significant digits: "1620", "147.8", "47.75", "2.500", "0.9994",
+/// "0.0812" (an exponent only below 0.0001); "inf".
+std::string FormatCompareValue(double value);
+
+/// One side of a row: "47.75 ±0.4% n=5" (the mean — harmonic for rates — and the half-width of
+/// its 95 % interval relative to the mean; "±inf%" when the interval is unbounded), "47.75
+/// n=1" without spread, "no values" for n = 0, "-" when the side has no such row. Fewer values
+/// than asked are said in the row's note, not here.
+std::string FormatCompareSide(const SampleSummary& summary, bool present);
+
+/// "-9.99%", "+0.54%", "+inf%"; "-" without a change.
+std::string FormatChange(const ComparisonRow& row);
+
+/// "0.008", "<0.001"; "-" when no p-value.
+std::string FormatPValue(const ComparisonRow& row);
+
+/// The mark column: "*" significant, "n=1", "few" (too few values for p < α), "" otherwise.
+std::string CompareMark(const ComparisonRow& row);
+
+/// "identifier" when both sides name the same, "base -> new" when paired across identifiers,
+/// the one side's identifier for a row on one side only.
+std::string CompareConfigurationText(const ComparisonRow& row);
+
+/// The whole text report, ending in a newline.
+std::string RenderCompareText(const Comparison& comparison);
+
+}  // namespace elevbench
