@@ -33,9 +33,18 @@ class LatencyCollector {
         }
       }
     }
+    // Sections in order of first appearance, subjects inside them likewise.
+    std::vector<std::string> sections;
+    for (const LatencyGroup& g : groups_) {
+      if (std::find(sections.begin(), sections.end(), g.section) == sections.end()) {
+        sections.push_back(g.section);
+      }
+    }
     std::vector<LatencyGroup> out;
-    for (LatencyGroup& g : groups_) {
-      if (!g.by_configuration.empty()) out.push_back(std::move(g));
+    for (const std::string& section : sections) {
+      for (LatencyGroup& g : groups_) {
+        if (g.section == section && !g.by_configuration.empty()) out.push_back(std::move(g));
+      }
     }
     return out;
   }

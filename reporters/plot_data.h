@@ -34,7 +34,8 @@ struct StreamRun {
   std::vector<StreamResult> streams;
 };
 
-/// The latency groups of a document, in order of first appearance of (section, subject); empty
+/// The latency groups of a document: sections in order of first appearance, and inside each its
+/// subjects in order of first appearance; empty
 /// for a suite without histograms. err when the suite's records are malformed.
 [[nodiscard]] bool LatencyGroupsOf(const ResultsDocument& doc, std::vector<LatencyGroup>* groups,
                                    std::string* err);

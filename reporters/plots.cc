@@ -203,7 +203,8 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
     }
     Plot plot;
     plot.kind = "times";
-    plot.title = name + " (s) per repetition; red: did not finish (DNF), cut at its timeout";
+    plot.title = name + " (s) per repetition";
+    if (!dnf.empty()) plot.title += "; red: did not finish (DNF), drawn where it was cut";
     if (!failed.empty()) {
       plot.note = "Failed (no time): " + Join({failed.begin(), failed.end()}, ", ") + ".";
     }
@@ -257,9 +258,12 @@ void AddLatencyPlots(const std::vector<LatencyGroup>& groups, std::vector<Plot>*
     Plot plot;
     plot.kind = "latency-cdf";
     plot.title = SectionRowLabel(g.section, g.subject) +
-                 ": latency CDF of every call, histograms merged over repetitions";
+                 ": latency of every call, histograms merged over repetitions; left the CDF, "
+                 "right the tail (fraction of calls slower, log scale)";
+    plot.width = 960;
     std::ostringstream s;
-    std::vector<std::string> clauses;
+    std::vector<std::string> cdf;
+    std::vector<std::string> tail;
     for (size_t k = 0; k < g.by_configuration.size(); ++k) {
       const LatencyHistogram& h = g.by_configuration[k].second;
       std::vector<std::string> lines;
@@ -268,21 +272,33 @@ void AddLatencyPlots(const std::vector<LatencyGroup>& groups, std::vector<Plot>*
       h.ForEachNonEmptyBucket([&](uint64_t value_ns, uint64_t count) {
         seen += count;
         const double ms = static_cast<double>(std::max<uint64_t>(value_ns, 1)) / 1e6;
-        lines.push_back(GnuplotNumber(ms) + " " + GnuplotNumber(static_cast<double>(seen) / total));
+        const double slower = (total - static_cast<double>(seen)) / total;
+        lines.push_back(GnuplotNumber(ms) + " " + GnuplotNumber(static_cast<double>(seen) / total) +
+                        " " + (slower > 0 ? GnuplotNumber(slower) : "NaN"));
       });
       const std::string block = "cdf" + std::to_string(k);
       s << Datablock(block, lines);
-      clauses.push_back("$" + block + " using 1:2 with steps lw 1.5 lc " + std::to_string(k + 1) +
-                        " title " + GnuplotString(g.by_configuration[k].first));
+      const std::string style = " with steps lw 1.5 lc " + std::to_string(k + 1) + " title " +
+                                GnuplotString(g.by_configuration[k].first);
+      cdf.push_back("$" + block + " using 1:2" + style);
+      tail.push_back("$" + block + " using 1:3" + style);
     }
-    s << "set logscale x\n"
+    s << "set multiplot layout 1,2\n"
+      << "set logscale x\n"
       << "set format x '%g'\n"
       << "set xlabel 'latency (ms), log scale'\n"
+      << "set grid\n"
       << "set ylabel 'fraction of calls at or below'\n"
       << "set yrange [0:1.02]\n"
       << "set key right bottom\n"
-      << "set grid\n"
-      << "plot " << Join(clauses, ", ") << "\n";
+      << "plot " << Join(cdf, ", ") << "\n"
+      << "set logscale y\n"
+      << "set format y '%g'\n"
+      << "set ylabel 'fraction of calls slower'\n"
+      << "set yrange [*:1]\n"
+      << "set key right top\n"
+      << "plot " << Join(tail, ", ") << "\n"
+      << "unset multiplot\n";
     plot.script = s.str();
     plots->push_back(plot);
   }

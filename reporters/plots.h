@@ -5,7 +5,8 @@
 //     when each section has a single row (nickbench's benches);
 //   * times per repetition with DNF marked: every headline metric in seconds (the probes'
 //     elapsed time), a point per finished repetition, a red mark at the cut-off for a DNF;
-//   * latency CDFs from histograms merged over repetitions (reporters/plot_data.h);
+//   * latency CDFs from histograms merged over repetitions (reporters/plot_data.h), beside
+//     the tail (fraction of calls slower than x, log scale), where schedulers differ;
 //   * per-stream throughput over time of multi-stream runs, one panel per configuration.
 // The first two come from the tidy measurements and so exist for every suite.
 
