@@ -26,7 +26,7 @@ struct NamedResults {
 
 /// A column of a report table: one metric.
 struct ReportColumn {
-  MetricInfo metric;
+  MetricInfo metric;  ///< name, unit, direction, mean kind, headline
 };
 
 /// One cell: the number in words, or why there is none.

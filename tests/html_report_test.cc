@@ -56,7 +56,9 @@ TEST(HtmlReportTest, EscapesTextForHtml) {
 TEST(HtmlReportTest, GnuplotStringsCannotEscapeTheirQuotesOrCarryMarkup) {
   EXPECT_EQ(GnuplotString("6.18.44-bfq-ll0"), "'6.18.44-bfq-ll0'");
   EXPECT_EQ(GnuplotString("it's"), "'it''s'");
-  EXPECT_EQ(GnuplotString("<b>&\"\\\n"), "'?b?????" "'");  // split: no trigraph
+  EXPECT_EQ(GnuplotString("<b>&\"\\\n"),
+            "'?b?????"
+            "'");  // split: no trigraph
   EXPECT_EQ(GnuplotDataString("a \"b\" 'c'"), "\"a ?b? ?c?\"");
   EXPECT_EQ(GnuplotNumber(0.0 / 0.0), "NaN");
 }
