@@ -168,6 +168,19 @@ TEST_F(CliTest, ResultsFileThatIsNotJson) {
   ExpectUsageError({"report", dir_ + "/bad.json"}, "not valid JSON");
 }
 
+TEST_F(CliTest, ReportOfSeveralFilesInEveryGenericFormat) {
+  const std::string tio = testing::TestDataPath("golden/results_small.json");
+  const std::string nick = testing::TestDataPath("golden/nickbench_small.json");
+  for (const char* format : {"md", "csv", "csv-summary", "html", "json", "nick"}) {
+    CliRun r = RunCli({"report", tio, nick, "--format", format});
+    EXPECT_EQ(r.exit_code, 0) << format << ": " << r.err;
+    EXPECT_NE(r.out.find("nickbench"), std::string::npos) << format;
+  }
+  ExpectUsageError({"report", tio, "--format", "xml"}, "unknown --format 'xml'");
+  ExpectUsageError({"report", tio, nick, "--format", "tiobench"}, "nickbench_small.json");
+  ExpectUsageError({"report", tio, dir_ + "/nope.json", "--format", "md"}, "nope.json");
+}
+
 TEST_F(CliTest, BadFormatAndBadSchedulerList) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--format", "xml"}, "--format");
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--schedulers", "bfq:=1"}, "--schedulers");

@@ -103,11 +103,15 @@ int RunCli(int argc, char** argv) {
                       "Results JSON (default results/<time>-<host>-<suite>.json)");
 
   // report
-  std::string report_path, report_format;
-  CLI::App* report_cmd = app.add_subcommand("report", "Print the tables of a saved results file");
-  report_cmd->add_option("file", report_path, "Results JSON written by 'run'")->required();
-  report_cmd->add_option("--format", report_format,
-                         "The suite's text formats (tiobench: nick, tiobench), or json");
+  std::vector<std::string> report_paths;
+  std::string report_format;
+  CLI::App* report_cmd = app.add_subcommand("report", "Print the tables of saved results files");
+  report_cmd->add_option("files", report_paths, "Results JSON files written by 'run'")->required();
+  report_cmd->add_option(
+      "--format", report_format,
+      "The suite's text formats (tiobench: nick, tiobench; nickbench, probes: nick) or, for every "
+      "suite, md, csv, csv-summary, html, json. Several files: text formats and json print each "
+      "file in turn; md, csv, csv-summary and html combine them into one document");
 
   // devices
   bool devices_json = false;
@@ -168,7 +172,7 @@ int RunCli(int argc, char** argv) {
     }
     return RunCommand(run);
   }
-  if (*report_cmd) return ReportCommand(report_path, report_format);
+  if (*report_cmd) return ReportCommand(report_paths, report_format);
   if (*devices_cmd) return DevicesCommand(devices_json);
   if (*restore_cmd) return RestoreCommand();
   if (*serve_cmd) return DiskServeCommand(serve);

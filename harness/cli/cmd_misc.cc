@@ -17,21 +17,24 @@
 
 namespace elevbench {
 
-int ReportCommand(const std::string& path, const std::string& format) {
-  ResultsDocument doc;
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format) {
+  std::vector<NamedResults> files(paths.size());
   std::string err;
-  if (!LoadResultsFile(path, &doc, &err)) {
+  for (size_t i = 0; i < paths.size(); ++i) {
+    files[i].name = paths[i];
+    if (!LoadResultsFile(paths[i], &files[i].doc, &err)) {
+      PrintError(err);
+      return kExitUsage;
+    }
+  }
+  std::string text;
+  if (!RenderReport(files, format, GnuplotOptions{}, &text, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  std::string text;
-  if (!RenderResults(doc, format, &text, &err)) {
-    PrintError(path + ": " + err);
-    return kExitUsage;
-  }
   std::cout << text;
-  if (!doc.complete) {
-    PrintNote(path + " is from an unfinished run");
+  for (const NamedResults& file : files) {
+    if (!file.doc.complete) PrintNote(file.name + " is from an unfinished run");
   }
   return kExitOk;
 }

@@ -41,8 +41,9 @@ struct RunOptions {
 /// `elevbench run SUITE …`
 int RunCommand(const RunOptions& options);
 
-/// `elevbench report FILE --format F`
-int ReportCommand(const std::string& path, const std::string& format);
+/// `elevbench report FILE… --format F`: every file is loaded first (an unreadable one is a usage
+/// error), then rendered by RenderReport (reporters/render.h).
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format);
 
 /// `elevbench devices [--json]`
 int DevicesCommand(bool json);

@@ -1,0 +1,106 @@
+#include "reporters/csv.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "harness/stats/metric_table.h"
+
+namespace elevbench {
+namespace {
+
+std::string CsvLine(const std::vector<std::string>& fields) {
+  std::string line;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += CsvField(fields[i]);
+  }
+  return line + "\n";
+}
+
+bool PrefixError(const NamedResults& file, std::string* err) {
+  if (!file.name.empty()) *err = file.name + ": " + *err;
+  return false;
+}
+
+}  // namespace
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvNumber(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[64];
+  const auto result = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, result.ptr);
+}
+
+bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, std::string* err) {
+  std::ostringstream out;
+  out << CsvLine({"file", "suite", "section", "row", "identifier", "label", "scheduler",
+                  "repetition", "metric", "unit", "direction", "value", "status"});
+  for (const NamedResults& file : files) {
+    std::vector<Measurement> measurements;
+    if (!MeasurementsOf(file.doc, &measurements, err)) return PrefixError(file, err);
+    for (const Measurement& m : measurements) {
+      out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
+                      std::to_string(m.repetition), m.metric.name, m.metric.unit,
+                      DirectionName(m.metric.direction), m.status == "ok" ? CsvNumber(m.value) : "",
+                      m.status});
+    }
+  }
+  *text = out.str();
+  return true;
+}
+
+bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string* text,
+                            std::string* err) {
+  std::ostringstream out;
+  out << CsvLine({"file",      "suite",        "section", "row",       "identifier", "label",
+                  "scheduler", "metric",       "unit",    "direction", "headline",   "requested",
+                  "n",         "not_measured", "mean",    "mean_kind", "stddev",     "cov",
+                  "ci_low",    "ci_high",      "min",     "max"});
+  for (const NamedResults& file : files) {
+    std::vector<MetricRow> rows;
+    if (!MetricRowsOf(file.doc, &rows, err)) return PrefixError(file, err);
+    for (const MetricRow& r : rows) {
+      const SampleSummary& s = r.summary;
+      const bool any = s.n > 0;
+      auto number = [&](double v, bool shown) { return shown ? CsvNumber(v) : std::string(); };
+      out << CsvLine({file.name,
+                      r.suite,
+                      r.section,
+                      r.row,
+                      r.identifier,
+                      r.label,
+                      r.scheduler,
+                      r.metric.name,
+                      r.metric.unit,
+                      DirectionName(r.metric.direction),
+                      r.metric.headline ? "yes" : "no",
+                      r.requested ? std::to_string(r.requested) : "",
+                      std::to_string(s.n),
+                      std::to_string(r.not_measured),
+                      number(s.mean, any),
+                      any ? MeanKindName(s.kind) : "",
+                      number(s.stddev, s.has_spread),
+                      number(s.cov, s.has_spread),
+                      number(s.ci_low, s.has_spread),
+                      number(s.ci_high, s.has_spread),
+                      number(s.min, any),
+                      number(s.max, any)});
+    }
+  }
+  *text = out.str();
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,169 @@
+#include "reporters/html.h"
+
+#include <sstream>
+
+#include "reporters/plots.h"
+
+namespace elevbench {
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font-family: sans-serif; margin: 1.5em auto; max-width: 1300px; padding: 0 1em;
+       color: #222; background: #fff; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.35em; border-bottom: 1px solid #ccc; margin-top: 2em; }
+h3 { font-size: 1.15em; margin-top: 1.5em; } h4 { font-size: 1em; margin: 1.2em 0 0.4em; }
+table { border-collapse: collapse; margin: 0.4em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; }
+th { background: #f2f2f2; }
+table.metrics td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+table.metrics th.headline { background: #e3ecf7; }
+table.metrics tr.failed td { background: #fdecea; }
+table.metrics td.missing { color: #b3261e; font-weight: bold; }
+table.metrics tr.incomplete td.n { color: #b3261e; font-weight: bold; }
+table.context th { text-align: left; }
+ul.legend { font-size: 0.85em; color: #444; }
+p.note { background: #fff8e1; border: 1px solid #f0d000; padding: 0.5em 0.8em; }
+figure.plot { margin: 1em 0 2em; }
+figure.plot svg { width: 100%; height: auto; display: block; }
+figcaption { font-size: 0.9em; color: #333; margin-top: 0.3em; }
+)";
+
+void RenderContext(const NamedResults& file, std::ostringstream& out) {
+  out << "<table class=\"context\">\n";
+  for (const auto& [field, value] : ReportHeaderFields(file.doc, file.name)) {
+    out << "<tr><th>" << HtmlEscape(field) << "</th><td>" << HtmlEscape(value) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void RenderTable(const ReportTable& table, std::ostringstream& out) {
+  out << "<h4>" << HtmlEscape(table.section) << "</h4>\n<table class=\"metrics\">\n<tr>";
+  if (table.has_row_keys) out << "<th>Row</th>";
+  out << "<th>Configuration</th>";
+  if (table.has_schedulers) out << "<th>Scheduler</th>";
+  out << "<th>n</th>";
+  for (const ReportColumn& c : table.columns) {
+    out << "<th" << (c.metric.headline ? " class=\"headline\"" : "") << ">"
+        << HtmlEscape(c.metric.name) << "<br>(" << HtmlEscape(ReportColumnUnit(c.metric))
+        << ")</th>";
+  }
+  out << "</tr>\n";
+  for (const ReportRow& row : table.rows) {
+    std::string classes = row.failed ? "failed" : "";
+    if (row.incomplete) classes += classes.empty() ? "incomplete" : " incomplete";
+    out << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"") << ">";
+    if (table.has_row_keys) out << "<td>" << HtmlEscape(row.row) << "</td>";
+    out << "<td>" << HtmlEscape(row.identifier) << "</td>";
+    if (table.has_schedulers) out << "<td>" << HtmlEscape(row.scheduler) << "</td>";
+    out << "<td class=\"num n\">" << HtmlEscape(ReportCountText(row)) << "</td>";
+    for (const ReportCell& c : row.cells) {
+      out << "<td class=\"num" << (c.missing ? " missing" : "") << "\">" << HtmlEscape(c.text);
+      if (c.differs) out << " (n=" << c.n << ")";
+      out << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</table>\n";
+}
+
+void RenderPlots(const std::vector<Plot>& plots, std::ostringstream& out) {
+  for (size_t i = 0; i < plots.size(); ++i) {
+    const Plot& p = plots[i];
+    out << "<figure class=\"plot\" data-kind=\"" << HtmlEscape(p.kind) << "\">\n";
+    if (!p.svg.empty()) {
+      out << p.svg << "\n";
+    } else if (!p.script.empty()) {
+      out << "<p class=\"note\">This plot could not be drawn: " << HtmlEscape(p.error) << "</p>\n";
+    } else {
+      out << "<p class=\"note\">Nothing to plot: no configuration has a number here.</p>\n";
+    }
+    out << "<figcaption>" << HtmlEscape(p.title);
+    if (!p.note.empty()) out << " " << HtmlEscape(p.note);
+    out << "</figcaption>\n</figure>\n";
+  }
+}
+
+}  // namespace
+
+std::string HtmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
+                      std::string* text, std::string* err) {
+  const bool can_plot = GnuplotAvailable(gnuplot);
+  std::string suites;
+  for (const NamedResults& f : files) {
+    if (suites.find(f.doc.suite) == std::string::npos) {
+      suites += (suites.empty() ? "" : ", ") + f.doc.suite;
+    }
+  }
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      << "<title>elevbench report: " << HtmlEscape(suites) << "</title>\n"
+      << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
+      << "<h1>elevbench report: " << HtmlEscape(suites) << "</h1>\n";
+  if (!can_plot) {
+    out << "<p class=\"note\">No plots: they are drawn with gnuplot, and '"
+        << HtmlEscape(gnuplot.program)
+        << "' is not in PATH. Install Debian's gnuplot-nox (scripts/install-deps does) and "
+           "render the report again.</p>\n";
+  }
+  for (size_t f = 0; f < files.size(); ++f) {
+    const NamedResults& file = files[f];
+    std::vector<ReportTable> tables;
+    std::vector<Plot> plots;
+    if (!BuildReportTables(file.doc, &tables, err) || !PlotsOf(file.doc, &plots, err)) {
+      if (!file.name.empty()) *err = file.name + ": " + *err;
+      return false;
+    }
+    out << "<section class=\"results\">\n<h2>" << HtmlEscape(file.doc.suite);
+    if (!file.name.empty()) out << ": " << HtmlEscape(file.name);
+    out << "</h2>\n";
+    RenderContext(file, out);
+    out << "<h3>Tables</h3>\n";
+    if (tables.empty()) out << "<p>No measurements in this file.</p>\n";
+    for (const ReportTable& table : tables) RenderTable(table, out);
+    if (!tables.empty()) {
+      out << "<ul class=\"legend\">\n";
+      for (const std::string& line : ReportLegend(tables)) {
+        out << "<li>" << HtmlEscape(line) << "</li>\n";
+      }
+      out << "</ul>\n";
+    }
+    if (can_plot && !plots.empty()) {
+      DrawPlots(&plots, "f" + std::to_string(f) + "p", gnuplot);
+      out << "<h3>Plots</h3>\n";
+      RenderPlots(plots, out);
+    }
+    out << "</section>\n";
+  }
+  out << "</body>\n</html>\n";
+  *text = out.str();
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,28 @@
+#pragma once
+// `--format html`: one self-contained HTML page for one or several results files: inline CSS,
+// the plots as inline SVG drawn by gnuplot (reporters/plots.h), no script, no external URL, so
+// it can be mailed or archived as one file and opened offline. Works for every suite through
+// the tidy layer (reporters/report_tables.h). Without gnuplot the page has the tables and a
+// note saying the plots need Debian's gnuplot-nox.
+
+#include <string>
+#include <vector>
+
+#include "reporters/gnuplot.h"
+#include "reporters/report_tables.h"
+
+namespace elevbench {
+
+/// `text` escaped for HTML text and attribute values: & < > " ' become entities.
+std::string HtmlEscape(const std::string& text);
+
+/// The HTML report of `files` in the given order: a header table per file (machine, kernel,
+/// target, fio, ...), a table per suite section with its legend, then the file's plots (each a
+/// <figure class="plot"> holding one <svg>, or a note when gnuplot failed on it). err (one line,
+/// naming the file) when a file's suite is unknown or its records are malformed; a missing or
+/// failing gnuplot is not an error.
+[[nodiscard]] bool RenderHtmlReport(const std::vector<NamedResults>& files,
+                                    const GnuplotOptions& gnuplot, std::string* text,
+                                    std::string* err);
+
+}  // namespace elevbench

@@ -1,0 +1,136 @@
+#include "reporters/markdown.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace elevbench {
+namespace {
+
+bool WordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// One table row: "| a | b |".
+std::string TableLine(const std::vector<std::string>& cells) {
+  std::string line = "|";
+  for (const std::string& c : cells) line += " " + c + " |";
+  return line + "\n";
+}
+
+std::string ColumnHeading(const MetricInfo& metric) {
+  const std::string name = MarkdownEscape(metric.name);
+  return (metric.headline ? "**" + name + "**" : name) + " (" +
+         MarkdownEscape(ReportColumnUnit(metric)) + ")";
+}
+
+void RenderTable(const ReportTable& table, std::ostringstream& out) {
+  out << "### " << MarkdownEscape(table.section) << "\n\n";
+  std::vector<std::string> heading;
+  std::vector<std::string> rule;
+  if (table.has_row_keys) {
+    heading.push_back("Row");
+    rule.push_back("---");
+  }
+  heading.push_back("Configuration");
+  rule.push_back("---");
+  if (table.has_schedulers) {
+    heading.push_back("Scheduler");
+    rule.push_back("---");
+  }
+  heading.push_back("n");
+  rule.push_back("--:");
+  for (const ReportColumn& c : table.columns) {
+    heading.push_back(ColumnHeading(c.metric));
+    rule.push_back("--:");
+  }
+  out << TableLine(heading) << TableLine(rule);
+  for (const ReportRow& row : table.rows) {
+    std::vector<std::string> cells;
+    if (table.has_row_keys) cells.push_back(MarkdownEscape(row.row));
+    cells.push_back(MarkdownEscape(row.identifier));
+    if (table.has_schedulers) cells.push_back(MarkdownEscape(row.scheduler));
+    cells.push_back(MarkdownEscape(ReportCountText(row)));
+    for (const ReportCell& c : row.cells) {
+      std::string text = MarkdownEscape(c.text);
+      if (c.differs) text += " (n=" + std::to_string(c.n) + ")";
+      cells.push_back(text);
+    }
+    out << TableLine(cells);
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::string MarkdownEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '<':
+      case '>':
+      case '|':
+      case '#':
+      case '~':
+      case '&':
+        out += '\\';
+        out += c;
+        break;
+      case '_': {
+        // Inside a word GFM never reads _ as emphasis; at a word's edge it may.
+        const bool inside =
+            i > 0 && i + 1 < text.size() && WordChar(text[i - 1]) && WordChar(text[i + 1]);
+        if (!inside) out += '\\';
+        out += c;
+        break;
+      }
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool RenderMarkdownReport(const std::vector<NamedResults>& files, std::string* text,
+                          std::string* err) {
+  std::ostringstream out;
+  out << "# elevbench report\n\n";
+  for (const NamedResults& file : files) {
+    std::vector<ReportTable> tables;
+    if (!BuildReportTables(file.doc, &tables, err)) {
+      if (!file.name.empty()) *err = file.name + ": " + *err;
+      return false;
+    }
+    out << "## " << MarkdownEscape(file.doc.suite);
+    if (!file.name.empty()) out << ": " << MarkdownEscape(file.name);
+    out << "\n\n| | |\n|---|---|\n";
+    for (const auto& [field, value] : ReportHeaderFields(file.doc, file.name)) {
+      out << TableLine({MarkdownEscape(field), MarkdownEscape(value)});
+    }
+    out << "\n";
+    if (tables.empty()) out << "No measurements in this file.\n\n";
+    for (const ReportTable& table : tables) RenderTable(table, out);
+    if (!tables.empty()) {
+      for (const std::string& line : ReportLegend(tables)) {
+        out << "- " << MarkdownEscape(line) << "\n";
+      }
+      out << "\n";
+    }
+  }
+  *text = out.str();
+  // One trailing newline, not a blank line.
+  while (text->size() > 1 && text->back() == '\n' && (*text)[text->size() - 2] == '\n') {
+    text->pop_back();
+  }
+  return true;
+}
+
+}  // namespace elevbench

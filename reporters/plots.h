@@ -1,0 +1,42 @@
+#pragma once
+// The plots of the HTML report, as gnuplot scripts with their data inline:
+//   * throughput per configuration with 95 % CI whiskers: every headline rate (a metric averaged
+//     with the harmonic mean), one clustered bar chart per section, or one for the whole suite
+//     when each section has a single row (nickbench's benches);
+//   * times per repetition with DNF marked: every headline metric in seconds (the probes'
+//     elapsed time), a point per finished repetition, a red mark at the cut-off for a DNF;
+//   * latency CDFs from histograms merged over repetitions (reporters/plot_data.h), beside
+//     the tail (fraction of calls slower than x, log scale), where schedulers differ;
+//   * per-stream throughput over time of multi-stream runs, one panel per configuration.
+// The first two come from the tidy measurements and so exist for every suite.
+
+#include <string>
+#include <vector>
+
+#include "harness/run/results.h"
+#include "reporters/gnuplot.h"
+
+namespace elevbench {
+
+/// One figure of the report.
+struct Plot {
+  std::string kind;    ///< "throughput", "times", "latency-cdf", "stream-throughput"
+  std::string title;   ///< caption, plain text
+  std::string note;    ///< what the caption should add (configurations not measured); may be ""
+  std::string script;  ///< gnuplot commands after the terminal and output lines, data inline
+  int width = 720;     ///< SVG size in px
+  int height = 400;
+  std::string svg;    ///< after DrawPlots: the SVG for inline use; empty when drawing failed
+  std::string error;  ///< after DrawPlots: why there is no SVG
+};
+
+/// The plots of a document, in the order above. err when the suite is unknown or its records
+/// are malformed.
+[[nodiscard]] bool PlotsOf(const ResultsDocument& doc, std::vector<Plot>* plots, std::string* err);
+
+/// Runs gnuplot for every plot and fills its svg (ids prefixed with `id_prefix` and the plot's
+/// number) or its error; one failed plot does not stop the others.
+void DrawPlots(std::vector<Plot>* plots, const std::string& id_prefix,
+               const GnuplotOptions& options);
+
+}  // namespace elevbench

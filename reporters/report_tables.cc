@@ -1,0 +1,317 @@
+#include "reporters/report_tables.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "harness/stats/metric_table.h"
+
+namespace elevbench {
+namespace {
+
+using CellKey = std::tuple<std::string, std::string, std::string, std::string>;  // section,
+                                                                                 // row, id,
+                                                                                 // metric
+
+std::string ContextString(const nlohmann::json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
+  return "";
+}
+
+// Decimals that give four significant digits; -1 when the value needs an exponent.
+int DecimalsFor(double value) {
+  const double magnitude = std::fabs(value);
+  if (magnitude == 0) return 2;
+  if (magnitude >= 1e7) return -1;
+  const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+  const int decimals = std::max(0, 3 - exponent);
+  return decimals > 9 ? -1 : decimals;
+}
+
+std::string Fixed(double value, int decimals) {
+  char buf[64];
+  if (decimals < 0) {
+    std::snprintf(buf, sizeof buf, "%.4g", value);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  }
+  return buf;
+}
+
+std::string MachineText(const nlohmann::json& ctx) {
+  if (!ctx.contains("cpus") || !ctx["cpus"].is_number()) return "";
+  const int64_t cpus = ctx["cpus"].get<int64_t>();
+  const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
+  const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
+  std::string model = ContextString(ctx, "cpu_model");
+  std::string text = std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs");
+  if (!model.empty()) text += " (" + model + ")";
+  text += ", " + std::to_string(mem_mb) + " MB RAM, ";
+  text += swap_mb ? std::to_string(swap_mb) + " MB swap" : std::string("no swap");
+  return text;
+}
+
+std::string TargetText(const nlohmann::json& ctx) {
+  if (!ctx.contains("target") || !ctx["target"].is_object()) return "";
+  const nlohmann::json& t = ctx["target"];
+  const std::string kind = ContextString(t, "kind");
+  const std::string fs = ContextString(t, "filesystem");
+  std::string text;
+  if (kind == "emulated") {
+    std::string profile;
+    if (t.contains("profile") && t["profile"].is_object()) {
+      profile = ContextString(t["profile"], "name");
+    }
+    text = "emulated " + (profile.empty() ? std::string("rotating") : profile) + " disk";
+    const std::string loop = ContextString(t, "loop_device");
+    if (!loop.empty()) text += " on " + loop;
+  } else if (kind == "scratch") {
+    text = "scratch loop device";
+    const std::string loop = ContextString(t, "loop_device");
+    if (!loop.empty()) text += " " + loop;
+  } else {
+    text = (kind.empty() ? std::string("target") : kind) + " " + ContextString(t, "path");
+  }
+  if (!fs.empty()) text += ", " + fs;
+  if (ctx.contains("emulated_queue") && ctx["emulated_queue"].is_object()) {
+    const nlohmann::json& q = ctx["emulated_queue"];
+    if (q.contains("driver_tags") && q["driver_tags"].is_number()) {
+      text += "; driver tags " + std::to_string(q["driver_tags"].get<int64_t>());
+    }
+    const std::string wbt = ContextString(q, "writeback_throttling");
+    if (!wbt.empty()) text += ", writeback throttling " + wbt;
+  }
+  return text;
+}
+
+std::string DevicesText(const nlohmann::json& ctx) {
+  if (!ctx.contains("devices") || !ctx["devices"].is_array()) return "";
+  std::string text;
+  for (const nlohmann::json& d : ctx["devices"]) {
+    if (!text.empty()) text += "; ";
+    text += ContextString(d, "name");
+    const std::string model = ContextString(d, "model");
+    if (!model.empty()) text += " (" + model + ")";
+    text += d.value("rotational", false) ? ", rotational" : ", non-rotational";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string ReportNumber(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return Fixed(value, DecimalsFor(value));
+}
+
+std::string ReportMeanText(const SampleSummary& s) {
+  const int decimals = DecimalsFor(s.mean);
+  std::string text = Fixed(s.mean, decimals);
+  if (!s.has_spread) return text;
+  if (!std::isfinite(s.ci_high) || !std::isfinite(s.ci_low)) return text + " ± inf";
+  return text + " ± " + Fixed((s.ci_high - s.ci_low) / 2, decimals);
+}
+
+std::string ReportCountText(const ReportRow& row) {
+  if (row.requested > 0 && (row.incomplete || row.n < row.requested)) {
+    return std::to_string(row.n) + " of " + std::to_string(row.requested);
+  }
+  return std::to_string(row.n);
+}
+
+std::string ReportColumnUnit(const MetricInfo& metric) {
+  switch (metric.direction) {
+    case Direction::kHigherIsBetter:
+      return metric.unit + ", ↑";
+    case Direction::kLowerIsBetter:
+      return metric.unit + ", ↓";
+    case Direction::kNeither:
+      break;
+  }
+  return metric.unit;
+}
+
+bool BuildReportTables(const ResultsDocument& doc, std::vector<ReportTable>* tables,
+                       std::string* err) {
+  std::vector<MetricRow> metric_rows;
+  if (!MetricRowsOf(doc, &metric_rows, err)) return false;
+  std::vector<Measurement> measurements;
+  if (!MeasurementsOf(doc, &measurements, err)) return false;
+  std::set<CellKey> dnf;  // cells with a repetition that did not finish
+  for (const Measurement& m : measurements) {
+    if (m.status == "dnf") dnf.insert({m.section, m.row, m.identifier, m.metric.name});
+  }
+
+  // Sections, their row keys and metrics in order of first appearance; configurations in the
+  // order MetricRowsOf gives them (IdentifierOrder, then others).
+  std::vector<std::string> sections;
+  std::map<std::string, std::vector<std::string>> row_keys;
+  std::map<std::string, std::vector<MetricInfo>> metrics;
+  std::vector<std::string> identifiers;
+  std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string,
+                                                                       const MetricRow*>>
+      by_cell;  // (section, row, identifier) → metric → row
+  for (const MetricRow& r : metric_rows) {
+    if (std::find(sections.begin(), sections.end(), r.section) == sections.end()) {
+      sections.push_back(r.section);
+    }
+    std::vector<std::string>& keys = row_keys[r.section];
+    if (std::find(keys.begin(), keys.end(), r.row) == keys.end()) keys.push_back(r.row);
+    std::vector<MetricInfo>& infos = metrics[r.section];
+    if (std::none_of(infos.begin(), infos.end(),
+                     [&](const MetricInfo& i) { return i.name == r.metric.name; })) {
+      infos.push_back(r.metric);
+    }
+    if (std::find(identifiers.begin(), identifiers.end(), r.identifier) == identifiers.end()) {
+      identifiers.push_back(r.identifier);
+    }
+    by_cell[{r.section, r.row, r.identifier}][r.metric.name] = &r;
+  }
+  // MetricRowsOf orders configurations inside each row; keep the document's order overall.
+  std::vector<std::string> ordered = IdentifierOrder(doc);
+  for (const std::string& id : identifiers) {
+    if (std::find(ordered.begin(), ordered.end(), id) == ordered.end()) ordered.push_back(id);
+  }
+
+  tables->clear();
+  for (const std::string& section : sections) {
+    ReportTable table;
+    table.section = section;
+    std::vector<MetricInfo> infos = metrics[section];
+    std::stable_partition(infos.begin(), infos.end(),
+                          [](const MetricInfo& i) { return i.headline; });
+    for (const MetricInfo& i : infos) table.columns.push_back({i});
+    for (const std::string& key : row_keys[section]) {
+      for (const std::string& id : ordered) {
+        const auto found = by_cell.find({section, key, id});
+        if (found == by_cell.end()) continue;
+        ReportRow row;
+        row.row = key;
+        row.identifier = id;
+        for (const ReportColumn& column : table.columns) {
+          ReportCell cell;
+          const auto m = found->second.find(column.metric.name);
+          if (m == found->second.end()) {
+            cell.missing = true;
+            row.cells.push_back(cell);
+            continue;
+          }
+          const MetricRow& mr = *m->second;
+          table.suite = mr.suite;
+          if (row.label.empty()) row.label = mr.label;
+          if (row.scheduler.empty()) row.scheduler = mr.scheduler;
+          row.requested = std::max(row.requested, mr.requested);
+          row.incomplete = row.incomplete || mr.incomplete();
+          cell.n = mr.summary.n;
+          if (cell.n == 0) {
+            cell.missing = true;
+            cell.text = dnf.count({section, key, id, column.metric.name}) ? "DNF" : "failed";
+          } else {
+            cell.text = ReportMeanText(mr.summary);
+          }
+          row.cells.push_back(cell);
+        }
+        row.n = row.cells.empty() ? 0 : row.cells.front().n;
+        row.failed = std::all_of(row.cells.begin(), row.cells.end(),
+                                 [](const ReportCell& c) { return c.n == 0; });
+        for (ReportCell& cell : row.cells) {
+          // A metric the configuration has no row for: "failed" when nothing of it was
+          // measured here, else "—" (the metric does not apply to this row).
+          if (cell.missing && cell.text.empty()) cell.text = row.failed ? "failed" : "—";
+          cell.differs = !cell.missing && cell.n != row.n;
+        }
+        table.has_row_keys = table.has_row_keys || !key.empty();
+        table.has_schedulers = table.has_schedulers || !row.scheduler.empty();
+        table.rows.push_back(std::move(row));
+      }
+    }
+    if (table.suite.empty()) table.suite = doc.suite;
+    tables->push_back(std::move(table));
+  }
+  return true;
+}
+
+std::vector<std::pair<std::string, std::string>> ReportHeaderFields(const ResultsDocument& doc,
+                                                                    const std::string& name) {
+  const nlohmann::json& ctx = doc.context;
+  std::vector<std::pair<std::string, std::string>> fields;
+  auto add = [&](const char* field, const std::string& value) {
+    if (!value.empty()) fields.emplace_back(field, value);
+  };
+  add("Suite", doc.suite);
+  add("File", name);
+  add("Machine", MachineText(ctx));
+  add("Host", ContextString(ctx, "hostname"));
+  add("Kernel", ContextString(ctx, "kernel"));
+  add("Target", TargetText(ctx));
+  add("Devices", DevicesText(ctx));
+  add("fio", ContextString(ctx, "fio_version"));
+  add("elevbench", ContextString(ctx, "elevbench_version"));
+  add("Started", ContextString(ctx, "start_time"));
+  if (ctx.contains("repetitions") && ctx["repetitions"].is_number_unsigned()) {
+    std::string reps = std::to_string(ctx["repetitions"].get<uint64_t>());
+    if (ctx.contains("seed") && ctx["seed"].is_number_unsigned()) {
+      reps += " (order seed " + std::to_string(ctx["seed"].get<uint64_t>()) + ")";
+    }
+    add("Repetitions", reps);
+  }
+  add("Caches", ContextString(ctx, "cache_policy"));
+  add("Complete", doc.complete ? "yes" : "no: the run was interrupted or is still running");
+  add("Command", ContextString(ctx, "command_line"));
+  return fields;
+}
+
+std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
+  std::set<std::string> hmean;
+  bool spread = false;
+  bool incomplete = false;
+  bool dnf = false;
+  bool failed = false;
+  bool differs = false;
+  for (const ReportTable& t : tables) {
+    for (const ReportColumn& c : t.columns) {
+      if (c.metric.mean == MeanKind::kHarmonic) hmean.insert(c.metric.name);
+    }
+    for (const ReportRow& r : t.rows) {
+      incomplete = incomplete || r.incomplete;
+      for (const ReportCell& c : r.cells) {
+        spread = spread || c.text.find(" ± ") != std::string::npos;
+        dnf = dnf || c.text == "DNF";
+        failed = failed || c.text == "failed";
+        differs = differs || c.differs;
+      }
+    }
+  }
+  std::vector<std::string> lines;
+  lines.push_back(
+      "Each cell is the mean over repetitions; n is how many repetitions the row's first "
+      "(headline) column is made of. A value without ± is a single repetition: no spread.");
+  if (spread) {
+    lines.push_back(
+        "± is half the width of the 95 % Student t confidence interval of the mean (for "
+        "harmonic means the interval is asymmetric; csv-summary gives both ends).");
+  }
+  lines.push_back("Headline metrics come first. ↑ higher is better, ↓ lower is better.");
+  if (!hmean.empty()) {
+    std::string names;
+    for (const std::string& n : hmean) names += (names.empty() ? "" : ", ") + n;
+    lines.push_back("Harmonic means (rates): " + names +
+                    "; the other metrics are arithmetic "
+                    "means.");
+  }
+  if (differs) lines.push_back("(n=k) after a value: that cell is made of k repetitions.");
+  if (incomplete) {
+    lines.push_back(
+        "\"k of N\": fewer numbers than the N repetitions asked (a failed cell, a DNF or an "
+        "interrupted run).");
+  }
+  if (dnf) lines.push_back("DNF: did not finish before its timeout in any repetition.");
+  if (failed) lines.push_back("failed: no repetition of this configuration produced a number.");
+  return lines;
+}
+
+}  // namespace elevbench

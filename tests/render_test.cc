@@ -1,0 +1,96 @@
+// Rendering for `report`: the generic formats for every suite, several files each in turn (text
+// formats, json) or combined into one document (md, csv, csv-summary, html).
+
+#include "reporters/render.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "reporters/markdown.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+NamedResults Load(const std::string& relative) {
+  NamedResults file;
+  file.name = relative.substr(relative.rfind('/') + 1);
+  std::string err;
+  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
+  return file;
+}
+
+std::string Report(const std::vector<NamedResults>& files, const std::string& format) {
+  std::string text;
+  std::string err;
+  EXPECT_TRUE(RenderReport(files, format, GnuplotOptions{}, &text, &err)) << err;
+  return text;
+}
+
+TEST(RenderTest, EverySuiteHasItsFormatsThenTheGenericOnes) {
+  EXPECT_EQ(ReportFormatChoices("tiobench"), "nick, tiobench, md, csv, csv-summary, html, json");
+  EXPECT_EQ(ReportFormatChoices("nickbench"), "nick, md, csv, csv-summary, html, json");
+  EXPECT_EQ(ReportFormatChoices("probes"), "nick, md, csv, csv-summary, html, json");
+  EXPECT_EQ(FormatChoices("probes"), "nick, json");  // what `run` prints is unchanged
+}
+
+TEST(RenderTest, OneFileInATextFormatIsWhatRenderResultsGives) {
+  const NamedResults file = Load("golden/nickbench_small.json");
+  std::string expected;
+  std::string err;
+  ASSERT_TRUE(RenderResults(file.doc, "", &expected, &err)) << err;
+  EXPECT_EQ(Report({file}, ""), expected);
+  EXPECT_EQ(Report({file}, "nick"), expected);
+}
+
+TEST(RenderTest, SeveralFilesInATextFormatPrintOneAfterTheOther) {
+  const NamedResults tio = Load("golden/results_small.json");
+  const NamedResults nick = Load("golden/nickbench_small.json");
+  std::string tio_text;
+  std::string nick_text;
+  std::string err;
+  ASSERT_TRUE(RenderResults(tio.doc, "nick", &tio_text, &err)) << err;
+  ASSERT_TRUE(RenderResults(nick.doc, "nick", &nick_text, &err)) << err;
+  EXPECT_EQ(Report({tio, nick}, "nick"), "==> results_small.json <==\n" + tio_text +
+                                             "\n==> nickbench_small.json <==\n" + nick_text + "\n");
+}
+
+TEST(RenderTest, SeveralFilesAsJsonAreAStreamOfDocuments) {
+  const std::string text =
+      Report({Load("golden/results_small.json"), Load("golden/nickbench_small.json")}, "json");
+  std::istringstream in(text);
+  nlohmann::json first;
+  nlohmann::json second;
+  in >> first >> second;
+  EXPECT_EQ(first["suite"], "tiobench");
+  EXPECT_EQ(second["suite"], "nickbench");
+}
+
+TEST(RenderTest, GenericFormatsCombineTheFiles) {
+  const std::vector<NamedResults> files = {Load("golden/results_small.json"),
+                                           Load("golden/nickbench_small.json")};
+  std::string md;
+  std::string err;
+  ASSERT_TRUE(RenderMarkdownReport(files, &md, &err)) << err;
+  EXPECT_EQ(Report(files, "md"), md);
+  const std::string csv = Report(files, "csv");
+  EXPECT_EQ(csv.rfind("file,suite,", 0), 0u);
+  EXPECT_EQ(csv.find("file,suite,", 1), std::string::npos) << "one header for all files";
+  EXPECT_NE(csv.find("\nresults_small.json,tiobench,"), std::string::npos);
+  EXPECT_NE(csv.find("\nnickbench_small.json,nickbench,"), std::string::npos);
+  EXPECT_EQ(Report(files, "csv-summary").rfind("file,suite,section,row,", 0), 0u);
+}
+
+TEST(RenderTest, AFormatTheSuiteDoesNotPrintNamesTheFileAndTheChoices) {
+  std::string text;
+  std::string err;
+  EXPECT_FALSE(
+      RenderReport({Load("golden/results_small.json"), Load("golden/nickbench_small.json")},
+                   "tiobench", GnuplotOptions{}, &text, &err));
+  EXPECT_EQ(err.rfind("nickbench_small.json: unknown --format 'tiobench'", 0), 0u) << err;
+  EXPECT_NE(err.find("nick, md, csv, csv-summary, html, json"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace elevbench
