@@ -91,6 +91,10 @@ int RunCli(int argc, char** argv) {
                       "Text format: the suite's (tiobench: nick, tiobench), or json");
   run_cmd->add_option("--out", run.out,
                       "Results JSON (default results/<time>-<host>-<suite>.json)");
+  run_cmd->add_option("--db", run.history_db,
+                      "Record the run in this history (default results/history.db; "
+                      "postgresql://… for a shared one)");
+  run_cmd->add_flag("--no-history", run.no_history, "Do not record the run in the history");
 
   // report
   std::string report_path, report_format;
@@ -122,6 +126,10 @@ int RunCli(int argc, char** argv) {
   bool profiles_json = false;
   CLI::App* profiles_cmd = disk_cmd->add_subcommand("profiles", "List the disk profiles");
   profiles_cmd->add_flag("--json", profiles_json, "JSON output");
+
+  // history, history import, trend
+  HistoryCommands history;
+  AddHistoryCommands(&app, &history);
 
   try {
     app.parse(argc, argv);
@@ -159,6 +167,7 @@ int RunCli(int argc, char** argv) {
   if (*restore_cmd) return RestoreCommand();
   if (*serve_cmd) return DiskServeCommand(serve);
   if (*profiles_cmd) return DiskProfilesCommand(profiles_json);
+  if (const int code = RunHistoryCommands(history); code >= 0) return code;
   return kExitUsage;
 }
 
