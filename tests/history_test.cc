@@ -678,6 +678,25 @@ TEST_F(HistoryCliTest, ImportThenHistoryAndTrend) {
             "random_read)\n");
 }
 
+TEST_F(HistoryCliTest, TrendSaysWhenItMixesHosts) {
+  for (const char* host : {"box1", "box2"}) {
+    const std::string path = temp_.path() + "/" + host + ".json";
+    std::string err;
+    ASSERT_TRUE(SaveResultsFile(path, TiobenchRun("2026-12-01T10:00:00Z", host, {40}), &err))
+        << err;
+    ASSERT_EQ(Elevbench({"history", "import", path, "--db", db_}).exit_code, 0);
+  }
+  CliResult r =
+      Elevbench({"trend", "--db", db_, "--section", "seq_read", "--config", "mq-deadline"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: the series mixes 2 hosts (box1, box2)"), std::string::npos) << r.err;
+  r = Elevbench(
+      {"trend", "--db", db_, "--section", "seq_read", "--config", "mq-deadline", "--host", "box2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("configuration mq-deadline, host box2"), std::string::npos) << r.out;
+}
+
 TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
   CliResult r = Elevbench({"history"}, temp_.path());
   EXPECT_EQ(r.exit_code, 2);

@@ -95,6 +95,16 @@ int TrendCommand(const HistoryCommands& c) {
     return kExitFailure;
   }
   std::cout << RenderTrend(BuildTrend(key, points));
+  std::vector<std::string> hosts;
+  for (const SeriesPoint& p : points) {
+    if (std::find(hosts.begin(), hosts.end(), p.host) == hosts.end()) hosts.push_back(p.host);
+  }
+  if (hosts.size() > 1) {
+    std::string list;
+    for (const std::string& h : hosts) list += (list.empty() ? "" : ", ") + h;
+    PrintNote("the series mixes " + std::to_string(hosts.size()) + " hosts (" + list +
+              "): changes between them are not changes of one box; --host H follows one");
+  }
   return kExitOk;
 }
 

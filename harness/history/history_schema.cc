@@ -66,29 +66,10 @@ std::string HistorySchemaSql(SqlDialect dialect) {
          std::to_string(kHistorySchemaVersion) + ");\n";
 }
 
-bool EnsureHistorySchema(SqlConnection* connection, std::string* err) {
-  SqlTransaction tx(connection);
-  if (!tx.Begin(err)) return false;
-  if (connection->dialect() == SqlDialect::kPostgres &&
-      !connection->Execute("SELECT pg_advisory_xact_lock(?)", {kSchemaLockKey}, nullptr, err)) {
-    return false;
-  }
-  bool versioned = false, has_runs = false;
-  if (!connection->TableExists("schema_version", &versioned, err) ||
-      !connection->TableExists("runs", &has_runs, err)) {
-    return false;
-  }
-  if (!versioned) {
-    if (has_runs) {
-      *err = "not an elevbench history database (a 'runs' table but no 'schema_version')";
-      return false;
-    }
-    if (!connection->Run(HistorySchemaSql(connection->dialect()), err)) {
-      *err = "cannot create the history schema: " + *err;
-      return false;
-    }
-    return tx.Commit(err);
-  }
+namespace {
+
+// The version of an existing schema: the current one is fine, a newer one is refused.
+bool CheckVersion(SqlConnection* connection, std::string* err) {
   std::vector<SqlRow> rows;
   if (!connection->Execute("SELECT MAX(version) FROM schema_version", {}, &rows, err)) return false;
   if (rows.empty() || rows[0].empty() || SqlIsNull(rows[0][0])) {
@@ -107,6 +88,38 @@ bool EnsureHistorySchema(SqlConnection* connection, std::string* err) {
     return false;
   }
   // Version 1 is the first; migrations from older versions go here when there are any.
+  return true;
+}
+
+}  // namespace
+
+bool EnsureHistorySchema(SqlConnection* connection, std::string* err) {
+  // The common case reads only, so a read-only copy of a history can still be listed.
+  bool versioned = false;
+  if (!connection->TableExists("schema_version", &versioned, err)) return false;
+  if (versioned) return CheckVersion(connection, err);
+
+  // Create it under a write lock, and look again: another process may have been first.
+  SqlTransaction tx(connection);
+  if (!tx.Begin(err)) return false;
+  if (connection->dialect() == SqlDialect::kPostgres &&
+      !connection->Execute("SELECT pg_advisory_xact_lock(?)", {kSchemaLockKey}, nullptr, err)) {
+    return false;
+  }
+  bool has_runs = false;
+  if (!connection->TableExists("schema_version", &versioned, err) ||
+      !connection->TableExists("runs", &has_runs, err)) {
+    return false;
+  }
+  if (versioned) return CheckVersion(connection, err) && tx.Commit(err);
+  if (has_runs) {
+    *err = "not an elevbench history database (a 'runs' table but no 'schema_version')";
+    return false;
+  }
+  if (!connection->Run(HistorySchemaSql(connection->dialect()), err)) {
+    *err = "cannot create the history schema: " + *err;
+    return false;
+  }
   return tx.Commit(err);
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 class SqliteConnection : public SqlConnection {
  public:
-  SqliteConnection(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  explicit SqliteConnection(sqlite3* db) : db_(db) {}
   ~SqliteConnection() override { sqlite3_close_v2(db_); }
   SqliteConnection(const SqliteConnection&) = delete;
   SqliteConnection& operator=(const SqliteConnection&) = delete;
@@ -105,7 +105,6 @@ class SqliteConnection : public SqlConnection {
   }
 
   sqlite3* db_;
-  std::string path_;
 };
 
 }  // namespace
@@ -125,8 +124,7 @@ bool OpenSqliteConnection(const std::string& path, bool create,
     return false;
   }
   sqlite3_busy_timeout(db, 10000);
-  sqlite3_extended_result_codes(db, 0);
-  auto conn = std::make_unique<SqliteConnection>(db, path);
+  auto conn = std::make_unique<SqliteConnection>(db);
   // Foreign keys are off by default in SQLite; the schema relies on ON DELETE CASCADE.
   if (!conn->Run("PRAGMA foreign_keys = ON", err)) return false;
   *connection = std::move(conn);
