@@ -48,7 +48,8 @@ TEST(NotRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
         std::string("--dir"), temp.path(), std::string("--schedulers"), std::string("all"),
         std::string("--queue"), std::string("read_ahead_kb=64"), std::string("--size"),
         std::string("8"), std::string("--threads"), std::string("1"), std::string("--random"),
-        std::string("100"), std::string("--out"), temp.path() + "/r.json"}) {
+        std::string("100"), std::string("--out"), temp.path() + "/r.json",
+        std::string("--no-history")}) {
     argv.push_back(a);
   }
   ProcessResult r;

@@ -75,6 +75,7 @@ class RunSignalsTest : public ::testing::Test {
     args.insert(args.end(), target.begin(), target.end());
     args.push_back("--out");
     args.push_back(dir_ + "/r.json");
+    args.push_back("--no-history");  // not into the history of the test's working directory
     pid_t pid = fork();
     if (pid == 0) {
       setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);

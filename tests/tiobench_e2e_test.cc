@@ -26,7 +26,7 @@ TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
   ProcessOptions opts;
   opts.timeout_seconds = 600;
   ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "run", "tiobench", "--dir", dir, "--size", "32",
-                          "--threads", "1,2", "--format", "nick", "--out", out},
+                          "--threads", "1,2", "--format", "nick", "--out", out, "--no-history"},
                          opts, &run, &err))
       << err;
   ASSERT_EQ(run.exit_code, 0) << run.error_output;

@@ -101,6 +101,10 @@ int RunCli(int argc, char** argv) {
                       "Text format: the suite's (tiobench: nick, tiobench), or json");
   run_cmd->add_option("--out", run.out,
                       "Results JSON (default results/<time>-<host>-<suite>.json)");
+  run_cmd->add_option("--db", run.history_db,
+                      "Record the run in this history (default results/history.db; "
+                      "postgresql://… for a shared one)");
+  run_cmd->add_flag("--no-history", run.no_history, "Do not record the run in the history");
 
   // report
   std::vector<std::string> report_paths;
@@ -140,6 +144,9 @@ int RunCli(int argc, char** argv) {
   // compare
   CompareCommandOptions compare;
   CLI::App* compare_cmd = AddCompareSubcommand(&app, &compare);
+  // history, history import, trend
+  HistoryCommands history;
+  AddHistoryCommands(&app, &history);
 
   try {
     app.parse(argc, argv);
@@ -178,6 +185,7 @@ int RunCli(int argc, char** argv) {
   if (*serve_cmd) return DiskServeCommand(serve);
   if (*profiles_cmd) return DiskProfilesCommand(profiles_json);
   if (*compare_cmd) return CompareCommand(compare);
+  if (const int code = RunHistoryCommands(history); code >= 0) return code;
   return kExitUsage;
 }
 

@@ -473,6 +473,7 @@ int RunCommand(const RunOptions& o) {
     std::cout.flush();
   }
   PrintNote("results written to " + out_path);
+  NoteRunInHistory(o, out_path, doc);
   if (!finished) {
     PrintError(err);
     return InterruptRequested() ? kExitInterrupted : kExitFailure;

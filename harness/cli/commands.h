@@ -6,7 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "harness/run/results.h"
 #include "harness/run/suite.h"
+
+namespace CLI {
+class App;
+}
 
 namespace elevbench {
 
@@ -36,6 +41,8 @@ struct RunOptions {
   std::string format;  ///< empty = the suite's default text format
   std::string out;
   std::string command_line;
+  std::string history_db;   ///< "--db": the run history; empty = results/history.db
+  bool no_history = false;  ///< "--no-history": do not record the run
 };
 
 /// `elevbench run SUITE …`
@@ -86,5 +93,30 @@ CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options);
 /// regression beyond the threshold, 1 with at least one, 2 for usage errors and unreadable or
 /// mismatched files.
 int CompareCommand(const CompareCommandOptions& options);
+
+/// The run history's subcommands (cmd_history.cc): `history`, `history import FILE…` and
+/// `trend`. Their options live here; AddHistoryCommands registers them on the app.
+struct HistoryCommands {
+  std::string db;  ///< "--db": an SQLite file or a postgresql:// URI; empty = the default
+  std::string suite, section, row, configuration, metric, host;
+  uint32_t last = 0;
+  bool json = false;
+  std::vector<std::string> files;  ///< `history import FILE…`
+  CLI::App* history_cmd = nullptr;
+  CLI::App* import_cmd = nullptr;
+  CLI::App* trend_cmd = nullptr;
+};
+
+/// Adds `history` (with `import`) and `trend` to `app`, bound to `commands`.
+void AddHistoryCommands(CLI::App* app, HistoryCommands* commands);
+
+/// Runs whichever history subcommand was parsed; -1 when none was.
+int RunHistoryCommands(const HistoryCommands& commands);
+
+/// The end of `elevbench run`: records the run (the results file at `out_path`) in the
+/// history unless --no-history, and says so, or why not, in one note on stderr. Never fails
+/// the run: the results file is already complete.
+void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
+                      const ResultsDocument& doc);
 
 }  // namespace elevbench

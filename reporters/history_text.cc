@@ -1,0 +1,157 @@
+#include "reporters/history_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace elevbench {
+namespace {
+
+// A text table: columns as wide as their widest cell, two spaces apart; columns named in
+// `right` are right-aligned (numbers). No trailing blanks.
+std::string Table(const std::vector<std::vector<std::string>>& rows,
+                  const std::vector<bool>& right) {
+  std::vector<size_t> width;
+  for (const auto& row : rows) {
+    width.resize(std::max(width.size(), row.size()), 0);
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c > 0) line += "  ";
+      const std::string pad(width[c] - row[c].size(), ' ');
+      line += c < right.size() && right[c] ? pad + row[c] : row[c] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : separator) + s;
+  return out;
+}
+
+// Four significant figures without an exponent: 47.12, 0.5383, 1620.
+std::string Number(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  const double a = std::fabs(v);
+  const int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string Percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", v);
+  return buf;
+}
+
+const char* DirectionWords(Direction d) {
+  switch (d) {
+    case Direction::kHigherIsBetter:
+      return "higher is better";
+    case Direction::kLowerIsBetter:
+      return "lower is better";
+    case Direction::kNeither:
+      return "neither direction is better";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
+  if (runs.empty()) return "no runs\n";
+  std::vector<std::vector<std::string>> rows = {
+      {"ID", "TIME", "HOST", "KERNEL", "SUITE", "TARGET", "CONFIGURATIONS", "OK", "FAILED"}};
+  bool unfinished = false;
+  for (const HistoryRun& r : runs) {
+    unfinished = unfinished || !r.complete;
+    rows.push_back({std::to_string(r.id) + (r.complete ? "" : "+"), r.start_time, r.host, r.kernel,
+                    r.suite, r.target.empty() ? "-" : r.target, Join(r.configurations, ","),
+                    std::to_string(r.cells_ok),
+                    std::to_string(r.cells_failed + r.cells_interrupted)});
+  }
+  std::string out = Table(rows, {true, false, false, false, false, false, false, true, true});
+  if (unfinished) out += "+ the run did not finish (interrupted, or recorded while running)\n";
+  return out;
+}
+
+nlohmann::json HistoryRunsToJson(const std::vector<HistoryRun>& runs) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const HistoryRun& r : runs) {
+    all.push_back({{"id", r.id},
+                   {"start_time", r.start_time},
+                   {"host", r.host},
+                   {"kernel", r.kernel},
+                   {"suite", r.suite},
+                   {"target", r.target},
+                   {"configurations", r.configurations},
+                   {"results_path", r.results_path},
+                   {"elevbench_version", r.elevbench_version},
+                   {"command_line", r.command_line},
+                   {"repetitions", r.repetitions},
+                   {"cells_ok", r.cells_ok},
+                   {"cells_failed", r.cells_failed},
+                   {"cells_interrupted", r.cells_interrupted},
+                   {"complete", r.complete},
+                   {"recorded_at", r.recorded_at}});
+  }
+  return all;
+}
+
+std::string RenderTrend(const Trend& trend) {
+  const SeriesKey& k = trend.key;
+  const MetricInfo& m = trend.metric;
+  const bool harmonic = m.mean == MeanKind::kHarmonic;
+  std::string out =
+      k.suite + " " + k.section + (k.row.empty() ? "" : " " + k.row) + ", configuration " +
+      k.configuration + (k.host.empty() ? "" : ", host " + k.host) + ": " + m.name + " (" + m.unit +
+      ", " + DirectionWords(m.direction) + ", " + (harmonic ? "harmonic mean" : "mean") +
+      " of the repetitions, 95% CI Student t)\n";
+  char alpha[32];
+  std::snprintf(alpha, sizeof alpha, "%g", trend.alpha);
+  out += std::string("change: against the previous run; mark: two-sided Mann-Whitney U, alpha ") +
+         alpha + ", needs n >= 2 in both runs\n";
+  if (trend.points.empty()) return out + "no runs\n";
+  std::vector<std::vector<std::string>> rows = {{"RUN", "TIME", "HOST", "KERNEL", "N",
+                                                 harmonic ? "HMEAN" : "MEAN", "95% CI", "CHANGE",
+                                                 "P", "MARK"}};
+  for (const TrendPoint& t : trend.points) {
+    const SampleSummary& s = t.summary;
+    std::vector<std::string> row = {std::to_string(t.point.run_id), t.point.start_time,
+                                    t.point.host, t.point.kernel, std::to_string(s.n)};
+    if (s.n == 0) {
+      row.insert(row.end(), {"not measured", "-", "-", "-", ""});
+    } else {
+      row.push_back(Number(s.mean));
+      row.push_back(s.has_spread ? Number(s.ci_low) + " .. " + Number(s.ci_high) : "-");
+      row.push_back(t.has_previous ? Percent(t.change_pct) : "-");
+      if (t.tested) {
+        char p[32];
+        std::snprintf(p, sizeof p, "%.3f", t.test.p_value);
+        row.push_back(p);
+        row.push_back(t.significant ? "* " + t.verdict : "");
+      } else {
+        row.push_back("-");
+        row.push_back(t.has_previous
+                          ? "no test (n=" + std::to_string(std::min(s.n, t.previous_n)) + ")"
+                          : "");
+      }
+    }
+    if (t.point.not_measured > 0) {
+      row.back() +=
+          (row.back().empty() ? "" : ", ") + std::to_string(t.point.not_measured) + " not measured";
+    }
+    rows.push_back(std::move(row));
+  }
+  return out + Table(rows, {true, false, false, false, true, true, false, true, true, false});
+}
+
+}  // namespace elevbench

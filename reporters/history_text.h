@@ -1,0 +1,28 @@
+#pragma once
+// The run history as text and JSON: the list of runs (`elevbench history`) and one metric over
+// time (`elevbench trend`).
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/history/history_store.h"
+#include "harness/history/trend.h"
+
+namespace elevbench {
+
+/// One line per run, oldest first, under a header: id, time, host, kernel, suite, target,
+/// configurations, cells ok/failed ("+" marks a run that did not finish). Columns are as wide
+/// as their widest value.
+std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs);
+
+/// The runs as a JSON array of objects, one per run, with every stored fact.
+nlohmann::json HistoryRunsToJson(const std::vector<HistoryRun>& runs);
+
+/// Two header lines (the series; the test and its alpha) and one line per run: id, time,
+/// host, kernel, n, mean (or hmean), 95 % CI, change from the previous run, p, and the mark.
+/// Not measured is never printed as a number: n = 0 prints "not measured", n = 1 has no CI and
+/// "no test (n=1)".
+std::string RenderTrend(const Trend& trend);
+
+}  // namespace elevbench
