@@ -136,6 +136,28 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
   }
 }
 
+TEST_F(CliTest, InstallPutsTheBinaryItsManPageAndDocsInPlace) {
+  const std::filesystem::path build_dir = std::filesystem::path(ELEVBENCH_BINARY).parent_path();
+  if (!std::filesystem::exists(build_dir / "elevbench.1")) {
+    GTEST_SKIP() << "no man page in " << build_dir << " (help2man was missing at build time)";
+  }
+  ProcessResult r;
+  std::string err;
+  ASSERT_TRUE(
+      RunProcess({"cmake", "--install", build_dir.string(), "--prefix", dir_ + "/p"}, {}, &r, &err))
+      << err;
+  ASSERT_EQ(r.exit_code, 0) << r.error_output;
+  EXPECT_EQ(access((dir_ + "/p/bin/elevbench").c_str(), X_OK), 0);
+  const std::string man = testing::ReadTestFile(dir_ + "/p/share/man/man1/elevbench.1");
+  EXPECT_NE(man.find(".TH ELEVBENCH"), std::string::npos);
+  EXPECT_NE(man.find("elevbench compare"), std::string::npos);  // subcommands are in the page
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/p/share/doc/elevbench/README.md"));
+  const CliRun version = RunCli({"--version"});
+  ProcessResult installed;
+  ASSERT_TRUE(RunProcess({dir_ + "/p/bin/elevbench", "--version"}, {}, &installed, &err)) << err;
+  EXPECT_EQ(installed.output, version.out);
+}
+
 TEST_F(CliTest, NegativeSize) {
   ExpectUsageError({"run", "tiobench", "--dir", dir_, "--size", "-1"}, "size");
 }
