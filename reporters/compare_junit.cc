@@ -3,12 +3,13 @@
 #include <cstdio>
 
 #include "reporters/compare_text.h"
+#include "reporters/markup_escape.h"
 
 namespace elevbench {
 namespace {
 
 std::string Attr(const char* name, const std::string& value) {
-  return std::string(" ") + name + "=\"" + XmlEscape(value) + "\"";
+  return std::string(" ") + name + "=\"" + MarkupEscape(value) + "\"";
 }
 
 std::string Number(double value) {
@@ -34,42 +35,6 @@ std::string TestcaseName(const ComparisonRow& r) {
 }
 
 }  // namespace
-
-std::string XmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-    }
-  }
-  return out;
-}
 
 std::string RenderCompareJunit(const Comparison& c) {
   const VerdictCounts counts = c.Counts();
@@ -103,12 +68,13 @@ std::string RenderCompareJunit(const Comparison& c) {
                                   FormatPValue(r) + ", alpha " + Number(c.alpha) + ", threshold " +
                                   Number(c.threshold_pct) + "%)";
       out += "      <failure" + Attr("type", "regression") + Attr("message", message) + ">" +
-             XmlEscape(Details(r)) + "</failure>\n";
+             MarkupEscape(Details(r)) + "</failure>\n";
     } else if (r.verdict == Verdict::kNotComparable) {
       out += "      <skipped" + Attr("message", r.note) + "/>\n";
     }
     out += "      <system-out>" +
-           XmlEscape(VerdictName(r.verdict) + std::string(": ") + Details(r)) + "</system-out>\n";
+           MarkupEscape(VerdictName(r.verdict) + std::string(": ") + Details(r)) +
+           "</system-out>\n";
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n</testsuites>\n";

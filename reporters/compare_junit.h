@@ -12,12 +12,6 @@
 
 namespace elevbench {
 
-/// `text` escaped for XML 1.0 text and attribute values: & < > " ' as entities, and the
-/// control characters XML 1.0 cannot carry at all (all below 0x20 but tab, newline and
-/// carriage return) replaced by '?'. Tab, newline and carriage return become &#9; &#10; &#13;,
-/// so a parser gives them back even from an attribute (where it would turn them into spaces).
-std::string XmlEscape(const std::string& text);
-
 /// The whole JUnit XML document, ending in a newline.
 std::string RenderCompareJunit(const Comparison& comparison);
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "harness/process/subprocess.h"
-#include "reporters/html.h"
+#include "reporters/markup_escape.h"
 
 namespace elevbench {
 namespace {
@@ -131,7 +131,7 @@ std::string InlineSvg(const std::string& svg, const std::string& id_prefix,
   const size_t t0 = out.find("<title>");
   const size_t t1 = out.find("</title>");
   if (t0 != std::string::npos && t1 != std::string::npos && t1 > t0) {
-    out.replace(t0, t1 + 8 - t0, "<title>" + HtmlEscape(title) + "</title>");
+    out.replace(t0, t1 + 8 - t0, "<title>" + MarkupEscape(title) + "</title>");
   }
   return out;
 }

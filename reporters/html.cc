@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "reporters/markup_escape.h"
 #include "reporters/plots.h"
 
 namespace elevbench {
@@ -31,20 +32,21 @@ figcaption { font-size: 0.9em; color: #333; margin-top: 0.3em; }
 void RenderContext(const NamedResults& file, std::ostringstream& out) {
   out << "<table class=\"context\">\n";
   for (const auto& [field, value] : ReportHeaderFields(file.doc, file.name)) {
-    out << "<tr><th>" << HtmlEscape(field) << "</th><td>" << HtmlEscape(value) << "</td></tr>\n";
+    out << "<tr><th>" << MarkupEscape(field) << "</th><td>" << MarkupEscape(value)
+        << "</td></tr>\n";
   }
   out << "</table>\n";
 }
 
 void RenderTable(const ReportTable& table, std::ostringstream& out) {
-  out << "<h4>" << HtmlEscape(table.section) << "</h4>\n<table class=\"metrics\">\n<tr>";
+  out << "<h4>" << MarkupEscape(table.section) << "</h4>\n<table class=\"metrics\">\n<tr>";
   if (table.has_row_keys) out << "<th>Row</th>";
   out << "<th>Configuration</th>";
   if (table.has_schedulers) out << "<th>Scheduler</th>";
   out << "<th>n</th>";
   for (const ReportColumn& c : table.columns) {
     out << "<th" << (c.metric.headline ? " class=\"headline\"" : "") << ">"
-        << HtmlEscape(c.metric.name) << "<br>(" << HtmlEscape(ReportColumnUnit(c.metric))
+        << MarkupEscape(c.metric.name) << "<br>(" << MarkupEscape(ReportColumnUnit(c.metric))
         << ")</th>";
   }
   out << "</tr>\n";
@@ -52,12 +54,12 @@ void RenderTable(const ReportTable& table, std::ostringstream& out) {
     std::string classes = row.failed ? "failed" : "";
     if (row.incomplete) classes += classes.empty() ? "incomplete" : " incomplete";
     out << "<tr" << (classes.empty() ? "" : " class=\"" + classes + "\"") << ">";
-    if (table.has_row_keys) out << "<td>" << HtmlEscape(row.row) << "</td>";
-    out << "<td>" << HtmlEscape(row.identifier) << "</td>";
-    if (table.has_schedulers) out << "<td>" << HtmlEscape(row.scheduler) << "</td>";
-    out << "<td class=\"num n\">" << HtmlEscape(ReportCountText(row)) << "</td>";
+    if (table.has_row_keys) out << "<td>" << MarkupEscape(row.row) << "</td>";
+    out << "<td>" << MarkupEscape(row.identifier) << "</td>";
+    if (table.has_schedulers) out << "<td>" << MarkupEscape(row.scheduler) << "</td>";
+    out << "<td class=\"num n\">" << MarkupEscape(ReportCountText(row)) << "</td>";
     for (const ReportCell& c : row.cells) {
-      out << "<td class=\"num" << (c.missing ? " missing" : "") << "\">" << HtmlEscape(c.text);
+      out << "<td class=\"num" << (c.missing ? " missing" : "") << "\">" << MarkupEscape(c.text);
       if (c.differs) out << " (n=" << c.n << ")";
       out << "</td>";
     }
@@ -69,48 +71,22 @@ void RenderTable(const ReportTable& table, std::ostringstream& out) {
 void RenderPlots(const std::vector<Plot>& plots, std::ostringstream& out) {
   for (size_t i = 0; i < plots.size(); ++i) {
     const Plot& p = plots[i];
-    out << "<figure class=\"plot\" data-kind=\"" << HtmlEscape(p.kind) << "\">\n";
+    out << "<figure class=\"plot\" data-kind=\"" << MarkupEscape(p.kind) << "\">\n";
     if (!p.svg.empty()) {
       out << p.svg << "\n";
     } else if (!p.script.empty()) {
-      out << "<p class=\"note\">This plot could not be drawn: " << HtmlEscape(p.error) << "</p>\n";
+      out << "<p class=\"note\">This plot could not be drawn: " << MarkupEscape(p.error)
+          << "</p>\n";
     } else {
       out << "<p class=\"note\">Nothing to plot: no configuration has a number here.</p>\n";
     }
-    out << "<figcaption>" << HtmlEscape(p.title);
-    if (!p.note.empty()) out << " " << HtmlEscape(p.note);
+    out << "<figcaption>" << MarkupEscape(p.title);
+    if (!p.note.empty()) out << " " << MarkupEscape(p.note);
     out << "</figcaption>\n</figure>\n";
   }
 }
 
 }  // namespace
-
-std::string HtmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
                       std::string* text, std::string* err) {
@@ -123,12 +99,12 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
   }
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      << "<title>elevbench report: " << HtmlEscape(suites) << "</title>\n"
+      << "<title>elevbench report: " << MarkupEscape(suites) << "</title>\n"
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
-      << "<h1>elevbench report: " << HtmlEscape(suites) << "</h1>\n";
+      << "<h1>elevbench report: " << MarkupEscape(suites) << "</h1>\n";
   if (!can_plot) {
     out << "<p class=\"note\">No plots: they are drawn with gnuplot, and '"
-        << HtmlEscape(gnuplot.program)
+        << MarkupEscape(gnuplot.program)
         << "' is not in PATH. Install Debian's gnuplot-nox (scripts/install-deps does) and "
            "render the report again.</p>\n";
   }
@@ -140,8 +116,8 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
       if (!file.name.empty()) *err = file.name + ": " + *err;
       return false;
     }
-    out << "<section class=\"results\">\n<h2>" << HtmlEscape(file.doc.suite);
-    if (!file.name.empty()) out << ": " << HtmlEscape(file.name);
+    out << "<section class=\"results\">\n<h2>" << MarkupEscape(file.doc.suite);
+    if (!file.name.empty()) out << ": " << MarkupEscape(file.name);
     out << "</h2>\n";
     RenderContext(file, out);
     out << "<h3>Tables</h3>\n";
@@ -150,7 +126,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
     if (!tables.empty()) {
       out << "<ul class=\"legend\">\n";
       for (const std::string& line : ReportLegend(tables)) {
-        out << "<li>" << HtmlEscape(line) << "</li>\n";
+        out << "<li>" << MarkupEscape(line) << "</li>\n";
       }
       out << "</ul>\n";
     }

@@ -13,9 +13,6 @@
 
 namespace elevbench {
 
-/// `text` escaped for HTML text and attribute values: & < > " ' become entities.
-std::string HtmlEscape(const std::string& text);
-
 /// The HTML report of `files` in the given order: a header table per file (machine, kernel,
 /// target, fio, ...), a table per suite section with its legend, then the file's plots (each a
 /// <figure class="plot"> holding one <svg>, or a note when gnuplot failed on it). err (one line,

@@ -480,12 +480,6 @@ TEST(CompareTest, Formatting) {
   EXPECT_EQ(FormatPValue(row), "<0.001");
 }
 
-TEST(CompareTest, XmlEscape) {
-  EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
-  EXPECT_EQ(XmlEscape("x\ny\tz\x01"), "x&#10;y&#9;z?");
-  EXPECT_EQ(XmlEscape("±"), "±");  // UTF-8 passes through
-}
-
 // The golden pair: a base run on 6.1.0 and a new one on 6.18.44 (paired by label), with a
 // regression, an improvement, an incomplete row, a row only in the new file and a
 // configuration on each side only.

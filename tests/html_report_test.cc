@@ -49,10 +49,6 @@ std::vector<std::string> Figures(const std::string& html) {
   return figures;
 }
 
-TEST(HtmlReportTest, EscapesTextForHtml) {
-  EXPECT_EQ(HtmlEscape("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
-}
-
 TEST(HtmlReportTest, GnuplotStringsCannotEscapeTheirQuotesOrCarryMarkup) {
   EXPECT_EQ(GnuplotString("6.18.44-bfq-ll0"), "'6.18.44-bfq-ll0'");
   EXPECT_EQ(GnuplotString("it's"), "'it''s'");
