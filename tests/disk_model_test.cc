@@ -290,5 +290,18 @@ TEST(DiskModelTest, OverridesThatWouldOverflowTheModelAreRefused) {
   EXPECT_TRUE(ValidateDiskProfile(p, &err)) << err;
 }
 
+// Found by fuzz/disk_override_fuzz: "name=" took any bytes, and a name that is not UTF-8 made
+// DiskProfileToJson(...).dump() (stats.json, the results context) throw.
+TEST(DiskModelTest, ProfileNameMustBePlainText) {
+  DiskProfile p;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfile("ssd", &p, &err)) << err;
+  EXPECT_FALSE(ApplyDiskOverride("name=1\x83\x83\x83", &p, &err));
+  EXPECT_FALSE(ApplyDiskOverride("name=a b", &p, &err));
+  EXPECT_EQ(p.name, "ssd");
+  ASSERT_TRUE(ApplyDiskOverride("name=my-disk_2.5", &p, &err)) << err;
+  EXPECT_NO_THROW((void)DiskProfileToJson(p).dump());
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -139,7 +139,14 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
   };
 
   if (key == "name") {
-    if (value.empty()) return bad("a non-empty name");
+    // The name goes into stats.json and the results context: JSON strings must be UTF-8, and a
+    // name with other bytes made the dump throw (found by fuzz/disk_override_fuzz).
+    if (value.empty() || value.size() > 64 ||
+        value.find_first_not_of(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-") !=
+            std::string_view::npos) {
+      return bad("a name of 1 to 64 letters, digits, '_', '.', '+' or '-'");
+    }
     profile->name = std::string(value);
     return true;
   }
