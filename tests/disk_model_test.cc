@@ -271,5 +271,37 @@ TEST(DiskProfileTest, ValidateRejectsInconsistentSeekTimes) {
   EXPECT_TRUE(ValidateDiskProfile(p, &err)) << err;
 }
 
+// Found by fuzz/disk_override_fuzz: this profile validated, and serving a request then
+// overflowed int64_t nanoseconds (undefined behaviour). Times, rates and rpm are now bounded.
+TEST(DiskModelTest, OverridesThatWouldOverflowTheModelAreRefused) {
+  std::string err;
+  for (const char* bad :
+       {"overhead_ms=000000000000000000004372384734294", "aging_ms=60001", "read_mbps=1e-300",
+        "write_mbps=nan", "rpm=1e-300", "full_stroke_ms=inf"}) {
+    DiskProfile p;
+    ASSERT_TRUE(LookupDiskProfile("ide-2003", &p, &err)) << err;
+    if (!ApplyDiskOverride(bad, &p, &err)) continue;  // refused at the syntax check: fine too
+    EXPECT_FALSE(ValidateDiskProfile(p, &err)) << bad;
+  }
+  DiskProfile p;
+  ASSERT_TRUE(LookupDiskProfile("ide-2003", &p, &err)) << err;
+  ASSERT_TRUE(ApplyDiskOverride("overhead_ms=60000", &p, &err)) << err;
+  ASSERT_TRUE(ApplyDiskOverride("full_stroke_ms=60000", &p, &err)) << err;
+  EXPECT_TRUE(ValidateDiskProfile(p, &err)) << err;
+}
+
+// Found by fuzz/disk_override_fuzz: "name=" took any bytes, and a name that is not UTF-8 made
+// DiskProfileToJson(...).dump() (stats.json, the results context) throw.
+TEST(DiskModelTest, ProfileNameMustBePlainText) {
+  DiskProfile p;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfile("ssd", &p, &err)) << err;
+  EXPECT_FALSE(ApplyDiskOverride("name=1\x83\x83\x83", &p, &err));
+  EXPECT_FALSE(ApplyDiskOverride("name=a b", &p, &err));
+  EXPECT_EQ(p.name, "ssd");
+  ASSERT_TRUE(ApplyDiskOverride("name=my-disk_2.5", &p, &err)) << err;
+  EXPECT_NO_THROW((void)DiskProfileToJson(p).dump());
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -227,5 +227,18 @@ TEST(FioBwLogTest, RejectsGarbageWithTheLineNumber) {
   EXPECT_EQ(series.size(), 1u);  // untouched
 }
 
+// Found by fuzz/fio_bw_log_fuzz (the input as found, interval 1000 ms): a time of 10^15 ms asked
+// for a series of 10^12 intervals (8 GB). Times past 10^7 intervals are refused.
+TEST(FioBwLogTest, RefusesATimeBeyondAnyRun) {
+  std::vector<double> series = {1.0};
+  std::string err;
+  EXPECT_FALSE(
+      ParseFioBwLog("1000091000096, 0\r\n2R0 10,0\n n6, 0\r\n2R0 10,0\n ni4", 1000, &series, &err));
+  EXPECT_NE(err.find("line 1"), std::string::npos) << err;
+  EXPECT_EQ(series.size(), 1u);  // untouched
+  EXPECT_TRUE(ParseFioBwLog("5000000000, 7, 0, 0, 0\n", 500, &series, &err)) << err;
+  EXPECT_EQ(series.size(), 10'000'000u);
+}
+
 }  // namespace
 }  // namespace elevbench

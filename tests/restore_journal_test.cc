@@ -608,5 +608,38 @@ TEST(RestoreJournalRootTest, MountIsUnmounted) {
   fs::remove_all(dir);
 }
 
+// The pure reader behind ApplyLeftoverJournal (and the journal's fuzz target): it reads and
+// checks, and nothing on the machine is touched.
+TEST(ParseJournalTest, ReadsEntriesWithoutActing) {
+  const std::string text = R"({"schema_version": 1, "tool": "elevbench", "owner": "run",
+    "owner_pid": 4242, "owner_start_time": 99, "sysfs_root": "/",
+    "entries": [
+      {"kind": "sysfs_value", "path": "/sys/block/sdz/queue/scheduler", "original": "bfq"},
+      {"kind": "loop_created", "device": "/dev/loop8", "backing_file": "/var/tmp/x.img"},
+      {"kind": "process", "pid": 4243, "start_time": 100, "comm": "elevbench"}]})";
+  JournalContents contents;
+  std::string err;
+  ASSERT_TRUE(ParseJournal(text, "journal.json", &contents, &err)) << err;
+  EXPECT_EQ(contents.owner_pid, 4242);
+  EXPECT_EQ(contents.owner_start_time, 99u);
+  EXPECT_EQ(contents.sysfs_root, "/");
+  ASSERT_EQ(contents.entries.size(), 3u);
+  EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kSysfsValue);
+  EXPECT_EQ(contents.entries[0].original, "bfq");
+  EXPECT_EQ(contents.entries[1].backing_file, "/var/tmp/x.img");
+  EXPECT_EQ(contents.entries[2].pid, 4243);
+}
+
+TEST(ParseJournalTest, RefusesWhatRecordWouldRefuse) {
+  JournalContents contents;
+  std::string err;
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "sysfs_value", "path": "/etc/passwd", "original": "x"}]})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json: invalid sysfs_value entry '/etc/passwd'");
+  EXPECT_FALSE(ParseJournal("{\"entries\": [", "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json is not valid JSON; inspect it and remove it by hand");
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -28,6 +28,31 @@ TEST(RunSessionTest, CounterDeltaDiffersMonotonicCountersOnly) {
   EXPECT_EQ(d["profile"]["name"], "ide-2003");
 }
 
+// Found by fuzz/disk_counters_fuzz: a float counter before an integer one was read as int64_t
+// (1.59e27 does not fit: undefined behaviour). The input, cut to the counter that mattered.
+TEST(RunSessionTest, CounterDeltaOfAFloatAndAnIntegerIsADouble) {
+  const nlohmann::json before = nlohmann::json::parse(R"({"uptime_ns": 1588888888888888888000000000,
+      "requests": 100, "cpu_sys_s": 0.06})");
+  const nlohmann::json after =
+      nlohmann::json::parse(R"({"uptime_ns": 15000000000, "requests": 300, "cpu_sys_s": 0.06})");
+  const nlohmann::json d = CounterDelta(before, after);
+  ASSERT_TRUE(d["uptime_ns"].is_number_float());
+  EXPECT_DOUBLE_EQ(d["uptime_ns"].get<double>(), 15000000000.0 - 1588888888888888888000000000.0);
+  EXPECT_EQ(d["requests"], 200);
+  EXPECT_DOUBLE_EQ(d["cpu_sys_s"].get<double>(), 0.0);
+}
+
+// Integers whose difference overflows int64_t (or that do not fit it) are differenced as doubles.
+TEST(RunSessionTest, CounterDeltaDoesNotOverflow) {
+  const nlohmann::json before = nlohmann::json::parse(R"({"busy_ns": -9000000000000000000,
+      "seeks": 0})");
+  const nlohmann::json after = nlohmann::json::parse(R"({"busy_ns": 9000000000000000000,
+      "seeks": 18446744073709551615})");
+  const nlohmann::json d = CounterDelta(before, after);
+  EXPECT_DOUBLE_EQ(d["busy_ns"].get<double>(), 1.8e19);
+  EXPECT_DOUBLE_EQ(d["seeks"].get<double>(), 18446744073709551615.0);
+}
+
 TEST(RunSessionTest, CounterDeltaWithoutBeforeSaysSo) {
   nlohmann::json d = CounterDelta(nullptr, {{"requests", 5}});
   EXPECT_EQ(d["totals_since_daemon_start"]["requests"], 5);

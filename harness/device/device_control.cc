@@ -30,10 +30,11 @@ std::string QueuePath(const std::string& disk, const std::string& attr) {
 std::vector<std::pair<std::string, std::string>> OrderQueueAttrs(
     const std::vector<std::pair<std::string, std::string>>& attrs) {
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, value] : attrs) {
-    auto same = [&](const auto& a) { return a.first == name; };
+  for (const auto& attr : attrs) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    auto same = [&](const auto& a) { return a.first == attr.first; };
     std::erase_if(out, same);
-    out.emplace_back(name, value);
+    out.push_back(attr);
   }
   std::stable_partition(out.begin(), out.end(),
                         [](const auto& a) { return a.first != "read_ahead_kb"; });

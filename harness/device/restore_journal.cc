@@ -43,13 +43,7 @@ bool Fail(std::string* err, std::string message) {
   return false;
 }
 
-struct JournalFile {
-  pid_t owner_pid = 0;
-  uint64_t owner_start_time = 0;
-  std::string owner;
-  std::string sysfs_root;
-  std::vector<JournalEntry> entries;
-};
+using JournalFile = JournalContents;
 
 constexpr const char* kKindNames[] = {"sysfs_value", "loop_device", "mount",
                                       "fuse_mount",  "file",        "directory",
@@ -200,26 +194,7 @@ bool LoadJournal(const std::string& path, JournalFile* jf, std::string* err) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return Fail(err, path + " is not valid JSON; inspect it and remove it by hand");
-  }
-  try {
-    if (j.at("schema_version").get<int>() != kSchemaVersion) {
-      return Fail(err, path + " has an unknown schema_version");
-    }
-    jf->owner = j.value("owner", "");
-    jf->owner_pid = j.at("owner_pid").get<pid_t>();
-    jf->owner_start_time = j.value("owner_start_time", uint64_t{0});
-    jf->sysfs_root = j.at("sysfs_root").get<std::string>();
-    for (const nlohmann::json& e : j.at("entries")) {
-      jf->entries.emplace_back();
-      if (!EntryFromJson(e, &jf->entries.back(), err)) return Fail(err, path + ": " + *err);
-    }
-  } catch (const nlohmann::json::exception& ex) {
-    return Fail(err, path + ": " + ex.what());
-  }
-  return true;
+  return ParseJournal(text.str(), path, jf, err);
 }
 
 // Opens and exclusively locks <dir>/lock, writing our pid into it for the next contender.
@@ -509,6 +484,30 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
 }
 
 }  // namespace
+
+bool ParseJournal(std::string_view text, const std::string& name, JournalContents* out,
+                  std::string* err) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Fail(err, name + " is not valid JSON; inspect it and remove it by hand");
+  }
+  try {
+    if (j.at("schema_version").get<int>() != kSchemaVersion) {
+      return Fail(err, name + " has an unknown schema_version");
+    }
+    out->owner = j.value("owner", "");
+    out->owner_pid = j.at("owner_pid").get<pid_t>();
+    out->owner_start_time = j.value("owner_start_time", uint64_t{0});
+    out->sysfs_root = j.at("sysfs_root").get<std::string>();
+    for (const nlohmann::json& e : j.at("entries")) {
+      out->entries.emplace_back();
+      if (!EntryFromJson(e, &out->entries.back(), err)) return Fail(err, name + ": " + *err);
+    }
+  } catch (const nlohmann::json::exception& ex) {
+    return Fail(err, name + ": " + ex.what());
+  }
+  return true;
+}
 
 const char* KindName(JournalEntryKind kind) { return kKindNames[static_cast<int>(kind)]; }
 

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -107,6 +108,23 @@ struct JournalEntry {
 /// the process does not exist.
 [[nodiscard]] bool ReadProcessIdentity(pid_t pid, uint64_t* start_time, std::string* comm,
                                        std::string* err);
+
+/// What a journal file (journal.json) holds: the run that wrote it and its entries, oldest first.
+struct JournalContents {
+  pid_t owner_pid = 0;
+  uint64_t owner_start_time = 0;  ///< of owner_pid, so a reused pid is not taken for the owner
+  std::string owner;              ///< the run's description, for the log
+  std::string sysfs_root;         ///< the sysfs root the entries were recorded for
+  std::vector<JournalEntry> entries;
+};
+
+/// Parses the text of a journal file and checks every entry as Record() does (known kind, safe
+/// absolute paths, sysfs values under /sys or /proc/sys, loop devices, tag depths, pids > 1),
+/// without acting on anything: the reader behind ApplyLeftoverJournal, kept pure so that a
+/// damaged or hostile journal can be tested (and fuzzed) on its own. `name` starts the messages
+/// (the file's path). False with one line in err, *out then unspecified. Never throws.
+[[nodiscard]] bool ParseJournal(std::string_view text, const std::string& name,
+                                JournalContents* out, std::string* err);
 
 /// $ELEVBENCH_STATE_DIR if set; /var/lib/elevbench for root; otherwise
 /// $XDG_STATE_HOME/elevbench or ~/.local/state/elevbench.

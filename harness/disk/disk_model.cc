@@ -141,7 +141,14 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
   };
 
   if (key == "name") {
-    if (value.empty()) return bad("a non-empty name");
+    // The name goes into stats.json and the results context: JSON strings must be UTF-8, and a
+    // name with other bytes made the dump throw (found by fuzz/disk_override_fuzz).
+    if (value.empty() || value.size() > 64 ||
+        value.find_first_not_of(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-") !=
+            std::string_view::npos) {
+      return bad("a name of 1 to 64 letters, digits, '_', '.', '+' or '-'");
+    }
     profile->name = std::string(value);
     return true;
   }
@@ -217,6 +224,25 @@ bool ValidateDiskProfile(const DiskProfile& p, std::string* err) {
   }
   if (p.rpm < 0 || p.overhead_ms < 0 || p.aging_ms < 0) {
     *err = "disk profile " + p.name + ": rpm, overhead_ms and aging_ms must be >= 0";
+    return false;
+  }
+  // Upper bounds far beyond any disk, so that no request's modelled time can overflow int64_t
+  // nanoseconds (an overhead_ms of 4e12 did, found by fuzz/disk_override_fuzz); NaN fails too.
+  constexpr double kMaxMs = 60'000;
+  for (double ms :
+       {p.track_to_track_ms, p.avg_seek_ms, p.full_stroke_ms, p.overhead_ms, p.aging_ms}) {
+    if (!(ms <= kMaxMs)) {
+      *err = "disk profile " + p.name + ": times must be at most 60000 ms";
+      return false;
+    }
+  }
+  if (!(p.read_mbps >= 0.001 && p.read_mbps <= 1e6 && p.write_mbps >= 0.001 &&
+        p.write_mbps <= 1e6)) {
+    *err = "disk profile " + p.name + ": read_mbps and write_mbps must be in [0.001, 1e6]";
+    return false;
+  }
+  if (p.rpm != 0 && !(p.rpm >= 60 && p.rpm <= 1e6)) {
+    *err = "disk profile " + p.name + ": rpm must be 0 (no rotation) or in [60, 1e6]";
     return false;
   }
   if (p.queue_depth < 1 || p.queue_depth > 256) {

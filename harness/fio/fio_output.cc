@@ -237,6 +237,9 @@ bool ParseFioJsonPlus(std::string_view json_text, FioRunResult* out, std::string
 
 namespace elevbench {
 
+// The longest bandwidth series ParseFioBwLog builds, in intervals.
+constexpr unsigned long long kMaxBwLogIntervals = 10'000'000;
+
 bool ParseFioBwLog(std::string_view text, uint32_t interval_ms, std::vector<double>* kib_s,
                    std::string* err) {
   std::vector<double> series;
@@ -254,6 +257,13 @@ bool ParseFioBwLog(std::string_view text, uint32_t interval_ms, std::vector<doub
     if (std::sscanf(line.c_str(), "%llu , %lf", &msec, &value) != 2 || value < 0 ||
         interval_ms == 0) {
       *err = "bandwidth log line " + std::to_string(line_no) + ": expected 'msec, KiB/s, ...'";
+      return false;
+    }
+    // A time beyond 10^7 intervals (58 days at 500 ms) is no fio run: refuse it rather than
+    // allocate for it (a time of 8e14 ms asked for 8 GB, found by fuzz/fio_bw_log_fuzz).
+    if (msec / interval_ms > kMaxBwLogIntervals) {
+      *err = "bandwidth log line " + std::to_string(line_no) + ": time " + std::to_string(msec) +
+             " ms is beyond " + std::to_string(kMaxBwLogIntervals) + " intervals";
       return false;
     }
     const size_t slot = static_cast<size_t>((msec + interval_ms / 2) / interval_ms);

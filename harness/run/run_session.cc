@@ -13,6 +13,22 @@
 
 namespace elevbench {
 
+namespace {
+
+// `v` (a JSON integer) as int64_t when it fits: an unsigned value above INT64_MAX does not.
+bool JsonInt64(const nlohmann::json& v, int64_t* out) {
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return false;
+    *out = static_cast<int64_t>(v.get<uint64_t>());
+    return true;
+  }
+  *out = v.get<int64_t>();
+  return true;
+}
+
+}  // namespace
+
 nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& after) {
   if (!after.is_object()) return after;
   if (!before.is_object()) return nlohmann::json{{"totals_since_daemon_start", after}};
@@ -28,10 +44,18 @@ nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& 
     for (const char* k : kMonotonic) monotonic = monotonic || it.key() == k;
     const bool counted = monotonic && before.contains(it.key()) && before[it.key()].is_number() &&
                          it.value().is_number();
-    if (counted && it.value().is_number_float()) {
-      delta[it.key()] = it.value().get<double>() - before[it.key()].get<double>();
+    int64_t start = 0;
+    int64_t end = 0;
+    int64_t difference = 0;
+    // Integers are differenced exactly when both fit int64_t and so does the difference; any
+    // other pair of numbers (a float on either side, a counter past 2^63) as doubles. Reading a
+    // float as int64_t, or an overflowing difference, would be undefined (fuzz/disk_counters).
+    if (counted && it.value().is_number_integer() && before[it.key()].is_number_integer() &&
+        JsonInt64(it.value(), &end) && JsonInt64(before[it.key()], &start) &&
+        !__builtin_sub_overflow(end, start, &difference)) {
+      delta[it.key()] = difference;
     } else if (counted) {
-      delta[it.key()] = it.value().get<int64_t>() - before[it.key()].get<int64_t>();
+      delta[it.key()] = it.value().get<double>() - before[it.key()].get<double>();
     } else {
       delta[it.key()] = it.value();
     }

@@ -37,7 +37,6 @@ constexpr const char* kWords[] = {
     "usb",    "util",    "vfs",      "video",    "vmalloc",      "vt",      "wdt",     "wireless",
     "xattr",  "zlib",    "elevator", "deadline", "anticipatory", "bio",     "request", "ll_rw",
 };
-constexpr size_t kWordCount = std::size(kWords);
 
 const char* Word(Rng& rng) { return kWords[rng.Below(std::size(kWords))]; }
 
