@@ -3,10 +3,13 @@
 
 #include "harness/run/suite.h"
 #include "reporters/nickbench_text.h"
+#include "reporters/orasim_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
+#include "scenarios/orasim/orasim_measurements.h"
+#include "scenarios/orasim/orasim_suite.h"
 #include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
@@ -34,6 +37,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"nick"},
        RenderProbesReport,
        ProbeMeasurements},
+      {"orasim",
+       "OraSim stand-in: an OLTP-like fio job (random 8 KiB reads, sync writes, a sync log)",
+       MakeOrasimSuite,
+       {"nick"},
+       RenderOrasimReport,
+       OrasimMeasurements},
   };
   return kSuites;
 }

@@ -1,0 +1,60 @@
+#include "reporters/orasim_text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "reporters/environment_text.h"
+#include "reporters/repetitions_text.h"
+
+namespace elevbench {
+
+std::string RenderOrasimRow(const std::string& label, const std::vector<double>& scores) {
+  std::string row = label + " -";
+  for (size_t i = 0; i < scores.size(); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s %.0f", i == 0 ? "" : ",", scores[i]);
+    row += buf;
+  }
+  return row;
+}
+
+std::string RenderOrasimText(const nlohmann::json& context, const std::vector<OrasimRow>& rows) {
+  std::ostringstream out;
+  std::vector<uint32_t> repetitions;
+  for (const OrasimRow& row : rows) {
+    repetitions.insert(repetitions.end(), row.repetitions.begin(), row.repetitions.end());
+  }
+  const uint32_t requested = RequestedRepetitions(context);
+  out << RenderEnvironmentHeader(context) << kOrasimHeading << "\n"
+      << MeansLine(repetitions, "scores are harmonic means");
+  for (const OrasimRow& row : rows) {
+    uint32_t fewest = 0;
+    if (!row.repetitions.empty()) {
+      fewest = *std::min_element(row.repetitions.begin(), row.repetitions.end());
+    }
+    out << RenderOrasimRow(row.label.empty() ? row.identifier : row.label, row.scores)
+        << ShortRowMark(fewest, requested) << "\n";
+  }
+  return out.str();
+}
+
+bool RenderOrasimReport(const ResultsDocument& doc, const std::string& format, std::string* text,
+                        std::string* err) {
+  if (format != "nick") {
+    *err = "orasim results print as nick, not '" + format + "'";
+    return false;
+  }
+  std::vector<OrasimRecord> records;
+  if (!OrasimRecordsFromDocument(doc, &records, err)) return false;
+  std::vector<OrasimRow> rows = AggregateOrasimRows(records, IdentifierOrder(doc));
+  for (OrasimRow& row : rows) {
+    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
+    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
+    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
+  }
+  *text = RenderOrasimText(doc.context, rows);
+  return true;
+}
+
+}  // namespace elevbench
