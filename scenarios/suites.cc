@@ -4,12 +4,14 @@
 #include "harness/run/suite.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/orasim_text.h"
+#include "reporters/post2003_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
 #include "scenarios/orasim/orasim_measurements.h"
 #include "scenarios/orasim/orasim_suite.h"
+#include "scenarios/post2003/post2003_suite.h"
 #include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
@@ -43,6 +45,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"nick"},
        RenderOrasimReport,
        OrasimMeasurements},
+      {"post-2003",
+       "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, OraSim, nickbench",
+       MakePost2003Suite,
+       {"nick", "beside-2003"},
+       RenderPost2003Report,
+       CompositeMeasurements},
   };
   return kSuites;
 }
