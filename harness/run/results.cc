@@ -61,7 +61,7 @@ json ResultsToJson(const ResultsDocument& doc) {
   return j;
 }
 
-bool ResultsFromJson(const json& j, ResultsDocument* doc, std::string* err) {
+bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
   try {
     if (!j.is_object() || !j.contains("schema_version")) {
       *err = "not an elevbench results file (no schema_version)";
@@ -76,15 +76,17 @@ bool ResultsFromJson(const json& j, ResultsDocument* doc, std::string* err) {
     ResultsDocument d;
     d.suite = j.at("suite").get<std::string>();
     d.complete = j.value("complete", false);
-    d.context = j.value("context", json::object());
-    d.parameters = j.at("parameters");
+    // The document takes the parsed values over rather than copying them: a results file's
+    // records (histograms, streams) are most of its bytes.
+    d.context = j.contains("context") ? std::move(j["context"]) : json::object();
+    d.parameters = std::move(j.at("parameters"));
     if (!d.parameters.is_object()) {
       *err = "parameters: expected an object";
       return false;
     }
     d.identifiers = j.value("identifiers", std::vector<std::string>{});
     d.labels = j.value("labels", std::vector<std::string>{});
-    d.setup = j.value("setup", json());
+    d.setup = j.contains("setup") ? std::move(j["setup"]) : json();
     for (const json& c : j.at("cells")) {
       CellRecord cell;
       cell.scheduler = c.at("scheduler").get<std::string>();
@@ -102,20 +104,20 @@ bool ResultsFromJson(const json& j, ResultsDocument* doc, std::string* err) {
       }
       d.cells.push_back(std::move(cell));
     }
-    const json& records = j.at("records");
+    json& records = j.at("records");
     if (!records.is_array()) {
       *err = "records: expected an array";
       return false;
     }
     for (size_t i = 0; i < records.size(); ++i) {
-      const json& r = records[i];
+      json& r = records[i];
       if (!r.is_object() || !r.contains("identifier") || !r.at("identifier").is_string()) {
         *err = "records[" + std::to_string(i) + "]: expected an object with an identifier";
         return false;
       }
-      d.records.push_back(r);
+      d.records.push_back(std::move(r));
     }
-    d.summary = j.value("summary", json::array());
+    d.summary = j.contains("summary") ? std::move(j["summary"]) : json::array();
     *doc = std::move(d);
     return true;
   } catch (const json::exception& e) {
@@ -132,7 +134,7 @@ bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string*
     *err = path + " is not valid JSON";
     return false;
   }
-  if (!ResultsFromJson(j, doc, err)) {
+  if (!ResultsFromJson(std::move(j), doc, err)) {
     *err = path + ": " + *err;
     return false;
   }

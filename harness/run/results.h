@@ -52,8 +52,9 @@ struct ResultsDocument {
 nlohmann::json ResultsToJson(const ResultsDocument& doc);
 
 /// Reads a results JSON back (for `report`); err says what is missing or malformed. Suite
-/// records are kept as they are: the suite's reader checks them.
-[[nodiscard]] bool ResultsFromJson(const nlohmann::json& j, ResultsDocument* doc, std::string* err);
+/// records are kept as they are: the suite's reader checks them. Takes `j` by value: a caller that
+/// hands over its parsed document (std::move) gives the records away instead of copying them.
+[[nodiscard]] bool ResultsFromJson(nlohmann::json j, ResultsDocument* doc, std::string* err);
 
 /// Loads and parses a results file; err is one line naming the file.
 [[nodiscard]] bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string* err);
