@@ -237,6 +237,52 @@ Outcome UndoPath(const JournalEntry& e, std::string* line) {
       std::string("FAILED ") + (dir ? "rmdir " : "unlink ") + e.path + ": " + strerror(errno));
 }
 
+// Moves every task listed in `cgroup`/cgroup.procs to `parent`/cgroup.procs, one pid per write
+// as the kernel wants; a task that exits meanwhile (ESRCH) is simply gone. Returns how many moved.
+int MoveTasksToParent(const Sysfs& sysfs, const std::string& cgroup, const std::string& parent) {
+  std::ifstream in(sysfs.Map(cgroup + "/cgroup.procs"));
+  std::vector<std::string> pids;
+  for (std::string pid; in >> pid;) pids.push_back(pid);
+  int moved = 0;
+  std::string ignored;
+  for (const std::string& pid : pids) moved += sysfs.Write(parent + "/cgroup.procs", pid, &ignored);
+  return moved;
+}
+
+// Removes a cgroup the run made. Tasks still in it (elevbench itself on an error path, a fio a
+// SIGKILL orphaned) go to the parent first; rmdir then fails with EBUSY only while one is still
+// exiting, so it is retried for 5 s. A fake tree (tests) holds plain files where the kernel has
+// control files, which rmdir would refuse: only there are they unlinked first.
+Outcome UndoCgroup(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
+  const std::string dir = sysfs.Map(e.path);
+  const std::string parent = e.path.substr(0, e.path.rfind('/'));
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return Say(line, Outcome::kGone, "cgroup " + e.path + " is already removed");
+  int moved = 0;
+  int saved = 0;
+  for (int attempt = 0; attempt < 250; ++attempt) {
+    moved += MoveTasksToParent(sysfs, e.path, parent);
+    if (sysfs.root() != "/") {
+      for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (entry.is_regular_file(ec)) fs::remove(entry.path(), ec);
+      }
+    }
+    if (rmdir(dir.c_str()) == 0) {
+      return Say(
+          line, Outcome::kDone,
+          "removed cgroup " + e.path +
+              (moved > 0 ? " (moved " + std::to_string(moved) + " task(s) to the parent)" : ""));
+    }
+    saved = errno;
+    if (saved == ENOENT)
+      return Say(line, Outcome::kGone, "cgroup " + e.path + " is already removed");
+    if (saved != EBUSY) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return Say(line, Outcome::kFailed, "FAILED rmdir cgroup " + e.path + ": " + strerror(saved));
+}
+
 }  // namespace
 
 std::string DiskOfNrRequests(const std::string& p) {
@@ -296,6 +342,8 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
         return UndoDriverTags(sysfs, e, &line);
       case JournalEntryKind::kLoopCreated:
         return UndoLoopCreated(sysfs, e, &line);
+      case JournalEntryKind::kCgroup:
+        return UndoCgroup(sysfs, e, &line);
       default:
         return UndoPath(e, &line);
     }

@@ -1,6 +1,6 @@
 #pragma once
 // The undo actions of the restore journal: one per entry kind (write a sysfs value back, unmount,
-// detach or remove a loop device, stop a process, remove a file or a directory), and
+// detach or remove a loop device, stop a process, remove a file, a directory or a cgroup), and
 // the loop that applies a journal's entries newest first. restore_journal.cc keeps the journal
 // itself (recording, persisting, locking, parsing); this file is what acts on the machine.
 

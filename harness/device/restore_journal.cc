@@ -31,9 +31,9 @@ bool Fail(std::string* err, std::string message) {
 
 using JournalFile = JournalContents;
 
-constexpr const char* kKindNames[] = {"sysfs_value", "loop_device", "mount",
-                                      "fuse_mount",  "file",        "directory",
-                                      "process",     "driver_tags", "loop_created"};
+constexpr const char* kKindNames[] = {"sysfs_value",  "loop_device", "mount",   "fuse_mount",
+                                      "file",         "directory",   "process", "driver_tags",
+                                      "loop_created", "cgroup"};
 
 bool IsLoopDevicePath(const std::string& p) {
   return p.rfind("/dev/loop", 0) == 0 && p.size() > 9 &&
@@ -48,6 +48,21 @@ bool PathIsSafe(const std::string& p) {
          p.find("/./") == std::string::npos && p.find('\n') == std::string::npos;
 }
 
+// A cgroup the run made: "/sys/fs/cgroup/<hierarchy path>/elevbench-<name>", never a hierarchy's
+// root nor a directory someone else named, so a damaged journal cannot make restore remove one.
+bool IsElevbenchCgroupPath(const std::string& p) {
+  constexpr std::string_view kRoot = "/sys/fs/cgroup/";
+  const size_t slash = p.rfind('/');
+  if (p.rfind(kRoot, 0) != 0 || slash + 1 < kRoot.size() || p.find("//") != std::string::npos) {
+    return false;
+  }
+  const std::string name = p.substr(slash + 1);
+  return name.rfind("elevbench-", 0) == 0 && name.size() > 10 &&
+         name.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+             std::string::npos;
+}
+
 bool ValidateEntry(const JournalEntry& e, std::string* err) {
   bool ok = PathIsSafe(e.path);
   if (e.kind == JournalEntryKind::kSysfsValue) {
@@ -60,6 +75,8 @@ bool ValidateEntry(const JournalEntry& e, std::string* err) {
          std::stoi(e.original) >= 1;
   } else if (e.kind == JournalEntryKind::kProcess) {
     ok = e.pid > 1 && e.start_time > 0;
+  } else if (e.kind == JournalEntryKind::kCgroup) {
+    ok = ok && IsElevbenchCgroupPath(e.path);
   }
   if (!ok) *err = std::string("invalid ") + KindName(e.kind) + " entry '" + e.path + "'";
   return ok;
