@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
   bool keep_wbt = false;   ///< "--keep-wbt": today's writeback throttling on the emulated disk
+  std::string machine;     ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   std::string device;      ///< "--device NAME": consent to switch a device we did not make
   std::string schedulers;  ///< "all" or a list; empty = current scheduler only
   std::string queue;       ///< "--queue attr=value,..."
