@@ -169,6 +169,7 @@ int RunCli(int argc, char** argv) {
 
   if (*run_cmd) {
     run.seed_given = run_cmd->count("--seed") > 0;
+    run.machine_given = run_cmd->count("--machine") > 0;
     std::string names;
     for (size_t i = 0; i < suite_cmds.size(); ++i) {
       names += (i ? ", " : "") + std::string(AllSuites()[i].name);

@@ -136,7 +136,7 @@ std::vector<std::string> SchedulersThisKernelOffers() {
 bool CheckMachineOption(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                         std::string* err) {
   c->suite_machine = host;
-  if (o.machine.empty()) return true;
+  if (!o.machine_given && o.machine.empty()) return true;
   if (!ParseMachineSpec(o.machine, &c->machine_spec, err) ||
       !CheckMachineSpec(c->machine_spec, host, err)) {
     return false;

@@ -36,6 +36,7 @@ struct RunOptions {
   uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
   uint64_t seed = 0;
   bool seed_given = false;
+  bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
   bool no_drop_caches = false;
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
   std::string identifier;
