@@ -460,8 +460,8 @@ int RunCommand(const RunOptions& o) {
                   DescribeMachineLimits(checked.machine_spec.cpus,
                                         emulated_machine.value("memory_bytes", uint64_t{0})) +
                   (cgroups.cpuset_cpus().empty() ? "" : " (CPU " + cgroups.cpuset_cpus() + ")") +
-                  ", no swap; cgroup v" + std::to_string(checked.cgroup_layout.version) + ": " +
-                  where);
+                  (checked.machine_spec.memory_bytes > 0 ? ", no swap" : "") + "; cgroup v" +
+                  std::to_string(checked.cgroup_layout.version) + ": " + where);
   }
 
   // ---- 6. Identifiers, labels and context.
