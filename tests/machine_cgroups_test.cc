@@ -360,10 +360,11 @@ TEST(MachineCgroupTest, TheMemoryLimitBindsWithoutSwap) {
     if (read(go[0], &byte, 1) != 1) _exit(1);
     // 160 MB of anonymous memory, touched: more than the limit, and there is no swap to go to.
     constexpr size_t kBytes = 160u << 20;
-    char* p = static_cast<char*>(malloc(kBytes));
+    // Touched page by page through a volatile pointer, so the compiler cannot drop the writes.
+    volatile char* p = static_cast<volatile char*>(malloc(kBytes));
     if (p == nullptr) _exit(2);
-    memset(p, 1, kBytes);
-    _exit(p[kBytes - 1] == 1 ? 0 : 3);
+    for (size_t i = 0; i < kBytes; i += 4096) p[i] = 1;
+    _exit(p[kBytes - 4096] == 1 ? 0 : 3);
   }
   close(go[0]);
   ASSERT_GT(child, 0);
