@@ -2,12 +2,27 @@
 
 #include <sstream>
 
+#include "harness/machine/machine_spec.h"
+
 namespace elevbench {
 namespace {
 
 std::string JsonString(const nlohmann::json& j, const char* key) {
   if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
   return "";
+}
+
+// " (emulated: 1 CPU, 256 MB)" when the run was held to a smaller machine by --machine; empty
+// otherwise, so results files without the block render as before.
+std::string EmulatedMachineNote(const nlohmann::json& ctx) {
+  if (!ctx.contains("emulated_machine") || !ctx["emulated_machine"].is_object()) return "";
+  const nlohmann::json& m = ctx["emulated_machine"];
+  const int64_t cpus = m.contains("cpus") && m["cpus"].is_number() ? m["cpus"].get<int64_t>() : 0;
+  const uint64_t bytes = m.contains("memory_bytes") && m["memory_bytes"].is_number_unsigned()
+                             ? m["memory_bytes"].get<uint64_t>()
+                             : 0;
+  const std::string limits = DescribeMachineLimits(static_cast<int>(cpus), bytes);
+  return limits.empty() ? "" : " (emulated: " + limits + ")";
 }
 
 }  // namespace
@@ -21,7 +36,8 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
     const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
     out << "Machine is " << (cpus > 1 ? "SMP " + std::to_string(cpus) + "x " : "UP ")
         << JsonString(ctx, "cpu_model") << ", " << mem_mb << "MB "
-        << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap")) << "\n";
+        << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap"))
+        << EmulatedMachineNote(ctx) << "\n";
   }
   if (ctx.contains("devices") && ctx["devices"].is_array()) {
     for (const auto& d : ctx["devices"]) {

@@ -124,6 +124,14 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--emulated", "ide-2003:1Q"}, "1Q"},
       {{"--emulated", "ide-2003", "--disk-set", "warp_speed=9"}, "--disk-set"},
       {{"--dir", "/nonexistent/elevbench"}, "--dir"},
+      {{"--machine", "p3-1999"}, "unknown profile 'p3-1999'"},
+      {{"--machine", ""}, "--machine: empty spec"},
+      {{"--machine", "ram=12Q"}, "bad size '12Q'"},
+      {{"--machine", "ram=256M,disk=1"}, "unknown key 'disk'"},
+      {{"--machine", "cpus=0"}, "at least 1 CPU"},
+      {{"--machine", "cpus=9999"}, "online CPU(s)"},
+      {{"--machine", "ram=32M"}, "below the 64 MiB"},
+      {{"--machine", "ram=1000T"}, "more than this machine's"},
   };
   for (const auto& c : kTargets) {
     std::vector<std::string> args = {"run", "tiobench"};

@@ -472,6 +472,58 @@ TEST_F(RestoreJournalTest, RejectsUnsafeDriverTagsAndLoopEntries) {
   EXPECT_TRUE(j.entries().empty());
 }
 
+// A cgroup the run made round-trips through the journal file and goes after a crash, but only
+// an "elevbench-*" directory under /sys/fs/cgroup/ is ever accepted.
+TEST_F(RestoreJournalTest, CgroupEntrySurvivesACrashAndIsRemoved) {
+  const std::string cgroup = "/sys/fs/cgroup/memory/user/elevbench-machine-12";
+  Put("sys/fs/cgroup/memory/user/cgroup.procs", "");
+  Put("sys/fs/cgroup/memory/user/elevbench-machine-12/cgroup.procs", "");
+  {
+    RestoreJournal j(sysfs_);
+    std::string err;
+    ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+    ASSERT_TRUE(j.Record(JournalEntry::Cgroup(cgroup), &err)) << err;
+    ASSERT_TRUE(j.Record(JournalEntry::Cgroup(cgroup), &err)) << err;  // save-once
+    EXPECT_EQ(j.entries().size(), 1u);
+  }
+  const nlohmann::json file = nlohmann::json::parse(Slurp(JournalPath()));
+  EXPECT_EQ(file["entries"][0], (nlohmann::json{{"kind", "cgroup"}, {"path", cgroup}}));
+  JournalContents contents;
+  std::string err;
+  ASSERT_TRUE(ParseJournal(Slurp(JournalPath()), "journal.json", &contents, &err)) << err;
+  ASSERT_EQ(contents.entries.size(), 1u);
+  EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kCgroup);
+  EXPECT_TRUE(contents.entries[0].SameResource(JournalEntry::Cgroup(cgroup)));
+  std::vector<std::string> log;
+  ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
+  EXPECT_EQ(log.back(), "removed cgroup " + cgroup);
+  EXPECT_FALSE(fs::exists(root_ + cgroup));
+  EXPECT_TRUE(fs::exists(root_ + "/sys/fs/cgroup/memory/user"));
+  EXPECT_FALSE(fs::exists(JournalPath()));
+}
+
+TEST_F(RestoreJournalTest, RejectsCgroupsElevbenchDidNotName) {
+  RestoreJournal j(sysfs_);
+  std::string err;
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  for (const char* bad :
+       {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/memory/user.slice", "/sys/fs/cgroup",
+        "/sys/fs/cgroup/", "/tmp/elevbench-x", "/sys/fs/cgroupx/elevbench-x",
+        "/sys/fs/cgroup/memory/elevbench-", "/sys/fs/cgroup/memory/elevbench-x/",
+        "/sys/fs/cgroup/memory/../elevbench-x", "/sys/fs/cgroup//elevbench-x",
+        "/sys/fs/cgroup/memory/elevbench-a b", "/sys/block/elevbench-x"}) {
+    EXPECT_FALSE(j.Record(JournalEntry::Cgroup(bad), &err)) << bad;
+    EXPECT_EQ(err, std::string("invalid cgroup entry '") + bad + "'");
+  }
+  EXPECT_TRUE(j.entries().empty());
+  for (const char* good :
+       {"/sys/fs/cgroup/elevbench-machine-1", "/sys/fs/cgroup/memory/a/b/elevbench-test-1-2"}) {
+    EXPECT_TRUE(j.Record(JournalEntry::Cgroup(good), &err)) << good << ": " << err;
+  }
+  ASSERT_TRUE(j.Forget(JournalEntry::Cgroup("/sys/fs/cgroup/elevbench-machine-1"), &err));
+  ASSERT_TRUE(j.Forget(JournalEntry::Cgroup("/sys/fs/cgroup/memory/a/b/elevbench-test-1-2"), &err));
+}
+
 TEST_F(RestoreJournalTest, ProcessesAreTerminatedOnlyIfStillTheSame) {
   pid_t polite = SpawnSleeper(false);
   pid_t stubborn = SpawnSleeper(true);
@@ -616,14 +668,17 @@ TEST(ParseJournalTest, ReadsEntriesWithoutActing) {
     "entries": [
       {"kind": "sysfs_value", "path": "/sys/block/sdz/queue/scheduler", "original": "bfq"},
       {"kind": "loop_created", "device": "/dev/loop8", "backing_file": "/var/tmp/x.img"},
-      {"kind": "process", "pid": 4243, "start_time": 100, "comm": "elevbench"}]})";
+      {"kind": "process", "pid": 4243, "start_time": 100, "comm": "elevbench"},
+      {"kind": "cgroup", "path": "/sys/fs/cgroup/memory/elevbench-machine-4242"}]})";
   JournalContents contents;
   std::string err;
   ASSERT_TRUE(ParseJournal(text, "journal.json", &contents, &err)) << err;
   EXPECT_EQ(contents.owner_pid, 4242);
   EXPECT_EQ(contents.owner_start_time, 99u);
   EXPECT_EQ(contents.sysfs_root, "/");
-  ASSERT_EQ(contents.entries.size(), 3u);
+  ASSERT_EQ(contents.entries.size(), 4u);
+  EXPECT_EQ(contents.entries[3].kind, JournalEntryKind::kCgroup);
+  EXPECT_EQ(contents.entries[3].path, "/sys/fs/cgroup/memory/elevbench-machine-4242");
   EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kSysfsValue);
   EXPECT_EQ(contents.entries[0].original, "bfq");
   EXPECT_EQ(contents.entries[1].backing_file, "/var/tmp/x.img");
@@ -637,6 +692,10 @@ TEST(ParseJournalTest, RefusesWhatRecordWouldRefuse) {
       "entries": [{"kind": "sysfs_value", "path": "/etc/passwd", "original": "x"}]})",
                             "j.json", &contents, &err));
   EXPECT_EQ(err, "j.json: invalid sysfs_value entry '/etc/passwd'");
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "cgroup", "path": "/sys/fs/cgroup/memory/user.slice"}]})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json: invalid cgroup entry '/sys/fs/cgroup/memory/user.slice'");
   EXPECT_FALSE(ParseJournal("{\"entries\": [", "j.json", &contents, &err));
   EXPECT_EQ(err, "j.json is not valid JSON; inspect it and remove it by hand");
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "harness/cli/commands.h"
+#include "harness/machine/machine_spec.h"
 #include "harness/run/suite.h"
 
 namespace elevbench {
@@ -70,6 +71,11 @@ int RunCli(int argc, char** argv) {
       "--keep-wbt", run.keep_wbt,
       "Emulated disk: keep today's writeback throttling (2003 had none; default off)");
   run_cmd->add_option("--fs", run.fs, "Filesystem of a scratch/emulated device: ext2, ext4, xfs");
+  run_cmd->add_option("--machine", run.machine,
+                      "Run as a smaller machine, held to it by cgroups (root): a profile (" +
+                          MachineProfileNames() +
+                          ": 1 CPU, 256 MB, no swap) or ram=SIZE,cpus=N; the suites size "
+                          "their loads by it");
   run_cmd->add_option("--device", run.device,
                       "Allow switching the scheduler of this existing device (e.g. sdb)");
   run_cmd->add_option("--schedulers", run.schedulers,
@@ -163,6 +169,7 @@ int RunCli(int argc, char** argv) {
 
   if (*run_cmd) {
     run.seed_given = run_cmd->count("--seed") > 0;
+    run.machine_given = run_cmd->count("--machine") > 0;
     std::string names;
     for (size_t i = 0; i < suite_cmds.size(); ++i) {
       names += (i ? ", " : "") + std::string(AllSuites()[i].name);

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
 
@@ -22,6 +23,7 @@
 #include "harness/device/scratch_device.h"
 #include "harness/disk/emulated_stack.h"
 #include "harness/fio/fio_runner.h"
+#include "harness/machine/machine_cgroups.h"
 #include "harness/run/run_session.h"
 #include "harness/run/target.h"
 #include "reporters/render.h"
@@ -108,6 +110,9 @@ struct CheckedRun {
   TargetOptions target;
   std::string out_path;
   std::string fio_version;
+  MachineSpec machine_spec;    ///< --machine; limits() false without it
+  CgroupLayout cgroup_layout;  ///< where its cgroups go (with --machine)
+  MachineInfo suite_machine;   ///< what the suites see: the host, or the --machine limits
 };
 
 // Step 1: every check a user can fail. False with err for a usage error (exit 2).
@@ -127,7 +132,27 @@ std::vector<std::string> SchedulersThisKernelOffers() {
   return offered;
 }
 
-bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun* c,
+// --machine: the spec, its bounds on this host, root, and cgroups that can hold it; read-only.
+bool CheckMachineOption(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
+                        std::string* err) {
+  c->suite_machine = host;
+  if (!o.machine_given && o.machine.empty()) return true;
+  if (!ParseMachineSpec(o.machine, &c->machine_spec, err) ||
+      !CheckMachineSpec(c->machine_spec, host, err)) {
+    return false;
+  }
+  if (!RunningAsRoot()) {
+    *err = "--machine needs root: it makes memory and cpuset cgroups";
+    return false;
+  }
+  std::ifstream in("/proc/self/cgroup");
+  const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!DetectCgroupLayout(Sysfs{}, self, &c->cgroup_layout, err)) return false;
+  c->suite_machine = EmulatedMachineInfo(host, c->machine_spec);
+  return true;
+}
+
+bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                      std::string* err) {
   if (!o.format.empty() && o.format != "json") {
     bool known = false;
@@ -188,7 +213,9 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun
     *err = "--dir " + o.directory + " is not a writable directory";
     return false;
   }
-  if (!o.suite->Prepare(machine, err)) return false;
+  if (!CheckMachineOption(o, host, c, err)) return false;
+  // Under --machine the suites size their loads by the emulated RAM and CPUs.
+  if (!o.suite->Prepare(c->suite_machine, err)) return false;
   // A device elevbench makes must hold the suite's files: size it to fit when its size was not
   // given, and refuse a size that cannot fit rather than failing with ENOSPC halfway through.
   const uint64_t needed = o.suite->BytesNeeded();
@@ -209,7 +236,7 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& machine, CheckedRun
   if (RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 && !t.emulated) {
     t.scratch_bytes = fitting;  // the default target as root: a scratch device
   }
-  c->out_path = o.out.empty() ? DefaultOutPath(o.entry->name, machine.hostname) : o.out;
+  c->out_path = o.out.empty() ? DefaultOutPath(o.entry->name, host.hostname) : o.out;
   return true;
 }
 
@@ -232,7 +259,8 @@ bool OpenJournal(RestoreJournal* journal, Progress* progress, std::string* err) 
 
 // The results context: machine, target, devices, what was pinned and how caches were handled.
 nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
-                          const std::string& fio_version, const RunTarget& target, bool switching,
+                          const nlohmann::json& emulated_machine, const std::string& fio_version,
+                          const RunTarget& target, bool switching,
                           const std::vector<std::pair<std::string, std::string>>& pinned,
                           uint64_t seed, bool root, bool drop) {
   std::string err;
@@ -272,6 +300,7 @@ nlohmann::json RunContext(const RunOptions& o, const MachineInfo& machine,
                                                  : (root ? " (--no-drop-caches: no global drop)"
                                                          : " (not root: no global drop)"))},
   };
+  if (!emulated_machine.is_null()) context["emulated_machine"] = emulated_machine;
   if (target.emulated()) {
     context["vm_settings"] = EmulatedVmSettings();
     context["emulated_queue"] = EmulatedQueueSettingsJson(target.stack());
@@ -414,6 +443,27 @@ int RunCommand(const RunOptions& o) {
     return kExitFailure;
   }
 
+  // ---- 5b. The machine (--machine): its cgroups, made after the target, so the emulated disk's
+  // daemon (started above) stays outside them: it is the disk, not the machine.
+  MachineCgroups cgroups;
+  nlohmann::json emulated_machine;
+  if (checked.machine_spec.limits()) {
+    if (!cgroups.Create(checked.machine_spec, checked.cgroup_layout,
+                        "elevbench-machine-" + std::to_string(getpid()), &journal, &err)) {
+      PrintError("--machine: " + err);
+      return kExitFailure;
+    }
+    emulated_machine = cgroups.Describe(checked.machine_spec);
+    std::string where;
+    for (const std::string& p : cgroups.paths()) where += (where.empty() ? "" : ", ") + p;
+    progress.Note("elevbench: machine " + checked.suite_machine.emulated_profile + ": " +
+                  DescribeMachineLimits(checked.machine_spec.cpus,
+                                        emulated_machine.value("memory_bytes", uint64_t{0})) +
+                  (cgroups.cpuset_cpus().empty() ? "" : " (CPU " + cgroups.cpuset_cpus() + ")") +
+                  (checked.machine_spec.memory_bytes > 0 ? ", no swap" : "") + "; cgroup v" +
+                  std::to_string(checked.cgroup_layout.version) + ": " + where);
+  }
+
   // ---- 6. Identifiers, labels and context.
   SessionConfig sc;
   const std::string prefix =
@@ -438,8 +488,8 @@ int RunCommand(const RunOptions& o) {
   sc.timeout_seconds = o.timeout_seconds;
   ResultsDocument doc;
   doc.suite = o.entry->name;
-  doc.context = RunContext(o, machine, checked.fio_version, target, switching, pinned, sc.seed,
-                           root, sc.drop_caches);
+  doc.context = RunContext(o, machine, emulated_machine, checked.fio_version, target, switching,
+                           pinned, sc.seed, root, sc.drop_caches);
   doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
 
   // ---- 7. Run.
@@ -459,7 +509,14 @@ int RunCommand(const RunOptions& o) {
   }
   SystemFioRunner fio;
   size_t failed = 0;
+  // From here every child (fio, probes, loads) starts inside the machine's cgroups.
+  if (checked.machine_spec.limits() && !cgroups.Enter(getpid(), &err)) {
+    PrintError("--machine: " + err);
+    return kExitFailure;
+  }
   const bool finished = RunSession(*o.suite, sc, st, &fio, &progress, &doc, &failed, &err);
+  std::string leave_err;
+  if (!cgroups.Leave(&leave_err)) PrintError("--machine: " + leave_err);  // restore moves it
   const bool restored = guard.Restore();
 
   // ---- 8. Report.

@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
   bool keep_wbt = false;   ///< "--keep-wbt": today's writeback throttling on the emulated disk
+  std::string machine;     ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   std::string device;      ///< "--device NAME": consent to switch a device we did not make
   std::string schedulers;  ///< "all" or a list; empty = current scheduler only
   std::string queue;       ///< "--queue attr=value,..."
@@ -35,6 +36,7 @@ struct RunOptions {
   uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
   uint64_t seed = 0;
   bool seed_given = false;
+  bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
   bool no_drop_caches = false;
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
   std::string identifier;

@@ -7,14 +7,18 @@
 
 namespace elevbench {
 
-/// Static facts about this machine.
+/// Static facts about this machine, or about the machine a run emulates with `--machine`: the
+/// suites size their loads by memory_bytes and cpus in Suite::Prepare (tiobench's 2×RAM), so
+/// under `--machine p4-2003` they see 256 MB and one CPU, the limits the run is held to.
 struct MachineInfo {
   std::string kernel;  ///< uname release, e.g. "6.18.44"
   std::string hostname;
-  int cpus = 0;           ///< online CPUs
-  std::string cpu_model;  ///< /proc/cpuinfo "model name"
-  uint64_t memory_bytes = 0;
-  uint64_t swap_bytes = 0;
+  int cpus = 0;               ///< online CPUs (emulated: the cpuset's CPU count)
+  std::string cpu_model;      ///< /proc/cpuinfo "model name"
+  uint64_t memory_bytes = 0;  ///< MemTotal (emulated: the memory cgroup's limit)
+  uint64_t swap_bytes = 0;    ///< SwapTotal (emulated: 0, the limit allows no swap)
+  bool emulated = false;  ///< true when cpus/memory_bytes are `--machine` limits, not the host's
+  std::string emulated_profile;  ///< the `--machine` profile ("p4-2003") or spec as given
 };
 
 /// Reads uname, /proc/cpuinfo and /proc/meminfo. Never fails: unknown fields stay empty/zero.

@@ -35,6 +35,8 @@ enum class JournalEntryKind {
                  ///< to `original` (ResizeDriverTags: none, nr_requests, verified in debugfs).
   kLoopCreated,  ///< remove loop device `path` (LOOP_CTL_REMOVE), created for the run, unless it
                  ///< is bound to a file other than `backing_file`.
+  kCgroup,       ///< remove the cgroup directory `path` (an "elevbench-*" directory under
+                 ///< /sys/fs/cgroup/ that the run made), moving any task left in it to the parent.
 };
 
 /// The kind's name in the journal file: "sysfs_value", "loop_device", ...
@@ -91,6 +93,10 @@ struct JournalEntry {
   static JournalEntry Directory(std::string path) {
     return Of(JournalEntryKind::kDirectory, std::move(path));
   }
+  /// `path`: the cgroup directory as a system path ("/sys/fs/cgroup/memory/elevbench-machine-7").
+  static JournalEntry Cgroup(std::string path) {
+    return Of(JournalEntryKind::kCgroup, std::move(path));
+  }
   static JournalEntry Process(pid_t pid, uint64_t start_time, std::string comm) {
     JournalEntry e = Of(JournalEntryKind::kProcess, "");
     e.pid = pid;
@@ -119,7 +125,8 @@ struct JournalContents {
 };
 
 /// Parses the text of a journal file and checks every entry as Record() does (known kind, safe
-/// absolute paths, sysfs values under /sys or /proc/sys, loop devices, tag depths, pids > 1),
+/// absolute paths, sysfs values under /sys or /proc/sys, loop devices, tag depths, pids > 1,
+/// cgroups only as "elevbench-*" directories under /sys/fs/cgroup/),
 /// without acting on anything: the reader behind ApplyLeftoverJournal, kept pure so that a
 /// damaged or hostile journal can be tested (and fuzzed) on its own. `name` starts the messages
 /// (the file's path). False with one line in err, *out then unspecified. Never throws.
