@@ -16,13 +16,14 @@
 #include "harness/device/device_control.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/scratch_device.h"
+#include "harness/disk/daemon_start.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
 namespace {
 
-// Starts `elevbench disk serve` in its own session (a terminal's Ctrl-C must not reach it: it
-// has to outlive the loop device on top of it until the journal takes the stack down in order).
+// Starts `elevbench disk serve` detached (StartDetachedDaemon: its own session, re-parented to
+// init, its pid delivered even when an interrupt arrives meanwhile).
 bool StartDaemon(const EmulatedOptions& options, const std::string& backing,
                  const std::string& mountpoint, const std::string& log_path, pid_t* pid,
                  std::string* err) {
@@ -37,51 +38,10 @@ bool StartDaemon(const EmulatedOptions& options, const std::string& backing,
     argv.push_back("--trace");
     argv.push_back(options.trace_path);
   }
-  std::vector<char*> cargv;
-  for (std::string& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  // Double fork: the daemon is re-parented to init, so it never lingers as our zombie and the
-  // journal's process check (/proc/<pid>) sees it go when it exits.
-  int pipefd[2];
-  if (pipe2(pipefd, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + strerror(errno);
+  if (!StartDetachedDaemon(argv, log_path, pid, err)) {
+    *err = "could not start the disk daemon: " + *err;
     return false;
   }
-  pid_t child = fork();
-  if (child < 0) {
-    *err = std::string("fork: ") + strerror(errno);
-    return false;
-  }
-  if (child == 0) {
-    setsid();
-    pid_t daemon = fork();
-    if (daemon == 0) {
-      int devnull = open("/dev/null", O_RDWR);
-      int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(devnull, STDIN_FILENO);
-      dup2(log >= 0 ? log : devnull, STDOUT_FILENO);
-      dup2(log >= 0 ? log : devnull, STDERR_FILENO);
-      signal(SIGINT, SIG_DFL);
-      signal(SIGTERM, SIG_DFL);
-      signal(SIGHUP, SIG_DFL);
-      signal(SIGPIPE, SIG_DFL);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
-    ssize_t n = write(pipefd[1], &daemon, sizeof daemon);
-    _exit(n == sizeof daemon && daemon > 0 ? 0 : 1);
-  }
-  close(pipefd[1]);
-  pid_t daemon = -1;
-  ssize_t n = read(pipefd[0], &daemon, sizeof daemon);
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(child, &status, 0);
-  if (n != sizeof daemon || daemon <= 0) {
-    *err = "could not start the disk daemon";
-    return false;
-  }
-  *pid = daemon;
   return true;
 }
 
