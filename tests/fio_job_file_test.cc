@@ -121,10 +121,14 @@ TEST(FioJobFileTest, Deterministic) {
 
 TEST(FioJobFileTest, GlobalAlwaysPinsClatBinsAndCacheBehaviour) {
   const std::string t = Render(FioGlobalSpec{}, {TiobenchStream("read")});
-  for (const char* line :
-       {"\nthread\n", "\ninvalidate=0\n", "\nrandrepeat=0\n", "\nfallocate=none\n",
-        "\nclat_percentiles=1\n", "\nlat_percentiles=0\n", "\ndisable_slat=1\n", "\ndirect=0\n"}) {
+  for (const char* line : {"\nthread\n", "\ninvalidate=0\n", "\nrandrepeat=0\n",
+                           "\nfallocate=none\n", "\nclat_percentiles=1\n", "\nlat_percentiles=0\n",
+                           "\ndisable_slat=1\n", "\ndisable_lat=1\n", "\ndirect=0\n"}) {
     EXPECT_NE(t.find(line), std::string::npos) << line;
+  }
+  // The per-call clat histogram must survive the cheaper bookkeeping: nothing that turns it off.
+  for (const char* off : {"disable_clat", "gtod_reduce", "stats=0", "disable_lat=0"}) {
+    EXPECT_EQ(t.find(off), std::string::npos) << off;
   }
   EXPECT_EQ(t.find("norandommap"), std::string::npos);  // sequential: no random map option
   EXPECT_EQ(t.find("randseed"), std::string::npos);

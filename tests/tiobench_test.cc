@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "scenarios/tiobench/tiobench_runner.h"
 
 namespace elevbench {
@@ -153,6 +157,98 @@ TEST(TiobenchTest, SerialPhaseWallTimeIsTheSumOfThreads) {
   EXPECT_DOUBLE_EQ(m.wall_seconds, 3.0);  // the slowest thread
   ASSERT_TRUE(MeasurementFromFio(TioPhase::kSeqWrite, 2, run, /*serial=*/true, &m, &err)) << err;
   EXPECT_DOUBLE_EQ(m.wall_seconds, 4.0);  // one after another
+}
+
+TEST(TiobenchTest, StreamsNeverEvictInsideFio) {
+  // fio's invalidate=1 would evict inside the job's runtime and CPU window; the runner evicts
+  // the read phases' files itself before fio starts (TioPhaseEvictsFirst).
+  TiobenchParams p;
+  p.size_mb = 64;
+  for (TioPhase phase : kTioExecutionOrder) {
+    for (const StreamSpec& s : TioPhaseStreams(PlanTioThreads(p, 2), phase, "/d", 4096, false)) {
+      for (const auto& [k, v] : s.extra) EXPECT_NE(k, "invalidate") << TioPhaseKey(phase);
+    }
+  }
+  EXPECT_FALSE(TioGlobalSpec().invalidate);
+  EXPECT_TRUE(TioPhaseEvictsFirst(TioPhase::kSeqRead));
+  EXPECT_TRUE(TioPhaseEvictsFirst(TioPhase::kRandomRead));
+  EXPECT_FALSE(TioPhaseEvictsFirst(TioPhase::kSeqWrite));
+  EXPECT_FALSE(TioPhaseEvictsFirst(TioPhase::kRandomWrite));
+  EXPECT_EQ(TioFilePath("/d", 3), "/d/tiotest.3.0");
+}
+
+// Records fio runs into a shared event list and answers with one job per thread.
+class EventFio : public FioRunner {
+ public:
+  explicit EventFio(std::vector<std::string>* events) : events_(events) {}
+  bool Run(const FioInvocation& inv, FioRunResult* result, std::string*) override {
+    events_->push_back("fio " + inv.streams.at(0).rw);
+    result->jobs.clear();
+    for (const StreamSpec& s : inv.streams) {
+      for (uint32_t k = 0; k < s.numjobs; ++k) {
+        FioJobResult job;
+        FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
+        d.io_bytes = 4096;
+        d.total_ios = 1;
+        d.runtime_ms = 1;
+        result->jobs.push_back(job);
+      }
+    }
+    return true;
+  }
+  bool Start(const FioInvocation&, std::unique_ptr<FioBackground>*, std::string* err) override {
+    *err = "not used";
+    return false;
+  }
+
+ private:
+  std::vector<std::string>* events_;
+};
+
+TEST(TiobenchTest, ReadPhasesEvictEveryThreadFileBeforeFioStarts) {
+  std::vector<std::string> events;
+  EventFio fio(&events);
+  TioCellHooks hooks;
+  hooks.fio = &fio;
+  hooks.evict_file = [&events](const std::string& path, std::string*) {
+    events.push_back("evict " + path);
+    return true;
+  };
+  TiobenchParams p;
+  p.size_mb = 8;
+  p.directory = "/nonexistent-elevbench-dir";
+  std::vector<TioPhaseMeasurement> m;
+  std::string err;
+  ASSERT_TRUE(RunTioCell(p, 2, hooks, &m, &err)) << err;
+  const std::vector<std::string> want = {"fio write",
+                                         "fio randwrite",
+                                         "evict /nonexistent-elevbench-dir/tiotest.0.0",
+                                         "evict /nonexistent-elevbench-dir/tiotest.1.0",
+                                         "fio read",
+                                         "evict /nonexistent-elevbench-dir/tiotest.0.0",
+                                         "evict /nonexistent-elevbench-dir/tiotest.1.0",
+                                         "fio randread"};
+  EXPECT_EQ(events, want);
+}
+
+TEST(TiobenchTest, AFailedEvictionFailsTheCellBeforeFioRuns) {
+  std::vector<std::string> events;
+  EventFio fio(&events);
+  TioCellHooks hooks;
+  hooks.fio = &fio;
+  hooks.evict_file = [](const std::string&, std::string* err) {
+    *err = "posix_fadvise failed";
+    return false;
+  };
+  TiobenchParams p;
+  p.size_mb = 8;
+  p.directory = "/nonexistent-elevbench-dir";
+  std::vector<TioPhaseMeasurement> m;
+  std::string err;
+  EXPECT_FALSE(RunTioCell(p, 1, hooks, &m, &err));
+  EXPECT_NE(err.find("seq_read"), std::string::npos) << err;
+  EXPECT_NE(err.find("posix_fadvise failed"), std::string::npos) << err;
+  EXPECT_EQ(events, (std::vector<std::string>{"fio write", "fio randwrite"}));
 }
 
 }  // namespace

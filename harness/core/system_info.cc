@@ -1,5 +1,6 @@
 #include "harness/core/system_info.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -149,6 +150,22 @@ bool DropCleanCaches(std::string* err) {
   out.flush();
   if (!out) {
     *err = "cannot drop caches: write to /proc/sys/vm/drop_caches failed";
+    return false;
+  }
+  return true;
+}
+
+bool EvictFileFromPageCache(const std::string& path, std::string* err) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return true;
+    *err = "cannot open " + path + " to evict it from the page cache: " + strerror(errno);
+    return false;
+  }
+  const int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);  // returns the error number
+  close(fd);
+  if (rc != 0) {
+    *err = "posix_fadvise(DONTNEED) on " + path + " failed: " + strerror(rc);
     return false;
   }
   return true;

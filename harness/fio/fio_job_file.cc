@@ -187,6 +187,7 @@ bool WriteFioJobFile(const FioGlobalSpec& global, const std::vector<StreamSpec>&
   g.Option("clat_percentiles", 1);
   g.Option("lat_percentiles", 0);
   g.Option("disable_slat", 1);
+  g.Option("disable_lat", 1);
   if (!AppendExtras("global", global.extra, &g, err)) return false;
 
   for (const StreamSpec& s : streams) {

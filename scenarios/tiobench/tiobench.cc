@@ -124,20 +124,24 @@ StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::
     case TioPhase::kSeqRead:
       s.rw = "read";
       s.file_size_bytes = file_bytes;
-      // The files were just written: evict their pages (POSIX_FADV_DONTNEED) so reads hit the
-      // disk, as the 2003 runs forced with a 2xRAM file set. Metadata stays cached, as then.
-      s.extra.emplace_back("invalidate", "1");
       break;
     case TioPhase::kRandomRead:
       s.rw = "randread";
       s.file_size_bytes = file_bytes - block_bytes;
       s.number_ios = plan.random_ops_per_thread;
       s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
-      s.extra.emplace_back("invalidate", "1");
       break;
   }
   return s;
 }
+
+std::string TioFilePath(const std::string& directory, uint32_t thread) {
+  return directory + "/tiotest." + std::to_string(thread) + ".0";
+}
+
+// The files were just written and fsynced, so every page is clean and goes; metadata stays
+// cached, as on the 2003 box whose 2xRAM file set evicted the data but not the indirect blocks.
+bool TioPhaseEvictsFirst(TioPhase phase) { return !TioPhaseWrites(phase); }
 
 bool TioPhaseSerial(TioPhase phase, bool nofrag) { return nofrag && phase == TioPhase::kSeqWrite; }
 
@@ -150,7 +154,7 @@ std::vector<StreamSpec> TioPhaseStreams(const TioThreadPlan& plan, TioPhase phas
   for (uint32_t k = 0; k < plan.threads; ++k) {
     StreamSpec s = all;
     s.name = "tiotest-w" + std::to_string(k);
-    s.filename = "tiotest." + std::to_string(k) + ".0";  // the name the other phases use
+    s.filename = "tiotest." + std::to_string(k) + ".0";  // TioFilePath's name, as the others use
     s.numjobs = 1;
     s.stonewall = k > 0;
     streams.push_back(s);

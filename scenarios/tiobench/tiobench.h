@@ -68,8 +68,8 @@ TioThreadPlan PlanTioThreads(const TiobenchParams& params, uint32_t threads);
 /// The fio stream (one job section with numjobs = threads) that performs `phase`: buffered psync
 /// I/O, one file per thread named tiotest.<thread>.0 in `directory`, end_fsync on the write
 /// phases, random offsets in [0, blocks-1) with repeats allowed, as tiotest's rand() % (blocks-1).
-/// Read phases evict the files' cached pages first (fio invalidate=1), so they read from the disk
-/// on any machine, as the 2003 runs did with a file set of twice the RAM.
+/// The stream itself never evicts (invalidate=0): the runner evicts the read phases' files before
+/// it starts fio (TioPhaseEvictsFirst), outside fio's runtime and CPU window.
 StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::string& directory,
                           uint32_t block_bytes);
 
@@ -80,10 +80,22 @@ std::vector<StreamSpec> TioPhaseStreams(const TioThreadPlan& plan, TioPhase phas
                                         const std::string& directory, uint32_t block_bytes,
                                         bool nofrag);
 
+/// Path of thread `thread`'s file (fio's name for job `thread` of section "tiotest").
+std::string TioFilePath(const std::string& directory, uint32_t thread);
+
+/// True for the read phases: their files are evicted from the page cache (posix_fadvise
+/// DONTNEED) just before fio starts, so they read from the disk on any machine, as the 2003 runs
+/// did with a file set of twice the RAM. Done by elevbench, not by fio's invalidate=1, which
+/// evicts inside the job's runtime and CPU window where tiotest had no such work.
+bool TioPhaseEvictsFirst(TioPhase phase);
+
 /// True when the phase's threads run one after another (their runtimes add up).
 bool TioPhaseSerial(TioPhase phase, bool nofrag);
 
-/// The fio [global] section used for every tiobench phase.
+/// The fio [global] section used for every tiobench phase: thread mode (per-thread rusage), no
+/// cache invalidation, random seeds, plain-write layout, no fadvise (as tiotest), and fio's
+/// per-call bookkeeping cut to what the tiobench metrics use (docs/metrics.md, "CPU columns
+/// against the real tiotest"): clat (Avg/Max/Lat% and the histogram) stays exact.
 FioGlobalSpec TioGlobalSpec();
 
 /// Raw measurement of one phase at one thread count, pooled over numruns (sums, as tiobench.pl

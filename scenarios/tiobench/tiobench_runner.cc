@@ -5,14 +5,24 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "harness/core/system_info.h"
+
 namespace elevbench {
 namespace {
 
 void RemoveTioFiles(const std::string& directory, uint32_t threads) {
+  for (uint32_t i = 0; i < threads; ++i) unlink(TioFilePath(directory, i).c_str());
+}
+
+bool EvictTioFiles(const TioCellHooks& hooks, const std::string& directory, uint32_t threads,
+                   std::string* err) {
   for (uint32_t i = 0; i < threads; ++i) {
-    std::string path = directory + "/tiotest." + std::to_string(i) + ".0";
-    unlink(path.c_str());
+    const std::string path = TioFilePath(directory, i);
+    if (!(hooks.evict_file ? hooks.evict_file(path, err) : EvictFileFromPageCache(path, err))) {
+      return false;
+    }
   }
+  return true;
 }
 
 }  // namespace
@@ -87,7 +97,8 @@ bool RunTioCell(const TiobenchParams& params, uint32_t threads, const TioCellHoo
       inv.timeout_seconds = hooks.phase_timeout_seconds;
       FioRunResult result;
       TioPhaseMeasurement m;
-      if (!fio->Run(inv, &result, err) ||
+      if ((TioPhaseEvictsFirst(phase) && !EvictTioFiles(hooks, params.directory, threads, err)) ||
+          !fio->Run(inv, &result, err) ||
           !MeasurementFromFio(phase, threads, result, TioPhaseSerial(phase, params.nofrag), &m,
                               err)) {
         *err = std::string(TioPhaseKey(phase)) + " at " + std::to_string(threads) +

@@ -24,6 +24,9 @@ struct TioCellHooks {
   std::string fio_label_prefix;
   /// Per-phase fio timeout in seconds (0 = none).
   double phase_timeout_seconds = 0;
+  /// Evicts one file from the page cache before a read phase; null = EvictFileFromPageCache.
+  /// Called once per thread's file (TioFilePath), in thread order, before that phase's fio run.
+  std::function<bool(const std::string& path, std::string* err)> evict_file;
 };
 
 /// Runs every phase of tiobench at `threads` threads in params.directory. The per-thread files
