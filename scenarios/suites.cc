@@ -2,9 +2,12 @@
 // is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
 #include "harness/run/suite.h"
+#include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "scenarios/morton/morton_measurements.h"
+#include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
 #include "scenarios/probes/probe_measurements.h"
@@ -34,6 +37,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"nick"},
        RenderProbesReport,
        ProbeMeasurements},
+      {"morton",
+       "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, small files",
+       MakeMortonSuite,
+       {"akpm"},
+       RenderMortonReport,
+       MortonMeasurements},
   };
   return kSuites;
 }
