@@ -6,6 +6,7 @@
 #include "reporters/nickbench_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "reporters/visave_text.h"
 #include "scenarios/morton/morton_measurements.h"
 #include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
@@ -14,6 +15,8 @@
 #include "scenarios/probes/probes_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_suite.h"
+#include "scenarios/visave/visave_measurements.h"
+#include "scenarios/visave/visave_suite.h"
 
 namespace elevbench {
 
@@ -43,6 +46,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"akpm"},
        RenderMortonReport,
        MortonMeasurements},
+      {"visave",
+       "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
+       MakeVisaveSuite,
+       {"lkml"},
+       RenderVisaveReport,
+       VisaveMeasurements},
   };
   return kSuites;
 }
