@@ -260,5 +260,16 @@ TEST(MortonMeasurementsTest, SlowestFastestAggregateAndNoNumberForADnf) {
   EXPECT_EQ(find("test7", "id-0", "load_mb_s").status, "ok");
 }
 
+// A real run on a plain directory (--scale 0.05, two repetitions): `report` prints what `run`
+// printed.
+TEST(MortonTextTest, ARealRunAsItWasPrinted) {
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(
+      LoadResultsFile(testing::TestDataPath("fixtures/report_morton_small.json"), &doc, &err))
+      << err;
+  ExpectMatchesGolden("morton_small.txt", Render(doc));
+}
+
 }  // namespace
 }  // namespace elevbench

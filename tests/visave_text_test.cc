@@ -132,5 +132,16 @@ TEST(VisaveMeasurementsTest, MeanMaxMedianAndTheWriter) {
   EXPECT_DOUBLE_EQ(m[3].value, 30);
 }
 
+// A real run on a plain directory (3 saves 2 s apart, two repetitions), as `run` printed it.
+TEST(VisaveTextTest, ARealRunAsItWasPrinted) {
+  ResultsDocument doc;
+  std::string err, text;
+  ASSERT_TRUE(
+      LoadResultsFile(testing::TestDataPath("fixtures/report_visave_small.json"), &doc, &err))
+      << err;
+  ASSERT_TRUE(RenderVisaveReport(doc, "lkml", &text, &err)) << err;
+  testing::ExpectMatchesGolden("visave_small.txt", text);
+}
+
 }  // namespace
 }  // namespace elevbench
