@@ -61,4 +61,55 @@ std::string GnuTimeCutLine(double user_seconds, double system_seconds, double el
          GnuTimeElapsed(elapsed_seconds) + "elapsed";
 }
 
+namespace {
+
+// Negative and non-finite times as 0, huge ones capped (int arithmetic below).
+double Sane(double seconds) {
+  if (!std::isfinite(seconds) || seconds <= 0) return 0;
+  return std::min(seconds, 1.0e9);
+}
+
+}  // namespace
+
+std::string ZshElapsed(double seconds) {
+  double secs = Sane(seconds);
+  int mins = static_cast<int>(secs) / 60;
+  const int hours = mins / 60;
+  secs -= 60 * mins;
+  mins -= 60 * hours;
+  char buf[64];
+  if (hours) {
+    std::snprintf(buf, sizeof buf, "%d:%02d:%05.2f", hours, mins, secs);
+  } else if (mins) {
+    std::snprintf(buf, sizeof buf, "%d:%05.2f", mins, secs);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f", secs);
+  }
+  return buf;
+}
+
+std::string ZshTimeLine(const std::string& job, double user_seconds, double system_seconds,
+                        double elapsed_seconds) {
+  const double user = Sane(user_seconds), system = Sane(system_seconds);
+  const double elapsed = Sane(elapsed_seconds);
+  const int percent =
+      elapsed > 0 ? static_cast<int>(std::min(100.0 * (user + system) / elapsed, 1.0e9)) : 0;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%4.2fs user %4.2fs system %d%% cpu ", user, system, percent);
+  return (job.empty() ? "" : job + "  ") + buf + ZshElapsed(elapsed) + " total";
+}
+
+std::string BashTimeReal(double seconds) {
+  const TimeVal tv = ToTimeVal(seconds);
+  long sec = tv.sec;
+  long ms = tv.usec / 1000 + (tv.usec % 1000 >= 500 ? 1 : 0);
+  if (ms >= 1000) {
+    sec += 1;
+    ms -= 1000;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "real\t%ldm%ld.%03lds", sec / 60, sec % 60, ms);
+  return buf;
+}
+
 }  // namespace elevbench

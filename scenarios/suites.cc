@@ -2,11 +2,15 @@
 // is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
 #include "harness/run/suite.h"
+#include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/orasim_text.h"
 #include "reporters/post2003_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "reporters/visave_text.h"
+#include "scenarios/morton/morton_measurements.h"
+#include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
 #include "scenarios/orasim/orasim_measurements.h"
@@ -16,6 +20,8 @@
 #include "scenarios/probes/probes_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_suite.h"
+#include "scenarios/visave/visave_measurements.h"
+#include "scenarios/visave/visave_suite.h"
 
 namespace elevbench {
 
@@ -51,6 +57,18 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"nick", "beside-2003"},
        RenderPost2003Report,
        CompositeMeasurements},
+      {"morton",
+       "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, small files",
+       MakeMortonSuite,
+       {"akpm"},
+       RenderMortonReport,
+       MortonMeasurements},
+      {"visave",
+       "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
+       MakeVisaveSuite,
+       {"lkml"},
+       RenderVisaveReport,
+       VisaveMeasurements},
   };
   return kSuites;
 }

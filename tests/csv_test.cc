@@ -174,5 +174,19 @@ TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
   testing::ExpectMatchesGolden("report_mixed_and_nickbench.csv", text);
 }
 
+// The same real morton and visave runs as measurements, one per line.
+TEST(CsvTest, GoldenOfMortonAndVisaveRuns) {
+  std::string text, err;
+  ASSERT_TRUE(RenderCsvReport({Load("fixtures/report_morton_small.json", "morton.json"),
+                               Load("fixtures/report_visave_small.json", "visave.json")},
+                              &text, &err))
+      << err;
+  const auto records = ParseCsv(text);
+  // morton: 2 repetitions x (4 metrics for #1, 3 for #5, 3 for #4, 4 for each of the six tests
+  // beside a load); visave: 2 repetitions x 4 metrics; and the header.
+  EXPECT_EQ(records.size(), 1u + 2 * (4 + 3 + 3 + 6 * 4) + 2 * 4);
+  testing::ExpectMatchesGolden("report_morton_visave.csv", text);
+}
+
 }  // namespace
 }  // namespace elevbench

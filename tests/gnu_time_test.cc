@@ -1,11 +1,14 @@
-// GNU time 1.7's field formats (shared/docs/legacy-suites.md §7): truncated centiseconds, the
-// m:ss.cc / h:mm:ss switch at one hour, and Nick's cut line from the seed posts.
+// The time formats of the posts (shared/docs/legacy-suites.md §4, §7): GNU time 1.7's fields
+// (truncated centiseconds, the m:ss.cc / h:mm:ss switch at one hour, Nick's cut line), zsh's
+// `time` line of Andrew Morton's test #1 and bash's `real` line of his test #5, each checked
+// against every line the posts published.
 
 #include "reporters/gnu_time.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <utility>
 
 namespace elevbench {
 namespace {
@@ -88,6 +91,68 @@ TEST(GnuTimeTest, CutLinesOfTheSeed) {
 
 TEST(GnuTimeTest, CutLineOfALongProbe) {
   EXPECT_EQ(GnuTimeCutLine(1.5, 12.25, 4000.5), "1.50user 12.25system 1:06:40elapsed");
+}
+
+// Every time line of Andrew Morton's test #1 (seed 002, 20 Feb 2003), from its printed values.
+TEST(ZshTimeTest, LinesOfAndrewMortonsParallelReads) {
+  struct Row {
+    double user, system, elapsed;
+    const char* line;
+  };
+  const Row rows[] = {
+      {0.00, 0.18, 6.115, "0.00s user 0.18s system 2% cpu 6.115 total"},
+      {0.02, 0.22, 14.312, "0.02s user 0.22s system 1% cpu 14.312 total"},
+      {0.01, 0.16, 37.007, "0.01s user 0.16s system 0% cpu 37.007 total"},
+      {0.01, 0.16, 132.00, "0.01s user 0.16s system 0% cpu 2:12.00 total"},
+      {0.01, 0.15, 132.12, "0.01s user 0.15s system 0% cpu 2:12.12 total"},
+      {0.01, 0.19, 133.51, "0.01s user 0.19s system 0% cpu 2:13.51 total"},
+      {0.01, 0.16, 50.778, "0.01s user 0.16s system 0% cpu 50.778 total"},
+      {0.01, 0.16, 51.067, "0.01s user 0.16s system 0% cpu 51.067 total"},
+      {0.01, 0.18, 92.34, "0.01s user 0.18s system 0% cpu 1:32.34 total"},
+      {0.01, 0.17, 27.995, "0.01s user 0.17s system 0% cpu 27.995 total"},
+      {0.01, 0.18, 30.550, "0.01s user 0.18s system 0% cpu 30.550 total"},
+      {0.01, 0.16, 34.832, "0.01s user 0.16s system 0% cpu 34.832 total"},
+  };
+  for (const Row& r : rows) EXPECT_EQ(ZshTimeLine("", r.user, r.system, r.elapsed), r.line);
+  EXPECT_EQ(ZshTimeLine("cat 100-meg-file-0 > /dev/null", 0, 0.18, 6.115),
+            "cat 100-meg-file-0 > /dev/null  0.00s user 0.18s system 2% cpu 6.115 total");
+}
+
+TEST(ZshTimeTest, ElapsedSwitchesAtTheMinuteAndTheHourAndKeepsZshsQuirk) {
+  EXPECT_EQ(ZshElapsed(0), "0.000");
+  EXPECT_EQ(ZshElapsed(59.9994), "59.999");
+  EXPECT_EQ(ZshElapsed(60), "1:00.00");
+  EXPECT_EQ(ZshElapsed(61.5), "1:01.50");
+  EXPECT_EQ(ZshElapsed(3723.5), "1:02:03.50");
+  EXPECT_EQ(ZshElapsed(119.996), "1:60.00");  // zsh: minutes truncated, seconds rounded
+  EXPECT_EQ(ZshElapsed(-1), "0.000");
+  EXPECT_EQ(ZshElapsed(std::numeric_limits<double>::quiet_NaN()), "0.000");
+}
+
+TEST(ZshTimeTest, CpuPercentIsTruncatedAndZeroWithoutElapsedTime) {
+  EXPECT_EQ(ZshTimeLine("", 0.5, 0.499, 1), "0.50s user 0.50s system 99% cpu 1.000 total");
+  EXPECT_EQ(ZshTimeLine("", 0.1, 0.1, 0), "0.10s user 0.10s system 0% cpu 0.000 total");
+  EXPECT_EQ(ZshTimeLine("", 1.5, 0.5, 1), "1.50s user 0.50s system 200% cpu 1.000 total");
+}
+
+// Every `real` value of Andrew Morton's test #5 (seed 002), including the Orlov rerun.
+TEST(BashTimeTest, RealLinesOfAndrewMortonsSixReaders) {
+  const std::pair<double, const char*> rows[] = {
+      {417.537, "real\t6m57.537s"}, {417.916, "real\t6m57.916s"}, {220.188, "real\t3m40.188s"},
+      {236.791, "real\t3m56.791s"}, {315.932, "real\t5m15.932s"}, {350.602, "real\t5m50.602s"},
+      {44.573, "real\t0m44.573s"},  {53.087, "real\t0m53.087s"},  {372.767, "real\t6m12.767s"},
+      {373.085, "real\t6m13.085s"},
+  };
+  for (const auto& [seconds, line] : rows) EXPECT_EQ(BashTimeReal(seconds), line);
+}
+
+TEST(BashTimeTest, MillisecondsAreRoundedWithCarry) {
+  EXPECT_EQ(BashTimeReal(0), "real\t0m0.000s");
+  EXPECT_EQ(BashTimeReal(1.0004), "real\t0m1.000s");
+  EXPECT_EQ(BashTimeReal(1.0005), "real\t0m1.001s");  // bash rounds, GNU time truncates
+  EXPECT_EQ(BashTimeReal(59.9996), "real\t1m0.000s");
+  EXPECT_EQ(BashTimeReal(3600), "real\t60m0.000s");  // no hours in bash's %lR
+  EXPECT_EQ(BashTimeReal(-3), "real\t0m0.000s");
 }
 
 }  // namespace

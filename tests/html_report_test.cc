@@ -196,5 +196,19 @@ TEST(HtmlReportTest, FiveConfigurationReportRendersInHeadlessChromium) {
   EXPECT_EQ(Count(parsed, "<table class=\"metrics\">"), 4u + 5u);
 }
 
+TEST(HtmlReportTest, MortonAndVisaveRunsHaveTheirTables) {
+  GnuplotOptions none;
+  none.program = "elevbench-test-no-such-gnuplot";
+  std::string html;
+  std::string err;
+  ASSERT_TRUE(RenderHtmlReport(
+      {Load("fixtures/report_morton_small.json"), Load("fixtures/report_visave_small.json")}, none,
+      &html, &err))
+      << err;
+  EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 10u);  // nine tests and the saves
+  EXPECT_NE(html.find("slowest_seconds"), std::string::npos);
+  EXPECT_NE(html.find("mean_save_seconds"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench

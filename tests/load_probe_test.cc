@@ -1,5 +1,5 @@
 // The load-vs-probe engine with a fake fio and real probe commands: warm-up, DNF at the timeout
-// with the work done, the load stopped on every path, first-end runs.
+// with the work done, the load stopped on every path, first-end runs, in-process foregrounds.
 
 #include "harness/engine/load_probe.h"
 
@@ -188,6 +188,60 @@ TEST_F(LoadProbeTest, StreamsHaveOneJobEach) {
   probe.argv = {"true"};
   EXPECT_FALSE(RunLoadWithProbe(&fio_, load, probe, dir_.path(), "t", &result_, &err_));
   EXPECT_FALSE(fio_.state.started);
+}
+
+TEST_F(LoadProbeTest, AForegroundRunsAfterTheWarmUpWhileTheLoadRuns) {
+  bool load_running_then = false;
+  double ran_at = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<StreamResult> streams;
+  double warmup = 0;
+  ASSERT_TRUE(RunLoadAround(
+      &fio_, OneReader(), 0.3, 0,
+      [&](std::string*) {
+        load_running_then = fio_.state.started && !fio_.state.stopped;
+        ran_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return true;
+      },
+      dir_.path(), "t", &streams, &warmup, &err_))
+      << err_;
+  EXPECT_TRUE(load_running_then);
+  EXPECT_GE(ran_at, 0.3);
+  EXPECT_GE(warmup, 0.3);
+  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(streams.size(), 1u);
+  EXPECT_EQ(streams[0].bytes_read, 20u << 20);
+}
+
+TEST_F(LoadProbeTest, AFailingForegroundStillStopsTheLoadAndItsErrorComesFirst) {
+  std::vector<StreamResult> streams;
+  double warmup = 0;
+  EXPECT_FALSE(RunLoadAround(
+      &fio_, OneReader(), 0, 0,
+      [](std::string* e) {
+        *e = "save 2: fsync f: No space left on device";
+        return false;
+      },
+      dir_.path(), "t", &streams, &warmup, &err_));
+  EXPECT_EQ(err_, "save 2: fsync f: No space left on device");
+  EXPECT_TRUE(fio_.state.stopped);
+  EXPECT_TRUE(streams.empty());
+}
+
+TEST_F(LoadProbeTest, AForegroundIsNotRunWhenTheLoadEndsDuringItsWarmUp) {
+  fio_.state.running = false;
+  bool ran = false;
+  std::vector<StreamResult> streams;
+  double warmup = 0;
+  EXPECT_FALSE(RunLoadAround(
+      &fio_, OneReader(), 1, 0,
+      [&](std::string*) {
+        ran = true;
+        return true;
+      },
+      dir_.path(), "t", &streams, &warmup, &err_));
+  EXPECT_FALSE(ran);
+  EXPECT_NE(err_.find("warm-up"), std::string::npos) << err_;
 }
 
 TEST_F(LoadProbeTest, FirstEndRunsSetExitallAndTakeTheLongestRuntime) {

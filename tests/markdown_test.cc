@@ -138,5 +138,21 @@ TEST(MarkdownTest, UnknownSuiteIsAnErrorNamingTheFile) {
   EXPECT_EQ(err.rfind("odd.json: ", 0), 0u) << err;
 }
 
+// A real morton run (nine tests, two repetitions) and a real visave run on a plain directory
+// (tests/fixtures/report_morton_small.json, report_visave_small.json): one table per test, the
+// headline first.
+TEST(MarkdownTest, MortonAndVisaveRuns) {
+  const std::string md = Render({Load("fixtures/report_morton_small.json", "morton.json"),
+                                 Load("fixtures/report_visave_small.json", "visave.json")});
+  for (int t = 1; t <= 9; ++t) {
+    EXPECT_NE(md.find("### test" + std::to_string(t) + "\n"), std::string::npos) << t;
+  }
+  EXPECT_NE(md.find("### vi-save\n"), std::string::npos);
+  const std::vector<std::string> row = Cells(RowOf(md, "test1", "6.18.44-fc-v782"));
+  ASSERT_GE(row.size(), 3u);
+  EXPECT_EQ(row[1], "2");  // n: both repetitions
+  testing::ExpectMatchesGolden("report_morton_visave.md", md);
+}
+
 }  // namespace
 }  // namespace elevbench

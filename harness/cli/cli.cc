@@ -104,7 +104,8 @@ int RunCli(int argc, char** argv) {
   run_cmd->add_option("--identifier", run.identifier,
                       "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
   run_cmd->add_option("--format", run.format,
-                      "Text format: the suite's (tiobench: nick, tiobench), or json");
+                      "Text format: the suite's (tiobench: nick, tiobench; morton: akpm; visave: "
+                      "lkml), or json");
   run_cmd->add_option("--out", run.out,
                       "Results JSON (default results/<time>-<host>-<suite>.json)");
   run_cmd->add_option("--db", run.history_db,
@@ -119,9 +120,10 @@ int RunCli(int argc, char** argv) {
   report_cmd->add_option("files", report_paths, "Results JSON files written by 'run'")->required();
   report_cmd->add_option(
       "--format", report_format,
-      "The suite's text formats (tiobench: nick, tiobench; nickbench, probes: nick) or, for every "
-      "suite, md, csv, csv-summary, html, json. Several files: text formats and json print each "
-      "file in turn; md, csv, csv-summary and html combine them into one document");
+      "The suite's text formats (tiobench: nick, tiobench; nickbench, probes: nick; morton: akpm; "
+      "visave: lkml) or, for every suite, md, csv, csv-summary, html, json. Several files: text "
+      "formats and json print each file in turn; md, csv, csv-summary and html combine them "
+      "into one document");
 
   // devices
   bool devices_json = false;

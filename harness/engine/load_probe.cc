@@ -171,4 +171,31 @@ bool RunLoadWithProbe(FioRunner* fio, const LoadSpec& load, const ProbeSpec& pro
   return true;
 }
 
+bool RunLoadAround(FioRunner* fio, const LoadSpec& load, double warmup_seconds,
+                   uint64_t warmup_bytes, const std::function<bool(std::string*)>& foreground,
+                   const std::string& work_dir, const std::string& label,
+                   std::vector<StreamResult>* streams, double* warmup_done, std::string* err) {
+  if (!CheckOneJobPerStream(load, err)) return false;
+  std::unique_ptr<FioBackground> running;
+  if (!fio->Start(LoadInvocation(load, work_dir, label, 0), &running, err)) return false;
+  const auto started = std::chrono::steady_clock::now();
+  std::string fg_err;
+  bool fg_ok = WaitForWarmUp(running.get(), warmup_seconds, warmup_bytes, started, &fg_err);
+  *warmup_done = Since(started);
+  if (fg_ok) fg_ok = foreground(&fg_err);
+  FioRunResult run;
+  std::string load_err;
+  const bool load_ok = running->Stop(&run, &load_err);
+  if (!fg_ok) {
+    *err = fg_err;
+    return false;
+  }
+  if (!load_ok) {
+    *err = "load: " + load_err;
+    return false;
+  }
+  *streams = StreamResultsFromFio(run, load.bw_log_interval_ms);
+  return true;
+}
+
 }  // namespace elevbench

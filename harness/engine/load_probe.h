@@ -69,4 +69,17 @@ std::vector<StreamResult> StreamResultsFromFio(const FioRunResult& run,
                                     const std::string& work_dir, const std::string& label,
                                     LoadProbeResult* result, std::string* err);
 
+/// Starts `load` (its streams time-based), waits for the warm-up (`warmup_seconds` and
+/// `warmup_bytes`, as for a probe), runs `foreground` in this thread, then stops the load and
+/// parses it into *streams. For a foreground that is not a command (the vi-style saves, done
+/// in-process). The load is stopped on every path. *warmup_done gets how long the load had run
+/// when foreground started. False with err when the load could not be started, ended during the
+/// warm-up or failed, or when foreground returned false (its err comes first).
+[[nodiscard]] bool RunLoadAround(FioRunner* fio, const LoadSpec& load, double warmup_seconds,
+                                 uint64_t warmup_bytes,
+                                 const std::function<bool(std::string*)>& foreground,
+                                 const std::string& work_dir, const std::string& label,
+                                 std::vector<StreamResult>* streams, double* warmup_done,
+                                 std::string* err);
+
 }  // namespace elevbench

@@ -1,0 +1,77 @@
+#include "scenarios/morton/morton_measurements.h"
+
+#include <algorithm>
+
+#include "scenarios/morton/morton_records.h"
+
+namespace elevbench {
+
+bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
+                        std::string* err) {
+  std::vector<MortonRecord> records;
+  if (!MortonRecordsFromDocument(doc, &records, err)) return false;
+  for (const MortonRecord& r : records) {
+    Measurement base;
+    base.suite = "morton";
+    base.section = "test" + std::to_string(r.test);
+    base.identifier = r.identifier;
+    base.label = r.label;
+    base.scheduler = r.scheduler;
+    base.repetition = r.repetition;
+    auto add = [&](MetricInfo info, double value, const std::string& status) {
+      Measurement m = base;
+      m.metric = std::move(info);
+      m.value = status == "ok" ? value : 0;
+      m.status = status;
+      out->push_back(std::move(m));
+    };
+    const auto lower = [](const char* name, bool headline) {
+      return MetricInfo{name, "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, headline};
+    };
+    if (r.probes.size() == 1) {
+      const MortonProbe& p = r.probes[0];
+      add(lower("elapsed_seconds", true), p.elapsed_seconds, p.status);
+      add(lower("user_seconds", false), p.user_seconds, p.status);
+      add(lower("system_seconds", false), p.system_seconds, p.status);
+    } else {
+      // The group is done when its last command is: any DNF or failure leaves no slowest time.
+      std::string worst = "ok";
+      double slowest = 0, fastest = 0;
+      bool any_ok = false;
+      uint64_t bytes = 0;
+      for (const MortonProbe& p : r.probes) {
+        if (p.status != "ok") {
+          if (worst != "dnf") worst = p.status;
+          continue;
+        }
+        slowest = std::max(slowest, p.elapsed_seconds);
+        fastest = any_ok ? std::min(fastest, p.elapsed_seconds) : p.elapsed_seconds;
+        any_ok = true;
+        bytes += p.work_bytes;
+      }
+      add(lower("slowest_seconds", true), slowest, worst);
+      add(lower("fastest_seconds", false), fastest, any_ok ? "ok" : worst);
+      add({"spread_ratio", "ratio", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+          fastest > 0 ? slowest / fastest : 0, worst == "ok" && fastest > 0 ? "ok" : worst);
+      if (r.test == 1) {
+        add({"aggregate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
+            slowest > 0 ? static_cast<double>(bytes) / (1 << 20) / slowest : 0,
+            worst == "ok" && slowest > 0 ? "ok" : worst);
+      }
+    }
+    // The load kept running whatever the probe did: its throughput over its own window.
+    uint64_t load_bytes = 0;
+    double seconds = 0;
+    for (const StreamResult& s : r.load) {
+      load_bytes += s.bytes();
+      seconds = std::max(seconds, s.runtime_seconds);
+    }
+    if (!r.load.empty() && seconds > 0) {
+      add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
+          static_cast<double>(load_bytes) / (1 << 20) / seconds, "ok");
+    }
+  }
+  return true;
+}
+
+}  // namespace elevbench

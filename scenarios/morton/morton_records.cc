@@ -1,0 +1,297 @@
+#include "scenarios/morton/morton_records.h"
+
+#include <algorithm>
+
+#include "harness/core/json_fields.h"
+#include "harness/stats/statistics.h"
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+bool Get(const json& j, const char* key, T* out, std::string* err) {
+  return GetJsonField(j, key, out, err);
+}
+
+double Mean(const std::vector<double>& v, MeanKind kind = MeanKind::kArithmetic) {
+  return v.empty() ? 0 : Summarize(v, kind).mean;
+}
+
+json ProbeToJson(const MortonProbe& p) {
+  return json{{"command", p.command},
+              {"argv", p.argv},
+              {"status", p.status},
+              {"exit_code", p.exit_code},
+              {"term_signal", p.term_signal},
+              {"start_offset_seconds", p.start_offset_seconds},
+              {"user_seconds", p.user_seconds},
+              {"system_seconds", p.system_seconds},
+              {"elapsed_seconds", p.elapsed_seconds},
+              {"timeout_seconds", p.timeout_seconds},
+              {"major_faults", p.major_faults},
+              {"minor_faults", p.minor_faults},
+              {"block_input_ops", p.block_input_ops},
+              {"block_output_ops", p.block_output_ops},
+              {"voluntary_switches", p.voluntary_switches},
+              {"involuntary_switches", p.involuntary_switches},
+              {"bytes_read", p.bytes_read},
+              {"work_bytes", p.work_bytes}};
+}
+
+bool ProbeFromJson(const json& j, MortonProbe* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected an object";
+    return false;
+  }
+  MortonProbe p;
+  if (!Get(j, "command", &p.command, err) || !Get(j, "status", &p.status, err) ||
+      !Get(j, "exit_code", &p.exit_code, err) || !Get(j, "term_signal", &p.term_signal, err) ||
+      !Get(j, "start_offset_seconds", &p.start_offset_seconds, err) ||
+      !Get(j, "user_seconds", &p.user_seconds, err) ||
+      !Get(j, "system_seconds", &p.system_seconds, err) ||
+      !Get(j, "elapsed_seconds", &p.elapsed_seconds, err) ||
+      !Get(j, "timeout_seconds", &p.timeout_seconds, err) ||
+      !Get(j, "major_faults", &p.major_faults, err) ||
+      !Get(j, "minor_faults", &p.minor_faults, err) ||
+      !Get(j, "block_input_ops", &p.block_input_ops, err) ||
+      !Get(j, "block_output_ops", &p.block_output_ops, err) ||
+      !Get(j, "voluntary_switches", &p.voluntary_switches, err) ||
+      !Get(j, "involuntary_switches", &p.involuntary_switches, err) ||
+      !Get(j, "bytes_read", &p.bytes_read, err) || !Get(j, "work_bytes", &p.work_bytes, err)) {
+    return false;
+  }
+  const auto argv = j.find("argv");
+  if (argv == j.end() || !argv->is_array()) {
+    *err = "argv: expected an array of strings";
+    return false;
+  }
+  for (const json& a : *argv) {
+    if (!a.is_string()) {
+      *err = "argv: expected an array of strings";
+      return false;
+    }
+    p.argv.push_back(a.get<std::string>());
+  }
+  if (p.status != "ok" && p.status != "dnf" && p.status != "failed") {
+    *err = "status: expected ok, dnf or failed, not '" + p.status + "'";
+    return false;
+  }
+  *out = std::move(p);
+  return true;
+}
+
+}  // namespace
+
+std::string MortonTestTitle(int test) {
+  switch (test) {
+    case 1:
+      return "iosched: parallel streaming reads";
+    case 2:
+      return "iosched: streaming write and interactivity";
+    case 3:
+      return "iosched: streaming reads and interactivity";
+    case 4:
+      return "iosched: time to copy many small files";
+    case 5:
+      return "iosched: concurrent reads of many small files";
+    case 6:
+      return "iosched: impact of a streaming write on a streaming read";
+    case 7:
+      return "iosched: impact of a streaming write on reads of many files";
+    case 8:
+      return "iosched: impact of a streaming read on reads of many files";
+    case 9:
+      return "iosched: impact of a streaming read on a streaming write";
+    default:
+      return "";
+  }
+}
+
+MortonTimeStyle MortonTimeStyleOf(int test) {
+  if (test == 1) return MortonTimeStyle::kZsh;
+  if (test == 5) return MortonTimeStyle::kBash;
+  return MortonTimeStyle::kSeconds;
+}
+
+json MortonRecordToJson(const MortonRecord& r) {
+  json probes = json::array();
+  for (const MortonProbe& p : r.probes) probes.push_back(ProbeToJson(p));
+  json load = json::array();
+  for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
+  return json{{"scheduler", r.scheduler},
+              {"identifier", r.identifier},
+              {"label", r.label},
+              {"repetition", r.repetition},
+              {"test", r.test},
+              {"title", MortonTestTitle(r.test)},
+              {"description", r.description},
+              {"stand_in", r.stand_in},
+              {"scale", r.scale},
+              {"warmup_seconds", r.warmup_seconds},
+              {"probes", std::move(probes)},
+              {"load", std::move(load)}};
+}
+
+bool MortonRecordFromJson(const json& j, MortonRecord* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a morton record object";
+    return false;
+  }
+  MortonRecord r;
+  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
+      !Get(j, "repetition", &r.repetition, err) || !Get(j, "test", &r.test, err) ||
+      !Get(j, "description", &r.description, err) || !Get(j, "stand_in", &r.stand_in, err) ||
+      !Get(j, "scale", &r.scale, err) || !Get(j, "warmup_seconds", &r.warmup_seconds, err)) {
+    return false;
+  }
+  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
+  if (MortonTestTitle(r.test).empty()) {
+    *err = "test: expected 1 to 9, not " + std::to_string(r.test);
+    return false;
+  }
+  const auto probes = j.find("probes");
+  if (probes == j.end() || !probes->is_array() || probes->empty()) {
+    *err = "probes: expected a non-empty array";
+    return false;
+  }
+  for (size_t i = 0; i < probes->size(); ++i) {
+    MortonProbe p;
+    if (!ProbeFromJson((*probes)[i], &p, err)) {
+      *err = "probes[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+    r.probes.push_back(std::move(p));
+  }
+  const auto load = j.find("load");
+  if (load == j.end() || !load->is_array()) {
+    *err = "load: expected an array";
+    return false;
+  }
+  for (size_t i = 0; i < load->size(); ++i) {
+    StreamResult s;
+    if (!StreamResultFromJson((*load)[i], &s, err)) {
+      *err = "load[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+    r.load.push_back(std::move(s));
+  }
+  *out = std::move(r);
+  return true;
+}
+
+bool MortonRecordsFromDocument(const ResultsDocument& doc, std::vector<MortonRecord>* out,
+                               std::string* err) {
+  std::vector<MortonRecord> records;
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    MortonRecord r;
+    if (!MortonRecordFromJson(doc.records[i], &r, err)) {
+      *err = "records[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+    records.push_back(std::move(r));
+  }
+  *out = std::move(records);
+  return true;
+}
+
+std::vector<MortonRow> AggregateMortonRows(const std::vector<MortonRecord>& records,
+                                           const std::vector<std::string>& given_order) {
+  std::vector<std::string> order = given_order;
+  for (const MortonRecord& r : records) {
+    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
+      order.push_back(r.identifier);
+    }
+  }
+  std::vector<MortonRow> rows;
+  for (int test = 1; test <= kMortonTestCount; ++test) {
+    for (const std::string& id : order) {
+      MortonRow row;
+      row.identifier = id;
+      row.test = test;
+      std::vector<std::vector<double>> user, system, elapsed;
+      std::vector<std::vector<double>> load_mb_s;
+      for (const MortonRecord& r : records) {
+        if (r.identifier != id || r.test != test) continue;
+        if (row.repetitions++ == 0) {
+          row.description = r.description;
+          row.stand_in = r.stand_in;
+          for (const StreamResult& s : r.load) row.load.push_back({s.name, s.direction, 0});
+        }
+        if (row.label.empty()) row.label = r.label;
+        if (r.probes.size() > row.probes.size()) {
+          row.probes.resize(r.probes.size());
+          user.resize(r.probes.size());
+          system.resize(r.probes.size());
+          elapsed.resize(r.probes.size());
+        }
+        for (size_t i = 0; i < r.probes.size(); ++i) {
+          const MortonProbe& p = r.probes[i];
+          MortonProbeRow& pr = row.probes[i];
+          if (pr.command.empty()) pr.command = p.command;
+          pr.timeout_seconds = std::max(pr.timeout_seconds, p.timeout_seconds);
+          if (p.status == "ok") {
+            ++pr.ok;
+            user[i].push_back(p.user_seconds);
+            system[i].push_back(p.system_seconds);
+            elapsed[i].push_back(p.elapsed_seconds);
+          } else if (p.status == "dnf") {
+            ++pr.dnf;
+          } else {
+            ++pr.failed;
+            pr.failed_exit_code = p.exit_code;
+          }
+        }
+        load_mb_s.resize(row.load.size());
+        for (size_t i = 0; i < row.load.size() && i < r.load.size(); ++i) {
+          if (r.load[i].runtime_seconds > 0) {
+            load_mb_s[i].push_back(static_cast<double>(r.load[i].bytes()) / (1 << 20) /
+                                   r.load[i].runtime_seconds);
+          }
+        }
+      }
+      if (row.repetitions == 0) continue;
+      for (size_t i = 0; i < row.probes.size(); ++i) {
+        row.probes[i].user_seconds = Mean(user[i]);
+        row.probes[i].system_seconds = Mean(system[i]);
+        row.probes[i].elapsed_seconds = Mean(elapsed[i]);
+      }
+      for (size_t i = 0; i < row.load.size(); ++i) {
+        row.load[i].mb_s = Mean(load_mb_s[i], MeanKind::kHarmonic);
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+json MortonSummaryToJson(const std::vector<MortonRow>& rows) {
+  json summary = json::array();
+  for (const MortonRow& row : rows) {
+    json probes = json::array();
+    for (const MortonProbeRow& p : row.probes) {
+      probes.push_back(json{{"command", p.command},
+                            {"ok", p.ok},
+                            {"dnf", p.dnf},
+                            {"failed", p.failed},
+                            {"mean", json{{"user_seconds", p.user_seconds},
+                                          {"system_seconds", p.system_seconds},
+                                          {"elapsed_seconds", p.elapsed_seconds}}}});
+    }
+    json load = json::array();
+    for (const MortonLoadRow& l : row.load) {
+      load.push_back(json{{"name", l.name}, {"direction", l.direction}, {"mb_s", l.mb_s}});
+    }
+    summary.push_back(json{{"identifier", row.identifier},
+                           {"label", row.label},
+                           {"test", row.test},
+                           {"title", MortonTestTitle(row.test)},
+                           {"repetitions", row.repetitions},
+                           {"probes", std::move(probes)},
+                           {"load", std::move(load)}});
+  }
+  return summary;
+}
+
+}  // namespace elevbench
