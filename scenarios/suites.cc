@@ -2,9 +2,12 @@
 // is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
 #include "harness/run/suite.h"
+#include "reporters/contest_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
+#include "scenarios/contest/contest_measurements.h"
+#include "scenarios/contest/contest_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
 #include "scenarios/nickbench/nickbench_suite.h"
 #include "scenarios/probes/probe_measurements.h"
@@ -34,6 +37,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"nick"},
        RenderProbesReport,
        ProbeMeasurements},
+      {"contest",
+       "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
+       MakeContestSuite,
+       {"contest", "nick"},
+       RenderContestReport,
+       ContestMeasurements},
   };
   return kSuites;
 }
