@@ -172,7 +172,9 @@ TEST(RunCommandLoadWithProbeTest, TheProbeRunsAfterTheWarmUpAndTheLoadStopsAfter
   EXPECT_GE(outcome.process.wall_seconds, 0.4);
   // The load ran through the warm-up and the probe: its own elapsed time covers both.
   EXPECT_GE(load_result.elapsed_seconds, 0.7);
-  EXPECT_GE(load_result.completed, 5u);
+  // 0.05 s iterations over 0.7 s: at most 14; at least a few even on a busy machine.
+  EXPECT_GE(load_result.completed, 2u);
+  EXPECT_LE(load_result.completed, 14u);
 }
 
 TEST(RunCommandLoadWithProbeTest, AProbeTimeoutIsADnfAndTheLoadIsStopped) {

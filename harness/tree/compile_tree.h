@@ -16,9 +16,10 @@
 
 namespace elevbench {
 
-/// C files of the default compile tree: `make -j4` of it takes about a minute on one CPU of the
-/// development machine (docs/contest.md, "The compile tree"), as Nick's 2003 no_load did (69 s).
-inline constexpr uint32_t kDefaultCompileTreeCFiles = 600;
+/// C files of the default compile tree: contest's no_load of it takes about a minute on one CPU
+/// of the development machine (62 s measured under `taskset -c 1`, docs/contest.md "Sizing"),
+/// as Nick's 2003 no_load did (69 s).
+inline constexpr uint32_t kDefaultCompileTreeCFiles = 330;
 
 /// What to generate.
 struct CompileTreeSpec {
@@ -32,7 +33,7 @@ struct CompileTreeFile {
   std::string text;
 };
 
-/// A generated tree, held in memory (about 40 KB per C file with its share of headers).
+/// A generated tree, held in memory (about 6 KB per C file with its share of headers).
 struct CompileTree {
   std::vector<std::string> directories;  ///< to create, parents first ("include", "fs/ext2")
   std::vector<CompileTreeFile> files;    ///< the Makefile, headers and C files

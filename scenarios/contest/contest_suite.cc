@@ -50,7 +50,7 @@ class ContestSuite : public Suite {
     cmd->add_option("--compile-size", compile_files_,
                     "C files of the generated compile tree (default " +
                         std::to_string(kDefaultCompileTreeCFiles) +
-                        ": about a minute of make -j4 on one CPU)")
+                        ": about a minute of make -j4 on one CPU of a 2020s machine)")
         ->check(CLI::Range(1u, 1000000u));
     cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--compile-tree", compile_tree_,
