@@ -15,6 +15,7 @@
 #include "harness/run/run_session.h"
 #include "harness/run/suite.h"
 #include "reporters/render.h"
+#include "scenarios/contest/contest_cell.h"
 #include "scenarios/contest/contest_records.h"
 #include "test_util.h"
 
@@ -168,6 +169,36 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
   EXPECT_NE(again.find("Contest\nno_load:\nKernel     [runs]\t"), std::string::npos);
   // The summary block has one row per load.
   EXPECT_EQ(saved.summary.size(), 6u);
+}
+
+TEST(ContestCellTest, ACompilePastItsTimeoutIsDnfAndAFailingOneFailed) {
+  testing::ScopedTempDir dir;
+  FakeFio fio;
+  ContestCellSpec spec;
+  spec.load = "list_load";
+  spec.plan.kind = ContestLoadKind::kCommand;
+  spec.plan.command.argv = {"ls", "-lRa", dir.path()};
+  spec.compile.argv = {"sleep", "5"};
+  spec.compile.timeout_seconds = 0.3;
+  ContestRecord record;
+  std::string err;
+  ASSERT_TRUE(RunContestCell(spec, &fio, dir.path(), "t", &record, &err)) << err;
+  EXPECT_EQ(record.status, "dnf");
+  EXPECT_LT(record.compile.elapsed_seconds, 4);
+  EXPECT_GE(record.load_iterations_started, 1u);
+  EXPECT_EQ(record.load_work_unit, "completed runs of ls -lRa");
+
+  spec.load = "no_load";
+  spec.plan = ContestLoadPlan{};
+  spec.compile.argv = {"sh", "-c", "exit 2"};
+  ASSERT_TRUE(RunContestCell(spec, &fio, dir.path(), "t", &record, &err)) << err;
+  EXPECT_EQ(record.status, "failed");
+  EXPECT_EQ(record.exit_code, 2);
+  EXPECT_EQ(record.load_kind, "none");
+
+  spec.compile.argv = {"/nonexistent/make"};
+  EXPECT_FALSE(RunContestCell(spec, &fio, dir.path(), "t", &record, &err));
+  EXPECT_NE(err.find("cannot execute"), std::string::npos) << err;
 }
 
 }  // namespace

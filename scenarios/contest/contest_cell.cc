@@ -104,6 +104,10 @@ bool RunContestCell(const ContestCellSpec& spec, FioRunner* fio, const std::stri
       break;
     }
   }
+  if (outcome.process.interrupted) {  // a compile cut by an interrupt measured nothing
+    *err = "interrupted during the compile";
+    return false;
+  }
   RecordCompile(outcome, &r);
   r.loads = r.load_work / info->divisor;
   *record = std::move(r);

@@ -24,7 +24,8 @@ struct ContestCellSpec {
 /// Runs the cell and fills *record (load, status, usages, work, Loads, streams; the session
 /// adds scheduler, identifier, label and repetition). A compile that exits non-zero is a true
 /// return with status "failed"; one stopped at its timeout is "dnf". False with err when the
-/// load or the compile could not be started or the load failed.
+/// load or the compile could not be started, the load failed, or an interrupt stopped the
+/// compile (the session then records the cell as interrupted).
 [[nodiscard]] bool RunContestCell(const ContestCellSpec& spec, FioRunner* fio,
                                   const std::string& work_dir, const std::string& label,
                                   ContestRecord* record, std::string* err);
