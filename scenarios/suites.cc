@@ -2,6 +2,7 @@
 // is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
 #include "harness/run/suite.h"
+#include "reporters/contest_text.h"
 #include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/orasim_text.h"
@@ -9,6 +10,8 @@
 #include "reporters/probes_text.h"
 #include "reporters/tiobench_text.h"
 #include "reporters/visave_text.h"
+#include "scenarios/contest/contest_measurements.h"
+#include "scenarios/contest/contest_suite.h"
 #include "scenarios/morton/morton_measurements.h"
 #include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
@@ -69,6 +72,12 @@ const std::vector<SuiteEntry>& AllSuites() {
        {"lkml"},
        RenderVisaveReport,
        VisaveMeasurements},
+      {"contest",
+       "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
+       MakeContestSuite,
+       {"contest", "nick"},
+       RenderContestReport,
+       ContestMeasurements},
   };
   return kSuites;
 }

@@ -155,6 +155,9 @@ int RunCli(int argc, char** argv) {
   // history, history import, trend
   HistoryCommands history;
   AddHistoryCommands(&app, &history);
+  // internal (hidden): contest's mem_load and process_load iterations
+  InternalCommands internal;
+  AddInternalCommands(&app, &internal);
 
   try {
     app.parse(argc, argv);
@@ -195,6 +198,7 @@ int RunCli(int argc, char** argv) {
   if (*profiles_cmd) return DiskProfilesCommand(profiles_json);
   if (*compare_cmd) return CompareCommand(compare);
   if (const int code = RunHistoryCommands(history); code >= 0) return code;
+  if (const int code = RunInternalCommands(internal); code >= 0) return code;
   return kExitUsage;
 }
 

@@ -115,6 +115,25 @@ void AddHistoryCommands(CLI::App* app, HistoryCommands* commands);
 /// Runs whichever history subcommand was parsed; -1 when none was.
 int RunHistoryCommands(const HistoryCommands& commands);
 
+/// The hidden `elevbench internal mem-load|process-ring` (cmd_internal.cc): one iteration of
+/// contest's mem_load or process_load, run by the contest suite as a repeated-command load.
+struct InternalCommands {
+  uint64_t bytes = 0;      ///< mem-load --bytes
+  uint32_t passes = 1;     ///< mem-load --passes
+  uint32_t processes = 0;  ///< process-ring --processes
+  uint32_t chunks = 0;     ///< process-ring --chunks
+  uint64_t hops = 0;       ///< process-ring --hops
+  CLI::App* internal_cmd = nullptr;
+  CLI::App* mem_cmd = nullptr;
+  CLI::App* ring_cmd = nullptr;
+};
+
+/// Adds the hidden `internal` subcommand (not listed by --help) to `app`, bound to `commands`.
+void AddInternalCommands(CLI::App* app, InternalCommands* commands);
+
+/// Runs whichever internal subcommand was parsed; -1 when none was.
+int RunInternalCommands(const InternalCommands& commands);
+
 /// The end of `elevbench run`: records the run (the results file at `out_path`) in the
 /// history unless --no-history, and says so, or why not, in one note on stderr. Never fails
 /// the run: the results file is already complete.

@@ -49,6 +49,13 @@ struct LoadProbeResult {
   std::vector<StreamResult> load;  ///< over the load's whole run
 };
 
+/// Runs `probe` alone (no load, no warm-up, no eviction) to its end or its timeout (DNF),
+/// sampling its read bytes as RunLoadWithProbe does: the foreground half of a load-vs-probe run,
+/// for loads that are not fio streams (process_load.h) and for runs without a load. False with
+/// err only when the probe could not be started or waited for.
+[[nodiscard]] bool RunForegroundProbe(const ProbeSpec& probe, ProbeOutcome* outcome,
+                                      std::string* err);
+
 /// Converts fio's jobs into stream records, one per job in order (numjobs=1 streams).
 std::vector<StreamResult> StreamResultsFromFio(const FioRunResult& run,
                                                uint32_t bw_log_interval_ms);

@@ -198,7 +198,7 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
       ok = target.control->Apply(config.configs[cell.config_index], &cell_err);
       applied = ok ? static_cast<int>(cell.config_index) : -1;
     }
-    if (ok && config.drop_caches) {
+    if (ok && config.drop_caches && !variant.keep_caches) {
       progress->Phase("dropping caches");  // sync() first: seconds with much dirty data
       ok = DropCaches(&cell_err);
     }

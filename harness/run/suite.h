@@ -28,6 +28,9 @@ class FioRunner;
 struct SuiteVariant {
   std::string label;                              ///< for progress lines: "threads=4"
   nlohmann::json key = nlohmann::json::object();  ///< recorded in the cell: {"threads": 4}
+  /// The run loop does not drop the caches before this cell, even when it drops them before
+  /// the others: contest's cacherun is the previous variant (no_load) again on warm caches.
+  bool keep_caches = false;
 };
 
 /// What a cell runs on and with.

@@ -1,0 +1,35 @@
+#pragma once
+// The two contest loads that are neither fio streams nor stock commands (shared/docs/
+// legacy-suites.md §2.2): mem_load (references 110 % of RAM in a cache-miss pattern) and
+// process_load (processes in a pipe ring passing chunks round). Each function is one iteration
+// of its load; the CLI runs it as the hidden `elevbench internal mem-load` / `process-ring`, and
+// the suite runs that command again and again as a repeated-command load
+// (harness/engine/process_load.h), which counts the iterations and keeps their rusage.
+
+#include <cstdint>
+#include <string>
+
+namespace elevbench {
+
+/// mem_load's iteration: maps `bytes` of private anonymous memory and writes one byte of every
+/// page `passes` times, visiting the pages in a stride order (a prime stride of 1031 or 1033
+/// pages, coprime with the page count) so consecutive touches miss every cache and TLB, as
+/// contest's "cache-miss pattern". With more than the free memory this swaps, or draws the OOM
+/// killer when there is no swap (the suite counts such an iteration as failed). *pages_touched
+/// counts the writes. False with err when the memory cannot be mapped, or on an interrupt.
+[[nodiscard]] bool RunMemLoadIteration(uint64_t bytes, uint32_t passes, uint64_t* pages_touched,
+                                       std::string* err);
+
+/// Bytes of one chunk passed round the process ring: one page.
+inline constexpr uint32_t kProcessRingChunkBytes = 4096;
+
+/// process_load's iteration: forks `processes` children connected in a ring of pipes
+/// (child i reads from pipe i and writes to pipe i+1 mod n), puts `chunks` chunks of
+/// kProcessRingChunkBytes into it, and lets them circulate until `hops` chunk transfers
+/// between processes have been made in total; then the children are stopped and reaped.
+/// False with err when a pipe or fork fails, a child dies early, or on an interrupt; no child
+/// is left behind on any path. Needs processes >= 2 and 1 <= chunks <= hops.
+[[nodiscard]] bool RunProcessRingIteration(uint32_t processes, uint32_t chunks, uint64_t hops,
+                                           std::string* err);
+
+}  // namespace elevbench
