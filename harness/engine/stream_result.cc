@@ -123,4 +123,25 @@ bool FairnessFromJson(const json& j, Fairness* out, std::string* err) {
   return true;
 }
 
+bool StreamResultsFromJson(const nlohmann::json& j, const char* key,
+                           std::vector<StreamResult>* streams, std::string* err) {
+  const auto array = j.find(key);
+  if (array == j.end() || !array->is_array()) {
+    *err = std::string(key) + ": expected an array";
+    return false;
+  }
+  std::vector<StreamResult> read;
+  for (size_t i = 0; i < array->size(); ++i) {
+    StreamResult s;
+    if (!StreamResultFromJson((*array)[i], &s, err)) {
+      *err = std::string(key) + "[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+    read.push_back(std::move(s));
+  }
+  streams->insert(streams->end(), std::make_move_iterator(read.begin()),
+                  std::make_move_iterator(read.end()));
+  return true;
+}
+
 }  // namespace elevbench

@@ -53,6 +53,11 @@ nlohmann::json StreamResultToJson(const StreamResult& stream);
 /// non-negative integer").
 [[nodiscard]] bool StreamResultFromJson(const nlohmann::json& j, StreamResult* stream,
                                         std::string* err);
+/// Reads the array j[key] of StreamResultToJson objects into *streams (appended in order). err
+/// "<key>: expected an array" or "<key>[i].<field>: ..." naming the bad stream; on failure
+/// *streams is unchanged. Every suite's record reader reads its streams with this.
+[[nodiscard]] bool StreamResultsFromJson(const nlohmann::json& j, const char* key,
+                                         std::vector<StreamResult>* streams, std::string* err);
 /// {"min_max_ratio", "jain_index", "min_bytes", "max_bytes"}.
 nlohmann::json FairnessToJson(const Fairness& fairness);
 /// Reads FairnessToJson's form back; *fairness unchanged on failure, err names the key.

@@ -63,6 +63,28 @@ nlohmann::json ResultsToJson(const ResultsDocument& doc);
 [[nodiscard]] bool SaveResultsFile(const std::string& path, const ResultsDocument& doc,
                                    std::string* err);
 
+/// Reads every record of `doc` with a suite's record reader `from_json` into *out; err is the
+/// reader's, prefixed with "records[i]: ". On failure *out is unchanged. Every suite's
+/// <Suite>RecordsFromDocument is this.
+template <typename Record>
+[[nodiscard]] bool ReadDocumentRecords(const ResultsDocument& doc,
+                                       bool (*from_json)(const nlohmann::json&, Record*,
+                                                         std::string*),
+                                       std::vector<Record>* out, std::string* err) {
+  std::vector<Record> records;
+  records.reserve(doc.records.size());
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    Record r;
+    if (!from_json(doc.records[i], &r, err)) {
+      *err = "records[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+    records.push_back(std::move(r));
+  }
+  *out = std::move(records);
+  return true;
+}
+
 /// The identifiers in table order: doc.identifiers, then any other "identifier" found in the
 /// records, in order of first appearance. Every reporter orders its rows this way.
 std::vector<std::string> IdentifierOrder(const ResultsDocument& doc);

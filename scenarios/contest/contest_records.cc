@@ -148,36 +148,14 @@ bool ContestRecordFromJson(const json& j, ContestRecord* out, std::string* err) 
     *err = "status: expected ok, dnf or failed, not '" + r.status + "'";
     return false;
   }
-  const auto streams = j.find("streams");
-  if (streams == j.end() || !streams->is_array()) {
-    *err = "streams: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < streams->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*streams)[i], &s, err)) {
-      *err = "streams[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.streams.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "streams", &r.streams, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool ContestRecordsFromDocument(const ResultsDocument& doc, std::vector<ContestRecord>* out,
                                 std::string* err) {
-  std::vector<ContestRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    ContestRecord r;
-    if (!ContestRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, ContestRecordFromJson, out, err);
 }
 
 std::vector<ContestRow> AggregateContestRows(const std::vector<ContestRecord>& records,

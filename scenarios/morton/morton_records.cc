@@ -164,36 +164,14 @@ bool MortonRecordFromJson(const json& j, MortonRecord* out, std::string* err) {
     }
     r.probes.push_back(std::move(p));
   }
-  const auto load = j.find("load");
-  if (load == j.end() || !load->is_array()) {
-    *err = "load: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < load->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*load)[i], &s, err)) {
-      *err = "load[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.load.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "load", &r.load, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool MortonRecordsFromDocument(const ResultsDocument& doc, std::vector<MortonRecord>* out,
                                std::string* err) {
-  std::vector<MortonRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    MortonRecord r;
-    if (!MortonRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, MortonRecordFromJson, out, err);
 }
 
 std::vector<MortonRow> AggregateMortonRows(const std::vector<MortonRecord>& records,

@@ -108,36 +108,14 @@ bool NickbenchRecordFromJson(const json& j, NickbenchRecord* out, std::string* e
     *err = "fairness." + *err;
     return false;
   }
-  const auto streams = j.find("streams");
-  if (streams == j.end() || !streams->is_array()) {
-    *err = "streams: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < streams->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*streams)[i], &s, err)) {
-      *err = "streams[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.streams.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "streams", &r.streams, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool NickbenchRecordsFromDocument(const ResultsDocument& doc, std::vector<NickbenchRecord>* out,
                                   std::string* err) {
-  std::vector<NickbenchRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    NickbenchRecord r;
-    if (!NickbenchRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, NickbenchRecordFromJson, out, err);
 }
 
 std::vector<NickbenchRow> AggregateNickbenchRows(const std::vector<NickbenchRecord>& records,

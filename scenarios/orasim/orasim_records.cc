@@ -48,36 +48,14 @@ bool OrasimRecordFromJson(const json& j, OrasimRecord* out, std::string* err) {
     *err = "run: expected 1 or more";
     return false;
   }
-  const auto streams = j.find("streams");
-  if (streams == j.end() || !streams->is_array()) {
-    *err = "streams: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < streams->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*streams)[i], &s, err)) {
-      *err = "streams[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.streams.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "streams", &r.streams, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool OrasimRecordsFromDocument(const ResultsDocument& doc, std::vector<OrasimRecord>* out,
                                std::string* err) {
-  std::vector<OrasimRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    OrasimRecord r;
-    if (!OrasimRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, OrasimRecordFromJson, out, err);
 }
 
 std::vector<OrasimRow> AggregateOrasimRows(const std::vector<OrasimRecord>& records,

@@ -96,36 +96,14 @@ bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
     *err = "status: expected ok, dnf or failed, not '" + r.status + "'";
     return false;
   }
-  const auto load = j.find("load");
-  if (load == j.end() || !load->is_array()) {
-    *err = "load: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < load->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*load)[i], &s, err)) {
-      *err = "load[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.load.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "load", &r.load, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool ProbeRecordsFromDocument(const ResultsDocument& doc, std::vector<ProbeRecord>* out,
                               std::string* err) {
-  std::vector<ProbeRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    ProbeRecord r;
-    if (!ProbeRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, ProbeRecordFromJson, out, err);
 }
 
 std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records,

@@ -89,16 +89,7 @@ bool TioRecordFromJson(const json& r, TioRecord* out, std::string* err) {
 
 bool TioRecordsFromDocument(const ResultsDocument& doc, std::vector<TioRecord>* out,
                             std::string* err) {
-  out->clear();
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    TioRecord r;
-    if (!TioRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    out->push_back(std::move(r));
-  }
-  return true;
+  return ReadDocumentRecords(doc, TioRecordFromJson, out, err);
 }
 
 json TiobenchParamsToJson(const TiobenchParams& p) {

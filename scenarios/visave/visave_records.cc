@@ -109,36 +109,14 @@ bool VisaveRecordFromJson(const json& j, VisaveRecord* out, std::string* err) {
     *err = "histogram: " + *err;
     return false;
   }
-  const auto load = j.find("load");
-  if (load == j.end() || !load->is_array()) {
-    *err = "load: expected an array";
-    return false;
-  }
-  for (size_t i = 0; i < load->size(); ++i) {
-    StreamResult s;
-    if (!StreamResultFromJson((*load)[i], &s, err)) {
-      *err = "load[" + std::to_string(i) + "]." + *err;
-      return false;
-    }
-    r.load.push_back(std::move(s));
-  }
+  if (!StreamResultsFromJson(j, "load", &r.load, err)) return false;
   *out = std::move(r);
   return true;
 }
 
 bool VisaveRecordsFromDocument(const ResultsDocument& doc, std::vector<VisaveRecord>* out,
                                std::string* err) {
-  std::vector<VisaveRecord> records;
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    VisaveRecord r;
-    if (!VisaveRecordFromJson(doc.records[i], &r, err)) {
-      *err = "records[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    records.push_back(std::move(r));
-  }
-  *out = std::move(records);
-  return true;
+  return ReadDocumentRecords(doc, VisaveRecordFromJson, out, err);
 }
 
 std::vector<VisaveRow> AggregateVisaveRows(const std::vector<VisaveRecord>& records,
