@@ -189,6 +189,18 @@ int RunCli(int argc, char** argv) {
                  " (available: " + names + ")");
       return kExitUsage;
     }
+    GivenRunOptions given;
+    given.target =
+        run_cmd->count("--dir") + run_cmd->count("--scratch") + run_cmd->count("--emulated") > 0;
+    given.fs = run_cmd->count("--fs") > 0;
+    given.machine = run.machine_given;
+    given.schedulers = run_cmd->count("--schedulers") > 0;
+    const std::string applied = ApplySuiteRunDefaults(run.entry->defaults, given, &run);
+    if (!applied.empty()) {
+      run.machine_given = run.machine_given || !run.machine.empty();
+      std::fprintf(stderr, "elevbench: %s runs by default with %s\n", run.entry->name,
+                   applied.c_str());
+    }
     return RunCommand(run);
   }
   if (*report_cmd) return ReportCommand(report_paths, report_format);

@@ -47,6 +47,22 @@ struct RunOptions {
   bool no_history = false;  ///< "--no-history": do not record the run
 };
 
+/// Which of the options a suite's defaults may fill the command line gave (CLI11's counts: an
+/// option given an empty value still counts as given).
+struct GivenRunOptions {
+  bool target = false;  ///< --dir, --scratch or --emulated
+  bool fs = false;
+  bool machine = false;
+  bool schedulers = false;
+};
+
+/// Fills what the command line left out from the suite's own setting (SuiteRunDefaults: the
+/// target with its fs and machine only when no target is given; the schedulers whenever they
+/// are not). Returns what it filled as command-line words ("--emulated ide-2003 --fs ext2 …"),
+/// empty when nothing, so that the run can say so.
+std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenRunOptions& given,
+                                  RunOptions* options);
+
 /// `elevbench run SUITE …`
 int RunCommand(const RunOptions& options);
 

@@ -95,6 +95,18 @@ class Suite {
 using SuiteRenderer = bool (*)(const ResultsDocument& doc, const std::string& format,
                                std::string* text, std::string* err);
 
+/// How `run SUITE` runs when the command line does not say: a suite defined by its setting
+/// (post-2003 is "the 2003 disk, the 2003 box, DL/AS/CF/none") names it here, so that its one
+/// command reproduces the post. Empty fields leave the run's own defaults.
+struct SuiteRunDefaults {
+  /// `--emulated` when no --dir, --scratch or --emulated is given; with it come `fs` and
+  /// `machine` (a user who names a target chooses the machine too).
+  std::string emulated;
+  std::string fs;          ///< `--fs` of that default target, unless --fs is given
+  std::string machine;     ///< `--machine` of that default target, unless --machine is given
+  std::string schedulers;  ///< `--schedulers` unless given, whatever the target
+};
+
 /// One row of the table of suites.
 struct SuiteEntry {
   const char* name;         ///< "tiobench": `elevbench run tiobench`, the results' "suite"
@@ -105,6 +117,7 @@ struct SuiteEntry {
   /// Its records as tidy measurements, for statistics, compare, history and the generic
   /// formats (csv, md, html).
   SuiteMeasurer measure;
+  SuiteRunDefaults defaults = {};  ///< the suite's own setting; empty for most suites
 };
 
 /// The table of suites (scenarios/suites.cc).
