@@ -155,20 +155,4 @@ bool DropCleanCaches(std::string* err) {
   return true;
 }
 
-bool EvictFileFromPageCache(const std::string& path, std::string* err) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return true;
-    *err = "cannot open " + path + " to evict it from the page cache: " + strerror(errno);
-    return false;
-  }
-  const int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);  // returns the error number
-  close(fd);
-  if (rc != 0) {
-    *err = "posix_fadvise(DONTNEED) on " + path + " failed: " + strerror(rc);
-    return false;
-  }
-  return true;
-}
-
 }  // namespace elevbench

@@ -50,11 +50,4 @@ bool RunningAsRoot();
 /// evicting a probe's files (data and metadata) while a load runs. Needs root.
 [[nodiscard]] bool DropCleanCaches(std::string* err);
 
-/// posix_fadvise(POSIX_FADV_DONTNEED) over the whole file: drops its clean cached pages (dirty
-/// ones stay until written back), keeps its metadata cached, needs no root. A file that does not
-/// exist has nothing cached: true. Why: a suite that must read from the disk evicts its own files
-/// before it starts fio, so the eviction's CPU and time fall in no measured window (fio's
-/// invalidate=1 does it inside the job's runtime and CPU). False with err on any other failure.
-[[nodiscard]] bool EvictFileFromPageCache(const std::string& path, std::string* err);
-
 }  // namespace elevbench

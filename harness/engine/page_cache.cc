@@ -3,20 +3,41 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 namespace elevbench {
 namespace {
 
-bool EvictOne(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return false;
-  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+// Opens path with `open_flags` and advises DONTNEED over all of it. 0 when done; otherwise the
+// error number of open (*opened false) or of posix_fadvise (*opened true).
+int AdviseDontNeed(const std::string& path, int open_flags, bool* opened) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | open_flags);
+  *opened = fd >= 0;
+  if (fd < 0) return errno;
+  const int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);  // returns the error number
   close(fd);
-  return true;
+  return rc;
+}
+
+// A probe's file: symlinks are not followed, and a file that cannot be opened is skipped.
+bool EvictOne(const std::string& path) {
+  bool opened = false;
+  (void)AdviseDontNeed(path, O_NOFOLLOW, &opened);
+  return opened;
 }
 
 }  // namespace
+
+bool EvictFileFromPageCache(const std::string& path, std::string* err) {
+  bool opened = false;
+  const int rc = AdviseDontNeed(path, 0, &opened);
+  if (rc == 0 || (!opened && rc == ENOENT)) return true;
+  *err = opened ? "posix_fadvise(DONTNEED) on " + path + " failed: " + strerror(rc)
+                : "cannot open " + path + " to evict it from the page cache: " + strerror(rc);
+  return false;
+}
 
 uint64_t EvictFilesFromPageCache(const std::vector<std::string>& paths) {
   uint64_t n = 0;

@@ -1,7 +1,8 @@
 #pragma once
-// Evicting a probe's own files from the page cache, so that it reads them from the disk beside
-// its load, without the global drop (/proc/sys/vm/drop_caches) that needs root and touches every
-// other process's cache. Dentries and inodes stay cached: only a global drop evicts metadata.
+// Evicting a suite's own files from the page cache, so that a read phase or a probe reads them
+// from the disk, without the global drop (/proc/sys/vm/drop_caches) that needs root and touches
+// every other process's cache. Dentries and inodes stay cached: only a global drop evicts
+// metadata. The one place elevbench calls posix_fadvise(DONTNEED).
 
 #include <cstdint>
 #include <string>
@@ -9,7 +10,15 @@
 
 namespace elevbench {
 
-/// posix_fadvise(POSIX_FADV_DONTNEED) over each whole file: the kernel drops its clean pages
+/// posix_fadvise(POSIX_FADV_DONTNEED) over the whole file: drops its clean cached pages (dirty
+/// ones stay until written back), keeps its metadata cached, needs no root. A file that does not
+/// exist has nothing cached: true. Why: a suite that must read from the disk evicts its own files
+/// before it starts fio, so the eviction's CPU and time fall in no measured window (fio's
+/// invalidate=1 does it inside the job's runtime and CPU). False with err on any other failure:
+/// tiobench's files must be evicted, or its read phases would measure the page cache.
+[[nodiscard]] bool EvictFileFromPageCache(const std::string& path, std::string* err);
+
+/// The same over each whole file, forgiving: the kernel drops its clean pages
 /// (dirty ones are written back first and may stay; write and fsync files before evicting them).
 /// Files that cannot be opened are skipped (a probe's tree may lose files while it runs).
 /// Returns how many files were advised.

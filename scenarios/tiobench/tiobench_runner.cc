@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "harness/core/system_info.h"
+#include "harness/engine/page_cache.h"
 
 namespace elevbench {
 namespace {

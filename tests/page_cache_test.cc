@@ -1,11 +1,13 @@
-// EvictFileFromPageCache: what the tiobench read phases rely on to read from the disk.
+// The page-cache evictions: EvictFileFromPageCache (tiobench's read phases rely on it to read
+// from the disk) and the forgiving EvictFilesFromPageCache / EvictTreeFromPageCache of the probes.
 
-#include "harness/core/system_info.h"
+#include "harness/engine/page_cache.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -34,13 +36,13 @@ size_t ResidentPages(const std::string& path, size_t bytes) {
   return resident;
 }
 
-TEST(SystemInfoTest, EvictingAMissingFileIsNothingToDo) {
+TEST(PageCacheTest, EvictingAMissingFileIsNothingToDo) {
   testing::ScopedTempDir temp;
   std::string err;
   EXPECT_TRUE(EvictFileFromPageCache(temp.path() + "/absent", &err)) << err;
 }
 
-TEST(SystemInfoTest, EvictingAFileThatCannotBeOpenedFails) {
+TEST(PageCacheTest, EvictingAFileThatCannotBeOpenedFails) {
   std::string err;
   testing::ScopedTempDir temp;
   const std::string path = temp.path() + "/notadir/file";
@@ -52,7 +54,7 @@ TEST(SystemInfoTest, EvictingAFileThatCannotBeOpenedFails) {
   EXPECT_NE(err.find(path), std::string::npos) << err;
 }
 
-TEST(SystemInfoTest, EvictedCleanPagesLeaveThePageCache) {
+TEST(PageCacheTest, EvictedCleanPagesLeaveThePageCache) {
   testing::ScopedTempDir temp("/var/tmp");
   struct statfs fs {};
   ASSERT_EQ(statfs(temp.path().c_str(), &fs), 0);
@@ -69,6 +71,22 @@ TEST(SystemInfoTest, EvictedCleanPagesLeaveThePageCache) {
   std::string err;
   ASSERT_TRUE(EvictFileFromPageCache(path, &err)) << err;
   EXPECT_EQ(ResidentPages(path, bytes), 0u);
+}
+
+TEST(PageCacheTest, TheForgivingEvictionsCountWhatTheyAdvisedAndFollowNoSymlink) {
+  testing::ScopedTempDir temp;
+  const std::string root = temp.path() + "/tree";
+  ASSERT_EQ(mkdir(root.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((root + "/sub").c_str(), 0700), 0);
+  for (const std::string& name : {root + "/a", root + "/sub/b"}) {
+    const int fd = open(name.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    close(fd);
+  }
+  ASSERT_EQ(symlink((root + "/a").c_str(), (root + "/link").c_str()), 0);
+  EXPECT_EQ(EvictTreeFromPageCache(root), 2u);  // a and sub/b, not the link
+  EXPECT_EQ(EvictTreeFromPageCache(temp.path() + "/absent"), 0u);
+  EXPECT_EQ(EvictFilesFromPageCache({root + "/a", root + "/link", root + "/gone"}), 1u);
 }
 
 }  // namespace
