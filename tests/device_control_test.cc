@@ -459,11 +459,13 @@ TEST_F(LoopDeviceRootTest, SigkilledRunIsRestoredByElevbenchRestore) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(got) << "the run failed before it was killed (status " << status << ")";
   ASSERT_TRUE(fs::exists(state + "/journal.json"));
-  setenv("ELEVBENCH_STATE_DIR", state.c_str(), 1);
   ProcessResult r;
   std::string err;
-  const bool ran = RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err);
-  unsetenv("ELEVBENCH_STATE_DIR");
+  bool ran = false;
+  {
+    testing::ScopedEnv state_dir("ELEVBENCH_STATE_DIR", state);
+    ran = RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err);
+  }
   ASSERT_TRUE(ran) << err;
   EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
   EXPECT_FALSE(fs::exists(state + "/journal.json"));

@@ -109,11 +109,12 @@ class RunSignalsTest : public ::testing::Test {
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(std::filesystem::exists(state_dir_ + "/journal.json"))
         << "a killed run must leave its journal";
-    setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
     ProcessResult r;
     std::string err;
-    ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
-    unsetenv("ELEVBENCH_STATE_DIR");
+    {
+      testing::ScopedEnv state_dir("ELEVBENCH_STATE_DIR", state_dir_);
+      ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
+    }
     EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
   }
 

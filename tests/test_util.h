@@ -37,6 +37,22 @@ class ScopedTempDir {
   std::string path_;
 };
 
+/// Sets an environment variable while it lives and then puts back what was there before (the
+/// value, or its absence): the test binary runs with a state directory of its own
+/// (private_state_dir_test.cc) that a test must not lose.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);
 

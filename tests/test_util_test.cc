@@ -11,6 +11,22 @@
 
 namespace elevbench::testing {
 
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+  if (const char* old = std::getenv(name)) {
+    had_ = true;
+    old_ = old;
+  }
+  setenv(name, value.c_str(), 1);
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (had_) {
+    setenv(name_, old_.c_str(), 1);
+  } else {
+    unsetenv(name_);
+  }
+}
+
 ScopedTempDir::ScopedTempDir(const std::string& base) {
   std::string tmpl = base + "/elevbench-test-XXXXXX";
   if (mkdtemp(tmpl.data()) == nullptr) {
