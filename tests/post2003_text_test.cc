@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/run/results.h"
 #include "reporters/seed_2003.h"
+#include "test_util.h"
 
 namespace elevbench {
 namespace {
@@ -67,6 +69,21 @@ TEST(Post2003TextTest, OnlyItsTwoFormatsAreTaken) {
   std::string text, err;
   EXPECT_FALSE(RenderPost2003Report(doc, "md", &text, &err));
   EXPECT_TRUE(RenderPost2003Report(doc, "nick", &text, &err)) << err;
+}
+
+// A small post-2003 run (every part, tiny sizes, on a plain directory; its records copied under
+// the seed's DL and AS labels so that the 2003 lines have rows to go under), in both formats.
+TEST(Post2003TextTest, GoldenReportsInBothFormats) {
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(LoadResultsFile(testing::TestDataPath("fixtures/post2003_small.json"), &doc, &err))
+      << err;
+  std::string nick, beside;
+  ASSERT_TRUE(RenderPost2003Report(doc, "nick", &nick, &err)) << err;
+  ASSERT_TRUE(RenderPost2003Report(doc, "beside-2003", &beside, &err)) << err;
+  testing::ExpectMatchesGolden("post2003_small.txt", nick);
+  testing::ExpectMatchesGolden("post2003_small_beside.txt", beside);
+  EXPECT_EQ(nick.find("Contest\nContest"), std::string::npos) << "the heading is printed once";
 }
 
 }  // namespace
