@@ -51,6 +51,16 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format, std::s
   return entry->render(doc, chosen, text, err);
 }
 
+bool IsPerFileFormat(const std::string& format) {
+  return format != "md" && format != "csv" && format != "csv-summary" && format != "html";
+}
+
+std::string FramePerFileText(const std::string& name, const std::string& text, size_t count,
+                             const std::string& format) {
+  if (count > 1 && format != "json") return "==> " + name + " <==\n" + text + "\n";
+  return text;
+}
+
 bool RenderReport(const std::vector<NamedResults>& files, const std::string& format,
                   const GnuplotOptions& gnuplot, std::string* text, std::string* err) {
   for (const NamedResults& file : files) {
@@ -71,11 +81,7 @@ bool RenderReport(const std::vector<NamedResults>& files, const std::string& for
       if (!file.name.empty()) *err = file.name + ": " + *err;
       return false;
     }
-    if (files.size() > 1 && format != "json") {
-      *text += "==> " + file.name + " <==\n" + one + "\n";
-    } else {
-      *text += one;
-    }
+    *text += FramePerFileText(file.name, one, files.size(), format);
   }
   return true;
 }

@@ -40,4 +40,15 @@ std::string ReportFormatChoices(const std::string& suite);
 [[nodiscard]] bool RenderReport(const std::vector<NamedResults>& files, const std::string& format,
                                 const GnuplotOptions& gnuplot, std::string* text, std::string* err);
 
+/// True for the formats RenderReport prints file by file (a suite's text formats, json, and the
+/// empty default), false for md, csv, csv-summary and html, which combine the files. A caller
+/// may then render each file alone and join the texts with FramePerFileText, holding one
+/// document at a time instead of all of them.
+bool IsPerFileFormat(const std::string& format);
+
+/// One file's `text` as RenderReport prints it among `count` files in a per-file format: with
+/// more than one file and a text format, between "==> NAME <==" and a blank line; else as is.
+std::string FramePerFileText(const std::string& name, const std::string& text, size_t count,
+                             const std::string& format);
+
 }  // namespace elevbench

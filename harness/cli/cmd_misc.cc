@@ -2,8 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <thread>
+#include <vector>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
@@ -17,7 +22,63 @@
 
 namespace elevbench {
 
+namespace {
+
+// Runs fn(0) … fn(n-1) on up to `threads` threads; each index exactly once.
+void ParallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& fn) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < n; i = next++) fn(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+// One file of a per-file report: loaded, rendered and dropped by a worker.
+struct RenderedFile {
+  bool ok = false;
+  bool complete = true;
+  std::string text;  // its framed text, or the one-line error
+};
+
+// Per-file formats: every file is loaded and rendered on its own, on every CPU, holding one
+// document per thread instead of all of them (1,000 files of 69 KB: 283 MB and page faults
+// otherwise). Nothing is printed unless every file renders: a bad file is a usage error.
+int ReportFileByFile(const std::vector<std::string>& paths, const std::string& format) {
+  std::vector<RenderedFile> out(paths.size());
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  ParallelFor(paths.size(), cpus, [&](size_t i) {
+    ResultsDocument doc;
+    std::string err, text;
+    if (!LoadResultsFile(paths[i], &doc, &err)) {
+      out[i].text = err;
+      return;
+    }
+    if (!RenderResults(doc, format, &text, &err)) {
+      out[i].text = paths[i] + ": " + err;
+      return;
+    }
+    out[i] = {true, doc.complete, FramePerFileText(paths[i], text, paths.size(), format)};
+  });
+  for (const RenderedFile& f : out) {
+    if (!f.ok) {
+      PrintError(f.text);
+      return kExitUsage;
+    }
+  }
+  for (const RenderedFile& f : out) std::cout << f.text;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!out[i].complete) PrintNote(paths[i] + " is from an unfinished run");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 int ReportCommand(const std::vector<std::string>& paths, const std::string& format) {
+  if (IsPerFileFormat(format)) return ReportFileByFile(paths, format);
   std::vector<NamedResults> files(paths.size());
   std::string err;
   for (size_t i = 0; i < paths.size(); ++i) {
