@@ -700,5 +700,28 @@ TEST(ParseJournalTest, RefusesWhatRecordWouldRefuse) {
   EXPECT_EQ(err, "j.json is not valid JSON; inspect it and remove it by hand");
 }
 
+// restore_journal_fuzz found these: a number that is not an integer of the field's range (1e56
+// as schema_version) was converted by nlohmann's get<int>, which is undefined behaviour.
+TEST(ParseJournalTest, NumbersOutOfTheirFieldsRangeAreRefused) {
+  JournalContents contents;
+  std::string err;
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1e56, "owner_pid": 7, "sysfs_root": "/",
+      "entries": []})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json has an unknown schema_version");
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1, "owner_pid": 1e56, "sysfs_root": "/",
+      "entries": []})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json: owner_pid: expected an integer");
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "owner_start_time": -1,
+      "sysfs_root": "/", "entries": []})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json: owner_start_time: expected a non-negative integer");
+  EXPECT_FALSE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "process", "pid": 4.5e300, "start_time": 1}]})",
+                            "j.json", &contents, &err));
+  EXPECT_EQ(err, "j.json: bad journal entry: pid: expected an integer");
+}
+
 }  // namespace
 }  // namespace elevbench

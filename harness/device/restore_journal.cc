@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/json_fields.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/journal_undo.h"
 
@@ -109,8 +110,12 @@ bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
     *e = JournalEntry();
     e->kind = static_cast<JournalEntryKind>(i);
     if (e->kind == JournalEntryKind::kProcess) {
-      e->pid = j.at("pid").get<pid_t>();
-      e->start_time = j.at("start_time").get<uint64_t>();
+      // Numbers through GetJsonField: a float such as 1e56 read as an integer is undefined
+      // behaviour in nlohmann's get<>.
+      if (!GetJsonField(j, "pid", &e->pid, err) ||
+          !GetJsonField(j, "start_time", &e->start_time, err)) {
+        return Fail(err, "bad journal entry: " + *err);
+      }
       e->comm = j.value("comm", "");
     } else {
       const bool loop =
@@ -199,12 +204,17 @@ bool ParseJournal(std::string_view text, const std::string& name, JournalContent
     return Fail(err, name + " is not valid JSON; inspect it and remove it by hand");
   }
   try {
-    if (j.at("schema_version").get<int>() != kSchemaVersion) {
+    int schema = 0;
+    if (!GetJsonField(j, "schema_version", &schema, err) || schema != kSchemaVersion) {
       return Fail(err, name + " has an unknown schema_version");
     }
     out->owner = j.value("owner", "");
-    out->owner_pid = j.at("owner_pid").get<pid_t>();
-    out->owner_start_time = j.value("owner_start_time", uint64_t{0});
+    if (!GetJsonField(j, "owner_pid", &out->owner_pid, err)) return Fail(err, name + ": " + *err);
+    out->owner_start_time = 0;
+    if (j.contains("owner_start_time") &&
+        !GetJsonField(j, "owner_start_time", &out->owner_start_time, err)) {
+      return Fail(err, name + ": " + *err);
+    }
     out->sysfs_root = j.at("sysfs_root").get<std::string>();
     for (const nlohmann::json& e : j.at("entries")) {
       out->entries.emplace_back();
