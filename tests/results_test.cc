@@ -126,6 +126,30 @@ TEST(ResultsTest, TiobenchRecordsAreCheckedByTheirReader) {
   EXPECT_NE(err.find("bytes"), std::string::npos) << err;
 }
 
+// Integers that arrive as floats out of their type's range (1e56) are refused with the field's
+// name: converting them with nlohmann's get<> would be undefined behaviour.
+TEST(ResultsTest, IntegersOutOfRangeAreRefusedNotConverted) {
+  std::string err;
+  ResultsDocument doc;
+  nlohmann::json j = ResultsToJson(SmallDocument());
+  j["schema_version"] = 1e56;
+  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+  EXPECT_EQ(err, "schema_version: expected an integer");
+  j = ResultsToJson(SmallDocument());
+  j["cells"][0]["repetition"] = 1e56;
+  EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
+  EXPECT_EQ(err, "cells: repetition: expected a non-negative integer");
+  for (const char* field : {"repetition", "threads", "runs", "bytes", "ios"}) {
+    j = ResultsToJson(SmallDocument());
+    j["records"][0][field] = -2.5e300;
+    ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
+    std::vector<TioRecord> records;
+    EXPECT_FALSE(TioRecordsFromDocument(doc, &records, &err)) << field;
+    EXPECT_NE(err.find(std::string(field) + ": expected a non-negative integer"), std::string::npos)
+        << err;
+  }
+}
+
 // Files written before the suites became plug-ins (cells with "threads" beside the generic
 // fields, no labels) still load, and the cell's variant is its thread count.
 TEST(ResultsTest, ReadsCellsOfEarlierFiles) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/json_fields.h"
 
 namespace elevbench {
 namespace {
@@ -67,7 +68,8 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       *err = "not an elevbench results file (no schema_version)";
       return false;
     }
-    const int version = j.at("schema_version").get<int>();
+    int version = 0;
+    if (!GetJsonField(j, "schema_version", &version, err)) return false;
     if (version != kResultsSchemaVersion) {
       *err = "unsupported schema_version " + std::to_string(version) + " (this elevbench reads " +
              std::to_string(kResultsSchemaVersion) + ")";
@@ -92,7 +94,10 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       cell.scheduler = c.at("scheduler").get<std::string>();
       cell.identifier = c.at("identifier").get<std::string>();
       cell.label = c.value("label", "");
-      cell.repetition = c.at("repetition").get<uint32_t>();
+      if (!GetJsonField(c, "repetition", &cell.repetition, err)) {
+        *err = "cells: " + *err;
+        return false;
+      }
       cell.status = c.at("status").get<std::string>();
       cell.error = c.value("error", "");
       cell.started_at = c.value("started_at", "");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/core/json_fields.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -61,17 +62,18 @@ bool TioRecordFromJson(const json& r, TioRecord* out, std::string* err) {
     TioRecord rec;
     rec.scheduler = r.at("scheduler").get<std::string>();
     rec.identifier = r.at("identifier").get<std::string>();
-    rec.repetition = r.at("repetition").get<uint32_t>();
+    if (!GetJsonField(r, "repetition", &rec.repetition, err)) return false;
     TioPhaseMeasurement& m = rec.measurement;
     const std::string phase = r.at("phase").get<std::string>();
     if (!TioPhaseFromKey(phase, &m.phase)) {
       *err = "unknown phase '" + phase + "'";
       return false;
     }
-    m.threads = r.at("threads").get<uint32_t>();
-    m.runs = r.at("runs").get<uint32_t>();
-    m.bytes = r.at("bytes").get<uint64_t>();
-    m.ios = r.at("ios").get<uint64_t>();
+    // Integers through GetJsonField: a float such as 1e56 converted by get<> is undefined.
+    if (!GetJsonField(r, "threads", &m.threads, err) || !GetJsonField(r, "runs", &m.runs, err) ||
+        !GetJsonField(r, "bytes", &m.bytes, err) || !GetJsonField(r, "ios", &m.ios, err)) {
+      return false;
+    }
     m.wall_seconds = r.at("wall_seconds").get<double>();
     m.cpu_seconds = r.at("cpu_seconds").get<double>();
     if (!LatencyHistogram::FromJson(r.at("latency_histogram"), &m.latency, err)) {
