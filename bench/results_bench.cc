@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/compare/compare.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "reporters/render.h"
 

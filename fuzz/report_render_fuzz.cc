@@ -10,7 +10,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "harness/compare/compare.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/run/suite.h"
 #include "reporters/render.h"
 

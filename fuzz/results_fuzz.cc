@@ -1,5 +1,5 @@
-// libFuzzer target: results files (harness/run/results.h) as `report`, `compare` and `history
-// import` read them: the JSON, ResultsFromJson, each suite's reader of its records and
+// libFuzzer target: results files (harness/results/results_document.h) as `report`, `compare` and
+// `history import` read them: the JSON, ResultsFromJson, each suite's reader of its records and
 // parameters, the tidy measurements and MetricRowsOf, and the document written back.
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_input.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "harness/stats/metric_table.h"
 #include "scenarios/nickbench/nickbench_records.h"

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/core/strings.h"
+
 namespace elevbench {
 namespace {
 
@@ -27,12 +29,6 @@ std::string Table(const std::vector<std::vector<std::string>>& rows,
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
-  return out;
-}
-
-std::string Join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : separator) + s;
   return out;
 }
 
@@ -74,7 +70,7 @@ std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
   for (const HistoryRun& r : runs) {
     unfinished = unfinished || !r.complete;
     rows.push_back({std::to_string(r.id) + (r.complete ? "" : "+"), r.start_time, r.host, r.kernel,
-                    r.suite, r.target.empty() ? "-" : r.target, Join(r.configurations, ","),
+                    r.suite, r.target.empty() ? "-" : r.target, JoinWith(r.configurations, ","),
                     std::to_string(r.cells_ok),
                     std::to_string(r.cells_failed + r.cells_interrupted)});
   }

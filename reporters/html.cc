@@ -38,7 +38,7 @@ void RenderContext(const NamedResults& file, std::ostringstream& out) {
   out << "</table>\n";
 }
 
-void RenderTable(const ReportTable& table, std::ostringstream& out) {
+void RenderHtmlTable(const ReportTable& table, std::ostringstream& out) {
   out << "<h4>" << MarkupEscape(table.section) << "</h4>\n<table class=\"metrics\">\n<tr>";
   if (table.has_row_keys) out << "<th>Row</th>";
   out << "<th>Configuration</th>";
@@ -122,7 +122,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
     RenderContext(file, out);
     out << "<h3>Tables</h3>\n";
     if (tables.empty()) out << "<p>No measurements in this file.</p>\n";
-    for (const ReportTable& table : tables) RenderTable(table, out);
+    for (const ReportTable& table : tables) RenderHtmlTable(table, out);
     if (!tables.empty()) {
       out << "<ul class=\"legend\">\n";
       for (const std::string& line : ReportLegend(tables)) {

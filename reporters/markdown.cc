@@ -21,7 +21,7 @@ std::string ColumnHeading(const MetricInfo& metric) {
          MarkdownEscape(ReportColumnUnit(metric)) + ")";
 }
 
-void RenderTable(const ReportTable& table, std::ostringstream& out) {
+void RenderMarkdownTable(const ReportTable& table, std::ostringstream& out) {
   out << "### " << MarkdownEscape(table.section) << "\n\n";
   std::vector<std::string> heading;
   std::vector<std::string> rule;
@@ -117,7 +117,7 @@ bool RenderMarkdownReport(const std::vector<NamedResults>& files, std::string* t
     }
     out << "\n";
     if (tables.empty()) out << "No measurements in this file.\n\n";
-    for (const ReportTable& table : tables) RenderTable(table, out);
+    for (const ReportTable& table : tables) RenderMarkdownTable(table, out);
     if (!tables.empty()) {
       for (const std::string& line : ReportLegend(tables)) {
         out << "- " << MarkdownEscape(line) << "\n";

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "scenarios/morton/morton_records.h"
 
 namespace elevbench {

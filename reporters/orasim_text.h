@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "scenarios/orasim/orasim_records.h"
 
 namespace elevbench {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "harness/core/latency_histogram.h"
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 

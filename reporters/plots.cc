@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/core/strings.h"
 #include "harness/stats/metric_table.h"
 #include "reporters/plot_data.h"
 
@@ -29,12 +30,6 @@ std::string Datablock(const std::string& name, const std::vector<std::string>& l
   std::string text = "$" + name + " << EOD\n";
   for (const std::string& line : lines) text += line + "\n";
   return text + "EOD\n";
-}
-
-std::string Join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
 }
 
 // One clustered bar chart: clusters (x labels) × configurations, mean with CI whiskers.
@@ -80,7 +75,7 @@ Plot BarPlot(const std::string& title, const MetricInfo& metric,
     }
     lines.push_back(line);
   }
-  if (!absent.empty()) plot.note = "Not measured: " + Join(absent, ", ") + ".";
+  if (!absent.empty()) plot.note = "Not measured: " + JoinWith(absent, ", ") + ".";
   if (unbounded)
     plot.note += std::string(plot.note.empty() ? "" : " ") +
                  "An interval without upper end is drawn without its upper whisker.";
@@ -103,7 +98,7 @@ Plot BarPlot(const std::string& title, const MetricInfo& metric,
               GnuplotString(shown[i]);
     clauses.push_back(clause);
   }
-  s << "plot " << Join(clauses, ", ") << "\n";
+  s << "plot " << JoinWith(clauses, ", ") << "\n";
   plot.script = s.str();
   plot.width = static_cast<int>(
       std::clamp<size_t>(200 + cluster_labels.size() * (shown.size() + 1) * 16, 640, 1280));
@@ -206,7 +201,7 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
     plot.title = name + " (s) per repetition";
     if (!dnf.empty()) plot.title += "; red: did not finish (DNF), drawn where it was cut";
     if (!failed.empty()) {
-      plot.note = "Failed (no time): " + Join({failed.begin(), failed.end()}, ", ") + ".";
+      plot.note = "Failed (no time): " + JoinWith({failed.begin(), failed.end()}, ", ") + ".";
     }
     if (ok.empty() && dnf.empty()) {
       plots->push_back(plot);
@@ -235,7 +230,7 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
       clauses.push_back(std::string("$dnf using 1:2:('DNF') with labels offset 0,1 tc rgb ") +
                         kDnfColour + " notitle");
     }
-    s << "set xtics (" << Join(tics, ", ") << ")\n"
+    s << "set xtics (" << JoinWith(tics, ", ") << ")\n"
       << "set xrange [-0.6:" << GnuplotNumber(static_cast<double>(clusters.size()) - 0.4) << "]\n"
       << "set key outside right top\n"
       << "set grid ytics\n"
@@ -246,7 +241,7 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
     } else {
       s << "set yrange [0:*]\n";
     }
-    s << "plot " << Join(clauses, ", ") << "\n";
+    s << "plot " << JoinWith(clauses, ", ") << "\n";
     plot.script = s.str();
     plot.width = static_cast<int>(std::clamp<size_t>(200 + clusters.size() * 160, 640, 1280));
     plots->push_back(plot);
@@ -291,13 +286,13 @@ void AddLatencyPlots(const std::vector<LatencyGroup>& groups, std::vector<Plot>*
       << "set ylabel 'fraction of calls at or below'\n"
       << "set yrange [0:1.02]\n"
       << "set key right bottom\n"
-      << "plot " << Join(cdf, ", ") << "\n"
+      << "plot " << JoinWith(cdf, ", ") << "\n"
       << "set logscale y\n"
       << "set format y '%g'\n"
       << "set ylabel 'fraction of calls slower'\n"
       << "set yrange [*:1]\n"
       << "set key right top\n"
-      << "plot " << Join(tail, ", ") << "\n"
+      << "plot " << JoinWith(tail, ", ") << "\n"
       << "unset multiplot\n";
     plot.script = s.str();
     plots->push_back(plot);
@@ -360,7 +355,7 @@ void AddStreamPlots(const std::vector<StreamRun>& runs, std::vector<Plot>* plots
                           GnuplotString(panels[p]->streams[k].name));
       }
       s << "set title " << GnuplotString(panel_title) << "\n"
-        << "plot " << Join(clauses, ", ") << "\n";
+        << "plot " << JoinWith(clauses, ", ") << "\n";
     }
     s << "unset multiplot\n";
     plot.script = s.str();

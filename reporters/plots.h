@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/gnuplot.h"
 
 namespace elevbench {

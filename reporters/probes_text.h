@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "scenarios/probes/probe_records.h"
 
 namespace elevbench {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/gnuplot.h"
 #include "reporters/report_tables.h"
 

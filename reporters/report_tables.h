@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "harness/stats/statistics.h"
 

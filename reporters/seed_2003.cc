@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "harness/core/strings.h"
+
 namespace elevbench {
 
 // shared/seeds/000, lines 136-253, as posted (the mail had expanded the tabs to spaces).
@@ -148,11 +150,6 @@ bool IsLabel(const std::string& s) {
   });
 }
 
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 std::string PostSectionOf(const std::string& line) {
@@ -182,7 +179,7 @@ bool PostRowKeyOf(const std::string& section, const std::string& line, PostRowKe
   if (section.empty()) return false;
   const size_t dash = line.find(" - ");
   if (dash != std::string::npos && IsLabel(line.substr(0, dash))) {
-    *key = {section, Upper(line.substr(0, dash)), ""};
+    *key = {section, Uppercase(line.substr(0, dash)), ""};
     return true;
   }
   const std::vector<std::string> words = Words(line);
@@ -194,7 +191,7 @@ bool PostRowKeyOf(const std::string& section, const std::string& line, PostRowKe
     return false;
   }
   const bool tiobench = section.back() != ':';
-  *key = {section, Upper(words[0].substr(last + 1)), tiobench ? words[1] : ""};
+  *key = {section, Uppercase(words[0].substr(last + 1)), tiobench ? words[1] : ""};
   return true;
 }
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "scenarios/tiobench/tiobench_records.h"
 
 namespace elevbench {

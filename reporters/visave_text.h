@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "scenarios/visave/visave_records.h"
 
 namespace elevbench {

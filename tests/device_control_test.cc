@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "fake_sysfs.h"
+#include "harness/core/strings.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/core/strings.h"
 #include "harness/device/sysfs.h"
 
 namespace elevbench::testing {

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "fake_cgroups.h"
+#include "harness/core/strings.h"
 #include "test_util.h"
 
 namespace elevbench {

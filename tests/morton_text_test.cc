@@ -23,9 +23,9 @@ MortonProbe Probe(const std::string& command, double user, double system, double
   p.command = command;
   p.argv = {"sh", "-c", command};
   p.status = "ok";
-  p.user_seconds = user;
-  p.system_seconds = system;
-  p.elapsed_seconds = elapsed;
+  p.usage.user_seconds = user;
+  p.usage.system_seconds = system;
+  p.usage.elapsed_seconds = elapsed;
   p.timeout_seconds = 900;
   p.work_bytes = 100 << 20;
   p.bytes_read = 100 << 20;
@@ -115,7 +115,7 @@ std::vector<MortonRecord> SeedRecords() {
     if (k == 0) {  // "2.4 killed after 15 min"
       r7.probes[0].status = "dnf";
       r7.probes[0].exit_code = -1;
-      r7.probes[0].elapsed_seconds = 902;
+      r7.probes[0].usage.elapsed_seconds = 902;
     }
     r7.load = {Stream("streaming-writer", 20000, 910)};
     records.push_back(r7);

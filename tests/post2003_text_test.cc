@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/seed_2003.h"
 #include "test_util.h"
 

@@ -1,9 +1,8 @@
 // The results JSON: golden layout, lossless round trip, and clear errors on bad files.
 
-#include "harness/run/results.h"
-
 #include <gtest/gtest.h>
 
+#include "harness/results/results_document.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 

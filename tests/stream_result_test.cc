@@ -1,7 +1,7 @@
 // StreamResult and Fairness: the fairness indices (min/max and Jain's), the all-zero convention,
 // and the lossless JSON round trip with its one-line errors.
 
-#include "harness/engine/stream_result.h"
+#include "harness/results/stream_result.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "harness/process/subprocess.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/tiobench_text.h"
 #include "test_util.h"
 

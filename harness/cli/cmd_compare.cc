@@ -7,7 +7,7 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
 #include "harness/compare/compare.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/compare_json.h"
 #include "reporters/compare_junit.h"
 #include "reporters/compare_text.h"

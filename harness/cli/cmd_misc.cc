@@ -17,7 +17,7 @@
 #include "harness/device/restore_journal.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "reporters/render.h"
 
 namespace elevbench {

@@ -11,39 +11,15 @@
 #include <set>
 #include <tuple>
 
+#include "harness/core/strings.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t");
-  return s.substr(begin, end - begin + 1);
-}
-
-std::vector<std::string> SplitComma(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    parts.push_back(Trim(text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return parts;
-}
-
+// A list in a message: "a, b", or "none".
 std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out.empty() ? "none" : out;
+  return items.empty() ? "none" : JoinWith(items, ", ");
 }
 
 // The configurations of a set of rows, in row order; the first non-empty label wins.
@@ -75,7 +51,7 @@ bool ResolveConfiguration(const std::string& name, const std::vector<Configurati
        [](const ConfigurationRef& c, const std::string& n) { return c.identifier == n; }},
       {"label",
        [](const ConfigurationRef& c, const std::string& n) {
-         return !c.label.empty() && Lower(c.label) == Lower(n);
+         return !c.label.empty() && Lowercase(c.label) == Lowercase(n);
        }},
       {"scheduler",
        [](const ConfigurationRef& c, const std::string& n) { return c.scheduler == n; }},
@@ -129,7 +105,7 @@ void PairConfigurations(const std::vector<ConfigurationRef>& base,
   using Key = std::optional<std::string>;
   pass(MatchRule::kIdentifier, [](const ConfigurationRef& c) -> Key { return c.identifier; });
   pass(MatchRule::kLabel, [](const ConfigurationRef& c) -> Key {
-    return c.label.empty() ? Key{} : Key{Lower(c.label)};
+    return c.label.empty() ? Key{} : Key{Lowercase(c.label)};
   });
   pass(MatchRule::kScheduler, [](const ConfigurationRef& c) -> Key { return c.scheduler; });
   for (size_t i = 0; i < base.size(); ++i) {
@@ -287,7 +263,7 @@ RowKey KeyOf(const MetricRow& r, const std::string& identifier) {
 }  // namespace
 
 bool ParseMetricSelection(const std::string& text, CompareSettings* settings, std::string* err) {
-  const std::string t = Trim(text);
+  const std::string t = TrimWhitespace(text);
   settings->metric_names.clear();
   if (t == "headline") {
     settings->metrics = MetricSelection::kHeadline;
@@ -297,7 +273,7 @@ bool ParseMetricSelection(const std::string& text, CompareSettings* settings, st
     settings->metrics = MetricSelection::kAll;
     return true;
   }
-  for (const std::string& name : SplitComma(t)) {
+  for (const std::string& name : SplitAndTrim(t, ',')) {
     if (name.empty()) {
       *err = "--metrics: expected headline, all or a list of metric names, got '" + text + "'";
       return false;
@@ -309,7 +285,7 @@ bool ParseMetricSelection(const std::string& text, CompareSettings* settings, st
 }
 
 bool ParseBetween(const std::string& text, CompareSettings* settings, std::string* err) {
-  const std::vector<std::string> names = SplitComma(text);
+  const std::vector<std::string> names = SplitAndTrim(text, ',');
   if (names.size() != 2 || names[0].empty() || names[1].empty()) {
     *err = "--between: expected two configurations A,B, got '" + text + "'";
     return false;

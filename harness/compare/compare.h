@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/metric_table.h"
 
 namespace elevbench {

@@ -8,14 +8,6 @@
 namespace elevbench {
 namespace {
 
-bool CurrentScheduler(const Sysfs& sysfs, const std::string& disk, std::string* current,
-                      std::string* err) {
-  std::string line;
-  std::vector<std::string> names;
-  return sysfs.Read(QueuePath(disk, "scheduler"), &line, err) &&
-         ParseSchedulerLine(line, &names, current, err);
-}
-
 // nr_requests under none would resize the driver tags: it is not a pin there (see the header).
 bool SkippedUnder(const std::string& scheduler, const std::string& attr) {
   return attr == "nr_requests" && scheduler == "none";
@@ -80,7 +72,7 @@ bool DeviceControl::JournalDiskOnce(const std::string& disk, std::string* err) {
 
 bool DeviceControl::WritePinned(const std::string& disk, std::string* err) {
   std::string scheduler;
-  if (!CurrentScheduler(sysfs_, disk, &scheduler, err)) return false;
+  if (!ReadActiveScheduler(sysfs_, disk, &scheduler, err)) return false;
   for (const auto& [name, value] : pinned_) {
     if (SkippedUnder(scheduler, name)) continue;
     if (!sysfs_.WriteVerified(QueuePath(disk, name), value, err)) return false;
@@ -90,7 +82,7 @@ bool DeviceControl::WritePinned(const std::string& disk, std::string* err) {
 
 bool DeviceControl::VerifyPinned(const std::string& disk, std::string* err) {
   std::string scheduler;
-  if (!CurrentScheduler(sysfs_, disk, &scheduler, err)) return false;
+  if (!ReadActiveScheduler(sysfs_, disk, &scheduler, err)) return false;
   for (const auto& [name, value] : pinned_) {
     if (SkippedUnder(scheduler, name)) continue;
     const std::string path = QueuePath(disk, name);

@@ -108,14 +108,10 @@ bool DebugfsMounted() {
   return stat("/sys/kernel/debug/block", &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool CurrentScheduler(const Sysfs& sysfs, const std::string& disk, std::string* current,
-                      std::string* err) {
-  std::string line;
-  std::vector<std::string> names;
-  if (!sysfs.Read(SchedulerPath(disk), &line, err) ||
-      !ParseSchedulerLine(line, &names, current, err)) {
-    return false;
-  }
+// The active scheduler; a bio-based device has none, and no driver tags either.
+bool SchedulerOfTaggedDisk(const Sysfs& sysfs, const std::string& disk, std::string* current,
+                           std::string* err) {
+  if (!ReadActiveScheduler(sysfs, disk, current, err)) return false;
   if (current->empty()) {
     *err = disk + " has no I/O scheduler (bio-based): it has no driver tags to resize";
     return false;
@@ -176,7 +172,7 @@ bool ResizeDriverTags(const Sysfs& sysfs, const std::string& disk, int depth, st
     return false;
   }
   std::string previous;
-  if (!CurrentScheduler(sysfs, disk, &previous, err)) return false;
+  if (!SchedulerOfTaggedDisk(sysfs, disk, &previous, err)) return false;
   if (previous != "none" && !sysfs.WriteVerified(SchedulerPath(disk), "none", err)) return false;
   std::string shown;
   if (!sysfs.Read(NrRequestsPath(disk), &shown, err)) return false;

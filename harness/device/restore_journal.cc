@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/core/json_fields.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/journal_undo.h"
@@ -24,11 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kSchemaVersion = 1;
-
-bool Fail(std::string* err, std::string message) {
-  *err = std::move(message);
-  return false;
-}
 
 using JournalFile = JournalContents;
 

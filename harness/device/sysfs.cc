@@ -8,22 +8,12 @@
 #include <charconv>
 #include <cstring>
 
+#include "harness/core/strings.h"
+
 namespace elevbench {
 namespace {
 
 constexpr size_t kMaxAttributeBytes = 1 << 20;
-
-std::vector<std::string> SplitWords(std::string_view s) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    size_t start = i;
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    if (i > start) words.emplace_back(s.substr(start, i - start));
-  }
-  return words;
-}
 
 bool ParseInteger(std::string_view s, long long* out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
@@ -37,14 +27,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 }
 
 }  // namespace
-
-std::string TrimWhitespace(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 bool ParseSchedulerLine(std::string_view line, std::vector<std::string>* available,
                         std::string* current, std::string* err) {
@@ -187,6 +169,14 @@ bool Sysfs::WriteVerified(const std::string& path, std::string_view value, std::
     return false;
   }
   return true;
+}
+
+bool ReadActiveScheduler(const Sysfs& sysfs, const std::string& disk, std::string* current,
+                         std::string* err) {
+  std::string line;
+  std::vector<std::string> names;
+  return sysfs.Read("/sys/block/" + disk + "/queue/scheduler", &line, err) &&
+         ParseSchedulerLine(line, &names, current, err);
 }
 
 }  // namespace elevbench

@@ -22,9 +22,6 @@ namespace elevbench {
 [[nodiscard]] bool ParseSchedulerLine(std::string_view line, std::vector<std::string>* available,
                                       std::string* current, std::string* err);
 
-/// Removes leading and trailing whitespace (sysfs values end in "\n", scheduler lines in " \n").
-std::string TrimWhitespace(std::string_view s);
-
 /// Attribute access under a root directory. Cheap to copy; holds no open files.
 class Sysfs {
  public:
@@ -79,5 +76,10 @@ class Sysfs {
   std::string root_;
   WriteHook hook_;
 };
+
+/// Reads /sys/block/<disk>/queue/scheduler through `sysfs` and puts its bracketed name in
+/// *current: empty for a bio-based device (dm, md), which has no elevator.
+[[nodiscard]] bool ReadActiveScheduler(const Sysfs& sysfs, const std::string& disk,
+                                       std::string* current, std::string* err);
 
 }  // namespace elevbench

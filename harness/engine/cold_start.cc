@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/core/strings.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
@@ -17,17 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  const size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
 // The text before " (0x" (the load address ldd appends), trimmed.
 std::string WithoutAddress(const std::string& s) {
   const size_t at = s.find(" (0x");
-  return Trim(at == std::string::npos ? s : s.substr(0, at));
+  return TrimWhitespace(at == std::string::npos ? s : s.substr(0, at));
 }
 
 // `program` as an absolute path: as given when it has a slash, else the first executable of
@@ -122,7 +116,7 @@ bool ParseLddOutput(const std::string& text, LddListing* listing, std::string* e
       if (!path.empty() && path[0] == '/') parsed.loader = path;
       continue;  // linux-vdso.so.1 and the like: nothing to copy
     }
-    const std::string name = Trim(line.substr(0, arrow));
+    const std::string name = TrimWhitespace(line.substr(0, arrow));
     const std::string target = WithoutAddress(line.substr(arrow + 2));
     if (target == "not found" || target.empty() || target[0] != '/') {
       *err = "ldd: " + name + " not found";

@@ -16,18 +16,6 @@ double Since(std::chrono::steady_clock::time_point start) {
 
 void Sleep(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
 
-// rchar of a running process; 0 when it cannot be read (the process is gone).
-uint64_t ReadCharsOf(pid_t pid) {
-  std::string text, ignored;
-  if (!ReadWholeFile("/proc/" + std::to_string(pid) + "/io", &text, &ignored)) return 0;
-  unsigned long long rchar = 0;
-  const size_t at = text.find("rchar:");
-  if (at == std::string::npos || std::sscanf(text.c_str() + at, "rchar: %llu", &rchar) != 1) {
-    return 0;
-  }
-  return rchar;
-}
-
 FioInvocation LoadInvocation(const LoadSpec& load, const std::string& work_dir,
                              const std::string& label, double timeout_seconds) {
   FioInvocation inv;
@@ -83,7 +71,7 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
   }
   // running() enforces the timeout (and an interrupt) while we sample the probe's reads.
   while (child.running()) {
-    const uint64_t sample = ReadCharsOf(child.pid());
+    const uint64_t sample = ProcessReadChars(child.pid());
     if (sample > outcome->bytes_read) outcome->bytes_read = sample;
     Sleep(0.05);
   }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/process/subprocess.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 

@@ -9,18 +9,6 @@
 namespace elevbench {
 namespace {
 
-// rchar of a running process; 0 when it cannot be read (the process is gone).
-uint64_t ReadCharsOf(pid_t pid) {
-  std::string text, ignored;
-  if (!ReadWholeFile("/proc/" + std::to_string(pid) + "/io", &text, &ignored)) return 0;
-  unsigned long long rchar = 0;
-  const size_t at = text.find("rchar:");
-  if (at == std::string::npos || std::sscanf(text.c_str() + at, "rchar: %llu", &rchar) != 1) {
-    return 0;
-  }
-  return rchar;
-}
-
 // Stops and reaps every child still running (an error path); errors are ignored, the
 // destructor's SIGKILL is the last resort.
 void StopAll(std::vector<ChildProcess>* children) {
@@ -63,7 +51,7 @@ bool RunParallelProbes(const std::vector<ParallelProbeSpec>& probes,
     for (size_t i = 0; i < children.size(); ++i) {
       if (!children[i].running()) continue;
       any = true;
-      const uint64_t sample = ReadCharsOf(children[i].pid());
+      const uint64_t sample = ProcessReadChars(children[i].pid());
       if (sample > results[i].bytes_read) results[i].bytes_read = sample;
     }
     if (any) std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -200,4 +200,16 @@ bool RunCommandLoadWithProbe(const RepeatedCommandSpec& load, const ProbeSpec& p
   return true;
 }
 
+ProcessUsage RepeatedCommandResult::Usage() const {
+  return {elapsed_seconds,
+          user_seconds,
+          system_seconds,
+          UsageCount(major_faults),
+          UsageCount(minor_faults),
+          UsageCount(block_input_ops),
+          UsageCount(block_output_ops),
+          UsageCount(voluntary_switches),
+          UsageCount(involuntary_switches)};
+}
+
 }  // namespace elevbench

@@ -55,6 +55,9 @@ struct RepeatedCommandResult {
   int last_failure_exit_code = 0;   ///< of the last failed iteration (-1: killed by a signal)
   int last_failure_signal = 0;      ///< its signal, when one ended it
   std::string last_failure_output;  ///< the last line of its stderr
+
+  /// The summed resource use as a plain record (elapsed = elapsed_seconds).
+  ProcessUsage Usage() const;
 };
 
 /// A running repeated-command load. Not copyable or movable; Start and Stop from one thread.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 
 namespace elevbench {

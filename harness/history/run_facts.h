@@ -5,7 +5,7 @@
 #include <string>
 
 #include "harness/history/history_store.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 
 namespace elevbench {
 

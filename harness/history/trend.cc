@@ -3,22 +3,21 @@
 #include <algorithm>
 #include <cctype>
 
+#include "harness/core/strings.h"
+
 namespace elevbench {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 void AddUnique(std::vector<std::string>* list, const std::string& value) {
   if (std::find(list->begin(), list->end(), value) == list->end()) list->push_back(value);
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + (s.empty() ? "\"\"" : s);
-  return out;
+// A list of choices in a message, an empty name shown as "".
+std::string Join(std::vector<std::string> items) {
+  for (std::string& s : items) {
+    if (s.empty()) s = "\"\"";
+  }
+  return JoinWith(items, ", ");
 }
 
 // How a configuration is named to the user: its label, else its scheduler, else identifier.
@@ -33,7 +32,7 @@ std::string ConfigurationChoice(const MeasuredKey& k) {
 }
 
 bool MatchesConfiguration(const MeasuredKey& k, const std::string& wanted) {
-  return k.scheduler == wanted || k.identifier == wanted || Lower(k.label) == Lower(wanted);
+  return k.scheduler == wanted || k.identifier == wanted || Lowercase(k.label) == Lowercase(wanted);
 }
 
 // Picks `wanted` among `choices` (or the only choice when wanted is empty). `what` names the

@@ -8,17 +8,15 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/core/error.h"
+#include "harness/core/strings.h"
+
 namespace elevbench {
 namespace {
 
 namespace fs = std::filesystem;
 
 constexpr const char* kCgroupRoot = "/sys/fs/cgroup";
-
-bool Fail(std::string* err, std::string message) {
-  *err = std::move(message);
-  return false;
-}
 
 bool HasWord(const std::string& text, const std::string& word) {
   std::istringstream in(text);

@@ -1,14 +1,10 @@
 #include "harness/machine/machine_spec.h"
 
+#include "harness/core/error.h"
 #include "harness/device/scratch_device.h"
 
 namespace elevbench {
 namespace {
-
-bool Fail(std::string* err, std::string message) {
-  *err = std::move(message);
-  return false;
-}
 
 // A CPU count: plain decimal digits, 1 to 4096 (checked against the host later).
 bool ParseCpuCount(const std::string& text, int* cpus) {

@@ -17,6 +17,7 @@
 #include <limits>
 #include <utility>
 
+#include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
 
 namespace elevbench {
@@ -495,6 +496,29 @@ bool RunChecked(const std::vector<std::string>& argv, std::string* output, std::
     return false;
   }
   return true;
+}
+
+uint64_t ProcessReadChars(pid_t pid) {
+  std::string text, ignored;
+  if (!ReadWholeFile("/proc/" + std::to_string(pid) + "/io", &text, &ignored)) return 0;
+  unsigned long long rchar = 0;
+  const size_t at = text.find("rchar:");
+  if (at == std::string::npos || std::sscanf(text.c_str() + at, "rchar: %llu", &rchar) != 1) {
+    return 0;
+  }
+  return rchar;
+}
+
+ProcessUsage ProcessResult::Usage() const {
+  return {wall_seconds,
+          user_seconds,
+          system_seconds,
+          UsageCount(major_faults),
+          UsageCount(minor_faults),
+          UsageCount(block_input_ops),
+          UsageCount(block_output_ops),
+          UsageCount(voluntary_switches),
+          UsageCount(involuntary_switches)};
 }
 
 }  // namespace elevbench

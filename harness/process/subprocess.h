@@ -12,8 +12,11 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "harness/core/process_usage.h"
 
 namespace elevbench {
 
@@ -33,6 +36,10 @@ struct ProcessOptions {
   std::string working_directory;
 };
 
+/// The bytes a running process has asked read() for so far (rchar of /proc/<pid>/io: page
+/// cache hits included); 0 when it cannot be read, because the process is gone.
+uint64_t ProcessReadChars(pid_t pid);
+
 /// What a finished child did. Resource use is wait4's rusage: the child plus the descendants it
 /// waited for.
 struct ProcessResult {
@@ -51,6 +58,9 @@ struct ProcessResult {
   long involuntary_switches = 0;  ///< ru_nivcsw
   std::string output;  ///< stdout, when not redirected to a file (its first 1 MiB; more is dropped)
   std::string error_output;  ///< stderr, when captured: its last 64 KiB exactly
+
+  /// The resource use as a plain record (elapsed = wall_seconds), for the results.
+  ProcessUsage Usage() const;
 };
 
 /// One child process, run asynchronously. Movable, not copyable; used from one thread at a time.

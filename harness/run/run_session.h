@@ -13,7 +13,7 @@
 #include "harness/core/progress.h"
 #include "harness/device/device_control.h"
 #include "harness/device/scheduler_config.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/run/suite.h"
 
 namespace elevbench {

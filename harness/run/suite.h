@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/core/system_info.h"
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 
 namespace CLI {

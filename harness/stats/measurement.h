@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 
 namespace elevbench {
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <tuple>
 
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 
 namespace elevbench {
 namespace {

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "harness/core/strings.h"
 #include "harness/tree/source_tree_internal.h"
 
 namespace elevbench {
@@ -47,11 +48,6 @@ struct CFile {
   std::string dir;
   std::string stem;
 };
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string DirId(const std::string& dir) {
   std::string id = dir;
@@ -108,7 +104,7 @@ std::string FileComment(const std::string& path, uint64_t seed, const char* what
 // ---------------------------------------------------------------------------------------------
 
 std::string InlineBody(const std::vector<Header>& headers, const Header& h, uint32_t k, Rng& rng) {
-  const std::string up = Upper(h.id);
+  const std::string up = Uppercase(h.id);
   const uint64_t kind = k == 0 ? rng.Below(2) : rng.Below(4);
   std::string b;
   if (kind == 0) {
@@ -135,7 +131,7 @@ std::string InlineBody(const std::vector<Header>& headers, const Header& h, uint
 
 std::string HeaderText(const std::vector<Header>& headers, size_t index, uint64_t seed, Rng& rng) {
   const Header& h = headers[index];
-  const std::string up = Upper(h.id);
+  const std::string up = Uppercase(h.id);
   const std::string guard = "_ELEV_" + up + "_H";  // ids are unique over all headers
   std::string t = FileComment("include/" + h.include_name, seed,
                               "A header in the shape of 2.4's: guards, nested includes, "
@@ -172,7 +168,7 @@ std::string FunctionText(const std::vector<Header>& headers, const std::string& 
                          const std::vector<size_t>& pools, const std::vector<size_t>& fn_pool,
                          uint32_t k, Rng& rng) {
   const Header& h = headers[pools[fn_pool[k]]];
-  const std::string up = Upper(h.id);
+  const std::string up = Uppercase(h.id);
   std::string t = "static int " + stem + "_do" + std::to_string(k) + "(struct " + h.id +
                   "_info *p, int n)\n{\n\tunsigned int acc = (unsigned int)n;\n\tint i;\n\n";
   t += "\tfor (i = 0; i < n && i < " + std::to_string(16 + rng.Below(112)) + "; i++) {\n";

@@ -8,20 +8,17 @@
 #include <cstring>
 #include <filesystem>
 
+#include "harness/core/error.h"
 #include "harness/core/interrupt.h"
 #include "harness/tree/compile_tree.h"
 
 namespace elevbench {
 namespace {
 
-std::string Errno(const std::string& what, const std::string& path, int e) {
-  return what + " " + path + ": " + std::strerror(e);
-}
-
 bool WriteWhole(const std::string& path, const std::string& text, std::string* err) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
-    *err = Errno("cannot create", path, errno);
+    *err = ErrnoMessage("cannot create", path, errno);
     return false;
   }
   const char* data = text.data();
@@ -30,7 +27,7 @@ bool WriteWhole(const std::string& path, const std::string& text, std::string* e
     const ssize_t n = write(fd, data, left);
     if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
     if (n <= 0) {
-      *err = Errno("cannot write", path, n < 0 ? errno : EIO);
+      *err = ErrnoMessage("cannot write", path, n < 0 ? errno : EIO);
       close(fd);
       return false;
     }
@@ -38,7 +35,7 @@ bool WriteWhole(const std::string& path, const std::string& text, std::string* e
     left -= static_cast<size_t>(n);
   }
   if (close(fd) != 0) {
-    *err = Errno("cannot write", path, errno);
+    *err = ErrnoMessage("cannot write", path, errno);
     return false;
   }
   return true;
@@ -54,13 +51,13 @@ bool WriteCompileTree(const CompileTree& tree, const std::string& root, std::str
       return false;
     }
   } else if (mkdir(root.c_str(), 0755) != 0) {
-    *err = Errno("cannot create compile tree root", root, errno);
+    *err = ErrnoMessage("cannot create compile tree root", root, errno);
     return false;
   }
   for (const std::string& d : tree.directories) {
     const std::string path = root + "/" + d;
     if (mkdir(path.c_str(), 0755) != 0) {
-      *err = Errno("cannot create directory", path, errno);
+      *err = ErrnoMessage("cannot create directory", path, errno);
       return false;
     }
   }
@@ -73,13 +70,13 @@ bool WriteCompileTree(const CompileTree& tree, const std::string& root, std::str
   }
   const int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    *err = Errno("cannot open", root, errno);
+    *err = ErrnoMessage("cannot open", root, errno);
     return false;
   }
   const bool synced = syncfs(fd) == 0;
   const int e = errno;
   close(fd);
-  if (!synced) *err = Errno("syncfs failed on", root, e);
+  if (!synced) *err = ErrnoMessage("syncfs failed on", root, e);
   return synced;
 }
 
@@ -87,7 +84,7 @@ bool RemoveCompileProducts(const CompileTree& tree, const std::string& root, std
   for (const std::string& p : tree.products) {
     const std::string path = root + "/" + p;
     if (unlink(path.c_str()) != 0 && errno != ENOENT) {
-      *err = Errno("cannot remove", path, errno);
+      *err = ErrnoMessage("cannot remove", path, errno);
       return false;
     }
   }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 
+#include "harness/core/error.h"
 #include "harness/core/interrupt.h"
 #include "harness/tree/source_tree.h"
 
@@ -20,10 +21,6 @@ namespace elevbench {
 namespace {
 
 constexpr size_t kChunk = 64 * 1024;  // bytes per write() (and read() when copying)
-
-std::string Errno(const std::string& what, const std::string& path, int e) {
-  return what + " " + path + ": " + std::strerror(e);
-}
 
 // ---------------------------------------------------------------------------------------------
 // SHA-256 (FIPS 180-4), small and streaming; used only for DigestTree.
@@ -131,7 +128,7 @@ bool WriteAll(int fd, const char* data, size_t len, const std::string& path, std
     if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
     if (n <= 0) {
       *err = n < 0 && errno == EINTR ? "interrupted while writing " + path
-                                     : Errno("cannot write", path, n < 0 ? errno : EIO);
+                                     : ErrnoMessage("cannot write", path, n < 0 ? errno : EIO);
       return false;
     }
     data += n;
@@ -149,11 +146,11 @@ bool PrepareRoot(const std::string& root, std::string* err) {
   struct stat st;
   if (stat(root.c_str(), &st) != 0) {
     if (errno != ENOENT) {
-      *err = Errno("cannot use tree root", root, errno);
+      *err = ErrnoMessage("cannot use tree root", root, errno);
       return false;
     }
     if (mkdir(root.c_str(), 0755) != 0) {
-      *err = Errno("cannot create tree root", root, errno);
+      *err = ErrnoMessage("cannot create tree root", root, errno);
       return false;
     }
     return true;
@@ -164,7 +161,7 @@ bool PrepareRoot(const std::string& root, std::string* err) {
   }
   DIR* dir = opendir(root.c_str());
   if (dir == nullptr) {
-    *err = Errno("cannot open tree root", root, errno);
+    *err = ErrnoMessage("cannot open tree root", root, errno);
     return false;
   }
   bool empty = true;
@@ -180,7 +177,7 @@ bool PrepareRoot(const std::string& root, std::string* err) {
     return false;
   }
   if (access(root.c_str(), W_OK) != 0) {
-    *err = Errno("cannot write to tree root", root, errno);
+    *err = ErrnoMessage("cannot write to tree root", root, errno);
     return false;
   }
   return true;
@@ -190,13 +187,13 @@ bool PrepareRoot(const std::string& root, std::string* err) {
 bool SyncTree(const std::string& root, std::string* err) {
   const int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    *err = Errno("cannot open", root, errno);
+    *err = ErrnoMessage("cannot open", root, errno);
     return false;
   }
   const bool ok = syncfs(fd) == 0;
   const int e = errno;
   close(fd);
-  if (!ok) *err = Errno("syncfs failed on", root, e);
+  if (!ok) *err = ErrnoMessage("syncfs failed on", root, e);
   return ok;
 }
 
@@ -218,7 +215,7 @@ bool WalkTree(const std::string& root, std::vector<WalkEntry>* out, std::string*
     const std::string dir_path = rel.empty() ? root : root + "/" + rel;
     DIR* dir = opendir(dir_path.c_str());
     if (dir == nullptr) {
-      *err = Errno("cannot read directory", dir_path, errno);
+      *err = ErrnoMessage("cannot read directory", dir_path, errno);
       return false;
     }
     errno = 0;
@@ -229,7 +226,7 @@ bool WalkTree(const std::string& root, std::vector<WalkEntry>* out, std::string*
       const std::string full = root + "/" + e.path;
       struct stat st;
       if (lstat(full.c_str(), &st) != 0) {
-        *err = Errno("cannot stat", full, errno);
+        *err = ErrnoMessage("cannot stat", full, errno);
         closedir(dir);
         return false;
       }
@@ -245,7 +242,7 @@ bool WalkTree(const std::string& root, std::vector<WalkEntry>* out, std::string*
         std::string target(PATH_MAX, '\0');
         const ssize_t n = readlink(full.c_str(), target.data(), target.size());
         if (n < 0) {
-          *err = Errno("cannot read symlink", full, errno);
+          *err = ErrnoMessage("cannot read symlink", full, errno);
           closedir(dir);
           return false;
         }
@@ -284,7 +281,7 @@ bool ResolvePath(const std::string& path, std::string* out, std::string* err) {
       return true;
     }
   }
-  *err = Errno("cannot resolve", path, errno);
+  *err = ErrnoMessage("cannot resolve", path, errno);
   return false;
 }
 
@@ -320,21 +317,21 @@ bool WriteSourceTree(const TreePlan& plan, const std::string& root, std::string*
     const std::string path = root + "/" + e.path;
     if (e.type == TreeEntryType::kDirectory) {
       if (mkdir(path.c_str(), e.mode & 07777) != 0) {
-        *err = Errno("cannot create directory", path, errno);
+        *err = ErrnoMessage("cannot create directory", path, errno);
         return false;
       }
       continue;
     }
     if (e.type == TreeEntryType::kSymlink) {
       if (symlink(e.link_target.c_str(), path.c_str()) != 0) {
-        *err = Errno("cannot create symlink", path, errno);
+        *err = ErrnoMessage("cannot create symlink", path, errno);
         return false;
       }
       continue;
     }
     const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, e.mode & 07777);
     if (fd < 0) {
-      *err = Errno("cannot create", path, errno);
+      *err = ErrnoMessage("cannot create", path, errno);
       return false;
     }
     SourceTextGenerator::Stream s = text.Open(e.path, e.bytes);
@@ -344,7 +341,7 @@ bool WriteSourceTree(const TreePlan& plan, const std::string& root, std::string*
       ok = WriteAll(fd, buf.get(), n, path, err);
     }
     if (close(fd) != 0 && ok) {
-      *err = Errno("cannot write", path, errno);
+      *err = ErrnoMessage("cannot write", path, errno);
       ok = false;
     }
     if (!ok) return false;
@@ -358,7 +355,7 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
                     std::string* err, const TreeWriteOptions& options) {
   struct stat st;
   if (stat(from.c_str(), &st) != 0) {
-    *err = Errno("cannot read source tree", from, errno);
+    *err = ErrnoMessage("cannot read source tree", from, errno);
     return false;
   }
   if (!S_ISDIR(st.st_mode)) {
@@ -392,26 +389,26 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
     TreeEntry e{w.type, w.path, 0, w.link_target, w.mode};
     if (w.type == TreeEntryType::kDirectory) {
       if (mkdir(dst.c_str(), 0700) != 0) {
-        *err = Errno("cannot create directory", dst, errno);
+        *err = ErrnoMessage("cannot create directory", dst, errno);
         return false;
       }
       dir_modes.emplace_back(dst, w.mode);
       plan.directory_count++;
     } else if (w.type == TreeEntryType::kSymlink) {
       if (symlink(w.link_target.c_str(), dst.c_str()) != 0) {
-        *err = Errno("cannot create symlink", dst, errno);
+        *err = ErrnoMessage("cannot create symlink", dst, errno);
         return false;
       }
       plan.symlink_count++;
     } else {
       const int in = open(src.c_str(), O_RDONLY | O_CLOEXEC);
       if (in < 0) {
-        *err = Errno("cannot read", src, errno);
+        *err = ErrnoMessage("cannot read", src, errno);
         return false;
       }
       const int out = open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
       if (out < 0) {
-        *err = Errno("cannot create", dst, errno);
+        *err = ErrnoMessage("cannot create", dst, errno);
         close(in);
         return false;
       }
@@ -421,7 +418,7 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
         if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
         if (n < 0) {
           *err = errno == EINTR ? "interrupted while reading " + src
-                                : Errno("cannot read", src, errno);
+                                : ErrnoMessage("cannot read", src, errno);
           ok = false;
         }
         if (n <= 0) break;
@@ -429,12 +426,12 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
         e.bytes += static_cast<uint64_t>(n);
       }
       if (ok && fchmod(out, w.mode) != 0) {
-        *err = Errno("cannot set the mode of", dst, errno);
+        *err = ErrnoMessage("cannot set the mode of", dst, errno);
         ok = false;
       }
       close(in);
       if (close(out) != 0 && ok) {
-        *err = Errno("cannot write", dst, errno);
+        *err = ErrnoMessage("cannot write", dst, errno);
         ok = false;
       }
       if (!ok) return false;
@@ -446,7 +443,7 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
   }
   for (auto it = dir_modes.rbegin(); it != dir_modes.rend(); ++it) {
     if (chmod(it->first.c_str(), it->second) != 0) {
-      *err = Errno("cannot set the mode of", it->first, errno);
+      *err = ErrnoMessage("cannot set the mode of", it->first, errno);
       return false;
     }
   }
@@ -458,7 +455,7 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
 bool DigestTree(const std::string& root, std::string* hex, std::string* err) {
   struct stat st;
   if (stat(root.c_str(), &st) != 0) {
-    *err = Errno("cannot read tree", root, errno);
+    *err = ErrnoMessage("cannot read tree", root, errno);
     return false;
   }
   if (!S_ISDIR(st.st_mode)) {
@@ -478,7 +475,7 @@ bool DigestTree(const std::string& root, std::string* hex, std::string* err) {
       const std::string full = root + "/" + e.path;
       const int fd = open(full.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) {
-        *err = Errno("cannot read", full, errno);
+        *err = ErrnoMessage("cannot read", full, errno);
         return false;
       }
       Sha256 content;
@@ -487,7 +484,7 @@ bool DigestTree(const std::string& root, std::string* hex, std::string* err) {
         const ssize_t n = read(fd, buf.get(), kChunk);
         if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
         if (n < 0) {
-          *err = Errno("cannot read", full, errno);
+          *err = ErrnoMessage("cannot read", full, errno);
           close(fd);
           return false;
         }

@@ -83,7 +83,8 @@ const char* Pick(const char* const (&list)[N], Rng& rng) {
   return list[rng.Below(N)];
 }
 
-std::string Upper(std::string s) {
+// A C macro name of an identifier: upper case, '-' as '_'.
+std::string MacroNameOf(std::string s) {
   for (char& c : s) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
     if (c == '-') c = '_';
@@ -103,7 +104,7 @@ std::string Ident(Rng& rng) {
   return s;
 }
 
-std::string Macro(Rng& rng) { return Upper(Ident(rng)); }
+std::string Macro(Rng& rng) { return MacroNameOf(Ident(rng)); }
 
 std::string Sentence(Rng& rng, size_t words) {
   std::string s;
@@ -282,7 +283,7 @@ void AppendBuild(std::string* out, Rng& rng) {
   const std::string name = Ident(rng);
   switch (rng.Below(3)) {
     case 0: {
-      *out += "config " + Upper(name) + "\n\t" + (rng.Chance(500) ? "tristate" : "bool") + " \"" +
+      *out += "config " + MacroNameOf(name) + "\n\t" + (rng.Chance(500) ? "tristate" : "bool") + " \"" +
               Sentence(rng, 2 + rng.Below(5)) + "\"\n\tdepends on " + Macro(rng) + "\n";
       *out += "\thelp\n";
       const uint64_t n = 1 + rng.Below(5);
@@ -327,8 +328,8 @@ void AppendScript(std::string* out, Rng& rng) {
   const std::string v = Word(rng);
   switch (rng.Below(3)) {
     case 0:
-      *out += "if [ -f \"$" + Upper(v) + "\" ]; then\n\techo \"" + Sentence(rng, 3 + rng.Below(5)) +
-              "\"\n\t" + Word(rng) + " $" + Upper(v) + " > /dev/null\nfi\n\n";
+      *out += "if [ -f \"$" + MacroNameOf(v) + "\" ]; then\n\techo \"" + Sentence(rng, 3 + rng.Below(5)) +
+              "\"\n\t" + Word(rng) + " $" + MacroNameOf(v) + " > /dev/null\nfi\n\n";
       return;
     case 1:
       *out += "sub " + Ident(rng) + " {\n\tmy ($" + v + ") = @_;\n\treturn $" + v + " =~ /" +
@@ -399,7 +400,7 @@ SourceTextGenerator::Stream SourceTextGenerator::Open(std::string_view path, uin
       s.header_ = "/*\n *  linux/" + std::string(path) + "\n *\n *  Copyright (C) " +
                   std::to_string(1991 + rng.Below(12)) + "  " + Pick(kAuthors, rng) + "\n */\n\n";
       if (kind == kH) {
-        const std::string guard = "_" + Upper(std::string(path)) + "_";
+        const std::string guard = "_" + MacroNameOf(std::string(path)) + "_";
         std::string g;
         for (char c : guard) g += (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
         s.header_ += "#ifndef " + g + "\n#define " + g + "\n\n";

@@ -5,37 +5,9 @@
 namespace elevbench {
 namespace {
 
-ContestUsage UsageOf(const ProcessResult& p) {
-  ContestUsage u;
-  u.elapsed_seconds = p.wall_seconds;
-  u.user_seconds = p.user_seconds;
-  u.system_seconds = p.system_seconds;
-  u.major_faults = p.major_faults;
-  u.minor_faults = p.minor_faults;
-  u.block_input_ops = p.block_input_ops;
-  u.block_output_ops = p.block_output_ops;
-  u.voluntary_switches = p.voluntary_switches;
-  u.involuntary_switches = p.involuntary_switches;
-  return u;
-}
-
-ContestUsage UsageOf(const RepeatedCommandResult& r) {
-  ContestUsage u;
-  u.elapsed_seconds = r.elapsed_seconds;
-  u.user_seconds = r.user_seconds;
-  u.system_seconds = r.system_seconds;
-  u.major_faults = r.major_faults;
-  u.minor_faults = r.minor_faults;
-  u.block_input_ops = r.block_input_ops;
-  u.block_output_ops = r.block_output_ops;
-  u.voluntary_switches = r.voluntary_switches;
-  u.involuntary_switches = r.involuntary_switches;
-  return u;
-}
-
 void RecordCompile(const ProbeOutcome& outcome, ContestRecord* record) {
   const ProcessResult& p = outcome.process;
-  record->compile = UsageOf(p);
+  record->compile = p.Usage();
   record->exit_code = p.exit_code;
   record->warmup_seconds = outcome.warmup_seconds;
   record->status = outcome.dnf ? "dnf" : (p.exit_code == 0 ? "ok" : "failed");
@@ -89,7 +61,7 @@ bool RunContestCell(const ContestCellSpec& spec, FioRunner* fio, const std::stri
       if (!RunCommandLoadWithProbe(spec.plan.command, spec.compile, &load, &outcome, err)) {
         return false;
       }
-      r.load_usage = UsageOf(load);
+      r.load_usage = load.Usage();
       r.load_iterations_started = load.started;
       r.load_iterations_completed = load.completed;
       r.load_iterations_failed = load.failed;

@@ -10,11 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
-
 bool GetBool(const json& j, const char* key, bool* out, std::string* err) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_boolean()) {
@@ -25,38 +20,22 @@ bool GetBool(const json& j, const char* key, bool* out, std::string* err) {
   return true;
 }
 
-json UsageToJson(const ContestUsage& u) {
-  return json{{"elapsed_seconds", u.elapsed_seconds},
-              {"user_seconds", u.user_seconds},
-              {"system_seconds", u.system_seconds},
-              {"major_faults", u.major_faults},
-              {"minor_faults", u.minor_faults},
-              {"block_input_ops", u.block_input_ops},
-              {"block_output_ops", u.block_output_ops},
-              {"voluntary_switches", u.voluntary_switches},
-              {"involuntary_switches", u.involuntary_switches}};
+json UsageToJson(const ProcessUsage& u) {
+  json j = json::object();
+  WriteProcessUsage(u, &j);
+  return j;
 }
 
-bool UsageFromJson(const json& j, const char* key, ContestUsage* out, std::string* err) {
+bool UsageFromJson(const json& j, const char* key, ProcessUsage* out, std::string* err) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_object()) {
     *err = std::string(key) + ": expected an object";
     return false;
   }
-  ContestUsage u;
-  if (!Get(*it, "elapsed_seconds", &u.elapsed_seconds, err) ||
-      !Get(*it, "user_seconds", &u.user_seconds, err) ||
-      !Get(*it, "system_seconds", &u.system_seconds, err) ||
-      !Get(*it, "major_faults", &u.major_faults, err) ||
-      !Get(*it, "minor_faults", &u.minor_faults, err) ||
-      !Get(*it, "block_input_ops", &u.block_input_ops, err) ||
-      !Get(*it, "block_output_ops", &u.block_output_ops, err) ||
-      !Get(*it, "voluntary_switches", &u.voluntary_switches, err) ||
-      !Get(*it, "involuntary_switches", &u.involuntary_switches, err)) {
+  if (!ReadProcessUsage(*it, out, err)) {
     *err = std::string(key) + "." + *err;
     return false;
   }
-  *out = u;
   return true;
 }
 
@@ -90,30 +69,28 @@ double ContestRecord::LoadCpuPercent() const {
 json ContestRecordToJson(const ContestRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"load", r.load},
-              {"status", r.status},
-              {"exit_code", r.exit_code},
-              {"timeout_seconds", r.timeout_seconds},
-              {"compile", UsageToJson(r.compile)},
-              {"warmup_seconds", r.warmup_seconds},
-              {"caches_kept", r.caches_kept},
-              {"load_absent", r.load_absent},
-              {"load_kind", r.load_kind},
-              {"load_usage", UsageToJson(r.load_usage)},
-              {"load_work", r.load_work},
-              {"load_work_unit", r.load_work_unit},
-              {"loads", r.loads},
-              {"load_iterations_started", r.load_iterations_started},
-              {"load_iterations_completed", r.load_iterations_completed},
-              {"load_iterations_failed", r.load_iterations_failed},
-              {"load_last_failure", r.load_last_failure},
-              {"cpu_percent", r.CpuPercent()},
-              {"lcpu_percent", r.LoadCpuPercent()},
-              {"streams", std::move(streams)}};
+  json j{{"load", r.load},
+         {"status", r.status},
+         {"exit_code", r.exit_code},
+         {"timeout_seconds", r.timeout_seconds},
+         {"compile", UsageToJson(r.compile)},
+         {"warmup_seconds", r.warmup_seconds},
+         {"caches_kept", r.caches_kept},
+         {"load_absent", r.load_absent},
+         {"load_kind", r.load_kind},
+         {"load_usage", UsageToJson(r.load_usage)},
+         {"load_work", r.load_work},
+         {"load_work_unit", r.load_work_unit},
+         {"loads", r.loads},
+         {"load_iterations_started", r.load_iterations_started},
+         {"load_iterations_completed", r.load_iterations_completed},
+         {"load_iterations_failed", r.load_iterations_failed},
+         {"load_last_failure", r.load_last_failure},
+         {"cpu_percent", r.CpuPercent()},
+         {"lcpu_percent", r.LoadCpuPercent()},
+         {"streams", std::move(streams)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool ContestRecordFromJson(const json& j, ContestRecord* out, std::string* err) {
@@ -122,24 +99,25 @@ bool ContestRecordFromJson(const json& j, ContestRecord* out, std::string* err) 
     return false;
   }
   ContestRecord r;
-  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
-      !Get(j, "repetition", &r.repetition, err) || !Get(j, "load", &r.load, err) ||
-      !Get(j, "status", &r.status, err) || !Get(j, "exit_code", &r.exit_code, err) ||
-      !Get(j, "timeout_seconds", &r.timeout_seconds, err) ||
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "load", &r.load, err) ||
+      !GetJsonField(j, "status", &r.status, err) ||
+      !GetJsonField(j, "exit_code", &r.exit_code, err) ||
+      !GetJsonField(j, "timeout_seconds", &r.timeout_seconds, err) ||
       !UsageFromJson(j, "compile", &r.compile, err) ||
-      !Get(j, "warmup_seconds", &r.warmup_seconds, err) ||
+      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err) ||
       !GetBool(j, "caches_kept", &r.caches_kept, err) ||
-      !GetBool(j, "load_absent", &r.load_absent, err) || !Get(j, "load_kind", &r.load_kind, err) ||
+      !GetBool(j, "load_absent", &r.load_absent, err) ||
+      !GetJsonField(j, "load_kind", &r.load_kind, err) ||
       !UsageFromJson(j, "load_usage", &r.load_usage, err) ||
-      !Get(j, "load_work", &r.load_work, err) ||
-      !Get(j, "load_work_unit", &r.load_work_unit, err) || !Get(j, "loads", &r.loads, err) ||
-      !Get(j, "load_iterations_started", &r.load_iterations_started, err) ||
-      !Get(j, "load_iterations_completed", &r.load_iterations_completed, err) ||
-      !Get(j, "load_iterations_failed", &r.load_iterations_failed, err) ||
-      !Get(j, "load_last_failure", &r.load_last_failure, err)) {
+      !GetJsonField(j, "load_work", &r.load_work, err) ||
+      !GetJsonField(j, "load_work_unit", &r.load_work_unit, err) ||
+      !GetJsonField(j, "loads", &r.loads, err) ||
+      !GetJsonField(j, "load_iterations_started", &r.load_iterations_started, err) ||
+      !GetJsonField(j, "load_iterations_completed", &r.load_iterations_completed, err) ||
+      !GetJsonField(j, "load_iterations_failed", &r.load_iterations_failed, err) ||
+      !GetJsonField(j, "load_last_failure", &r.load_last_failure, err)) {
     return false;
   }
-  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
   if (FindContestLoad(r.load) == nullptr) {
     *err = "load: unknown load '" + r.load + "'";
     return false;
@@ -160,11 +138,7 @@ bool ContestRecordsFromDocument(const ResultsDocument& doc, std::vector<ContestR
 
 std::vector<ContestRow> AggregateContestRows(const std::vector<ContestRecord>& records,
                                              const std::vector<std::string>& order) {
-  // Configuration order: the given one, then others as they first appear.
-  std::vector<std::string> ids = order;
-  for (const ContestRecord& r : records) {
-    if (std::find(ids.begin(), ids.end(), r.identifier) == ids.end()) ids.push_back(r.identifier);
-  }
+  const std::vector<std::string> ids = ConfigurationOrder(order, records);
   std::vector<std::string> loads;
   for (const ContestRecord& r : records) {
     if (std::find(loads.begin(), loads.end(), r.load) == loads.end()) loads.push_back(r.load);

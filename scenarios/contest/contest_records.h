@@ -7,41 +7,26 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
+#include "harness/core/process_usage.h"
 #include "harness/process/subprocess.h"
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 
-/// What one process (the compile, or a command load summed over its iterations) used.
-struct ContestUsage {
-  double elapsed_seconds = 0;  ///< its own wall time
-  double user_seconds = 0;     ///< with the descendants it waited for (wait4)
-  double system_seconds = 0;
-  long major_faults = 0;
-  long minor_faults = 0;
-  long block_input_ops = 0;
-  long block_output_ops = 0;
-  long voluntary_switches = 0;
-  long involuntary_switches = 0;
-};
-
 /// One cell: the compile beside one load.
-struct ContestRecord {
-  std::string scheduler;
-  std::string identifier;  ///< the row label, contest's "Kernel" column ("6.18.44-dl")
-  std::string label;
-  uint32_t repetition = 0;
+struct ContestRecord : RecordHeader {
   std::string load;    ///< "io_load"
   std::string status;  ///< "ok", "dnf" (compile stopped at its timeout), "failed" (make != 0)
   int exit_code = 0;   ///< make's
   double timeout_seconds = 0;
-  ContestUsage compile;       ///< make and its children
+  ProcessUsage compile;       ///< make and its children
   double warmup_seconds = 0;  ///< how long the load ran before the compile started
   bool caches_kept = false;   ///< cacherun: the caches were not dropped before the cell
   bool load_absent = false;   ///< io_other without --other-dir: no load ran
   std::string load_kind;      ///< "none", "fio" or "command"
-  ContestUsage load_usage;    ///< the load's own elapsed time and CPU (fio: its threads')
+  ProcessUsage load_usage;    ///< the load's own elapsed time and CPU (fio: its threads')
   double load_work = 0;       ///< raw work in load_work_unit ("MiB written")
   std::string load_work_unit;
   double loads = 0;                      ///< the Loads column: load_work / the load's divisor
@@ -58,7 +43,7 @@ struct ContestRecord {
 };
 
 /// The record's JSON: the struct's names as keys; "compile" and "load_usage" objects with
-/// ContestUsage's names; "streams" an array of StreamResultToJson objects.
+/// ProcessUsage's names; "streams" an array of StreamResultToJson objects.
 nlohmann::json ContestRecordToJson(const ContestRecord& record);
 /// Reads a record back; "label" may be missing. Refuses an unknown load and a status other
 /// than ok/dnf/failed. On failure *record is unchanged and err names the key.

@@ -14,7 +14,8 @@
 namespace elevbench {
 namespace {
 
-constexpr double kDefaultTimeoutSeconds = 3600;  // contest had none; a compile past 1 h is DNF
+constexpr double kContestDefaultTimeoutSeconds =
+    3600;  // contest had none; a compile past 1 h is DNF
 constexpr const char* kDbenchLoadfile = "/usr/share/dbench/client.txt";  // Debian's dbench
 
 std::string TreeRoot(const std::string& dir) { return dir + "/contest-tree"; }
@@ -243,7 +244,7 @@ class ContestSuite : public Suite {
     spec.compile.working_directory = TreeRoot(env.directory);
     spec.compile.stdout_path = env.work_dir + "/" + env.label_prefix + load + "-compile.out";
     spec.compile.timeout_seconds =
-        env.timeout_seconds > 0 ? env.timeout_seconds : kDefaultTimeoutSeconds;
+        env.timeout_seconds > 0 ? env.timeout_seconds : kContestDefaultTimeoutSeconds;
     spec.compile.warmup_seconds = warmup_seconds_;
     if (env.on_phase) env.on_phase(load + ": compiling");
     ContestRecord record;

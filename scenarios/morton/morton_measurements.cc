@@ -30,9 +30,9 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
     };
     if (r.probes.size() == 1) {
       const MortonProbe& p = r.probes[0];
-      add(lower("elapsed_seconds", true), p.elapsed_seconds, p.status);
-      add(lower("user_seconds", false), p.user_seconds, p.status);
-      add(lower("system_seconds", false), p.system_seconds, p.status);
+      add(lower("elapsed_seconds", true), p.usage.elapsed_seconds, p.status);
+      add(lower("user_seconds", false), p.usage.user_seconds, p.status);
+      add(lower("system_seconds", false), p.usage.system_seconds, p.status);
     } else {
       // The group is done when its last command is: any DNF or failure leaves no slowest time.
       std::string worst = "ok";
@@ -44,8 +44,8 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
           if (worst != "dnf") worst = p.status;
           continue;
         }
-        slowest = std::max(slowest, p.elapsed_seconds);
-        fastest = any_ok ? std::min(fastest, p.elapsed_seconds) : p.elapsed_seconds;
+        slowest = std::max(slowest, p.usage.elapsed_seconds);
+        fastest = any_ok ? std::min(fastest, p.usage.elapsed_seconds) : p.usage.elapsed_seconds;
         any_ok = true;
         bytes += p.work_bytes;
       }

@@ -10,34 +10,22 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
-
 double Mean(const std::vector<double>& v, MeanKind kind = MeanKind::kArithmetic) {
   return v.empty() ? 0 : Summarize(v, kind).mean;
 }
 
 json ProbeToJson(const MortonProbe& p) {
-  return json{{"command", p.command},
-              {"argv", p.argv},
-              {"status", p.status},
-              {"exit_code", p.exit_code},
-              {"term_signal", p.term_signal},
-              {"start_offset_seconds", p.start_offset_seconds},
-              {"user_seconds", p.user_seconds},
-              {"system_seconds", p.system_seconds},
-              {"elapsed_seconds", p.elapsed_seconds},
-              {"timeout_seconds", p.timeout_seconds},
-              {"major_faults", p.major_faults},
-              {"minor_faults", p.minor_faults},
-              {"block_input_ops", p.block_input_ops},
-              {"block_output_ops", p.block_output_ops},
-              {"voluntary_switches", p.voluntary_switches},
-              {"involuntary_switches", p.involuntary_switches},
-              {"bytes_read", p.bytes_read},
-              {"work_bytes", p.work_bytes}};
+  json j{{"command", p.command},
+         {"argv", p.argv},
+         {"status", p.status},
+         {"exit_code", p.exit_code},
+         {"term_signal", p.term_signal},
+         {"start_offset_seconds", p.start_offset_seconds},
+         {"timeout_seconds", p.timeout_seconds},
+         {"bytes_read", p.bytes_read},
+         {"work_bytes", p.work_bytes}};
+  WriteProcessUsage(p.usage, &j);
+  return j;
 }
 
 bool ProbeFromJson(const json& j, MortonProbe* out, std::string* err) {
@@ -46,20 +34,14 @@ bool ProbeFromJson(const json& j, MortonProbe* out, std::string* err) {
     return false;
   }
   MortonProbe p;
-  if (!Get(j, "command", &p.command, err) || !Get(j, "status", &p.status, err) ||
-      !Get(j, "exit_code", &p.exit_code, err) || !Get(j, "term_signal", &p.term_signal, err) ||
-      !Get(j, "start_offset_seconds", &p.start_offset_seconds, err) ||
-      !Get(j, "user_seconds", &p.user_seconds, err) ||
-      !Get(j, "system_seconds", &p.system_seconds, err) ||
-      !Get(j, "elapsed_seconds", &p.elapsed_seconds, err) ||
-      !Get(j, "timeout_seconds", &p.timeout_seconds, err) ||
-      !Get(j, "major_faults", &p.major_faults, err) ||
-      !Get(j, "minor_faults", &p.minor_faults, err) ||
-      !Get(j, "block_input_ops", &p.block_input_ops, err) ||
-      !Get(j, "block_output_ops", &p.block_output_ops, err) ||
-      !Get(j, "voluntary_switches", &p.voluntary_switches, err) ||
-      !Get(j, "involuntary_switches", &p.involuntary_switches, err) ||
-      !Get(j, "bytes_read", &p.bytes_read, err) || !Get(j, "work_bytes", &p.work_bytes, err)) {
+  if (!GetJsonField(j, "command", &p.command, err) || !GetJsonField(j, "status", &p.status, err) ||
+      !GetJsonField(j, "exit_code", &p.exit_code, err) ||
+      !GetJsonField(j, "term_signal", &p.term_signal, err) ||
+      !GetJsonField(j, "start_offset_seconds", &p.start_offset_seconds, err) ||
+      !ReadProcessUsage(j, &p.usage, err) ||
+      !GetJsonField(j, "timeout_seconds", &p.timeout_seconds, err) ||
+      !GetJsonField(j, "bytes_read", &p.bytes_read, err) ||
+      !GetJsonField(j, "work_bytes", &p.work_bytes, err)) {
     return false;
   }
   const auto argv = j.find("argv");
@@ -120,18 +102,16 @@ json MortonRecordToJson(const MortonRecord& r) {
   for (const MortonProbe& p : r.probes) probes.push_back(ProbeToJson(p));
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"test", r.test},
-              {"title", MortonTestTitle(r.test)},
-              {"description", r.description},
-              {"stand_in", r.stand_in},
-              {"scale", r.scale},
-              {"warmup_seconds", r.warmup_seconds},
-              {"probes", std::move(probes)},
-              {"load", std::move(load)}};
+  json j{{"test", r.test},
+         {"title", MortonTestTitle(r.test)},
+         {"description", r.description},
+         {"stand_in", r.stand_in},
+         {"scale", r.scale},
+         {"warmup_seconds", r.warmup_seconds},
+         {"probes", std::move(probes)},
+         {"load", std::move(load)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool MortonRecordFromJson(const json& j, MortonRecord* out, std::string* err) {
@@ -140,13 +120,12 @@ bool MortonRecordFromJson(const json& j, MortonRecord* out, std::string* err) {
     return false;
   }
   MortonRecord r;
-  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
-      !Get(j, "repetition", &r.repetition, err) || !Get(j, "test", &r.test, err) ||
-      !Get(j, "description", &r.description, err) || !Get(j, "stand_in", &r.stand_in, err) ||
-      !Get(j, "scale", &r.scale, err) || !Get(j, "warmup_seconds", &r.warmup_seconds, err)) {
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "test", &r.test, err) ||
+      !GetJsonField(j, "description", &r.description, err) ||
+      !GetJsonField(j, "stand_in", &r.stand_in, err) || !GetJsonField(j, "scale", &r.scale, err) ||
+      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
     return false;
   }
-  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
   if (MortonTestTitle(r.test).empty()) {
     *err = "test: expected 1 to 9, not " + std::to_string(r.test);
     return false;
@@ -176,12 +155,7 @@ bool MortonRecordsFromDocument(const ResultsDocument& doc, std::vector<MortonRec
 
 std::vector<MortonRow> AggregateMortonRows(const std::vector<MortonRecord>& records,
                                            const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
-  for (const MortonRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
-  }
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   std::vector<MortonRow> rows;
   for (int test = 1; test <= kMortonTestCount; ++test) {
     for (const std::string& id : order) {
@@ -211,9 +185,9 @@ std::vector<MortonRow> AggregateMortonRows(const std::vector<MortonRecord>& reco
           pr.timeout_seconds = std::max(pr.timeout_seconds, p.timeout_seconds);
           if (p.status == "ok") {
             ++pr.ok;
-            user[i].push_back(p.user_seconds);
-            system[i].push_back(p.system_seconds);
-            elapsed[i].push_back(p.elapsed_seconds);
+            user[i].push_back(p.usage.user_seconds);
+            system[i].push_back(p.usage.system_seconds);
+            elapsed[i].push_back(p.usage.elapsed_seconds);
           } else if (p.status == "dnf") {
             ++pr.dnf;
           } else {

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/core/process_usage.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 
@@ -34,26 +36,15 @@ struct MortonProbe {
   int exit_code = 0;              ///< -1 when killed by a signal
   int term_signal = 0;
   double start_offset_seconds = 0;  ///< when it started, after the first probe of the cell
-  double user_seconds = 0;
-  double system_seconds = 0;
-  double elapsed_seconds = 0;  ///< its wall time, fork to reap (up to the kill for a DNF)
+  /// wait4's account; its elapsed time runs fork to reap (up to the kill for a DNF)
+  ProcessUsage usage;
   double timeout_seconds = 0;
-  uint64_t major_faults = 0;
-  uint64_t minor_faults = 0;
-  uint64_t block_input_ops = 0;   ///< ru_inblock, 512-byte units
-  uint64_t block_output_ops = 0;  ///< ru_oublock
-  uint64_t voluntary_switches = 0;
-  uint64_t involuntary_switches = 0;
   uint64_t bytes_read = 0;  ///< read() bytes (/proc/<pid>/io rchar), last sample
   uint64_t work_bytes = 0;  ///< what it had to move: a file's size, a tree's, the copy's
 };
 
 /// One test under one configuration and repetition.
-struct MortonRecord {
-  std::string scheduler;
-  std::string identifier;
-  std::string label;
-  uint32_t repetition = 0;
+struct MortonRecord : RecordHeader {
   int test = 0;
   std::string description;    ///< what ran, with this run's sizes ("ten 5 MB files read at once")
   std::string stand_in;       ///< for #2/#3: what replaces `ssh testbox xterm -e true`; else ""

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/core/strings.h"
 #include "harness/core/system_info.h"
 #include "harness/engine/load_probe.h"
 #include "harness/engine/page_cache.h"
@@ -22,15 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Andrew killed 2.4's run of #7 after 15 minutes.
-constexpr double kDefaultTimeoutSeconds = 15 * 60;
-
-std::vector<std::string> SplitWords(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  std::string w;
-  while (in >> w) words.push_back(w);
-  return words;
-}
+constexpr double kMortonDefaultTimeoutSeconds = 15 * 60;
 
 // syncfs() of the filesystem holding `dir`: the earlier cells' dirty data is written before a
 // test is timed.
@@ -50,16 +43,8 @@ MortonProbe ProbeOf(const MortonPlannedProbe& planned, const ProcessResult& p, b
   m.exit_code = p.exit_code;
   m.term_signal = p.term_signal;
   m.start_offset_seconds = start_offset;
-  m.user_seconds = p.user_seconds;
-  m.system_seconds = p.system_seconds;
-  m.elapsed_seconds = p.wall_seconds;
+  m.usage = p.Usage();
   m.timeout_seconds = timeout;
-  m.major_faults = static_cast<uint64_t>(std::max(0L, p.major_faults));
-  m.minor_faults = static_cast<uint64_t>(std::max(0L, p.minor_faults));
-  m.block_input_ops = static_cast<uint64_t>(std::max(0L, p.block_input_ops));
-  m.block_output_ops = static_cast<uint64_t>(std::max(0L, p.block_output_ops));
-  m.voluntary_switches = static_cast<uint64_t>(std::max(0L, p.voluntary_switches));
-  m.involuntary_switches = static_cast<uint64_t>(std::max(0L, p.involuntary_switches));
   m.bytes_read = bytes_read;
   m.work_bytes = planned.work_bytes;
   return m;
@@ -182,7 +167,7 @@ class MortonSuite : public Suite {
                      std::string* err) const;
 
   double Timeout(const CellEnvironment& env) const {
-    return env.timeout_seconds > 0 ? env.timeout_seconds : kDefaultTimeoutSeconds;
+    return env.timeout_seconds > 0 ? env.timeout_seconds : kMortonDefaultTimeoutSeconds;
   }
 
   std::string tests_text_ = "1,2,3,4,5,6,7,8,9";

@@ -12,14 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
-
-constexpr int kFirstBench = 2;
-constexpr int kLastBench = 6;
-
 }  // namespace
 
 std::string NickbenchTitle(int bench) {
@@ -58,25 +50,23 @@ std::string NickbenchMetricName(int bench) {
 
 std::string NickbenchMetricUnit(int bench) {
   if (bench == 5) return "cpu_us_per_mib";
-  return bench >= kFirstBench && bench <= kLastBench ? "ratio" : "";
+  return bench >= kFirstNickbench && bench <= kLastNickbench ? "ratio" : "";
 }
 
 json NickbenchRecordToJson(const NickbenchRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"bench", r.bench},
-              {"elapsed_seconds", r.elapsed_seconds},
-              {"io_rate_mb_s", r.io_rate_mb_s},
-              {"metric", r.metric},
-              {"metric_name", NickbenchMetricName(r.bench)},
-              {"metric_unit", NickbenchMetricUnit(r.bench)},
-              {"cpu_seconds", r.cpu_seconds},
-              {"fairness", FairnessToJson(r.fairness)},
-              {"streams", std::move(streams)}};
+  json j{{"bench", r.bench},
+         {"elapsed_seconds", r.elapsed_seconds},
+         {"io_rate_mb_s", r.io_rate_mb_s},
+         {"metric", r.metric},
+         {"metric_name", NickbenchMetricName(r.bench)},
+         {"metric_unit", NickbenchMetricUnit(r.bench)},
+         {"cpu_seconds", r.cpu_seconds},
+         {"fairness", FairnessToJson(r.fairness)},
+         {"streams", std::move(streams)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool NickbenchRecordFromJson(const json& j, NickbenchRecord* out, std::string* err) {
@@ -85,16 +75,14 @@ bool NickbenchRecordFromJson(const json& j, NickbenchRecord* out, std::string* e
     return false;
   }
   NickbenchRecord r;
-  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
-      !Get(j, "repetition", &r.repetition, err) || !Get(j, "bench", &r.bench, err) ||
-      !Get(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
-      !Get(j, "io_rate_mb_s", &r.io_rate_mb_s, err) || !Get(j, "metric", &r.metric, err) ||
-      !Get(j, "cpu_seconds", &r.cpu_seconds, err)) {
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "bench", &r.bench, err) ||
+      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
+      !GetJsonField(j, "io_rate_mb_s", &r.io_rate_mb_s, err) ||
+      !GetJsonField(j, "metric", &r.metric, err) ||
+      !GetJsonField(j, "cpu_seconds", &r.cpu_seconds, err)) {
     return false;
   }
-  // The session adds "label"; files of runs without short labels have none.
-  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
-  if (r.bench < kFirstBench || r.bench > kLastBench) {
+  if (r.bench < kFirstNickbench || r.bench > kLastNickbench) {
     *err = "bench: " + std::to_string(r.bench) + " is not one of nickbench's Benches 2-6";
     return false;
   }
@@ -120,12 +108,9 @@ bool NickbenchRecordsFromDocument(const ResultsDocument& doc, std::vector<Nickbe
 
 std::vector<NickbenchRow> AggregateNickbenchRows(const std::vector<NickbenchRecord>& records,
                                                  const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   std::vector<int> benches;
   for (const NickbenchRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
     if (std::find(benches.begin(), benches.end(), r.bench) == benches.end()) {
       benches.push_back(r.bench);
     }

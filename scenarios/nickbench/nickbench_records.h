@@ -6,17 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 
+/// nickbench's benches are numbered 2 to 6, as in the seed (its Bench 1 was never posted).
+inline constexpr int kFirstNickbench = 2;
+inline constexpr int kLastNickbench = 6;
+
 /// One bench of one cell.
-struct NickbenchRecord {
-  std::string scheduler;   ///< configuration, "bfq:low_latency=0"
-  std::string identifier;  ///< "6.18.44-bfq-ll0"
-  std::string label;       ///< "BFQ-LL0" or the user's "@AS"
-  uint32_t repetition = 0;
+struct NickbenchRecord : RecordHeader {
   int bench = 0;               ///< 2..6
   double elapsed_seconds = 0;  ///< until the first stream finished (the run's end)
   double io_rate_mb_s = 0;     ///< all bytes moved (read + written) / elapsed, MiB/s

@@ -14,8 +14,6 @@
 namespace elevbench {
 namespace {
 
-constexpr int kFirstBench = 2;
-constexpr int kLastBench = 6;
 constexpr int kReaderFiles = 4;  // Bench 6 reads four files; the others reuse the first ones
 constexpr int kWriterFiles = 2;
 
@@ -44,7 +42,7 @@ class NickbenchSuite : public Suite {
     std::stringstream ss(benches_text_);
     std::string item;
     while (std::getline(ss, item, ',')) {
-      if (item.size() != 1 || item[0] < '0' + kFirstBench || item[0] > '0' + kLastBench) {
+      if (item.size() != 1 || item[0] < '0' + kFirstNickbench || item[0] > '0' + kLastNickbench) {
         *err = "--benches: '" + item + "' is not a bench (2, 3, 4, 5 or 6)";
         return false;
       }

@@ -12,18 +12,16 @@ using nlohmann::json;
 json OrasimRecordToJson(const OrasimRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"run", r.run},
-              {"elapsed_seconds", r.elapsed_seconds},
-              {"read_ops", r.read_ops},
-              {"write_ops", r.write_ops},
-              {"log_ops", r.log_ops},
-              {"score_ops_s", r.score_ops_s},
-              {"cpu_seconds", r.cpu_seconds},
-              {"streams", std::move(streams)}};
+  json j{{"run", r.run},
+         {"elapsed_seconds", r.elapsed_seconds},
+         {"read_ops", r.read_ops},
+         {"write_ops", r.write_ops},
+         {"log_ops", r.log_ops},
+         {"score_ops_s", r.score_ops_s},
+         {"cpu_seconds", r.cpu_seconds},
+         {"streams", std::move(streams)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool OrasimRecordFromJson(const json& j, OrasimRecord* out, std::string* err) {
@@ -32,9 +30,7 @@ bool OrasimRecordFromJson(const json& j, OrasimRecord* out, std::string* err) {
     return false;
   }
   OrasimRecord r;
-  if (!GetJsonField(j, "scheduler", &r.scheduler, err) ||
-      !GetJsonField(j, "identifier", &r.identifier, err) ||
-      !GetJsonField(j, "repetition", &r.repetition, err) || !GetJsonField(j, "run", &r.run, err) ||
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "run", &r.run, err) ||
       !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
       !GetJsonField(j, "read_ops", &r.read_ops, err) ||
       !GetJsonField(j, "write_ops", &r.write_ops, err) ||
@@ -43,7 +39,6 @@ bool OrasimRecordFromJson(const json& j, OrasimRecord* out, std::string* err) {
       !GetJsonField(j, "cpu_seconds", &r.cpu_seconds, err)) {
     return false;
   }
-  if (j.contains("label") && !GetJsonField(j, "label", &r.label, err)) return false;
   if (r.run < 1) {
     *err = "run: expected 1 or more";
     return false;
@@ -60,12 +55,9 @@ bool OrasimRecordsFromDocument(const ResultsDocument& doc, std::vector<OrasimRec
 
 std::vector<OrasimRow> AggregateOrasimRows(const std::vector<OrasimRecord>& records,
                                            const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   int runs = 0;
   for (const OrasimRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
     runs = std::max(runs, r.run);
   }
   std::vector<OrasimRow> rows;

@@ -9,17 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 
 /// One run of the OLTP-like job.
-struct OrasimRecord {
-  std::string scheduler;   ///< configuration, "bfq:low_latency=0"
-  std::string identifier;  ///< "6.18.44-bfq-ll0"
-  std::string label;       ///< "BFQ-LL0" or the user's "@AS"
-  uint32_t repetition = 0;
+struct OrasimRecord : RecordHeader {
   int run = 1;                 ///< which of the suite's runs (1-based): the seed printed two
   double elapsed_seconds = 0;  ///< the job's measured window (longest stream runtime)
   uint64_t read_ops = 0;       ///< random 8 KiB reads of the data file

@@ -13,11 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
-
 double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
 
 uint64_t RoundedMean(const std::vector<double>& v) {
@@ -43,26 +38,24 @@ std::string ProbeTitle(const std::string& probe) {
 json ProbeRecordToJson(const ProbeRecord& r) {
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"probe", r.probe},
-              {"status", r.status},
-              {"exit_code", r.exit_code},
-              {"user_seconds", r.user_seconds},
-              {"system_seconds", r.system_seconds},
-              {"elapsed_seconds", r.elapsed_seconds},
-              {"timeout_seconds", r.timeout_seconds},
-              {"major_faults", r.major_faults},
-              {"minor_faults", r.minor_faults},
-              {"bytes_read", r.bytes_read},
-              {"files_read", r.files_read},
-              {"entries_listed", r.entries_listed},
-              {"files_total", r.files_total},
-              {"bytes_total", r.bytes_total},
-              {"warmup_seconds", r.warmup_seconds},
-              {"load", std::move(load)}};
+  json j{{"probe", r.probe},
+         {"status", r.status},
+         {"exit_code", r.exit_code},
+         {"user_seconds", r.user_seconds},
+         {"system_seconds", r.system_seconds},
+         {"elapsed_seconds", r.elapsed_seconds},
+         {"timeout_seconds", r.timeout_seconds},
+         {"major_faults", r.major_faults},
+         {"minor_faults", r.minor_faults},
+         {"bytes_read", r.bytes_read},
+         {"files_read", r.files_read},
+         {"entries_listed", r.entries_listed},
+         {"files_total", r.files_total},
+         {"bytes_total", r.bytes_total},
+         {"warmup_seconds", r.warmup_seconds},
+         {"load", std::move(load)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
@@ -71,23 +64,23 @@ bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
     return false;
   }
   ProbeRecord r;
-  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
-      !Get(j, "repetition", &r.repetition, err) || !Get(j, "probe", &r.probe, err) ||
-      !Get(j, "status", &r.status, err) || !Get(j, "exit_code", &r.exit_code, err) ||
-      !Get(j, "user_seconds", &r.user_seconds, err) ||
-      !Get(j, "system_seconds", &r.system_seconds, err) ||
-      !Get(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
-      !Get(j, "timeout_seconds", &r.timeout_seconds, err) ||
-      !Get(j, "major_faults", &r.major_faults, err) ||
-      !Get(j, "minor_faults", &r.minor_faults, err) || !Get(j, "bytes_read", &r.bytes_read, err) ||
-      !Get(j, "files_read", &r.files_read, err) ||
-      !Get(j, "entries_listed", &r.entries_listed, err) ||
-      !Get(j, "files_total", &r.files_total, err) || !Get(j, "bytes_total", &r.bytes_total, err) ||
-      !Get(j, "warmup_seconds", &r.warmup_seconds, err)) {
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "probe", &r.probe, err) ||
+      !GetJsonField(j, "status", &r.status, err) ||
+      !GetJsonField(j, "exit_code", &r.exit_code, err) ||
+      !GetJsonField(j, "user_seconds", &r.user_seconds, err) ||
+      !GetJsonField(j, "system_seconds", &r.system_seconds, err) ||
+      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
+      !GetJsonField(j, "timeout_seconds", &r.timeout_seconds, err) ||
+      !GetJsonField(j, "major_faults", &r.major_faults, err) ||
+      !GetJsonField(j, "minor_faults", &r.minor_faults, err) ||
+      !GetJsonField(j, "bytes_read", &r.bytes_read, err) ||
+      !GetJsonField(j, "files_read", &r.files_read, err) ||
+      !GetJsonField(j, "entries_listed", &r.entries_listed, err) ||
+      !GetJsonField(j, "files_total", &r.files_total, err) ||
+      !GetJsonField(j, "bytes_total", &r.bytes_total, err) ||
+      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
     return false;
   }
-  // The session adds "label"; files of runs without short labels have none.
-  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
   if (ProbeTitle(r.probe).empty()) {
     *err = "probe: unknown probe '" + r.probe + "'";
     return false;
@@ -108,12 +101,9 @@ bool ProbeRecordsFromDocument(const ResultsDocument& doc, std::vector<ProbeRecor
 
 std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records,
                                          const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   std::vector<std::string> probes = AllProbes();
   for (const ProbeRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
     if (std::find(probes.begin(), probes.end(), r.probe) == probes.end()) {
       probes.push_back(r.probe);
     }

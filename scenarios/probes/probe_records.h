@@ -6,17 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 
 namespace elevbench {
 
 /// One probe run beside its load.
-struct ProbeRecord {
-  std::string scheduler;
-  std::string identifier;
-  std::string label;  ///< "DL", "AS"
-  uint32_t repetition = 0;
+struct ProbeRecord : RecordHeader {
   std::string probe;   ///< "cat-during-read", "cat-during-write", "ls-during-read", ...
   std::string status;  ///< "ok", "dnf" (killed at its timeout) or "failed" (non-zero exit)
   int exit_code = 0;

@@ -43,26 +43,23 @@ constexpr MetricField kMetricFields[] = {
 
 json TioRecordToJson(const TioRecord& r) {
   const TioPhaseMeasurement& m = r.measurement;
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"repetition", r.repetition},
-              {"phase", TioPhaseKey(m.phase)},
-              {"threads", m.threads},
-              {"runs", m.runs},
-              {"bytes", m.bytes},
-              {"ios", m.ios},
-              {"wall_seconds", m.wall_seconds},
-              {"cpu_seconds", m.cpu_seconds},
-              {"metrics", MetricsToJson(r.metrics)},
-              {"latency_histogram", m.latency.ToJson()}};
+  json j{{"phase", TioPhaseKey(m.phase)},
+         {"threads", m.threads},
+         {"runs", m.runs},
+         {"bytes", m.bytes},
+         {"ios", m.ios},
+         {"wall_seconds", m.wall_seconds},
+         {"cpu_seconds", m.cpu_seconds},
+         {"metrics", MetricsToJson(r.metrics)},
+         {"latency_histogram", m.latency.ToJson()}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool TioRecordFromJson(const json& r, TioRecord* out, std::string* err) {
   try {
     TioRecord rec;
-    rec.scheduler = r.at("scheduler").get<std::string>();
-    rec.identifier = r.at("identifier").get<std::string>();
-    if (!GetJsonField(r, "repetition", &rec.repetition, err)) return false;
+    if (!ReadRecordHeader(r, &rec, err)) return false;
     TioPhaseMeasurement& m = rec.measurement;
     const std::string phase = r.at("phase").get<std::string>();
     if (!TioPhaseFromKey(phase, &m.phase)) {
@@ -121,12 +118,7 @@ bool TiobenchParamsFromJson(const json& p, TiobenchParams* out, std::string* err
 
 std::vector<TioTableRow> AggregateTioRows(const std::vector<TioRecord>& records,
                                           const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
-  for (const TioRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
-  }
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   std::vector<TioTableRow> rows;
   for (TioPhase phase : kTioReportOrder) {
     for (const std::string& id : order) {

@@ -6,16 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
 #include "scenarios/tiobench/tiobench.h"
 
 namespace elevbench {
 
 /// One measured phase of one cell.
-struct TioRecord {
-  std::string scheduler;   ///< configuration, e.g. "bfq:low_latency=0"; "" when not switched
-  std::string identifier;  ///< table label, e.g. "6.18.44-bfq-ll0"
-  uint32_t repetition = 0;
+struct TioRecord : RecordHeader {
   TioPhaseMeasurement measurement;
   TioRowMetrics metrics;
 };
@@ -31,7 +29,7 @@ struct TioTableRow {
   TioRowMetrics stddev;
 };
 
-/// The record's JSON object (the session adds "label" beside it).
+/// The record's JSON object: the header (record_header.h), then the phase's measurement.
 nlohmann::json TioRecordToJson(const TioRecord& record);
 
 /// Reads a record back; err names the missing or malformed field.

@@ -10,11 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
-
 json SaveToJson(const VisaveSave& s) {
   const SaveTiming& t = s.timing;
   return json{{"started_seconds", s.started_seconds},
@@ -37,17 +32,17 @@ bool SaveFromJson(const json& j, VisaveSave* out, std::string* err) {
   }
   VisaveSave s;
   SaveTiming& t = s.timing;
-  if (!Get(j, "started_seconds", &s.started_seconds, err) ||
-      !Get(j, "wall_seconds", &t.wall_seconds, err) ||
-      !Get(j, "write_seconds", &t.write_seconds, err) ||
-      !Get(j, "fsync_seconds", &t.fsync_seconds, err) ||
-      !Get(j, "rename_seconds", &t.rename_seconds, err) ||
-      !Get(j, "user_seconds", &t.user_seconds, err) ||
-      !Get(j, "system_seconds", &t.system_seconds, err) ||
-      !Get(j, "block_input_ops", &t.block_input_ops, err) ||
-      !Get(j, "block_output_ops", &t.block_output_ops, err) ||
-      !Get(j, "voluntary_switches", &t.voluntary_switches, err) ||
-      !Get(j, "involuntary_switches", &t.involuntary_switches, err)) {
+  if (!GetJsonField(j, "started_seconds", &s.started_seconds, err) ||
+      !GetJsonField(j, "wall_seconds", &t.wall_seconds, err) ||
+      !GetJsonField(j, "write_seconds", &t.write_seconds, err) ||
+      !GetJsonField(j, "fsync_seconds", &t.fsync_seconds, err) ||
+      !GetJsonField(j, "rename_seconds", &t.rename_seconds, err) ||
+      !GetJsonField(j, "user_seconds", &t.user_seconds, err) ||
+      !GetJsonField(j, "system_seconds", &t.system_seconds, err) ||
+      !GetJsonField(j, "block_input_ops", &t.block_input_ops, err) ||
+      !GetJsonField(j, "block_output_ops", &t.block_output_ops, err) ||
+      !GetJsonField(j, "voluntary_switches", &t.voluntary_switches, err) ||
+      !GetJsonField(j, "involuntary_switches", &t.involuntary_switches, err)) {
     return false;
   }
   *out = s;
@@ -61,16 +56,11 @@ json VisaveRecordToJson(const VisaveRecord& r) {
   for (const VisaveSave& s : r.saves) saves.push_back(SaveToJson(s));
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  return json{{"scheduler", r.scheduler},
-              {"identifier", r.identifier},
-              {"label", r.label},
-              {"repetition", r.repetition},
-              {"interval_seconds", r.interval_seconds},
-              {"file_bytes", r.file_bytes},
-              {"warmup_seconds", r.warmup_seconds},
-              {"saves", std::move(saves)},
-              {"histogram", r.histogram.ToJson()},
-              {"load", std::move(load)}};
+  json j{{"interval_seconds", r.interval_seconds}, {"file_bytes", r.file_bytes},
+         {"warmup_seconds", r.warmup_seconds},     {"saves", std::move(saves)},
+         {"histogram", r.histogram.ToJson()},      {"load", std::move(load)}};
+  WriteRecordHeader(r, &j);
+  return j;
 }
 
 bool VisaveRecordFromJson(const json& j, VisaveRecord* out, std::string* err) {
@@ -79,14 +69,12 @@ bool VisaveRecordFromJson(const json& j, VisaveRecord* out, std::string* err) {
     return false;
   }
   VisaveRecord r;
-  if (!Get(j, "scheduler", &r.scheduler, err) || !Get(j, "identifier", &r.identifier, err) ||
-      !Get(j, "repetition", &r.repetition, err) ||
-      !Get(j, "interval_seconds", &r.interval_seconds, err) ||
-      !Get(j, "file_bytes", &r.file_bytes, err) ||
-      !Get(j, "warmup_seconds", &r.warmup_seconds, err)) {
+  if (!ReadRecordHeader(j, &r, err) ||
+      !GetJsonField(j, "interval_seconds", &r.interval_seconds, err) ||
+      !GetJsonField(j, "file_bytes", &r.file_bytes, err) ||
+      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
     return false;
   }
-  if (j.contains("label") && !Get(j, "label", &r.label, err)) return false;
   const auto saves = j.find("saves");
   if (saves == j.end() || !saves->is_array()) {
     *err = "saves: expected an array";
@@ -121,12 +109,7 @@ bool VisaveRecordsFromDocument(const ResultsDocument& doc, std::vector<VisaveRec
 
 std::vector<VisaveRow> AggregateVisaveRows(const std::vector<VisaveRecord>& records,
                                            const std::vector<std::string>& given_order) {
-  std::vector<std::string> order = given_order;
-  for (const VisaveRecord& r : records) {
-    if (std::find(order.begin(), order.end(), r.identifier) == order.end()) {
-      order.push_back(r.identifier);
-    }
-  }
+  const std::vector<std::string> order = ConfigurationOrder(given_order, records);
   std::vector<VisaveRow> rows;
   for (const std::string& id : order) {
     VisaveRow row;

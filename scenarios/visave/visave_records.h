@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "harness/core/latency_histogram.h"
-#include "harness/engine/stream_result.h"
-#include "harness/run/results.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+#include "harness/results/stream_result.h"
 #include "scenarios/visave/vi_save.h"
 
 namespace elevbench {
@@ -22,11 +23,7 @@ struct VisaveSave {
 };
 
 /// The saves of one configuration and repetition.
-struct VisaveRecord {
-  std::string scheduler;
-  std::string identifier;
-  std::string label;
-  uint32_t repetition = 0;
+struct VisaveRecord : RecordHeader {
   double interval_seconds = 0;  ///< the pause after each save (the seed's `sleep 1m`)
   uint64_t file_bytes = 0;      ///< the saved file's size (200)
   double warmup_seconds = 0;    ///< how long the writer ran before the first save

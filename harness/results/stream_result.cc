@@ -1,4 +1,4 @@
-#include "harness/engine/stream_result.h"
+#include "harness/results/stream_result.h"
 
 #include <algorithm>
 #include <limits>
@@ -10,11 +10,6 @@ namespace elevbench {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-bool Get(const json& j, const char* key, T* out, std::string* err) {
-  return GetJsonField(j, key, out, err);
-}
 
 }  // namespace
 
@@ -58,11 +53,11 @@ bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
     return false;
   }
   StreamResult s;
-  if (!Get(j, "name", &s.name, err) || !Get(j, "direction", &s.direction, err) ||
-      !Get(j, "bytes_read", &s.bytes_read, err) ||
-      !Get(j, "bytes_written", &s.bytes_written, err) ||
-      !Get(j, "runtime_seconds", &s.runtime_seconds, err) ||
-      !Get(j, "cpu_seconds", &s.cpu_seconds, err)) {
+  if (!GetJsonField(j, "name", &s.name, err) || !GetJsonField(j, "direction", &s.direction, err) ||
+      !GetJsonField(j, "bytes_read", &s.bytes_read, err) ||
+      !GetJsonField(j, "bytes_written", &s.bytes_written, err) ||
+      !GetJsonField(j, "runtime_seconds", &s.runtime_seconds, err) ||
+      !GetJsonField(j, "cpu_seconds", &s.cpu_seconds, err)) {
     return false;
   }
   if (s.direction != "read" && s.direction != "write" && s.direction != "readwrite") {
@@ -94,7 +89,7 @@ bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
     }
   }
   if (j.contains("throughput_interval_ms") &&
-      !Get(j, "throughput_interval_ms", &s.throughput_interval_ms, err)) {
+      !GetJsonField(j, "throughput_interval_ms", &s.throughput_interval_ms, err)) {
     return false;
   }
   *out = std::move(s);
@@ -114,9 +109,10 @@ bool FairnessFromJson(const json& j, Fairness* out, std::string* err) {
     return false;
   }
   Fairness f;
-  if (!Get(j, "min_max_ratio", &f.min_max_ratio, err) ||
-      !Get(j, "jain_index", &f.jain_index, err) || !Get(j, "min_bytes", &f.min_bytes, err) ||
-      !Get(j, "max_bytes", &f.max_bytes, err)) {
+  if (!GetJsonField(j, "min_max_ratio", &f.min_max_ratio, err) ||
+      !GetJsonField(j, "jain_index", &f.jain_index, err) ||
+      !GetJsonField(j, "min_bytes", &f.min_bytes, err) ||
+      !GetJsonField(j, "max_bytes", &f.max_bytes, err)) {
     return false;
   }
   *out = f;

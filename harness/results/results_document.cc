@@ -1,4 +1,4 @@
-#include "harness/run/results.h"
+#include "harness/results/results_document.h"
 
 #include <algorithm>
 

@@ -1,0 +1,50 @@
+#pragma once
+// The fields every suite's record starts with: which configuration and repetition it measured.
+// The session writes them into each record (run_session.cc); every suite's record reader reads
+// them back through ReadRecordHeader, and every aggregation orders its configurations with
+// ConfigurationOrder, so the rules live in one place.
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace elevbench {
+
+/// Which configuration, under which labels, and which repetition a record measured. A suite's
+/// record type derives from it (`struct NickbenchRecord : RecordHeader { … }`).
+struct RecordHeader {
+  std::string scheduler;   ///< the configuration, "bfq:low_latency=0"; "" when not switched
+  std::string identifier;  ///< its table label in the tiobench style, "6.18.44-bfq-ll0"
+  std::string label;       ///< its short label, "BFQ-LL0" or the user's "AS"; may be empty
+  uint32_t repetition = 0;
+};
+
+/// Sets "scheduler", "identifier", "label" and "repetition" of the JSON object *record.
+void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record);
+
+/// Reads the header of a record object: "scheduler", "identifier" and "repetition" are
+/// required, "label" optional (files of runs without short labels have none; it is left empty).
+/// err names the field ("repetition: expected a non-negative integer"); *header is unchanged on
+/// failure.
+[[nodiscard]] bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header,
+                                    std::string* err);
+
+/// The configurations of a set of records in table order: `given` (the document's order), then
+/// every other identifier of `records` in order of first appearance. Every suite's rows are
+/// ordered this way, so a configuration missing from the document's list still prints.
+template <typename Record>
+std::vector<std::string> ConfigurationOrder(const std::vector<std::string>& given,
+                                            const std::vector<Record>& records) {
+  std::vector<std::string> order = given;
+  for (const Record& r : records) {
+    const RecordHeader& header = r;
+    if (std::find(order.begin(), order.end(), header.identifier) == order.end()) {
+      order.push_back(header.identifier);
+    }
+  }
+  return order;
+}
+
+}  // namespace elevbench
