@@ -13,6 +13,7 @@
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "reporters/render.h"
+#include "scenarios/suites.h"
 
 #ifndef ELEVBENCH_BENCH_DATA_DIR
 #define ELEVBENCH_BENCH_DATA_DIR "bench/data"

@@ -13,6 +13,7 @@
 #include "harness/results/results_document.h"
 #include "harness/run/suite.h"
 #include "reporters/render.h"
+#include "scenarios/suites.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elevbench;

@@ -14,6 +14,7 @@
 #include "harness/stats/metric_table.h"
 #include "scenarios/nickbench/nickbench_records.h"
 #include "scenarios/probes/probe_records.h"
+#include "scenarios/suites.h"
 #include "scenarios/tiobench/tiobench_records.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

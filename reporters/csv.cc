@@ -18,11 +18,6 @@ std::string CsvLine(const std::vector<std::string>& fields) {
   return line + "\n";
 }
 
-bool PrefixError(const NamedResults& file, std::string* err) {
-  if (!file.name.empty()) *err = file.name + ": " + *err;
-  return false;
-}
-
 }  // namespace
 
 std::string CsvField(const std::string& text) {
@@ -43,14 +38,12 @@ std::string CsvNumber(double value) {
   return std::string(buf, result.ptr);
 }
 
-bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, std::string* err) {
+bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, std::string*) {
   std::ostringstream out;
   out << CsvLine({"file", "suite", "section", "row", "identifier", "label", "scheduler",
                   "repetition", "metric", "unit", "direction", "value", "status"});
   for (const NamedResults& file : files) {
-    std::vector<Measurement> measurements;
-    if (!MeasurementsOf(file.doc, &measurements, err)) return PrefixError(file, err);
-    for (const Measurement& m : measurements) {
+    for (const Measurement& m : file.measurements) {
       out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
                       std::to_string(m.repetition), m.metric.name, m.metric.unit,
                       DirectionName(m.metric.direction), m.status == "ok" ? CsvNumber(m.value) : "",
@@ -62,16 +55,14 @@ bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, 
 }
 
 bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string* text,
-                            std::string* err) {
+                            std::string*) {
   std::ostringstream out;
   out << CsvLine({"file",      "suite",        "section", "row",       "identifier", "label",
                   "scheduler", "metric",       "unit",    "direction", "headline",   "requested",
                   "n",         "not_measured", "mean",    "mean_kind", "stddev",     "cov",
                   "ci_low",    "ci_high",      "min",     "max"});
   for (const NamedResults& file : files) {
-    std::vector<MetricRow> rows;
-    if (!MetricRowsOf(file.doc, &rows, err)) return PrefixError(file, err);
-    for (const MetricRow& r : rows) {
+    for (const MetricRow& r : MetricRowsFrom(file.doc, file.measurements)) {
       const SampleSummary& s = r.summary;
       const bool any = s.n > 0;
       auto number = [&](double v, bool shown) { return shown ? CsvNumber(v) : std::string(); };

@@ -110,9 +110,9 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
   }
   for (size_t f = 0; f < files.size(); ++f) {
     const NamedResults& file = files[f];
-    std::vector<ReportTable> tables;
+    const std::vector<ReportTable> tables = BuildReportTables(file);
     std::vector<Plot> plots;
-    if (!BuildReportTables(file.doc, &tables, err) || !PlotsOf(file.doc, &plots, err)) {
+    if (!PlotsOf(file, &plots, err)) {
       if (!file.name.empty()) *err = file.name + ": " + *err;
       return false;
     }

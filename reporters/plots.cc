@@ -365,11 +365,10 @@ void AddStreamPlots(const std::vector<StreamRun>& runs, std::vector<Plot>* plots
 
 }  // namespace
 
-bool PlotsOf(const ResultsDocument& doc, std::vector<Plot>* plots, std::string* err) {
-  std::vector<MetricRow> rows;
-  if (!MetricRowsOf(doc, &rows, err)) return false;
-  std::vector<Measurement> measurements;
-  if (!MeasurementsOf(doc, &measurements, err)) return false;
+bool PlotsOf(const NamedResults& file, std::vector<Plot>* plots, std::string* err) {
+  const ResultsDocument& doc = file.doc;
+  const std::vector<Measurement>& measurements = file.measurements;
+  const std::vector<MetricRow> rows = MetricRowsFrom(doc, measurements);
   std::vector<LatencyGroup> groups;
   if (!LatencyGroupsOf(doc, &groups, err)) return false;
   std::vector<StreamRun> runs;

@@ -15,6 +15,7 @@
 
 #include "harness/results/results_document.h"
 #include "reporters/gnuplot.h"
+#include "reporters/report_tables.h"
 
 namespace elevbench {
 
@@ -30,9 +31,9 @@ struct Plot {
   std::string error;  ///< after DrawPlots: why there is no SVG
 };
 
-/// The plots of a document, in the order above. err when the suite is unknown or its records
-/// are malformed.
-[[nodiscard]] bool PlotsOf(const ResultsDocument& doc, std::vector<Plot>* plots, std::string* err);
+/// The plots of a file (its document and measurements), in the order above. err when its
+/// records are malformed.
+[[nodiscard]] bool PlotsOf(const NamedResults& file, std::vector<Plot>* plots, std::string* err);
 
 /// Runs gnuplot for every plot and fills its svg (ids prefixed with `id_prefix` and the plot's
 /// number) or its error; one failed plot does not stop the others.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "harness/run/suite.h"
 #include "reporters/environment_text.h"
 #include "reporters/seed_2003.h"
 #include "scenarios/composite/composite_suite.h"
@@ -42,30 +41,22 @@ std::string AddSeed2003Lines(const std::string& post_text) {
   return out.str();
 }
 
-bool RenderPost2003Report(const ResultsDocument& doc, const std::string& format, std::string* text,
-                          std::string* err) {
+bool RenderPost2003Report(const ResultsDocument& doc, const std::string& format,
+                          Post2003PartRenderer render_part, std::string* text, std::string* err) {
   if (format != "nick" && format != "beside-2003") {
     *err = "post-2003 results print as nick or beside-2003, not '" + format + "'";
     return false;
   }
   std::string post;
   for (const std::string& part : CompositeParts(doc)) {
-    const SuiteEntry* entry = FindSuite(part);
-    if (entry == nullptr || entry->formats.empty()) {
-      *err = "part '" + part + "' is not a suite of this build";
-      return false;
-    }
     const ResultsDocument sub = PartDocument(doc, part);
     post += PartHeading(part);
     if (sub.records.empty()) {
       post += part + ": (no results)\n";
       continue;
     }
-    const auto& f = entry->formats;
-    const std::string part_format =
-        std::find(f.begin(), f.end(), "nick") != f.end() ? "nick" : f.front();
     std::string part_text;
-    if (!entry->render(sub, part_format, &part_text, err)) {
+    if (!render_part(sub, part, &part_text, err)) {
       *err = part + ": " + *err;
       return false;
     }

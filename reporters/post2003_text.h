@@ -15,10 +15,15 @@ namespace elevbench {
 /// and a line saying where those lines come from at the top.
 std::string AddSeed2003Lines(const std::string& post_text);
 
-/// The suite's renderer (SuiteRenderer): "nick" (the post) or "beside-2003". A part without
-/// finished cells prints its heading and "(no results)". err for another format or a part whose
-/// records its own renderer rejects.
+/// Renders one part's document (`part` names its suite) as that suite prints it in the post.
+using Post2003PartRenderer = bool (*)(const ResultsDocument& part_doc, const std::string& part,
+                                      std::string* text, std::string* err);
+
+/// The post in "nick" (the post) or "beside-2003" format, each part printed by `render_part`. A
+/// part without finished cells prints its heading and "(no results)". err for another format or
+/// a part whose records its renderer rejects, prefixed with the part's name.
 [[nodiscard]] bool RenderPost2003Report(const ResultsDocument& doc, const std::string& format,
-                                        std::string* text, std::string* err);
+                                        Post2003PartRenderer render_part, std::string* text,
+                                        std::string* err);
 
 }  // namespace elevbench

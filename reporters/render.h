@@ -1,49 +1,36 @@
 #pragma once
-// Rendering results documents in any format. A suite's own text formats come from its renderer
-// in the table of suites; "json" and the generic formats (md, csv, csv-summary, html) work for
-// every suite through the tidy measurements, so a new suite gets them without code of its own.
+// The table of the generic report formats: json for every suite, and md, csv, csv-summary and
+// html, which are made from the tidy measurements (harness/stats/) and so work for every suite
+// without code of its own. A suite's own text formats are in the table of suites
+// (scenarios/suites.h), which dispatches between the two.
 
 #include <string>
 #include <vector>
 
-#include "harness/results/results_document.h"
 #include "reporters/gnuplot.h"
 #include "reporters/report_tables.h"
 
 namespace elevbench {
 
-/// Renders `doc` as `format` into *text: the suite's text formats or "json" (what `run`
-/// prints). An empty format is the suite's default. err (one line) for an unknown suite, a
-/// format the suite does not print, or records its renderer rejects.
-[[nodiscard]] bool RenderResults(const ResultsDocument& doc, const std::string& format,
-                                 std::string* text, std::string* err);
+/// One generic format: its name, whether it prints each file on its own, and its renderer.
+struct ReportFormat {
+  const char* name;  ///< "md": `report --format md`
+  /// Prints file by file (json), so a caller may render each file alone and join the texts with
+  /// FramePerFileText, holding one document at a time; the others combine all files into one.
+  bool per_file;
+  /// Renders `files` (with their measurements) into *text; err (one line) names the file.
+  bool (*render)(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
+                 std::string* text, std::string* err);
+};
 
-/// The formats `run` can print for `suite`: its text formats, "json" last; empty for an unknown
-/// suite.
-std::string FormatChoices(const std::string& suite);
+/// The generic formats, in the order help texts list them: md, csv, csv-summary, html, json.
+const std::vector<ReportFormat>& GenericReportFormats();
 
-/// The formats every suite can be reported in besides its own: md, csv, csv-summary, html,
-/// json.
-const std::vector<std::string>& GenericFormats();
-
-/// The formats `report` takes for `suite`: its text formats, then GenericFormats(); empty for
-/// an unknown suite.
-std::string ReportFormatChoices(const std::string& suite);
-
-/// Renders several results files as `format` (`elevbench report FILE…`). The suite's text
-/// formats and json print each file in turn, in the given order; for text formats with more
-/// than one file each file's text is preceded by a line "==> NAME <==" and followed by a blank
-/// line; json prints the documents one after another (a stream of JSON values, as jq reads).
-/// md, csv, csv-summary and html combine all files into one document. An empty format is each
-/// file's suite default. err (one line, starting with the file's name when it has one) for a format
-/// a file's suite does not print or a file whose records are malformed. `gnuplot` is used by html.
-[[nodiscard]] bool RenderReport(const std::vector<NamedResults>& files, const std::string& format,
-                                const GnuplotOptions& gnuplot, std::string* text, std::string* err);
+/// The generic format named `name`, or null.
+const ReportFormat* FindGenericReportFormat(const std::string& name);
 
 /// True for the formats RenderReport prints file by file (a suite's text formats, json, and the
-/// empty default), false for md, csv, csv-summary and html, which combine the files. A caller
-/// may then render each file alone and join the texts with FramePerFileText, holding one
-/// document at a time instead of all of them.
+/// empty default), false for the generic formats that combine the files.
 bool IsPerFileFormat(const std::string& format);
 
 /// One file's `text` as RenderReport prints it among `count` files in a per-file format: with

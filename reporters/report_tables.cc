@@ -135,12 +135,10 @@ std::string ReportColumnUnit(const MetricInfo& metric) {
   return metric.unit;
 }
 
-bool BuildReportTables(const ResultsDocument& doc, std::vector<ReportTable>* tables,
-                       std::string* err) {
-  std::vector<MetricRow> metric_rows;
-  if (!MetricRowsOf(doc, &metric_rows, err)) return false;
-  std::vector<Measurement> measurements;
-  if (!MeasurementsOf(doc, &measurements, err)) return false;
+std::vector<ReportTable> BuildReportTables(const NamedResults& file) {
+  const ResultsDocument& doc = file.doc;
+  const std::vector<Measurement>& measurements = file.measurements;
+  const std::vector<MetricRow> metric_rows = MetricRowsFrom(doc, measurements);
   std::set<CellKey> dnf;  // cells with a repetition that did not finish
   for (const Measurement& m : measurements) {
     if (m.status == "dnf") dnf.insert({m.section, m.row, m.identifier, m.metric.name});
@@ -177,7 +175,7 @@ bool BuildReportTables(const ResultsDocument& doc, std::vector<ReportTable>* tab
     if (std::find(ordered.begin(), ordered.end(), id) == ordered.end()) ordered.push_back(id);
   }
 
-  tables->clear();
+  std::vector<ReportTable> tables;
   for (const std::string& section : sections) {
     ReportTable table;
     table.section = section;
@@ -230,9 +228,9 @@ bool BuildReportTables(const ResultsDocument& doc, std::vector<ReportTable>* tab
       }
     }
     if (table.suite.empty()) table.suite = doc.suite;
-    tables->push_back(std::move(table));
+    tables.push_back(std::move(table));
   }
-  return true;
+  return tables;
 }
 
 std::vector<std::pair<std::string, std::string>> ReportHeaderFields(const ResultsDocument& doc,

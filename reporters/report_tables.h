@@ -18,10 +18,12 @@
 namespace elevbench {
 
 /// One results file of a report: the name it is shown under (the path given on the command
-/// line; may be empty) and its document.
+/// line; may be empty), its document, and its tidy measurements (its suite's measurer made them:
+/// RenderReport in scenarios/suites.h fills them for the generic formats).
 struct NamedResults {
   std::string name;
   ResultsDocument doc;
+  std::vector<Measurement> measurements;
 };
 
 /// A column of a report table: one metric.
@@ -60,11 +62,9 @@ struct ReportTable {
   std::vector<ReportRow> rows;
 };
 
-/// The tables of a document, sections in order of first appearance; inside a table, row keys
-/// in order of first appearance and, per row key, configurations in IdentifierOrder. err when
-/// the document's suite is unknown or its records are not the suite's.
-[[nodiscard]] bool BuildReportTables(const ResultsDocument& doc, std::vector<ReportTable>* tables,
-                                     std::string* err);
+/// The tables of a file, sections in order of first appearance; inside a table, row keys in
+/// order of first appearance and, per row key, configurations in IdentifierOrder.
+std::vector<ReportTable> BuildReportTables(const NamedResults& file);
 
 /// The header of a report from the document's context, as (field, value) pairs in reading
 /// order: suite, file (when `name` is not empty), machine, host, kernel, target, devices, fio,

@@ -1,7 +1,8 @@
-// The table of suites: one entry per suite, naming its factory and its renderer. Adding a suite
-// is a folder under scenarios/, a renderer under reporters/, and one entry here.
+// The table of suites: one entry per suite, naming its factory, its renderer and its measurer.
+// Adding a suite is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
-#include "harness/run/suite.h"
+#include "scenarios/suites.h"
+
 #include "reporters/contest_text.h"
 #include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
@@ -12,6 +13,7 @@
 #include "reporters/visave_text.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_suite.h"
+#include "scenarios/contest/contest_worker_commands.h"
 #include "scenarios/morton/morton_measurements.h"
 #include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
@@ -30,57 +32,119 @@ namespace elevbench {
 
 const std::vector<SuiteEntry>& AllSuites() {
   static const std::vector<SuiteEntry> kSuites = {
-      {"tiobench",
-       "tiobench (tiotest + tiobench.pl, 2003 semantics)",
-       MakeTiobenchSuite,
-       {"nick", "tiobench"},
-       RenderTiobenchReport,
-       TiobenchMeasurements},
-      {"nickbench",
-       "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
-       MakeNickbenchSuite,
-       {"nick"},
-       RenderNickbenchReport,
-       NickbenchMeasurements},
-      {"probes",
-       "cat / ls -lR of a source tree during a streaming read or write",
-       MakeProbesSuite,
-       {"nick"},
-       RenderProbesReport,
-       ProbeMeasurements},
-      {"orasim",
-       "OraSim stand-in: an OLTP-like fio job (random 8 KiB reads, sync writes, a sync log)",
-       MakeOrasimSuite,
-       {"nick"},
-       RenderOrasimReport,
-       OrasimMeasurements},
-      {"post-2003",
-       "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, OraSim, nickbench",
-       MakePost2003Suite,
-       {"nick", "beside-2003"},
-       RenderPost2003Report,
-       CompositeMeasurements,
-       {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers}},
-      {"morton",
-       "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, small files",
-       MakeMortonSuite,
-       {"akpm"},
-       RenderMortonReport,
-       MortonMeasurements},
-      {"visave",
-       "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
-       MakeVisaveSuite,
-       {"lkml"},
-       RenderVisaveReport,
-       VisaveMeasurements},
-      {"contest",
-       "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
-       MakeContestSuite,
-       {"contest", "nick"},
-       RenderContestReport,
-       ContestMeasurements},
+      {.name = "tiobench",
+       .description = "tiobench (tiotest + tiobench.pl, 2003 semantics)",
+       .make = MakeTiobenchSuite,
+       .formats = {"nick", "tiobench"},
+       .render = RenderTiobenchReport,
+       .measure = TiobenchMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100"},
+      {.name = "nickbench",
+       .description = "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
+       .make = MakeNickbenchSuite,
+       .formats = {"nick"},
+       .render = RenderNickbenchReport,
+       .measure = NickbenchMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8"},
+      {.name = "probes",
+       .description = "cat / ls -lR of a source tree during a streaming read or write",
+       .make = MakeProbesSuite,
+       .formats = {"nick"},
+       .render = RenderProbesReport,
+       .measure = ProbeMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --tree-size 4 --load-size 32 --warmup 1 "
+                     "--probes cat-during-write,ls-during-read"},
+      {.name = "orasim",
+       .description =
+           "OraSim stand-in: an OLTP-like fio job (random 8 KiB reads, sync writes, a sync log)",
+       .make = MakeOrasimSuite,
+       .formats = {"nick"},
+       .render = RenderOrasimReport,
+       .measure = OrasimMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --size 32 --runtime 2 --runs 1 --readers 2"},
+      {.name = "post-2003",
+       .description = "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, "
+                      "OraSim, nickbench",
+       .make = MakePost2003Suite,
+       .formats = {"nick", "beside-2003"},
+       .render = RenderPost2003Parts,
+       .measure = CompositeMeasurements,
+       .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
+       .smoke_args = "--schedulers none,mq-deadline --parts tiobench,nickbench "
+                     "--part-args 'tiobench=--size 16 --threads 1 --random 100' "
+                     "--part-args 'nickbench=--benches 2 --size 8'"},
+      {.name = "morton",
+       .description = "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, "
+                      "small files",
+       .make = MakeMortonSuite,
+       .formats = {"akpm"},
+       .render = RenderMortonReport,
+       .measure = MortonMeasurements,
+       // morton's files need 275 MiB even at a fiftieth of the post's sizes.
+       .smoke_args = "--schedulers none,mq-deadline --tests 1,2,4,9 --scale 0.02 --warmup 0.5",
+       .smoke_size = "512M"},
+      {.name = "visave",
+       .description =
+           "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
+       .make = MakeVisaveSuite,
+       .formats = {"lkml"},
+       .render = RenderVisaveReport,
+       .measure = VisaveMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --saves 3 --interval 0.3 --load-size 32 "
+                     "--warmup 0.5"},
+      // As a smaller machine, so a smoke run makes and removes the cgroups too (--memory sizes
+      // the loads to the 256 MB targets).
+      {.name = "contest",
+       .description =
+           "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
+       .make = MakeContestSuite,
+       .formats = {"contest", "nick"},
+       .render = RenderContestReport,
+       .measure = ContestMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
+                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
   };
   return kSuites;
+}
+
+const std::vector<InternalCommand>& AllInternalCommands() {
+  static const std::vector<InternalCommand> kCommands = {
+      {"mem-load", "One iteration of contest's mem_load", AddMemLoadCommand},
+      {"process-ring", "One iteration of contest's process_load", AddProcessRingCommand},
+  };
+  return kCommands;
+}
+
+const SuiteEntry* FindSuite(const std::string& name) {
+  for (const SuiteEntry& e : AllSuites()) {
+    if (name == e.name) return &e;
+  }
+  return nullptr;
+}
+
+SuiteMeasurer MeasurerOf(const std::string& suite) {
+  const SuiteEntry* entry = FindSuite(suite);
+  return entry == nullptr ? nullptr : entry->measure;
+}
+
+bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out, std::string* err) {
+  const SuiteEntry* entry = FindSuite(doc.suite);
+  if (entry == nullptr) {
+    *err = "unknown suite '" + doc.suite + "'";
+    return false;
+  }
+  if (entry->measure == nullptr) {
+    *err = "suite '" + doc.suite + "' has no measurements";
+    return false;
+  }
+  return entry->measure(doc, out, err);
+}
+
+bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std::string* err) {
+  std::vector<Measurement> measurements;
+  if (!MeasurementsOf(doc, &measurements, err)) return false;
+  *rows = MetricRowsFrom(doc, std::move(measurements));
+  return true;
 }
 
 }  // namespace elevbench

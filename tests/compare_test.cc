@@ -15,6 +15,8 @@
 #include "reporters/compare_json.h"
 #include "reporters/compare_junit.h"
 #include "reporters/compare_text.h"
+#include "scenarios/suites.h"
+#include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 
@@ -113,7 +115,7 @@ Comparison MustCompare(const ResultsDocument& base, const ResultsDocument& next,
                        const CompareSettings& settings = {}) {
   Comparison c;
   std::string err;
-  EXPECT_TRUE(CompareDocuments(base, next, settings, &c, &err)) << err;
+  EXPECT_TRUE(CompareDocuments(base, next, TiobenchMeasurements, settings, &c, &err)) << err;
   return c;
 }
 
@@ -402,7 +404,7 @@ TEST(CompareTest, BetweenRejectsUnknownAmbiguousAndIdenticalConfigurations) {
     std::string err;
     EXPECT_TRUE(ParseBetween(between, &settings, &err)) << err;
     Comparison c;
-    EXPECT_FALSE(CompareDocuments(doc, doc, settings, &c, &err)) << between;
+    EXPECT_FALSE(CompareDocuments(doc, doc, MeasurerOf(doc.suite), settings, &c, &err)) << between;
     return err;
   };
   EXPECT_NE(error_of("dl,kyber").find("no configuration 'kyber'"), std::string::npos);
@@ -421,17 +423,18 @@ TEST(CompareTest, MismatchedInputIsAnError) {
   ResultsDocument nick;
   ASSERT_TRUE(LoadResultsFile(testing::TestDataPath("golden/nickbench_small.json"), &nick, &err))
       << err;
-  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), nick, {}, &c, &err));
+  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), nick, TiobenchMeasurements, {}, &c, &err));
   EXPECT_NE(err.find("different suites"), std::string::npos) << err;
 
   const ResultsDocument other =
       NoisyDocument(2, 2, nullptr, {{"6.18.44-a", "A", "kyber"}, {"6.18.44-b", "B", "none"}});
-  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), other, {}, &c, &err));
+  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), other, TiobenchMeasurements, {}, &c, &err));
   EXPECT_NE(err.find("nothing to compare"), std::string::npos) << err;
 
   CompareSettings settings;
   ASSERT_TRUE(ParseMetricSelection("rate_mb_s,bogus", &settings, &err));
-  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), NoisyDocument(2, 2), settings, &c, &err));
+  EXPECT_FALSE(CompareDocuments(NoisyDocument(1, 2), NoisyDocument(2, 2), TiobenchMeasurements,
+                                settings, &c, &err));
   EXPECT_NE(err.find("no metric 'bogus'"), std::string::npos) << err;
   EXPECT_FALSE(ParseMetricSelection("rate_mb_s,,cpu_pct", &settings, &err));
 }

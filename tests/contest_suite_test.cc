@@ -17,6 +17,7 @@
 #include "reporters/render.h"
 #include "scenarios/contest/contest_cell.h"
 #include "scenarios/contest/contest_records.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

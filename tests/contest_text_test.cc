@@ -16,6 +16,7 @@
 #include "scenarios/contest/contest_loads.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_records.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -159,7 +160,7 @@ TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
 }
 
 TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
-  NamedResults file{"contest.json", SeedDocument()};
+  NamedResults file{"contest.json", SeedDocument(), {}};
   // In run order, as a real run saves them (SeedDocument shuffles them for the renderer).
   std::reverse(file.doc.records.begin(), file.doc.records.end());
   file.doc.labels = {"DL", "AS", "CF"};

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -80,8 +81,9 @@ TEST(CsvTest, NumbersReadBackExactly) {
 TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(
-      RenderCsvReport({Load("fixtures/report_probes_dnf.json", "probes.json")}, &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      testing::WithMeasurements({Load("fixtures/report_probes_dnf.json", "probes.json")}), &text,
+      &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -110,7 +112,7 @@ TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
   for (nlohmann::json& r : file.doc.records) r["label"] = "x, \"y\"";
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvReport({file}, &text, &err)) << err;
+  ASSERT_TRUE(RenderCsvReport(testing::WithMeasurements({file}), &text, &err)) << err;
   const auto records = ParseCsv(text);
   ASSERT_EQ(records.size(), 1 + file.doc.records.size() * 7);
   EXPECT_EQ(records[1][0], "a,\"b\".json");
@@ -120,8 +122,9 @@ TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
 TEST(CsvTest, SummaryHasOneLinePerRowAndNoSpreadBelowTwo) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvSummaryReport({Load("fixtures/report_tiobench_mixed.json", "mixed.json")},
-                                     &text, &err))
+  ASSERT_TRUE(RenderCsvSummaryReport(
+      testing::WithMeasurements({Load("fixtures/report_tiobench_mixed.json", "mixed.json")}), &text,
+      &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -166,9 +169,10 @@ TEST(CsvTest, SummaryHasOneLinePerRowAndNoSpreadBelowTwo) {
 TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvReport({Load("fixtures/report_tiobench_mixed.json", "mixed.json"),
-                               Load("golden/nickbench_small.json", "nickbench_small.json")},
-                              &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      testing::WithMeasurements({Load("fixtures/report_tiobench_mixed.json", "mixed.json"),
+                                 Load("golden/nickbench_small.json", "nickbench_small.json")}),
+      &text, &err))
       << err;
   EXPECT_NE(text.find("\nnickbench_small.json,nickbench,bench"), std::string::npos);
   testing::ExpectMatchesGolden("report_mixed_and_nickbench.csv", text);
@@ -177,9 +181,10 @@ TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
 // The same real morton and visave runs as measurements, one per line.
 TEST(CsvTest, GoldenOfMortonAndVisaveRuns) {
   std::string text, err;
-  ASSERT_TRUE(RenderCsvReport({Load("fixtures/report_morton_small.json", "morton.json"),
-                               Load("fixtures/report_visave_small.json", "visave.json")},
-                              &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      testing::WithMeasurements({Load("fixtures/report_morton_small.json", "morton.json"),
+                                 Load("fixtures/report_visave_small.json", "visave.json")}),
+      &text, &err))
       << err;
   const auto records = ParseCsv(text);
   // morton: 2 repetitions x (4 metrics for #1, 3 for #5, 3 for #4, 4 for each of the six tests

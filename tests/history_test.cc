@@ -16,6 +16,7 @@
 #include "harness/process/subprocess.h"
 #include "postgres_server.h"
 #include "reporters/history_text.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -60,6 +61,14 @@ SeriesKey DlSeqRead() {
   return {"tiobench", "seq_read", "threads=1", "mq-deadline", "rate_mb_s", ""};
 }
 
+// What `run` hands the history with a run: its measurements, made by its suite's measurer.
+std::vector<Measurement> MeasurementsFor(const ResultsDocument& doc) {
+  std::vector<Measurement> measurements;
+  std::string err;
+  EXPECT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
+  return measurements;
+}
+
 bool OneLine(const std::string& s) { return !s.empty() && s.find('\n') == std::string::npos; }
 
 // ---- The same behaviour on every backend --------------------------------------------------
@@ -77,10 +86,16 @@ void ExpectAppendListSeries(const std::string& location) {
   int64_t id1 = 0, id2 = 0, id3 = 0;
   AppendOutcome outcome;
   // Recorded out of time order: lists and series are in time order anyway.
-  ASSERT_TRUE(store->AppendRun(second, "/r/second.json", &id2, &outcome, &err)) << err;
+  ASSERT_TRUE(
+      store->AppendRun(second, MeasurementsFor(second), "/r/second.json", &id2, &outcome, &err))
+      << err;
   EXPECT_EQ(outcome, AppendOutcome::kAdded);
-  ASSERT_TRUE(store->AppendRun(first, "/r/first.json", &id1, &outcome, &err)) << err;
-  ASSERT_TRUE(store->AppendRun(third, "/r/third.json", &id3, &outcome, &err)) << err;
+  ASSERT_TRUE(
+      store->AppendRun(first, MeasurementsFor(first), "/r/first.json", &id1, &outcome, &err))
+      << err;
+  ASSERT_TRUE(
+      store->AppendRun(third, MeasurementsFor(third), "/r/third.json", &id3, &outcome, &err))
+      << err;
   EXPECT_NE(id1, id2);
 
   std::vector<HistoryRun> runs;
@@ -128,7 +143,9 @@ void ExpectAppendListSeries(const std::string& location) {
 
   // The same file again: nothing new.
   int64_t again = 0;
-  ASSERT_TRUE(store->AppendRun(first, "/elsewhere/copy.json", &again, &outcome, &err)) << err;
+  ASSERT_TRUE(store->AppendRun(first, MeasurementsFor(first), "/elsewhere/copy.json", &again,
+                               &outcome, &err))
+      << err;
   EXPECT_EQ(outcome, AppendOutcome::kUnchanged);
   EXPECT_EQ(again, id1);
   ASSERT_TRUE(store->ListRuns({}, &runs, &err)) << err;
@@ -142,9 +159,13 @@ void ExpectAppendListSeries(const std::string& location) {
   ResultsDocument finished = partial;
   partial.complete = false;
   partial.cells.back().status = "interrupted";
-  ASSERT_TRUE(store->AppendRun(partial, "/r/run4.json", &id1, &outcome, &err)) << err;
+  ASSERT_TRUE(
+      store->AppendRun(partial, MeasurementsFor(partial), "/r/run4.json", &id1, &outcome, &err))
+      << err;
   EXPECT_EQ(outcome, AppendOutcome::kAdded);
-  ASSERT_TRUE(store->AppendRun(finished, "/r/run4.json", &id2, &outcome, &err)) << err;
+  ASSERT_TRUE(
+      store->AppendRun(finished, MeasurementsFor(finished), "/r/run4.json", &id2, &outcome, &err))
+      << err;
   EXPECT_EQ(outcome, AppendOutcome::kUpdated);
   EXPECT_EQ(id2, id1);
   ASSERT_TRUE(store->ListRuns({}, &runs, &err)) << err;
@@ -242,17 +263,25 @@ class TrendTest : public HistorySqliteTest {
     ASSERT_TRUE(OpenHistoryStore(db_, true, &store_, &err)) << err;
     int64_t id;
     AppendOutcome outcome;
-    ASSERT_TRUE(store_->AppendRun(TiobenchRun("2026-12-01T10:00:00Z", "box1", {40, 41, 42, 43}),
-                                  "a.json", &id, &outcome, &err))
+    ASSERT_TRUE(store_->AppendRun(
+        TiobenchRun("2026-12-01T10:00:00Z", "box1", {40, 41, 42, 43}),
+        MeasurementsFor(TiobenchRun("2026-12-01T10:00:00Z", "box1", {40, 41, 42, 43})), "a.json",
+        &id, &outcome, &err))
         << err;
-    ASSERT_TRUE(store_->AppendRun(TiobenchRun("2026-12-02T10:00:00Z", "box1", {50, 51, 52, 53}),
-                                  "b.json", &id, &outcome, &err))
+    ASSERT_TRUE(store_->AppendRun(
+        TiobenchRun("2026-12-02T10:00:00Z", "box1", {50, 51, 52, 53}),
+        MeasurementsFor(TiobenchRun("2026-12-02T10:00:00Z", "box1", {50, 51, 52, 53})), "b.json",
+        &id, &outcome, &err))
         << err;
-    ASSERT_TRUE(store_->AppendRun(TiobenchRun("2026-12-03T10:00:00Z", "box1", {50}), "c.json", &id,
-                                  &outcome, &err))
+    ASSERT_TRUE(
+        store_->AppendRun(TiobenchRun("2026-12-03T10:00:00Z", "box1", {50}),
+                          MeasurementsFor(TiobenchRun("2026-12-03T10:00:00Z", "box1", {50})),
+                          "c.json", &id, &outcome, &err))
         << err;
-    ASSERT_TRUE(store_->AppendRun(TiobenchRun("2026-12-04T10:00:00Z", "box1", {52, 50, 53, 51}),
-                                  "d.json", &id, &outcome, &err))
+    ASSERT_TRUE(store_->AppendRun(
+        TiobenchRun("2026-12-04T10:00:00Z", "box1", {52, 50, 53, 51}),
+        MeasurementsFor(TiobenchRun("2026-12-04T10:00:00Z", "box1", {52, 50, 53, 51})), "d.json",
+        &id, &outcome, &err))
         << err;
   }
   std::string ResolveError(const TrendRequest& request) {

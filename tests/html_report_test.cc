@@ -82,7 +82,8 @@ TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
   none.program = "elevbench-test-no-such-gnuplot";
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport({Load("fixtures/report_probes_dnf.json")}, none, &html, &err))
+  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({Load("fixtures/report_probes_dnf.json")}),
+                               none, &html, &err))
       << err;
   EXPECT_NE(html.find("gnuplot-nox"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
@@ -100,7 +101,7 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
   file.doc.context["hostname"] = "host\"><img src=x>";
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport({file}, none, &html, &err)) << err;
+  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({file}), none, &html, &err)) << err;
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<i>"), std::string::npos);
@@ -111,14 +112,16 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
 TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
   std::string err;
   std::vector<Plot> tio;
-  ASSERT_TRUE(PlotsOf(Load("fixtures/report_tiobench_5cfg.json").doc, &tio, &err)) << err;
+  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_tiobench_5cfg.json")), &tio, &err))
+      << err;
   std::map<std::string, size_t> kinds;
   for (const Plot& p : tio) ++kinds[p.kind];
   EXPECT_EQ(kinds["throughput"], 4u);   // one per phase: 2 thread counts × 5 configurations
   EXPECT_EQ(kinds["latency-cdf"], 8u);  // phase × thread count
   EXPECT_EQ(kinds["stream-throughput"], 0u);
   std::vector<Plot> nick;
-  ASSERT_TRUE(PlotsOf(Load("fixtures/report_nickbench_5cfg.json").doc, &nick, &err)) << err;
+  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_nickbench_5cfg.json")), &nick, &err))
+      << err;
   kinds.clear();
   for (const Plot& p : nick) ++kinds[p.kind];
   EXPECT_EQ(kinds["throughput"], 1u);         // the benches side by side
@@ -129,7 +132,8 @@ TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
     EXPECT_EQ(Count(p.script, "\nplot "), 5u) << "one panel per configuration: " << p.title;
   }
   std::vector<Plot> probes;
-  ASSERT_TRUE(PlotsOf(Load("fixtures/report_probes_dnf.json").doc, &probes, &err)) << err;
+  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_probes_dnf.json")), &probes, &err))
+      << err;
   ASSERT_FALSE(probes.empty());
   EXPECT_EQ(probes[0].kind, "times");
   EXPECT_NE(probes[0].script.find("$dnf"), std::string::npos);
@@ -146,7 +150,8 @@ TEST(HtmlReportTest, FiveConfigurationReportRendersInHeadlessChromium) {
                                            Load("fixtures/report_nickbench_5cfg.json")};
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport(files, GnuplotOptions{}, &html, &err)) << err;
+  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, &html, &err))
+      << err;
   // Self-contained: no script, no reference to anything outside the page.
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http:"), std::string::npos);
@@ -201,9 +206,10 @@ TEST(HtmlReportTest, MortonAndVisaveRunsHaveTheirTables) {
   none.program = "elevbench-test-no-such-gnuplot";
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport(
-      {Load("fixtures/report_morton_small.json"), Load("fixtures/report_visave_small.json")}, none,
-      &html, &err))
+  ASSERT_TRUE(
+      RenderHtmlReport(testing::WithMeasurements({Load("fixtures/report_morton_small.json"),
+                                                  Load("fixtures/report_visave_small.json")}),
+                       none, &html, &err))
       << err;
   EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 10u);  // nine tests and the saves
   EXPECT_NE(html.find("slowest_seconds"), std::string::npos);

@@ -24,7 +24,7 @@ NamedResults Load(const std::string& relative, const std::string& name) {
 std::string Render(const std::vector<NamedResults>& files) {
   std::string text;
   std::string err;
-  EXPECT_TRUE(RenderMarkdownReport(files, &text, &err)) << err;
+  EXPECT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &text, &err)) << err;
   return text;
 }
 
@@ -134,7 +134,7 @@ TEST(MarkdownTest, UnknownSuiteIsAnErrorNamingTheFile) {
   file.doc.suite = "no-such-suite";
   std::string text;
   std::string err;
-  EXPECT_FALSE(RenderMarkdownReport({file}, &text, &err));
+  EXPECT_FALSE(RenderReport({file}, "md", GnuplotOptions{}, &text, &err));
   EXPECT_EQ(err.rfind("odd.json: ", 0), 0u) << err;
 }
 

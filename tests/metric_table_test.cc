@@ -8,6 +8,7 @@
 #include <map>
 
 #include "harness/stats/measurement.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -7,6 +7,7 @@
 
 #include "harness/process/subprocess.h"
 #include "harness/run/suite.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -67,8 +67,8 @@ TEST(Post2003TextTest, OnlyItsTwoFormatsAreTaken) {
   ResultsDocument doc;
   doc.suite = "post-2003";
   std::string text, err;
-  EXPECT_FALSE(RenderPost2003Report(doc, "md", &text, &err));
-  EXPECT_TRUE(RenderPost2003Report(doc, "nick", &text, &err)) << err;
+  EXPECT_FALSE(RenderPost2003Parts(doc, "md", &text, &err));
+  EXPECT_TRUE(RenderPost2003Parts(doc, "nick", &text, &err)) << err;
 }
 
 // A small post-2003 run (every part, tiny sizes, on a plain directory; its records copied under
@@ -79,8 +79,8 @@ TEST(Post2003TextTest, GoldenReportsInBothFormats) {
   ASSERT_TRUE(LoadResultsFile(testing::TestDataPath("fixtures/post2003_small.json"), &doc, &err))
       << err;
   std::string nick, beside;
-  ASSERT_TRUE(RenderPost2003Report(doc, "nick", &nick, &err)) << err;
-  ASSERT_TRUE(RenderPost2003Report(doc, "beside-2003", &beside, &err)) << err;
+  ASSERT_TRUE(RenderPost2003Parts(doc, "nick", &nick, &err)) << err;
+  ASSERT_TRUE(RenderPost2003Parts(doc, "beside-2003", &beside, &err)) << err;
   testing::ExpectMatchesGolden("post2003_small.txt", nick);
   testing::ExpectMatchesGolden("post2003_small_beside.txt", beside);
   EXPECT_EQ(nick.find("Contest\nContest"), std::string::npos) << "the heading is printed once";

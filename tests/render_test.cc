@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "reporters/markdown.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -72,7 +73,7 @@ TEST(RenderTest, GenericFormatsCombineTheFiles) {
                                            Load("golden/nickbench_small.json")};
   std::string md;
   std::string err;
-  ASSERT_TRUE(RenderMarkdownReport(files, &md, &err)) << err;
+  ASSERT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &md, &err)) << err;
   EXPECT_EQ(Report(files, "md"), md);
   const std::string csv = Report(files, "csv");
   EXPECT_EQ(csv.rfind("file,suite,", 0), 0u);

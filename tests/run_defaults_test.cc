@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/cli/commands.h"
+#include "scenarios/suites.h"
 
 namespace elevbench {
 namespace {

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "harness/fio/fio_runner.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -124,6 +125,7 @@ class RunSessionLoopTest : public ::testing::Test {
     config_.seed = 3;
     config_.out_path = dir_.path() + "/r.json";
     config_.work_dir = dir_.path();
+    config_.measure = entry_->measure;
     target_.directory = dir_.path();
     doc_.suite = "tiobench";
   }
@@ -165,7 +167,7 @@ TEST_F(RunSessionLoopTest, AutoRepetitionsStopAtTheCapWhenSpreadStaysWide) {
   EXPECT_EQ(doc_.context["repetitions_auto"]["converged"], false);
   double widest = 0;
   std::string which;
-  EXPECT_FALSE(HeadlineIntervalsConverged(doc_, 3, 0.05, &widest, &which));
+  EXPECT_FALSE(HeadlineIntervalsConverged(doc_, entry_->measure, 3, 0.05, &widest, &which));
   EXPECT_GT(widest, 0.05);
   EXPECT_NE(which.find("rate_mb_s"), std::string::npos);
 }
@@ -195,6 +197,47 @@ TEST_F(RunSessionLoopTest, RunsEveryCellAndLabelsEveryRecord) {
   EXPECT_EQ(saved.records.size(), doc_.records.size());
   EXPECT_EQ(saved.summary.size(), 16u);
   EXPECT_EQ(saved.parameters.at("size_mb"), 8);
+}
+
+TEST_F(RunSessionLoopTest, AStopRequestEndsTheSessionAfterTheCurrentCell) {
+  FakeFio fio;
+  size_t asked = 0;
+  config_.stop_requested = [&] { return ++asked > 3; };  // before cells 1-3: go on
+  config_.stop_reason = [] { return std::string("stopped by the test"); };
+  size_t failed = 0;
+  std::string err;
+  EXPECT_FALSE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err));
+  EXPECT_EQ(err, "stopped by the test");
+  EXPECT_EQ(doc_.cells.size(), 3u);
+  EXPECT_FALSE(doc_.complete);
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_EQ(saved.cells.size(), 3u);
+  EXPECT_FALSE(saved.complete);
+}
+
+TEST_F(RunSessionLoopTest, CachesAreDroppedThroughTheTargetBeforeEveryCellWhenAllowed) {
+  FakeFio fio;
+  size_t drops = 0;
+  target_.drop_caches = [&](std::string*) { return ++drops > 0; };
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(drops, 0u);  // config_.drop_caches is false: the run may not drop them
+  config_.drop_caches = true;
+  doc_ = ResultsDocument{};
+  doc_.suite = "tiobench";
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(drops, doc_.cells.size());
+  target_.drop_caches = [](std::string* e) {
+    *e = "drop_caches: Permission denied";
+    return false;
+  };
+  doc_ = ResultsDocument{};
+  doc_.suite = "tiobench";
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(failed, doc_.cells.size());  // a cell whose caches could not be dropped fails
+  EXPECT_EQ(doc_.cells[0].error, "drop_caches: Permission denied");
 }
 
 TEST_F(RunSessionLoopTest, AFailedCellIsRecordedAndTheRunGoesOn) {

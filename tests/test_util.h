@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
+#include "scenarios/suites.h"
 
 // CMake defines both for the test binary; the fallbacks let a single test file be compiled by
 // hand from the project root.
@@ -52,6 +55,21 @@ class ScopedEnv {
   bool had_ = false;
   std::string old_;
 };
+
+/// `files` with their measurements made by their suites' measurers, as `report` makes them for
+/// the generic formats (test failure when a file's records are not its suite's).
+inline std::vector<NamedResults> WithMeasurements(std::vector<NamedResults> files) {
+  for (NamedResults& file : files) {
+    std::string err;
+    EXPECT_TRUE(MeasurementsOf(file.doc, &file.measurements, &err)) << file.name << ": " << err;
+  }
+  return files;
+}
+
+/// One file with its measurements (WithMeasurements).
+inline NamedResults Measured(NamedResults file) {
+  return std::move(WithMeasurements(std::vector<NamedResults>{std::move(file)}).front());
+}
 
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);

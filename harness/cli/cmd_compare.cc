@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
@@ -11,14 +12,12 @@
 #include "reporters/compare_json.h"
 #include "reporters/compare_junit.h"
 #include "reporters/compare_text.h"
+#include "scenarios/suites.h"
 
 namespace elevbench {
 
-CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options) {
-  CLI::App* cmd = app->add_subcommand(
-      "compare",
-      "Compare two results files row by row (Mann-Whitney U); exit 1 on a significant "
-      "regression beyond the threshold");
+SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
+  auto options = std::make_shared<CompareCommandOptions>();
   cmd->add_option("base", options->base_path, "The base results file (BASE.json)")->required();
   cmd->add_option("new", options->new_path,
                   "The new results file; without it, --between compares inside the base file");
@@ -37,7 +36,7 @@ CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options) {
                 "possible)");
   cmd->add_option("--format", options->format, "text (default), json or junit (JUnit XML)")
       ->check(CLI::IsMember({"text", "json", "junit"}));
-  return cmd;
+  return [options] { return CompareCommand(*options); };
 }
 
 int CompareCommand(const CompareCommandOptions& options) {
@@ -67,7 +66,8 @@ int CompareCommand(const CompareCommandOptions& options) {
     return kExitUsage;
   }
   Comparison comparison;
-  if (!CompareDocuments(base, one_file ? base : next, settings, &comparison, &err)) {
+  if (!CompareDocuments(base, one_file ? base : next, MeasurerOf(base.suite), settings, &comparison,
+                        &err)) {
     PrintError(err);
     return kExitUsage;
   }

@@ -4,15 +4,26 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <memory>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
 #include "harness/history/history_store.h"
 #include "harness/history/trend.h"
 #include "reporters/history_text.h"
+#include "scenarios/suites.h"
 
 namespace elevbench {
 namespace {
+
+// The options of `history`, `history import` and `trend`.
+struct HistoryCommands {
+  std::string db;  // "--db": an SQLite file or a postgresql:// URI; empty = the default
+  std::string suite, section, row, configuration, metric, host;
+  uint32_t last = 0;
+  bool json = false;
+  std::vector<std::string> files;  // `history import FILE…`
+};
 
 constexpr const char* kDbHelp =
     "History database: an SQLite file, or postgresql://user@host/db for one shared by many "
@@ -66,7 +77,10 @@ int ImportCommand(const HistoryCommands& c) {
     }
     int64_t id = 0;
     AppendOutcome outcome = AppendOutcome::kAdded;
-    if (!store->AppendRun(doc, file, &id, &outcome, &err)) {
+    std::vector<Measurement> measurements;
+    const bool measured = MeasurementsOf(doc, &measurements, &err);
+    if (!measured) err = "cannot read the measurements: " + err;
+    if (!measured || !store->AppendRun(doc, measurements, file, &id, &outcome, &err)) {
       PrintError(file + ": " + err);
       exit_code = std::max<int>(exit_code, kExitFailure);
       continue;
@@ -110,39 +124,33 @@ int TrendCommand(const HistoryCommands& c) {
 
 }  // namespace
 
-void AddHistoryCommands(CLI::App* app, HistoryCommands* c) {
-  c->history_cmd = app->add_subcommand("history", "List the recorded runs (the run history)");
-  c->history_cmd->add_option("--db", c->db, kDbHelp);
-  c->history_cmd->add_option("--suite", c->suite, "Only runs of this suite");
-  c->history_cmd->add_option("--host", c->host, "Only runs on this host");
-  c->history_cmd->add_option("--last", c->last, "Only the newest N runs");
-  c->history_cmd->add_flag("--json", c->json, "JSON output");
-  c->import_cmd = c->history_cmd->add_subcommand(
+SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
+  auto c = std::make_shared<HistoryCommands>();
+  cmd->add_option("--db", c->db, kDbHelp);
+  cmd->add_option("--suite", c->suite, "Only runs of this suite");
+  cmd->add_option("--host", c->host, "Only runs on this host");
+  cmd->add_option("--last", c->last, "Only the newest N runs");
+  cmd->add_flag("--json", c->json, "JSON output");
+  CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
-  c->import_cmd->fallthrough();
-  c->import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
-
-  c->trend_cmd =
-      app->add_subcommand("trend", "One metric of one configuration over the recorded runs");
-  c->trend_cmd->add_option("--db", c->db, kDbHelp);
-  c->trend_cmd->add_option("--suite", c->suite, "Suite (default: the only one recorded)");
-  c->trend_cmd->add_option(
-      "--section", c->section,
-      "Section: seq_read, bench3, cat-during-write, … (default: the only one)");
-  c->trend_cmd->add_option("--row", c->row, "Row of the section: threads=4 or 4 (if it has rows)");
-  c->trend_cmd->add_option("--config", c->configuration,
-                           "Configuration: its label (DL, AS), scheduler (bfq:low_latency=0) or "
-                           "identifier");
-  c->trend_cmd->add_option("--metric", c->metric,
-                           "Metric (default: the section's headline metric)");
-  c->trend_cmd->add_option("--host", c->host, "Only runs on this host");
+  import_cmd->fallthrough();
+  import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
+  return [c, import_cmd] { return *import_cmd ? ImportCommand(*c) : ListCommand(*c); };
 }
 
-int RunHistoryCommands(const HistoryCommands& c) {
-  if (c.import_cmd != nullptr && *c.import_cmd) return ImportCommand(c);
-  if (c.history_cmd != nullptr && *c.history_cmd) return ListCommand(c);
-  if (c.trend_cmd != nullptr && *c.trend_cmd) return TrendCommand(c);
-  return -1;
+SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string&) {
+  auto c = std::make_shared<HistoryCommands>();
+  cmd->add_option("--db", c->db, kDbHelp);
+  cmd->add_option("--suite", c->suite, "Suite (default: the only one recorded)");
+  cmd->add_option("--section", c->section,
+                  "Section: seq_read, bench3, cat-during-write, … (default: the only one)");
+  cmd->add_option("--row", c->row, "Row of the section: threads=4 or 4 (if it has rows)");
+  cmd->add_option("--config", c->configuration,
+                  "Configuration: its label (DL, AS), scheduler (bfq:low_latency=0) or "
+                  "identifier");
+  cmd->add_option("--metric", c->metric, "Metric (default: the section's headline metric)");
+  cmd->add_option("--host", c->host, "Only runs on this host");
+  return [c] { return TrendCommand(*c); };
 }
 
 void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
@@ -151,7 +159,10 @@ void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
   const std::string location =
       options.history_db.empty() ? DefaultHistoryLocation(true) : options.history_db;
   std::string err;
-  if (RecordRunInHistory(out_path, doc, location, &err)) {
+  std::vector<Measurement> measurements;
+  const bool measured = MeasurementsOf(doc, &measurements, &err);
+  if (!measured) err = "cannot read the measurements: " + err;
+  if (measured && RecordRunInHistory(out_path, doc, measurements, location, &err)) {
     PrintNote("run recorded in the history " + RedactedLocation(location));
   } else {
     PrintNote("run not recorded in the history: " + err + "; the results file is complete " +

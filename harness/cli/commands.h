@@ -3,11 +3,12 @@
 // own one-line errors; the CLI layer only parses and dispatches.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "harness/results/results_document.h"
-#include "harness/run/suite.h"
+#include "scenarios/suites.h"
 
 namespace CLI {
 class App;
@@ -63,33 +64,41 @@ struct GivenRunOptions {
 std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenRunOptions& given,
                                   RunOptions* options);
 
-/// `elevbench run SUITE …`
+/// `elevbench run SUITE …`: the ten steps of docs/architecture.md.
 int RunCommand(const RunOptions& options);
 
-/// `elevbench report FILE… --format F`: every file is loaded first (an unreadable one is a usage
-/// error), then rendered by RenderReport (reporters/render.h).
-int ReportCommand(const std::vector<std::string>& paths, const std::string& format);
+/// Runs a parsed subcommand and returns the process exit code (cli.h ExitCode).
+using SubcommandRunner = std::function<int()>;
 
-/// `elevbench devices [--json]`
-int DevicesCommand(bool json);
-
-/// `elevbench restore`
-int RestoreCommand();
-
-/// Options of `elevbench disk serve`.
-struct DiskServeOptions {
-  std::string backing;
-  std::string mountpoint;
-  std::string profile = "ide-2003";
-  std::vector<std::string> settings;
-  std::string trace;
+/// One row of the table of subcommands (cli.cc): `elevbench NAME …`.
+struct SubcommandEntry {
+  const char* name;
+  const char* description;  ///< its line in --help
+  /// Adds the subcommand's options (and nested subcommands) to `cmd`, which the table's owner
+  /// made with the name and description; the returned runner reads the parsed values. Gets the
+  /// whole command line, which `run` records.
+  SubcommandRunner (*add)(CLI::App* cmd, const std::string& command_line);
+  bool hidden = false;  ///< left out of --help and the man page (`internal`)
 };
 
-/// `elevbench disk serve …` (the FUSE daemon, in the foreground).
-int DiskServeCommand(const DiskServeOptions& options);
+/// The table of subcommands, in --help's order.
+const std::vector<SubcommandEntry>& AllSubcommands();
 
-/// `elevbench disk profiles [--json]`
-int DiskProfilesCommand(bool json);
+// Each subcommand's `add` (the table's third column), one per cmd_*.cc.
+SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddReportSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddDevicesSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);
+
+/// `elevbench report FILE… --format F`: every file is loaded first (an unreadable one is a usage
+/// error), then rendered by RenderReport (scenarios/suites.h).
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format);
 
 /// Options of `elevbench compare` (cmd_compare.cc).
 struct CompareCommandOptions {
@@ -103,52 +112,10 @@ struct CompareCommandOptions {
   std::string format = "text";  ///< text, json, junit
 };
 
-/// Adds the `compare` subcommand and its options to `app`; the options land in *options,
-/// which must outlive parsing. Kept beside CompareCommand so cli.cc only adds and dispatches.
-CLI::App* AddCompareSubcommand(CLI::App* app, CompareCommandOptions* options);
-
 /// `elevbench compare BASE.json NEW.json | FILE --between A,B`: exit 0 without a significant
 /// regression beyond the threshold, 1 with at least one, 2 for usage errors and unreadable or
 /// mismatched files.
 int CompareCommand(const CompareCommandOptions& options);
-
-/// The run history's subcommands (cmd_history.cc): `history`, `history import FILE…` and
-/// `trend`. Their options live here; AddHistoryCommands registers them on the app.
-struct HistoryCommands {
-  std::string db;  ///< "--db": an SQLite file or a postgresql:// URI; empty = the default
-  std::string suite, section, row, configuration, metric, host;
-  uint32_t last = 0;
-  bool json = false;
-  std::vector<std::string> files;  ///< `history import FILE…`
-  CLI::App* history_cmd = nullptr;
-  CLI::App* import_cmd = nullptr;
-  CLI::App* trend_cmd = nullptr;
-};
-
-/// Adds `history` (with `import`) and `trend` to `app`, bound to `commands`.
-void AddHistoryCommands(CLI::App* app, HistoryCommands* commands);
-
-/// Runs whichever history subcommand was parsed; -1 when none was.
-int RunHistoryCommands(const HistoryCommands& commands);
-
-/// The hidden `elevbench internal mem-load|process-ring` (cmd_internal.cc): one iteration of
-/// contest's mem_load or process_load, run by the contest suite as a repeated-command load.
-struct InternalCommands {
-  uint64_t bytes = 0;      ///< mem-load --bytes
-  uint32_t passes = 1;     ///< mem-load --passes
-  uint32_t processes = 0;  ///< process-ring --processes
-  uint32_t chunks = 0;     ///< process-ring --chunks
-  uint64_t hops = 0;       ///< process-ring --hops
-  CLI::App* internal_cmd = nullptr;
-  CLI::App* mem_cmd = nullptr;
-  CLI::App* ring_cmd = nullptr;
-};
-
-/// Adds the hidden `internal` subcommand (not listed by --help) to `app`, bound to `commands`.
-void AddInternalCommands(CLI::App* app, InternalCommands* commands);
-
-/// Runs whichever internal subcommand was parsed; -1 when none was.
-int RunInternalCommands(const InternalCommands& commands);
 
 /// The end of `elevbench run`: records the run (the results file at `out_path`) in the
 /// history unless --no-history, and says so, or why not, in one note on stderr. Never fails

@@ -429,21 +429,36 @@ bool CompareMetricRows(const std::vector<MetricRow>& base_rows,
   return true;
 }
 
+namespace {
+
+// The rows of one side; err is prefixed with the side ("base: records[3]: …").
+bool RowsOfSide(const ResultsDocument& doc, SuiteMeasurer measure, const char* side,
+                std::vector<MetricRow>* rows, std::string* err) {
+  std::vector<Measurement> measurements;
+  std::string e;
+  if (measure == nullptr) {
+    e = "unknown suite '" + doc.suite + "'";
+  } else if (measure(doc, &measurements, &e)) {
+    *rows = MetricRowsFrom(doc, std::move(measurements));
+    return true;
+  }
+  *err = std::string(side) + ": " + e;
+  return false;
+}
+
+}  // namespace
+
 bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
-                      const CompareSettings& settings, Comparison* out, std::string* err) {
+                      SuiteMeasurer measure, const CompareSettings& settings, Comparison* out,
+                      std::string* err) {
   if (base.suite != next.suite) {
     *err = "different suites: the base is " + base.suite + ", the new results are " + next.suite;
     return false;
   }
   std::vector<MetricRow> base_rows, new_rows;
-  std::string e;
-  if (!MetricRowsOf(base, &base_rows, &e)) {
-    *err = "base: " + e;
-    return false;
-  }
   const bool same = &base == &next;
-  if (!same && !MetricRowsOf(next, &new_rows, &e)) {
-    *err = "new: " + e;
+  if (!RowsOfSide(base, measure, "base", &base_rows, err) ||
+      (!same && !RowsOfSide(next, measure, "new", &new_rows, err))) {
     return false;
   }
   if (!CompareMetricRows(base_rows, same ? base_rows : new_rows, settings, out, err)) {

@@ -174,11 +174,13 @@ struct Comparison {
                                      std::string* err);
 
 /// Compares two results documents (may be the same object for --between): their suites must
-/// be equal. Adds a note for each top-level parameter that differs. err (one line) as
-/// CompareMetricRows, or for different suites and documents whose records cannot be read.
+/// be equal, and `measure` is that suite's measurer (the table of suites has it; null for a
+/// suite this build does not know). Adds a note for each top-level parameter that differs. err
+/// (one line) as CompareMetricRows, or for different suites and documents whose records cannot
+/// be read.
 [[nodiscard]] bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
-                                    const CompareSettings& settings, Comparison* out,
-                                    std::string* err);
+                                    SuiteMeasurer measure, const CompareSettings& settings,
+                                    Comparison* out, std::string* err);
 
 /// "improvement", "regression", "changed", "unchanged", "not comparable".
 const char* VerdictName(Verdict verdict);

@@ -359,4 +359,18 @@ bool SnapshotQueue(const Sysfs& sysfs, const std::string& disk,
   return true;
 }
 
+std::vector<std::string> OfferedSchedulers() {
+  std::vector<std::string> offered = {"none", "mq-deadline", "kyber", "bfq"};
+  std::vector<BlockDeviceInfo> devices;
+  std::string ignored;  // without a listing the four standard names remain
+  if (ListBlockDevices(SystemPaths{}, &devices, &ignored)) {
+    for (const BlockDeviceInfo& d : devices) {
+      for (const std::string& s : d.available_schedulers) {
+        if (std::find(offered.begin(), offered.end(), s) == offered.end()) offered.push_back(s);
+      }
+    }
+  }
+  return offered;
+}
+
 }  // namespace elevbench

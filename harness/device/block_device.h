@@ -109,4 +109,9 @@ nlohmann::json ToJson(const BlockDeviceInfo& info);
 [[nodiscard]] bool SnapshotQueue(const Sysfs& sysfs, const std::string& disk,
                                  std::map<std::string, std::string>* values, std::string* err);
 
+/// The schedulers `--schedulers` may name here: the four of Linux 6.x (none, mq-deadline, kyber,
+/// bfq), then any other that some block device lists. The four are there even when unlisted: a
+/// scheduler built as a module is listed only once loaded, and selecting it loads it.
+std::vector<std::string> OfferedSchedulers();
+
 }  // namespace elevbench

@@ -96,12 +96,14 @@ class HistoryStore {
  public:
   virtual ~HistoryStore() = default;
 
-  /// Records a run and its measurements (MeasurementsOf) in one transaction. A run's identity
-  /// is (start_time, host, suite, command_line) from its context (docs/history.md): the same
-  /// run recorded again is kUnchanged, or kUpdated when it has more (or other) cells now.
-  [[nodiscard]] virtual bool AppendRun(const ResultsDocument& doc, const std::string& results_path,
-                                       int64_t* run_id, AppendOutcome* outcome,
-                                       std::string* err) = 0;
+  /// Records a run and its measurements (its suite's measurer made them) in one transaction. A
+  /// run's identity is (start_time, host, suite, command_line) from its context
+  /// (docs/history.md): the same run recorded again is kUnchanged, or kUpdated when it has more
+  /// (or other) cells now.
+  [[nodiscard]] virtual bool AppendRun(const ResultsDocument& doc,
+                                       const std::vector<Measurement>& measurements,
+                                       const std::string& results_path, int64_t* run_id,
+                                       AppendOutcome* outcome, std::string* err) = 0;
 
   /// The runs that match, oldest first.
   [[nodiscard]] virtual bool ListRuns(const RunFilter& filter, std::vector<HistoryRun>* runs,
@@ -148,6 +150,7 @@ std::string DefaultHistoryLocation(bool make_directory);
 /// once at the end of every `elevbench run`; a failure is reported by the caller as a note and
 /// never fails the run.
 [[nodiscard]] bool RecordRunInHistory(const std::string& results_path, const ResultsDocument& doc,
+                                      const std::vector<Measurement>& measurements,
                                       const std::string& db_location, std::string* err);
 
 }  // namespace elevbench

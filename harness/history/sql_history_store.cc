@@ -68,13 +68,9 @@ class SqlHistoryStore : public HistoryStore {
   SqlHistoryStore(std::unique_ptr<SqlConnection> connection, std::string location)
       : db_(std::move(connection)), location_(std::move(location)) {}
 
-  bool AppendRun(const ResultsDocument& doc, const std::string& results_path, int64_t* run_id,
-                 AppendOutcome* outcome, std::string* err) override {
-    std::vector<Measurement> measurements;
-    if (!MeasurementsOf(doc, &measurements, err)) {
-      *err = "cannot read the measurements: " + *err;
-      return false;
-    }
+  bool AppendRun(const ResultsDocument& doc, const std::vector<Measurement>& measurements,
+                 const std::string& results_path, int64_t* run_id, AppendOutcome* outcome,
+                 std::string* err) override {
     const RunFacts facts = RunFactsOf(doc, results_path);
     const HistoryRun& run = facts.run;
     SqlTransaction tx(db_.get());
@@ -319,13 +315,14 @@ bool OpenHistoryStore(const std::string& location, bool create,
 }
 
 bool RecordRunInHistory(const std::string& results_path, const ResultsDocument& doc,
+                        const std::vector<Measurement>& measurements,
                         const std::string& db_location, std::string* err) {
   const std::string location = db_location.empty() ? DefaultHistoryLocation(true) : db_location;
   std::unique_ptr<HistoryStore> store;
   if (!OpenHistoryStore(location, /*create=*/true, &store, err)) return false;
   int64_t run_id = 0;
   AppendOutcome outcome = AppendOutcome::kAdded;
-  return store->AppendRun(doc, results_path, &run_id, &outcome, err);
+  return store->AppendRun(doc, measurements, results_path, &run_id, &outcome, err);
 }
 
 }  // namespace elevbench

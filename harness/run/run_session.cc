@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <limits>
 
-#include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/run/run_plan.h"
 #include "harness/stats/metric_table.h"
@@ -94,17 +93,18 @@ double RelativeHalfWidth(const MetricRow& row) {
 
 }  // namespace
 
-bool HeadlineIntervalsConverged(const ResultsDocument& doc, uint32_t min, double ci_width,
-                                double* widest, std::string* which) {
+bool HeadlineIntervalsConverged(const ResultsDocument& doc, SuiteMeasurer measure, uint32_t min,
+                                double ci_width, double* widest, std::string* which) {
   *widest = 0;
   which->clear();
-  std::vector<MetricRow> rows;
-  std::string err;
-  if (!MetricRowsOf(doc, &rows, &err)) {
+  std::vector<Measurement> measurements;
+  std::string err = "the suite has no measurer";
+  if (measure == nullptr || !measure(doc, &measurements, &err)) {
     *widest = std::numeric_limits<double>::infinity();
     *which = err;
     return false;
   }
+  const std::vector<MetricRow> rows = MetricRowsFrom(doc, std::move(measurements));
   bool converged = true;
   for (const MetricRow& row : rows) {
     if (!row.metric.headline) continue;
@@ -123,6 +123,7 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
                 FioRunner* fio, Progress* progress, ResultsDocument* doc, size_t* failed_cells,
                 std::string* err) {
   *failed_cells = 0;
+  const auto stop = [&config] { return config.stop_requested && config.stop_requested(); };
   if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
       (!config.configs.empty() && config.configs.size() != config.identifiers.size())) {
     *err = "internal: one identifier and one label per configuration are needed";
@@ -177,7 +178,7 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
 
   int applied = -1;  // configuration currently on the device
   for (size_t i = 0; i < plan.size(); ++i) {
-    if (InterruptRequested()) break;
+    if (stop()) break;
     const PlannedCell& cell = plan[i];
     const SuiteVariant& variant = variants[cell.variant_index];
     CellRecord rec;
@@ -198,9 +199,9 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
       ok = target.control->Apply(config.configs[cell.config_index], &cell_err);
       applied = ok ? static_cast<int>(cell.config_index) : -1;
     }
-    if (ok && config.drop_caches && !variant.keep_caches) {
+    if (ok && config.drop_caches && target.drop_caches && !variant.keep_caches) {
       progress->Phase("dropping caches");  // sync() first: seconds with much dirty data
-      ok = DropCaches(&cell_err);
+      ok = target.drop_caches(&cell_err);
     }
     if (target.control) {
       rec.queue = target.control->Snapshot();
@@ -228,9 +229,9 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
         doc->records.push_back(std::move(r));
       }
     } else {
-      rec.status = InterruptRequested() ? "interrupted" : "failed";
+      rec.status = stop() ? "interrupted" : "failed";
       rec.error = cell_err;
-      if (!InterruptRequested()) {
+      if (!stop()) {
         ++*failed_cells;
         progress->Note("elevbench: cell " + std::to_string(i + 1) + " (" + rec.identifier + ", " +
                        variant.label + ") failed: " + cell_err);
@@ -245,8 +246,8 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
       if (adaptive.enabled && rounds_done >= adaptive.min_repetitions) {
         double widest = 0;
         std::string which;
-        converged = HeadlineIntervalsConverged(*doc, adaptive.min_repetitions, adaptive.ci_width,
-                                               &widest, &which);
+        converged = HeadlineIntervalsConverged(*doc, config.measure, adaptive.min_repetitions,
+                                               adaptive.ci_width, &widest, &which);
         char line[160];
         std::snprintf(line, sizeof line, "%.1f %%", widest * 100);
         progress->Note("elevbench: after " + std::to_string(rounds_done) +
@@ -261,8 +262,8 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
     if (converged) break;
   }
   progress->Finish();
-  if (InterruptRequested()) {
-    *err = "interrupted by signal " + std::to_string(InterruptSignal());
+  if (stop()) {
+    *err = config.stop_reason ? config.stop_reason() : "stopped";
     return false;
   }
   record_rounds();

@@ -15,6 +15,7 @@
 #include "harness/device/scheduler_config.h"
 #include "harness/results/results_document.h"
 #include "harness/run/suite.h"
+#include "harness/stats/measurement.h"
 
 namespace elevbench {
 
@@ -27,6 +28,9 @@ struct SessionTarget {
   std::function<std::map<std::string, std::string>()> snapshot;
   /// Emulated-disk counters (stats.json); null when the target is not emulated.
   std::function<nlohmann::json()> disk_counters;
+  /// Writes back and drops every cache of the machine (sync + drop_caches, root only), before a
+  /// cell when SessionConfig::drop_caches; null when this target cannot. err is one line.
+  std::function<bool(std::string* err)> drop_caches;
 };
 
 /// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %
@@ -55,6 +59,13 @@ struct SessionConfig {
   std::string out_path;        ///< results file, rewritten after every cell
   std::string work_dir;        ///< job files, fio and probe outputs
   double timeout_seconds = 0;  ///< per fio phase or probe; 0 = none
+  /// The suite's measurer, which `--repetitions auto` needs to see its headline rows.
+  SuiteMeasurer measure = nullptr;
+  /// Asked before every cell and after a failed one: true stops the session after the current
+  /// cell (a run passes its interrupt flag: SIGINT, SIGTERM, SIGHUP). Null: never.
+  std::function<bool()> stop_requested;
+  /// Why it stopped, for the error ("interrupted by signal 2").
+  std::function<std::string()> stop_reason;
 };
 
 /// Runs every cell of the plan into `doc` (whose suite and context the caller filled). Returns
@@ -67,11 +78,12 @@ struct SessionConfig {
                               const SessionTarget& target, FioRunner* fio, Progress* progress,
                               ResultsDocument* doc, size_t* failed_cells, std::string* err);
 
-/// Whether every headline row of `doc` has at least `min` values and a 95 % interval within
-/// `ci_width` of its mean; `widest` receives the widest relative half-width seen (or +inf when
-/// a row cannot have an interval yet) and `which` names that row.
-[[nodiscard]] bool HeadlineIntervalsConverged(const ResultsDocument& doc, uint32_t min,
-                                              double ci_width, double* widest, std::string* which);
+/// Whether every headline row of `doc` (measured by `measure`) has at least `min` values and a
+/// 95 % interval within `ci_width` of its mean; `widest` receives the widest relative
+/// half-width seen (or +inf when a row cannot have an interval yet) and `which` names that row.
+[[nodiscard]] bool HeadlineIntervalsConverged(const ResultsDocument& doc, SuiteMeasurer measure,
+                                              uint32_t min, double ci_width, double* widest,
+                                              std::string* which);
 
 /// Subtracts numeric counters (after − before) key by key; non-numeric values come from `after`.
 nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& after);

@@ -6,11 +6,4 @@ bool Suite::SetUp(const CellEnvironment&, nlohmann::json*, std::string*) { retur
 
 void Suite::TearDown(const CellEnvironment&) {}
 
-const SuiteEntry* FindSuite(const std::string& name) {
-  for (const SuiteEntry& e : AllSuites()) {
-    if (name == e.name) return &e;
-  }
-  return nullptr;
-}
-
 }  // namespace elevbench

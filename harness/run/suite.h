@@ -2,8 +2,8 @@
 // A suite (tiobench, nickbench, the cat/ls probes, ...) as a plug-in of the run loop. The loop
 // plans configurations × variants × repetitions, switches schedulers, drops caches and saves the
 // results; a suite only says which variants it has and runs one cell of them. Adding a suite is
-// new files under scenarios/, one entry in the table of scenarios/suites.cc and one renderer in
-// reporters/; no file of the run loop changes.
+// new files under scenarios/, one entry in the table of suites (scenarios/suites.h) and one
+// renderer in reporters/; no file of the run loop changes.
 
 #include <cstdint>
 #include <functional>
@@ -14,7 +14,6 @@
 
 #include "harness/core/system_info.h"
 #include "harness/results/results_document.h"
-#include "harness/stats/measurement.h"
 
 namespace CLI {
 class App;
@@ -90,40 +89,5 @@ class Suite {
   /// The summary block of the results file, from the document's records.
   virtual nlohmann::json Summarize(const ResultsDocument& doc) const = 0;
 };
-
-/// Renders a results document of a suite in one of its text formats into *text.
-using SuiteRenderer = bool (*)(const ResultsDocument& doc, const std::string& format,
-                               std::string* text, std::string* err);
-
-/// How `run SUITE` runs when the command line does not say: a suite defined by its setting
-/// (post-2003 is "the 2003 disk, the 2003 box, DL/AS/CF/none") names it here, so that its one
-/// command reproduces the post. Empty fields leave the run's own defaults.
-struct SuiteRunDefaults {
-  /// `--emulated` when no --dir, --scratch or --emulated is given; with it come `fs` and
-  /// `machine` (a user who names a target chooses the machine too).
-  std::string emulated;
-  std::string fs;          ///< `--fs` of that default target, unless --fs is given
-  std::string machine;     ///< `--machine` of that default target, unless --machine is given
-  std::string schedulers;  ///< `--schedulers` unless given, whatever the target
-};
-
-/// One row of the table of suites.
-struct SuiteEntry {
-  const char* name;         ///< "tiobench": `elevbench run tiobench`, the results' "suite"
-  const char* description;  ///< one line for --help
-  std::unique_ptr<Suite> (*make)();
-  std::vector<std::string> formats;  ///< text formats of its renderer, the default first
-  SuiteRenderer render;
-  /// Its records as tidy measurements, for statistics, compare, history and the generic
-  /// formats (csv, md, html).
-  SuiteMeasurer measure;
-  SuiteRunDefaults defaults = {};  ///< the suite's own setting; empty for most suites
-};
-
-/// The table of suites (scenarios/suites.cc).
-const std::vector<SuiteEntry>& AllSuites();
-
-/// The entry named `name`, or null.
-const SuiteEntry* FindSuite(const std::string& name);
 
 }  // namespace elevbench

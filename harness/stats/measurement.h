@@ -53,11 +53,6 @@ struct Measurement {
 using SuiteMeasurer = bool (*)(const ResultsDocument& doc, std::vector<Measurement>* out,
                                std::string* err);
 
-/// The measurements of any results document, through its suite's measurer. err for an unknown
-/// suite or records the suite rejects.
-[[nodiscard]] bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out,
-                                  std::string* err);
-
 /// "higher" / "lower" / "neither", for JSON, CSV and the docs.
 const char* DirectionName(Direction direction);
 /// "hmean" / "mean".

@@ -55,9 +55,8 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
   return out;
 }
 
-bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std::string* err) {
-  std::vector<Measurement> measurements;
-  if (!MeasurementsOf(doc, &measurements, err)) return false;
+std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
+                                      std::vector<Measurement> measurements) {
   uint32_t requested = 0;
   // Any non-negative integer: a document built in memory may hold a signed one.
   const auto reps = doc.context.find("repetitions");
@@ -96,8 +95,7 @@ bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std:
       }
     }
   }
-  *rows = TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
-  return true;
+  return TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
 }
 
 }  // namespace elevbench

@@ -37,11 +37,12 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
                                             const std::vector<std::string>& identifier_order,
                                             uint32_t requested);
 
-/// The rows of a results document: MeasurementsOf + TabulateMeasurements with the document's
-/// identifier order and repetitions. A configuration that has cells but not one measurement
-/// (every cell failed) gets an empty row for each (section, row, headline metric) the other
-/// configurations have, so reports show it as failed instead of leaving it out.
-[[nodiscard]] bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows,
-                                std::string* err);
+/// The rows of a results document from its `measurements` (its suite's measurer made them):
+/// TabulateMeasurements with the document's identifier order and repetitions. A configuration
+/// that has cells but not one measurement (every cell failed) gets an empty row for each
+/// (section, row, headline metric) the other configurations have, so reports show it as failed
+/// instead of leaving it out.
+std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
+                                      std::vector<Measurement> measurements);
 
 }  // namespace elevbench

@@ -5,6 +5,8 @@
 #include <deque>
 #include <sstream>
 
+#include "scenarios/suites.h"
+
 namespace elevbench {
 namespace {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/run/suite.h"
+#include "harness/stats/measurement.h"
 
 namespace elevbench {
 

@@ -1,0 +1,143 @@
+// The options of `elevbench run`: the ones every suite shares, and under them one subcommand per
+// suite of the table, with the suite's own options. After parsing, the chosen suite's setting
+// fills what the command line left out (run_defaults.cc), and RunCommand runs it.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "harness/cli/cli.h"
+#include "harness/cli/commands.h"
+#include "harness/machine/machine_spec.h"
+
+namespace elevbench {
+namespace {
+
+// "tiobench: nick, tiobench; nickbench: nick; …": every suite's text formats, from the table.
+std::string SuiteFormatsHelp() {
+  std::string text;
+  for (const SuiteEntry& e : AllSuites()) {
+    text += (text.empty() ? "" : "; ") + std::string(e.name) + ":";
+    for (size_t i = 0; i < e.formats.size(); ++i) text += (i ? ", " : " ") + e.formats[i];
+  }
+  return text;
+}
+
+void AddTargetOptions(CLI::App* cmd, RunOptions* run) {
+  cmd->add_option("--dir", run->directory,
+                  "Run in this existing directory (default as root: a scratch device)");
+  cmd->add_option("--scratch", run->scratch,
+                  "Create a scratch loop device of this size (e.g. 1G) and run on it");
+  cmd->add_option("--emulated", run->emulated,
+                  "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G");
+  cmd->add_option("--disk-set", run->disk_settings,
+                  "Override an emulated-disk model parameter (key=value), repeatable");
+  cmd->add_option("--disk-trace", run->disk_trace, "Write the emulated disk's request trace");
+  cmd->add_flag("--keep-wbt", run->keep_wbt,
+                "Emulated disk: keep today's writeback throttling (2003 had none; default off)");
+  cmd->add_option("--fs", run->fs, "Filesystem of a scratch/emulated device: ext2, ext4, xfs");
+  cmd->add_option("--machine", run->machine,
+                  "Run as a smaller machine, held to it by cgroups (root): a profile (" +
+                      MachineProfileNames() +
+                      ": 1 CPU, 256 MB, no swap) or ram=SIZE,cpus=N; the suites size "
+                      "their loads by it");
+  cmd->add_option("--device", run->device,
+                  "Allow switching the scheduler of this existing device (e.g. sdb)");
+}
+
+void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
+  cmd->add_option("--schedulers", run->schedulers,
+                  "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code]");
+  cmd->add_option("--queue", run->queue, "Pin queue attributes: read_ahead_kb=128,...");
+  cmd->add_option("--repetitions", run->repetitions,
+                  "Repetitions of every cell (1-1000), or 'auto': repeat until the 95 % "
+                  "interval of every headline metric is within --ci-width");
+  cmd->add_option("--ci-width", run->ci_width_pct,
+                  "With --repetitions auto: allowed half-width of the 95 % interval, "
+                  "in % of the mean (default 5)")
+      ->check(CLI::Range(0.1, 100.0));
+  cmd->add_option("--max-repetitions", run->max_repetitions,
+                  "With --repetitions auto: the cap (3-1000, default 10)")
+      ->check(CLI::Range(3u, 1000u));
+  cmd->add_option("--seed", run->seed, "Seed of the interleaving order (default: random)");
+  cmd->add_flag("--no-drop-caches", run->no_drop_caches,
+                "Do not drop all caches before each cell (a suite still evicts its own "
+                "files where it says so)");
+  cmd->add_option("--timeout", run->timeout_seconds,
+                  "Seconds one fio phase or probe may take before it is stopped (DNF)")
+      ->check(CLI::Range(0.0, 7.0 * 24 * 3600));
+}
+
+void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
+  cmd->add_option("--identifier", run->identifier,
+                  "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
+  cmd->add_option("--format", run->format,
+                  "Text format: the suite's (" + SuiteFormatsHelp() + "), or json");
+  cmd->add_option("--out", run->out, "Results JSON (default results/<time>-<host>-<suite>.json)");
+  cmd->add_option("--db", run->history_db,
+                  "Record the run in this history (default results/history.db; "
+                  "postgresql://… for a shared one)");
+  cmd->add_flag("--no-history", run->no_history, "Do not record the run in the history");
+}
+
+// What `run` holds while the command line is parsed: its options and one suite per entry.
+struct RunCommandLine {
+  RunOptions run;
+  std::string unknown_suite;  // a word that names no suite lands here, for a clear error
+  std::vector<std::unique_ptr<Suite>> suites;
+  std::vector<CLI::App*> suite_cmds;
+};
+
+// After parsing: the chosen suite, its setting where the command line was silent, then the run.
+int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
+  RunOptions& run = c->run;
+  run.seed_given = cmd->count("--seed") > 0;
+  run.machine_given = cmd->count("--machine") > 0;
+  std::string names;
+  for (size_t i = 0; i < c->suite_cmds.size(); ++i) {
+    names += (i ? ", " : "") + std::string(AllSuites()[i].name);
+    if (*c->suite_cmds[i]) {
+      run.entry = &AllSuites()[i];
+      run.suite = c->suites[i].get();
+    }
+  }
+  if (run.entry == nullptr) {
+    PrintError((c->unknown_suite.empty() ? std::string("no suite given")
+                                         : "unknown suite '" + c->unknown_suite + "'") +
+               " (available: " + names + ")");
+    return kExitUsage;
+  }
+  GivenRunOptions given;
+  given.target = cmd->count("--dir") + cmd->count("--scratch") + cmd->count("--emulated") > 0;
+  given.fs = cmd->count("--fs") > 0;
+  given.machine = run.machine_given;
+  given.schedulers = cmd->count("--schedulers") > 0;
+  const std::string applied = ApplySuiteRunDefaults(run.entry->defaults, given, &run);
+  if (!applied.empty()) {
+    PrintNote(std::string(run.entry->name) + " runs by default with " + applied);
+  }
+  return RunCommand(run);
+}
+
+}  // namespace
+
+SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line) {
+  auto c = std::make_shared<RunCommandLine>();
+  c->run.command_line = command_line;
+  // Each suite is a subcommand with its own options; it falls through to `run`, so the common
+  // options may come before or after the suite's name.
+  cmd->add_option("suite", c->unknown_suite, "The suite to run (one of the subcommands below)");
+  for (const SuiteEntry& entry : AllSuites()) {
+    c->suites.push_back(entry.make());
+    CLI::App* suite_cmd = cmd->add_subcommand(entry.name, entry.description);
+    suite_cmd->fallthrough();
+    c->suites.back()->AddOptions(suite_cmd);
+    c->suite_cmds.push_back(suite_cmd);
+  }
+  AddTargetOptions(cmd, &c->run);
+  AddPlanOptions(cmd, &c->run);
+  AddOutputOptions(cmd, &c->run);
+  return [c, cmd] { return RunParsedCommand(c.get(), cmd); };
+}
+
+}  // namespace elevbench

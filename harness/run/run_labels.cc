@@ -1,0 +1,46 @@
+#include "harness/run/run_labels.h"
+
+#include "harness/core/strings.h"
+#include "harness/core/system_info.h"
+#include "harness/device/sysfs.h"
+
+namespace elevbench {
+
+std::string TableLabel(const SchedulerConfig& config) {
+  if (!config.code_override.empty()) return config.code_override;
+  return Uppercase(ShortCode(config));
+}
+
+std::string CurrentSchedulerLabel(const std::map<std::string, std::string>& queue_snapshot) {
+  static const std::string kSuffix = "/queue/scheduler";
+  for (const auto& [key, value] : queue_snapshot) {
+    if (key.size() < kSuffix.size() ||
+        key.compare(key.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+      continue;
+    }
+    std::vector<std::string> names;
+    std::string current, ignored;
+    if (ParseSchedulerLine(value, &names, &current, &ignored) && !current.empty()) {
+      return TableLabel(SchedulerConfig{current, {}, ""});
+    }
+  }
+  return "CURRENT";
+}
+
+RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const std::string& kernel,
+                            const std::string& identifier, const std::string& current_label) {
+  RunNames names;
+  if (configs.empty()) {
+    names.identifiers.push_back(identifier.empty() ? kernel : identifier);
+    names.labels.push_back(identifier.empty() ? current_label : identifier);
+    return names;
+  }
+  const std::string prefix = identifier.empty() ? ShortKernelVersion(kernel) : identifier;
+  for (const SchedulerConfig& c : configs) {
+    names.identifiers.push_back(prefix + "-" + ShortCode(c));
+    names.labels.push_back(TableLabel(c));
+  }
+  return names;
+}
+
+}  // namespace elevbench

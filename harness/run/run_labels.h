@@ -1,0 +1,35 @@
+#pragma once
+// How a run names its configurations: the tiobench/contest-style identifier
+// ("6.18.44-bfq-ll0", the seeds' `<kernel>-<code>`) and the nickbench/probe-style short label
+// ("BFQ-LL0", or the user's @LABEL), one of each per configuration, in the order given.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/device/scheduler_config.h"
+
+namespace elevbench {
+
+/// The short label of a configuration: its code in capitals ("DL", "BFQ-LL0"), or the user's
+/// "@LABEL" as written (`bfq:low_latency=0@AS` → "AS").
+std::string TableLabel(const SchedulerConfig& config);
+
+/// The label of a run that does not switch: the active scheduler found in a queue snapshot
+/// (the first ".../queue/scheduler" key), or "CURRENT" when the snapshot has none.
+std::string CurrentSchedulerLabel(const std::map<std::string, std::string>& queue_snapshot);
+
+/// The identifiers and labels of a run.
+struct RunNames {
+  std::vector<std::string> identifiers;
+  std::vector<std::string> labels;
+};
+
+/// Names for `configs`: `<prefix>-<code>` and TableLabel each, where prefix is `identifier`
+/// when given, else the short kernel version of `kernel` ("6.18.44"). Without configurations
+/// (a run on the current scheduler) one name: `identifier` or the whole `kernel`, and
+/// `identifier` or the current scheduler's label.
+RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const std::string& kernel,
+                            const std::string& identifier, const std::string& current_label);
+
+}  // namespace elevbench

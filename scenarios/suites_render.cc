@@ -1,0 +1,113 @@
+// Where `run` and `report` choose between a suite's own text formats (its renderer in the table
+// of suites) and the generic formats (reporters/render.h), and where the generic formats get
+// each file's measurements from its suite's measurer.
+
+#include <algorithm>
+
+#include "reporters/post2003_text.h"
+#include "reporters/render.h"
+#include "scenarios/suites.h"
+
+namespace elevbench {
+namespace {
+
+bool SuiteHasFormat(const SuiteEntry& entry, const std::string& format) {
+  return std::find(entry.formats.begin(), entry.formats.end(), format) != entry.formats.end();
+}
+
+std::string UnknownSuite(const std::string& suite) {
+  return "unknown suite '" + suite + "' (this elevbench knows no renderer for it)";
+}
+
+std::string NamedError(const NamedResults& file, const std::string& err) {
+  return file.name.empty() ? err : file.name + ": " + err;
+}
+
+// A part of post-2003 as its own suite prints it: in nick where it has that format.
+bool RenderPost2003Part(const ResultsDocument& part_doc, const std::string& part, std::string* text,
+                        std::string* err) {
+  const SuiteEntry* entry = FindSuite(part);
+  if (entry == nullptr || entry->formats.empty()) {
+    *err = "part '" + part + "' is not a suite of this build";
+    return false;
+  }
+  const std::string format = SuiteHasFormat(*entry, "nick") ? "nick" : entry->formats.front();
+  return entry->render(part_doc, format, text, err);
+}
+
+}  // namespace
+
+bool RenderPost2003Parts(const ResultsDocument& doc, const std::string& format, std::string* text,
+                         std::string* err) {
+  return RenderPost2003Report(doc, format, RenderPost2003Part, text, err);
+}
+
+std::string FormatChoices(const std::string& suite) {
+  const SuiteEntry* entry = FindSuite(suite);
+  if (entry == nullptr) return "";
+  std::string choices;
+  for (const std::string& f : entry->formats) choices += f + ", ";
+  return choices + "json";
+}
+
+std::string ReportFormatChoices(const std::string& suite) {
+  const SuiteEntry* entry = FindSuite(suite);
+  if (entry == nullptr) return "";
+  std::vector<std::string> choices = entry->formats;
+  for (const ReportFormat& f : GenericReportFormats()) choices.push_back(f.name);
+  std::string text;
+  for (size_t i = 0; i < choices.size(); ++i) text += (i ? ", " : "") + choices[i];
+  return text;
+}
+
+bool RenderResults(const ResultsDocument& doc, const std::string& format, std::string* text,
+                   std::string* err) {
+  const SuiteEntry* entry = FindSuite(doc.suite);
+  if (entry == nullptr) {
+    *err = UnknownSuite(doc.suite);
+    return false;
+  }
+  if (format == "json") {
+    *text = ResultsToJson(doc).dump(2) + "\n";
+    return true;
+  }
+  const std::string chosen = format.empty() ? entry->formats.front() : format;
+  if (!SuiteHasFormat(*entry, chosen)) {
+    *err = "unknown --format '" + chosen + "' for " + doc.suite + " (" +
+           ReportFormatChoices(doc.suite) + ")";
+    return false;
+  }
+  return entry->render(doc, chosen, text, err);
+}
+
+bool RenderReport(std::vector<NamedResults> files, const std::string& format,
+                  const GnuplotOptions& gnuplot, std::string* text, std::string* err) {
+  for (const NamedResults& file : files) {
+    if (FindSuite(file.doc.suite) == nullptr) {
+      *err = NamedError(file, UnknownSuite(file.doc.suite));
+      return false;
+    }
+  }
+  const ReportFormat* generic = FindGenericReportFormat(format);
+  if (generic != nullptr && !generic->per_file) {
+    for (NamedResults& file : files) {
+      if (!MeasurementsOf(file.doc, &file.measurements, err)) {
+        *err = NamedError(file, *err);
+        return false;
+      }
+    }
+    return generic->render(files, gnuplot, text, err);
+  }
+  text->clear();
+  for (const NamedResults& file : files) {
+    std::string one;
+    if (!RenderResults(file.doc, format, &one, err)) {
+      *err = NamedError(file, *err);
+      return false;
+    }
+    *text += FramePerFileText(file.name, one, files.size(), format);
+  }
+  return true;
+}
+
+}  // namespace elevbench
