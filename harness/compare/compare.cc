@@ -260,6 +260,124 @@ RowKey KeyOf(const MetricRow& r, const std::string& identifier) {
   return {r.section, r.row, r.metric.name, identifier};
 }
 
+// With --metrics naming metrics: every name must be a metric of either side.
+bool CheckNamedMetricsExist(const std::vector<MetricRow>& base_rows,
+                            const std::vector<MetricRow>& new_rows, const CompareSettings& settings,
+                            const std::string& suite, std::string* err) {
+  if (settings.metrics != MetricSelection::kNamed) return true;
+  std::set<std::string> known;
+  for (const auto* rows : {&base_rows, &new_rows}) {
+    for (const MetricRow& r : *rows) known.insert(r.metric.name);
+  }
+  for (const std::string& name : settings.metric_names) {
+    if (!known.count(name)) {
+      *err = "--metrics: no metric '" + name + "' in " + (suite.empty() ? "these files" : suite) +
+             " results (have: " + Join({known.begin(), known.end()}) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The configuration pairs into c->pairs: the one --between names, else PairConfigurations'.
+// base_rows and new_rows are the caller's (the same object when one file is compared with
+// itself).
+bool PairComparedConfigurations(const std::vector<MetricRow>& base_rows,
+                                const std::vector<MetricRow>& new_rows,
+                                const CompareSettings& settings,
+                                const std::vector<ConfigurationRef>& base_configs,
+                                const std::vector<ConfigurationRef>& new_configs, bool between,
+                                Comparison* c, std::string* err) {
+  if (!between) {
+    PairConfigurations(base_configs, new_configs, c);
+    return true;
+  }
+  ConfigurationPair pair;
+  pair.rule = MatchRule::kBetween;
+  if (!ResolveConfiguration(settings.between_base, base_configs, "the base", &pair.base, err) ||
+      !ResolveConfiguration(settings.between_new, new_configs, "the new results", &pair.next,
+                            err)) {
+    return false;
+  }
+  if (&base_rows == &new_rows && pair.base.identifier == pair.next.identifier) {
+    *err = "--between: '" + settings.between_base + "' and '" + settings.between_new +
+           "' are the same configuration (" + pair.base.identifier + ")";
+    return false;
+  }
+  c->pairs.push_back(pair);
+  return true;
+}
+
+// The selected rows of the paired configurations into c->rows: each base row with its partner
+// (judged when both exist), then the new rows no base row took; without --between also the
+// rows of unpaired configurations.
+void MatchComparedRows(const std::vector<MetricRow>& base_rows,
+                       const std::vector<MetricRow>& new_rows, const CompareSettings& settings,
+                       bool between, Comparison* c) {
+  std::map<std::string, std::string> new_partner;  // base identifier → new identifier
+  std::set<std::string> in_scope_new;              // new identifiers whose rows are listed
+  for (const ConfigurationPair& p : c->pairs) {
+    new_partner[p.base.identifier] = p.next.identifier;
+    in_scope_new.insert(p.next.identifier);
+  }
+  if (!between) {
+    for (const ConfigurationRef& n : c->unpaired_new) in_scope_new.insert(n.identifier);
+  }
+
+  std::map<RowKey, const MetricRow*> new_index;
+  for (const MetricRow& r : new_rows) new_index.emplace(KeyOf(r, r.identifier), &r);
+  std::set<const MetricRow*> used;
+  for (const MetricRow& b : base_rows) {
+    if (!Selected(b.metric, settings)) continue;
+    const auto partner = new_partner.find(b.identifier);
+    if (partner == new_partner.end()) {
+      if (!between) c->rows.push_back(RowFrom(&b, nullptr));
+      continue;
+    }
+    const auto it = new_index.find(KeyOf(b, partner->second));
+    const MetricRow* n = it == new_index.end() ? nullptr : it->second;
+    if (n != nullptr) used.insert(n);
+    ComparisonRow row = RowFrom(&b, n);
+    if (n != nullptr) Judge(settings, &row);
+    c->rows.push_back(std::move(row));
+  }
+  for (const MetricRow& n : new_rows) {
+    if (!Selected(n.metric, settings) || used.count(&n) || !in_scope_new.count(n.identifier)) {
+      continue;
+    }
+    c->rows.push_back(RowFrom(nullptr, &n));
+  }
+}
+
+// Rows only in the new document join their section, after the base's rows of it.
+void SortComparedRowsByFirstSeen(const std::vector<MetricRow>& base_rows,
+                                 const std::vector<MetricRow>& new_rows, Comparison* c) {
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> key_order;
+  for (const auto* rows : {&base_rows, &new_rows}) {
+    for (const MetricRow& r : *rows) {
+      key_order.emplace(std::make_tuple(r.section, r.row, r.metric.name), key_order.size());
+    }
+  }
+  std::stable_sort(c->rows.begin(), c->rows.end(),
+                   [&](const ComparisonRow& a, const ComparisonRow& b) {
+                     return key_order.at({a.section, a.row, a.metric.name}) <
+                            key_order.at({b.section, b.row, b.metric.name});
+                   });
+}
+
+std::string NothingToCompareMessage(const std::vector<ConfigurationRef>& base_configs,
+                                    const std::vector<ConfigurationRef>& new_configs,
+                                    const CompareSettings& settings) {
+  return "nothing to compare: no row of the base matches one of the new results (base " +
+         Join(IdentifiersOf(base_configs)) + "; new " + Join(IdentifiersOf(new_configs)) +
+         (settings.metrics == MetricSelection::kAll
+              ? ""
+              : "; metrics " + std::string(settings.metrics == MetricSelection::kHeadline
+                                               ? "headline"
+                                               : Join(settings.metric_names))) +
+         ")";
+}
+
 }  // namespace
 
 bool ParseMetricSelection(const std::string& text, CompareSettings* settings, std::string* err) {
@@ -328,101 +446,23 @@ bool CompareMetricRows(const std::vector<MetricRow>& base_rows,
   c.no_significance = settings.no_significance;
   c.suite = !base_rows.empty() ? base_rows.front().suite
                                : (!new_rows.empty() ? new_rows.front().suite : "");
-
-  if (settings.metrics == MetricSelection::kNamed) {
-    std::set<std::string> known;
-    for (const auto* rows : {&base_rows, &new_rows}) {
-      for (const MetricRow& r : *rows) known.insert(r.metric.name);
-    }
-    for (const std::string& name : settings.metric_names) {
-      if (!known.count(name)) {
-        *err = "--metrics: no metric '" + name + "' in " +
-               (c.suite.empty() ? "these files" : c.suite) +
-               " results (have: " + Join({known.begin(), known.end()}) + ")";
-        return false;
-      }
-    }
-  }
+  if (!CheckNamedMetricsExist(base_rows, new_rows, settings, c.suite, err)) return false;
 
   const std::vector<ConfigurationRef> base_configs = ConfigurationsOf(base_rows);
   const std::vector<ConfigurationRef> new_configs = ConfigurationsOf(new_rows);
   const bool between = !settings.between_base.empty() || !settings.between_new.empty();
-  if (between) {
-    ConfigurationPair pair;
-    pair.rule = MatchRule::kBetween;
-    if (!ResolveConfiguration(settings.between_base, base_configs, "the base", &pair.base, err) ||
-        !ResolveConfiguration(settings.between_new, new_configs, "the new results", &pair.next,
-                              err)) {
-      return false;
-    }
-    if (&base_rows == &new_rows && pair.base.identifier == pair.next.identifier) {
-      *err = "--between: '" + settings.between_base + "' and '" + settings.between_new +
-             "' are the same configuration (" + pair.base.identifier + ")";
-      return false;
-    }
-    c.pairs.push_back(pair);
-  } else {
-    PairConfigurations(base_configs, new_configs, &c);
+  if (!PairComparedConfigurations(base_rows, new_rows, settings, base_configs, new_configs, between,
+                                  &c, err)) {
+    return false;
   }
-  std::map<std::string, std::string> new_partner;  // base identifier → new identifier
-  std::set<std::string> in_scope_new;              // new identifiers whose rows are listed
-  for (const ConfigurationPair& p : c.pairs) {
-    new_partner[p.base.identifier] = p.next.identifier;
-    in_scope_new.insert(p.next.identifier);
-  }
-  if (!between) {
-    for (const ConfigurationRef& n : c.unpaired_new) in_scope_new.insert(n.identifier);
-  }
-
-  std::map<RowKey, const MetricRow*> new_index;
-  for (const MetricRow& r : new_rows) new_index.emplace(KeyOf(r, r.identifier), &r);
-  std::set<const MetricRow*> used;
-  for (const MetricRow& b : base_rows) {
-    if (!Selected(b.metric, settings)) continue;
-    const auto partner = new_partner.find(b.identifier);
-    if (partner == new_partner.end()) {
-      if (!between) c.rows.push_back(RowFrom(&b, nullptr));
-      continue;
-    }
-    const auto it = new_index.find(KeyOf(b, partner->second));
-    const MetricRow* n = it == new_index.end() ? nullptr : it->second;
-    if (n != nullptr) used.insert(n);
-    ComparisonRow row = RowFrom(&b, n);
-    if (n != nullptr) Judge(settings, &row);
-    c.rows.push_back(std::move(row));
-  }
-  for (const MetricRow& n : new_rows) {
-    if (!Selected(n.metric, settings) || used.count(&n) || !in_scope_new.count(n.identifier)) {
-      continue;
-    }
-    c.rows.push_back(RowFrom(nullptr, &n));
-  }
-
-  // Rows only in the new document join their section, after the base's rows of it.
-  std::map<std::tuple<std::string, std::string, std::string>, size_t> key_order;
-  for (const auto* rows : {&base_rows, &new_rows}) {
-    for (const MetricRow& r : *rows) {
-      key_order.emplace(std::make_tuple(r.section, r.row, r.metric.name), key_order.size());
-    }
-  }
-  std::stable_sort(c.rows.begin(), c.rows.end(),
-                   [&](const ComparisonRow& a, const ComparisonRow& b) {
-                     return key_order.at({a.section, a.row, a.metric.name}) <
-                            key_order.at({b.section, b.row, b.metric.name});
-                   });
+  MatchComparedRows(base_rows, new_rows, settings, between, &c);
+  SortComparedRowsByFirstSeen(base_rows, new_rows, &c);
 
   const bool any_matched = std::any_of(c.rows.begin(), c.rows.end(), [](const ComparisonRow& r) {
     return r.presence == Presence::kBoth;
   });
   if (!any_matched) {
-    *err = "nothing to compare: no row of the base matches one of the new results (base " +
-           Join(IdentifiersOf(base_configs)) + "; new " + Join(IdentifiersOf(new_configs)) +
-           (settings.metrics == MetricSelection::kAll
-                ? ""
-                : "; metrics " + std::string(settings.metrics == MetricSelection::kHeadline
-                                                 ? "headline"
-                                                 : Join(settings.metric_names))) +
-           ")";
+    *err = NothingToCompareMessage(base_configs, new_configs, settings);
     return false;
   }
   *out = std::move(c);

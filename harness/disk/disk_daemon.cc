@@ -257,6 +257,73 @@ struct Session {
   }
 };
 
+// Creates the FUSE session on options.mountpoint, mounts it, daemonizes (unless foreground)
+// and installs fuse's signal handlers, noting in *session what its destructor must undo.
+bool MountDiskSession(const DiskDaemonOptions& options, DaemonState* state, Session* session,
+                      std::string* err) {
+  std::vector<std::string> arg_text = {"elevbench-disk", "-o",
+                                       "fsname=elevbench-disk,subtype=elevbench"};
+  std::vector<char*> argv;
+  for (std::string& a : arg_text) argv.push_back(a.data());
+  fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
+  const fuse_operations ops = MakeOperations();
+  session->f = fuse_new(&args, &ops, sizeof(ops), state);
+  fuse_opt_free_args(&args);
+  if (session->f == nullptr) {
+    *err = "fuse_new failed";
+    return false;
+  }
+  if (fuse_mount(session->f, options.mountpoint.c_str()) != 0) {
+    *err = "cannot mount FUSE filesystem on " + options.mountpoint;
+    return false;
+  }
+  session->mounted = true;
+  if (!options.foreground && fuse_daemonize(0) != 0) {
+    *err = "fuse_daemonize failed";
+    return false;
+  }
+  if (fuse_set_signal_handlers(fuse_get_session(session->f)) != 0) {
+    *err = "cannot install signal handlers";
+    return false;
+  }
+  session->signals = true;
+  return true;
+}
+
+// fuse's loop, multi-threaded when the disk queues more than one request. >= 0: unmounted, or
+// a signal (its number); < 0: -errno.
+int RunDiskFuseLoop(fuse* f, int queue_depth) {
+  if (queue_depth <= 1) return fuse_loop(f);
+  fuse_loop_config* cfg = fuse_loop_cfg_create();
+  const unsigned threads = static_cast<unsigned>(queue_depth + 4);
+  fuse_loop_cfg_set_max_threads(cfg, threads);
+  fuse_loop_cfg_set_idle_threads(cfg, threads);
+  const int loop_rc = fuse_loop_mt(f, cfg);
+  fuse_loop_cfg_destroy(cfg);
+  return loop_rc;
+}
+
+// Mounts the disk, starts its engine and serves requests until unmounted or signalled; the
+// session's destructor then stops the disk, unmounts and destroys the session. 0 or 1 (*err).
+int ServeDiskSession(const DiskDaemonOptions& options, DaemonState* state, std::string* err) {
+  Session session;
+  session.state = state;
+  int rc = MountDiskSession(options, state, &session, err) ? 0 : 1;
+  // Sleep deadlines are absolute; a 1 ns timer slack (instead of the default
+  // 50 us) keeps wake-ups on time. Threads started below inherit it.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  if (rc == 0 && !state->engine->Start(err)) rc = 1;
+  if (rc == 0) {
+    state->started_ns = MonotonicNowNs();
+    const int loop_rc = RunDiskFuseLoop(session.f, state->profile.queue_depth);
+    if (loop_rc < 0) {
+      *err = std::string("FUSE loop failed: ") + std::strerror(-loop_rc);
+      rc = 1;
+    }
+  }
+  return rc;
+}
+
 }  // namespace
 
 int RunDiskDaemon(const DiskDaemonOptions& options, std::string* err) {
@@ -288,63 +355,7 @@ int RunDiskDaemon(const DiskDaemonOptions& options, std::string* err) {
                                               state.trace.is_open() ? &state.trace : nullptr,
                                               int64_t{options.spin_us} * 1000, options.rt_priority);
 
-  int rc = 0;
-  {
-    Session session;
-    session.state = &state;
-    std::vector<std::string> arg_text = {"elevbench-disk", "-o",
-                                         "fsname=elevbench-disk,subtype=elevbench"};
-    std::vector<char*> argv;
-    for (std::string& a : arg_text) argv.push_back(a.data());
-    fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
-    const fuse_operations ops = MakeOperations();
-    session.f = fuse_new(&args, &ops, sizeof(ops), &state);
-    fuse_opt_free_args(&args);
-    if (session.f == nullptr) {
-      *err = "fuse_new failed";
-      rc = 1;
-    } else if (fuse_mount(session.f, options.mountpoint.c_str()) != 0) {
-      *err = "cannot mount FUSE filesystem on " + options.mountpoint;
-      rc = 1;
-    } else {
-      session.mounted = true;
-      if (!options.foreground && fuse_daemonize(0) != 0) {
-        *err = "fuse_daemonize failed";
-        rc = 1;
-      }
-    }
-    if (rc == 0) {
-      if (fuse_set_signal_handlers(fuse_get_session(session.f)) != 0) {
-        *err = "cannot install signal handlers";
-        rc = 1;
-      } else {
-        session.signals = true;
-      }
-    }
-    // Sleep deadlines are absolute; a 1 ns timer slack (instead of the default
-    // 50 us) keeps wake-ups on time. Threads started below inherit it.
-    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    if (rc == 0 && !state.engine->Start(err)) rc = 1;
-    if (rc == 0) {
-      state.started_ns = MonotonicNowNs();
-      int loop_rc = 0;
-      if (state.profile.queue_depth <= 1) {
-        loop_rc = fuse_loop(session.f);
-      } else {
-        fuse_loop_config* cfg = fuse_loop_cfg_create();
-        const unsigned threads = static_cast<unsigned>(state.profile.queue_depth + 4);
-        fuse_loop_cfg_set_max_threads(cfg, threads);
-        fuse_loop_cfg_set_idle_threads(cfg, threads);
-        loop_rc = fuse_loop_mt(session.f, cfg);
-        fuse_loop_cfg_destroy(cfg);
-      }
-      // >= 0: unmounted, or a signal (its number); < 0: -errno.
-      if (loop_rc < 0) {
-        *err = std::string("FUSE loop failed: ") + std::strerror(-loop_rc);
-        rc = 1;
-      }
-    }
-  }  // Stops the disk, unmounts, destroys the session.
+  int rc = ServeDiskSession(options, &state, err);
 
   std::string trace_err;
   if (!state.trace.Close(&trace_err) && rc == 0) {

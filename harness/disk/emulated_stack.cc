@@ -192,14 +192,16 @@ bool ApplyVmSettings(const Sysfs& sysfs, RestoreJournal* journal,
   return true;
 }
 
-bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal,
-                         EmulatedStack* stack, std::string* err) {
-  EmulatedStack s;
-  if (!LookupDiskProfile(options.profile_name, &s.profile, err)) return false;
+namespace {
+
+// The disk's profile (named, with the overrides applied) and the machine's prerequisites.
+bool CheckEmulatedPrerequisites(const EmulatedOptions& options, DiskProfile* profile,
+                                std::string* err) {
+  if (!LookupDiskProfile(options.profile_name, profile, err)) return false;
   for (const std::string& o : options.overrides) {
-    if (!ApplyDiskOverride(o, &s.profile, err)) return false;
+    if (!ApplyDiskOverride(o, profile, err)) return false;
   }
-  if (!ValidateDiskProfile(s.profile, err)) return false;
+  if (!ValidateDiskProfile(*profile, err)) return false;
   if (access("/dev/fuse", R_OK | W_OK) != 0) {
     *err = "the emulated disk needs /dev/fuse (modprobe fuse)";
     return false;
@@ -208,10 +210,14 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
     *err = "unsupported --fs '" + options.fs + "' (ext2, ext4 or xfs)";
     return false;
   }
-  if (!MakeJournaledTempDir(options.base_dir, journal, &s.work_dir, err)) return false;
+  return true;
+}
 
-  // 1. Backing store on a private tmpfs.
-  const std::string ram_dir = s.work_dir + "/ram";
+// 1. Backing store on a private tmpfs. 2. The filesystem is made on the backing file directly:
+// fast, and it is the same bytes. Each step is journaled before it is taken.
+bool CreateEmulatedBacking(const EmulatedOptions& options, RestoreJournal* journal,
+                           EmulatedStack* s, std::string* err) {
+  const std::string ram_dir = s->work_dir + "/ram";
   if (!journal->Record(JournalEntry::Directory(ram_dir), err)) return false;
   if (mkdir(ram_dir.c_str(), 0700) != 0) {
     *err = "cannot create " + ram_dir + ": " + strerror(errno);
@@ -225,39 +231,25 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
     *err = "cannot mount the tmpfs for the backing file: " + *err;
     return false;
   }
-  s.backing_path = ram_dir + "/backing.img";
-  if (!journal->Record(JournalEntry::File(s.backing_path), err)) return false;
-  int fd = open(s.backing_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  s->backing_path = ram_dir + "/backing.img";
+  if (!journal->Record(JournalEntry::File(s->backing_path), err)) return false;
+  int fd = open(s->backing_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(options.size_bytes)) != 0) {
-    *err = "cannot create " + s.backing_path + ": " + strerror(errno);
+    *err = "cannot create " + s->backing_path + ": " + strerror(errno);
     if (fd >= 0) close(fd);
     return false;
   }
   close(fd);
-  // 2. The filesystem is made on the backing file directly: fast, and it is the same bytes.
-  if (!RunChecked(MkfsCommand(options.fs, s.backing_path), nullptr, err)) {
+  if (!RunChecked(MkfsCommand(options.fs, s->backing_path), nullptr, err)) {
     *err = "mkfs failed: " + *err;
     return false;
   }
+  return true;
+}
 
-  // 3. The FUSE daemon. Journal order: the mount before the process, so undo kills the daemon
-  //    first (it unmounts itself on SIGTERM) and then makes sure the mount is gone.
-  s.fuse_dir = s.work_dir + "/fuse";
-  if (!journal->Record(JournalEntry::Directory(s.fuse_dir), err)) return false;
-  if (mkdir(s.fuse_dir.c_str(), 0700) != 0) {
-    *err = "cannot create " + s.fuse_dir + ": " + strerror(errno);
-    return false;
-  }
-  s.daemon_log = s.work_dir + "/disk-daemon.log";
-  if (!journal->Record(JournalEntry::File(s.daemon_log), err)) return false;
-  if (!journal->Record(JournalEntry::FuseMount(s.fuse_dir), err)) return false;
-  if (!StartDaemon(options, s.backing_path, s.fuse_dir, s.daemon_log, &s.daemon_pid, err)) {
-    return false;
-  }
-  if (!journal->RecordProcess(s.daemon_pid, err)) {
-    kill(s.daemon_pid, SIGTERM);
-    return false;
-  }
+// Waits up to 10 s for the started daemon to show its disk.img on s.fuse_dir; fails at once if
+// the daemon exits meanwhile, with the last line of its log.
+bool AwaitEmulatedMount(const EmulatedStack& s, std::string* err) {
   bool mounted = false;
   for (int i = 0; i < 200 && !mounted; ++i) {
     if (kill(s.daemon_pid, 0) != 0) {
@@ -274,6 +266,41 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
     *err = "the disk daemon did not mount " + s.fuse_dir + " within 10 s";
     return false;
   }
+  return true;
+}
+
+// 3. The FUSE daemon. Journal order: the mount before the process, so undo kills the daemon
+//    first (it unmounts itself on SIGTERM) and then makes sure the mount is gone.
+bool StartEmulatedDaemon(const EmulatedOptions& options, RestoreJournal* journal, EmulatedStack* s,
+                         std::string* err) {
+  s->fuse_dir = s->work_dir + "/fuse";
+  if (!journal->Record(JournalEntry::Directory(s->fuse_dir), err)) return false;
+  if (mkdir(s->fuse_dir.c_str(), 0700) != 0) {
+    *err = "cannot create " + s->fuse_dir + ": " + strerror(errno);
+    return false;
+  }
+  s->daemon_log = s->work_dir + "/disk-daemon.log";
+  if (!journal->Record(JournalEntry::File(s->daemon_log), err)) return false;
+  if (!journal->Record(JournalEntry::FuseMount(s->fuse_dir), err)) return false;
+  if (!StartDaemon(options, s->backing_path, s->fuse_dir, s->daemon_log, &s->daemon_pid, err)) {
+    return false;
+  }
+  if (!journal->RecordProcess(s->daemon_pid, err)) {
+    kill(s->daemon_pid, SIGTERM);
+    return false;
+  }
+  return AwaitEmulatedMount(*s, err);
+}
+
+}  // namespace
+
+bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal,
+                         EmulatedStack* stack, std::string* err) {
+  EmulatedStack s;
+  if (!CheckEmulatedPrerequisites(options, &s.profile, err)) return false;
+  if (!MakeJournaledTempDir(options.base_dir, journal, &s.work_dir, err)) return false;
+  if (!CreateEmulatedBacking(options, journal, &s, err)) return false;
+  if (!StartEmulatedDaemon(options, journal, &s, err)) return false;
 
   // 4. Loop device with direct I/O on the FUSE file, 5. filesystem mounted privately.
   if (!AttachLoopDevice(s.fuse_dir + "/disk.img", journal, &s.loop_device, err)) return false;

@@ -158,6 +158,17 @@ void WriteStream(const StreamSpec& s, Section* sec) {
 
 }  // namespace
 
+FioGlobalSpec LegacyToolFioGlobal() {
+  FioGlobalSpec g;
+  g.thread = true;
+  g.group_reporting = false;
+  g.invalidate = false;
+  g.randrepeat = false;
+  g.fallocate_none = true;
+  g.extra.emplace_back("fadvise_hint", "0");
+  return g;
+}
+
 bool WriteFioJobFile(const FioGlobalSpec& global, const std::vector<StreamSpec>& streams,
                      std::string* text, std::string* err) {
   if (streams.empty()) {

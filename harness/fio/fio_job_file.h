@@ -93,6 +93,15 @@ struct FioGlobalSpec {
   std::vector<std::pair<std::string, std::string>> extra;
 };
 
+/// The [global] section of the suites that stand in for the legacy tools' buffered streams
+/// (tiobench, nickbench, probes, contest, morton, visave): threads, for per-thread rusage as
+/// tiotest's LinuxThreads had; one result per thread; no page-cache drop (the tools never
+/// dropped it; the harness may, explicitly); random offsets not seeded predictably (tiotest
+/// seeded rand_r() from the clock); files laid out with plain write(); and fadvise_hint=0: the
+/// tools never called posix_fadvise, and fio's default fadvise_hint=1 would double the readahead
+/// of sequential streams and switch it off for random ones.
+FioGlobalSpec LegacyToolFioGlobal();
+
 /// Renders a complete fio job file into *text: a comment line, [global], then one section per
 /// stream in order. Deterministic: the same input gives the same bytes. Returns false with a
 /// one-line err (and *text untouched) for no streams, an invalid name/rw/size/depth, or any

@@ -56,6 +56,76 @@ bool Choose(const std::vector<std::string>& choices, const std::string& wanted,
   return false;
 }
 
+// --row as given, or "--row 4" for "threads=4" when exactly one row has that value.
+std::string TrendRowWanted(const std::vector<std::string>& rows, const std::string& wanted) {
+  if (wanted.empty() || std::find(rows.begin(), rows.end(), wanted) != rows.end()) return wanted;
+  std::vector<std::string> by_value;
+  for (const std::string& r : rows) {
+    const size_t eq = r.find('=');
+    if (eq != std::string::npos && r.substr(eq + 1) == wanted) by_value.push_back(r);
+  }
+  return by_value.size() == 1 ? by_value[0] : wanted;
+}
+
+// The row of key's section, keeping in *keys only its measurements.
+bool ResolveTrendRow(const TrendRequest& request, std::vector<MeasuredKey>* keys, SeriesKey* key,
+                     std::string* err) {
+  std::vector<std::string> rows;
+  for (const MeasuredKey& k : *keys) AddUnique(&rows, k.row);
+  const std::string row_wanted = TrendRowWanted(rows, request.row);
+  const std::string where = "in " + key->suite + " " + key->section;
+  if (rows.size() == 1 && rows[0].empty() && !row_wanted.empty()) {
+    *err = key->suite + " " + key->section + " has a single row: leave out --row";
+    return false;
+  }
+  if (!Choose(rows, row_wanted, "row", where, &key->row, err)) return false;
+  std::erase_if(*keys, [&](const MeasuredKey& k) { return k.row != key->row; });
+  return true;
+}
+
+// The configuration: --config when it names one of *keys (keeping only its measurements), else
+// the only one there is. `where_row` places the message ("in tiobench seq threads=4").
+bool ResolveTrendConfiguration(const TrendRequest& request, const std::string& where_row,
+                               std::vector<MeasuredKey>* keys, SeriesKey* key, std::string* err) {
+  std::vector<std::string> configurations;
+  for (const MeasuredKey& k : *keys) AddUnique(&configurations, ConfigurationChoice(k));
+  if (request.configuration.empty()) {
+    std::vector<std::string> names;
+    for (const MeasuredKey& k : *keys) AddUnique(&names, ConfigurationName(k));
+    if (names.size() != 1) {
+      *err = "give --config (" + where_row + ": " + Join(configurations) + ")";
+      return false;
+    }
+    key->configuration = names[0];
+    return true;
+  }
+  std::erase_if(
+      *keys, [&](const MeasuredKey& k) { return !MatchesConfiguration(k, request.configuration); });
+  if (keys->empty()) {
+    *err = "no configuration '" + request.configuration + "' " + where_row +
+           " (configurations: " + Join(configurations) + ")";
+    return false;
+  }
+  key->configuration = request.configuration;
+  return true;
+}
+
+// The metric: --metric among those of keys, else the headline one, else the first.
+bool ResolveTrendMetric(const TrendRequest& request, const std::string& where_row,
+                        const std::vector<MeasuredKey>& keys, SeriesKey* key, std::string* err) {
+  std::vector<std::string> metrics;
+  std::string headline;
+  for (const MeasuredKey& k : keys) {
+    AddUnique(&metrics, k.metric);
+    if (k.headline && headline.empty()) headline = k.metric;
+  }
+  if (request.metric.empty()) {
+    key->metric = headline.empty() ? metrics.front() : headline;
+    return true;
+  }
+  return Choose(metrics, request.metric, "metric", where_row, &key->metric, err);
+}
+
 }  // namespace
 
 bool ResolveTrendRequest(HistoryStore* store, const TrendRequest& request, SeriesKey* key,
@@ -85,61 +155,12 @@ bool ResolveTrendRequest(HistoryStore* store, const TrendRequest& request, Serie
     return false;
   }
   std::erase_if(keys, [&](const MeasuredKey& k) { return k.section != key->section; });
+  if (!ResolveTrendRow(request, &keys, key, err)) return false;
 
-  std::vector<std::string> rows;
-  for (const MeasuredKey& k : keys) AddUnique(&rows, k.row);
-  std::string row_wanted = request.row;
-  if (!row_wanted.empty() && std::find(rows.begin(), rows.end(), row_wanted) == rows.end()) {
-    // "--row 4" for "threads=4", when exactly one row has that value.
-    std::vector<std::string> by_value;
-    for (const std::string& r : rows) {
-      const size_t eq = r.find('=');
-      if (eq != std::string::npos && r.substr(eq + 1) == row_wanted) by_value.push_back(r);
-    }
-    if (by_value.size() == 1) row_wanted = by_value[0];
-  }
   const std::string where = "in " + key->suite + " " + key->section;
-  if (rows.size() == 1 && rows[0].empty() && !row_wanted.empty()) {
-    *err = key->suite + " " + key->section + " has a single row: leave out --row";
-    return false;
-  }
-  if (!Choose(rows, row_wanted, "row", where, &key->row, err)) return false;
-  std::erase_if(keys, [&](const MeasuredKey& k) { return k.row != key->row; });
-
   const std::string where_row = key->row.empty() ? where : where + " " + key->row;
-  std::vector<std::string> configurations;
-  for (const MeasuredKey& k : keys) AddUnique(&configurations, ConfigurationChoice(k));
-  if (request.configuration.empty()) {
-    std::vector<std::string> names;
-    for (const MeasuredKey& k : keys) AddUnique(&names, ConfigurationName(k));
-    if (names.size() != 1) {
-      *err = "give --config (" + where_row + ": " + Join(configurations) + ")";
-      return false;
-    }
-    key->configuration = names[0];
-  } else {
-    std::erase_if(keys, [&](const MeasuredKey& k) {
-      return !MatchesConfiguration(k, request.configuration);
-    });
-    if (keys.empty()) {
-      *err = "no configuration '" + request.configuration + "' " + where_row +
-             " (configurations: " + Join(configurations) + ")";
-      return false;
-    }
-    key->configuration = request.configuration;
-  }
-
-  std::vector<std::string> metrics;
-  std::string headline;
-  for (const MeasuredKey& k : keys) {
-    AddUnique(&metrics, k.metric);
-    if (k.headline && headline.empty()) headline = k.metric;
-  }
-  if (request.metric.empty()) {
-    key->metric = headline.empty() ? metrics.front() : headline;
-    return true;
-  }
-  return Choose(metrics, request.metric, "metric", where_row, &key->metric, err);
+  if (!ResolveTrendConfiguration(request, where_row, &keys, key, err)) return false;
+  return ResolveTrendMetric(request, where_row, keys, key, err);
 }
 
 Trend BuildTrend(const SeriesKey& key, const std::vector<SeriesPoint>& points, double alpha) {

@@ -133,6 +133,93 @@ void ReapBlocking(pid_t pid, int* status, rusage* usage) {
   }
 }
 
+// The child's descriptors: its stdout (a file or a pipe), its stderr (a pipe when captured),
+// /dev/null for stdin, and the status pipe of ExecChild's report. All CLOEXEC.
+struct ChildFds {
+  UniqueFd out_read, out_write, err_read, err_write, devnull, status_read, status_write;
+};
+
+bool OpenChildFds(const ProcessOptions& options, ChildFds* fds, std::string* err) {
+  if (!options.stdout_path.empty()) {
+    fds->out_write.Reset(
+        open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (fds->out_write.get() < 0) {
+      *err = "cannot write " + options.stdout_path + ": " + Errno(errno);
+      return false;
+    }
+  } else if (!MakePipe(&fds->out_read, &fds->out_write, err)) {
+    return false;
+  }
+  if (options.capture_stderr && !MakePipe(&fds->err_read, &fds->err_write, err)) return false;
+  fds->devnull.Reset(open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (fds->devnull.get() < 0) {
+    *err = "cannot open /dev/null: " + Errno(errno);
+    return false;
+  }
+  return MakePipe(&fds->status_read, &fds->status_write, err);
+}
+
+// Forks and execs argv. Returns the child's pid, or -1 with *err when fork fails; *start is
+// the time just before the fork, *registered whether its group is registered for signal
+// forwarding. On success the parent's copies of the child's ends are closed.
+pid_t ForkChild(const std::vector<std::string>& argv, const ProcessOptions& options, ChildFds* fds,
+                double* start, bool* registered, std::string* err) {
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  const char* dir = options.working_directory.empty() ? nullptr : options.working_directory.c_str();
+  const pid_t parent = getpid();
+
+  // Block every signal around fork: the child must not run elevbench's handlers before it resets
+  // them, and the group is registered for forwarding before any handler can run here.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  *start = MonotonicSeconds();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ExecChild(cargv.data(), dir, parent, fds->devnull.get(), fds->out_write.get(),
+              fds->err_write.get(), fds->status_write.get());
+  }
+  if (pid < 0) {
+    const int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    *err = "fork: " + Errno(e);
+    return -1;
+  }
+  setpgid(pid, pid);  // also in the parent, to win the race with the child
+  *registered = RegisterChildGroup(pid);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  fds->out_write.Reset();
+  fds->err_write.Reset();
+  fds->devnull.Reset();
+  fds->status_write.Reset();
+  return pid;
+}
+
+// A child that did not start (it reported a failure, or its group could not be registered):
+// unregisters it, kills it if it is executing, reaps it; returns the one-line error.
+std::string AbandonChild(pid_t pid, bool registered, ssize_t got, const ChildReport& report,
+                         const std::vector<std::string>& argv, const ProcessOptions& options) {
+  if (registered) UnregisterChildGroup(pid);
+  if (got == 0) kill(-pid, SIGKILL);  // it is executing; registry full
+  int status = 0;
+  rusage usage{};
+  ReapBlocking(pid, &status, &usage);
+  if (!registered) {
+    return "too many children (" + std::to_string(kMaxChildGroups) + ") to forward signals to";
+  }
+  if (got != static_cast<ssize_t>(sizeof report)) {
+    return "cannot start " + argv[0] + ": short report from the child";
+  }
+  if (report.stage == kStageChdir) {
+    return "cannot enter working directory " + options.working_directory + " for " + argv[0] +
+           ": " + Errno(report.error);
+  }
+  if (report.stage == kStageExec) return "cannot execute " + argv[0] + ": " + Errno(report.error);
+  return "cannot set up stdin/stdout/stderr for " + argv[0] + ": " + Errno(report.error);
+}
+
 }  // namespace
 
 bool ProgramInPath(const std::string& program) {
@@ -200,76 +287,17 @@ bool ChildProcess::Start(const std::vector<std::string>& argv, const ProcessOpti
   wait_error_.clear();
   result_ = ProcessResult{};
 
-  UniqueFd out_read, out_write, err_read, err_write, devnull, status_read, status_write;
-  if (!options.stdout_path.empty()) {
-    out_write.Reset(
-        open(options.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (out_write.get() < 0) {
-      *err = "cannot write " + options.stdout_path + ": " + Errno(errno);
-      return false;
-    }
-  } else if (!MakePipe(&out_read, &out_write, err)) {
-    return false;
-  }
-  if (options.capture_stderr && !MakePipe(&err_read, &err_write, err)) return false;
-  devnull.Reset(open("/dev/null", O_RDWR | O_CLOEXEC));
-  if (devnull.get() < 0) {
-    *err = "cannot open /dev/null: " + Errno(errno);
-    return false;
-  }
-  if (!MakePipe(&status_read, &status_write, err)) return false;
-
-  std::vector<char*> cargv;
-  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  const char* dir = options.working_directory.empty() ? nullptr : options.working_directory.c_str();
-  const pid_t parent = getpid();
-
-  // Block every signal around fork: the child must not run elevbench's handlers before it resets
-  // them, and the group is registered for forwarding before any handler can run here.
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  const double start = MonotonicSeconds();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    ExecChild(cargv.data(), dir, parent, devnull.get(), out_write.get(), err_write.get(),
-              status_write.get());
-  }
-  if (pid < 0) {
-    const int e = errno;
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    *err = "fork: " + Errno(e);
-    return false;
-  }
-  setpgid(pid, pid);  // also in the parent, to win the race with the child
-  const bool registered = RegisterChildGroup(pid);
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  out_write.Reset();
-  err_write.Reset();
-  devnull.Reset();
-  status_write.Reset();
+  ChildFds fds;
+  if (!OpenChildFds(options, &fds, err)) return false;
+  double start = 0;
+  bool registered = false;
+  const pid_t pid = ForkChild(argv, options, &fds, &start, &registered, err);
+  if (pid < 0) return false;
 
   ChildReport report{};
-  const ssize_t got = ReadReport(status_read.get(), &report);
+  const ssize_t got = ReadReport(fds.status_read.get(), &report);
   if (got != 0 || !registered) {
-    if (registered) UnregisterChildGroup(pid);
-    if (got == 0) kill(-pid, SIGKILL);  // it is executing; registry full
-    int status = 0;
-    rusage usage{};
-    ReapBlocking(pid, &status, &usage);
-    if (!registered) {
-      *err = "too many children (" + std::to_string(kMaxChildGroups) + ") to forward signals to";
-    } else if (got != static_cast<ssize_t>(sizeof report)) {
-      *err = "cannot start " + argv[0] + ": short report from the child";
-    } else if (report.stage == kStageChdir) {
-      *err = "cannot enter working directory " + options.working_directory + " for " + argv[0] +
-             ": " + Errno(report.error);
-    } else if (report.stage == kStageExec) {
-      *err = "cannot execute " + argv[0] + ": " + Errno(report.error);
-    } else {
-      *err = "cannot set up stdin/stdout/stderr for " + argv[0] + ": " + Errno(report.error);
-    }
+    *err = AbandonChild(pid, registered, got, report, argv, options);
     return false;
   }
 
@@ -278,11 +306,11 @@ bool ChildProcess::Start(const std::vector<std::string>& argv, const ProcessOpti
   started_at_ = start;
   timeout_seconds_ = options.timeout_seconds;
   kill_grace_seconds_ = options.kill_grace_seconds;
-  for (UniqueFd* fd : {&out_read, &err_read}) {
+  for (UniqueFd* fd : {&fds.out_read, &fds.err_read}) {
     if (fd->get() >= 0) fcntl(fd->get(), F_SETFL, fcntl(fd->get(), F_GETFL) | O_NONBLOCK);
   }
-  out_fd_ = out_read.Release();
-  err_fd_ = err_read.Release();
+  out_fd_ = fds.out_read.Release();
+  err_fd_ = fds.err_read.Release();
   // Optional: without a pidfd (kernels before 5.3) Wait polls for the exit on a short timer.
   // (The syscall directly: glibc 2.36's <sys/pidfd.h> lacks extern "C".)
   pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));

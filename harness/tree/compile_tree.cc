@@ -279,17 +279,15 @@ std::string MakefileText(const std::vector<std::pair<std::string, std::vector<st
   return t;
 }
 
-}  // namespace
+// ---------------------------------------------------------------------------------------------
+// The plan.
+// ---------------------------------------------------------------------------------------------
 
-CompileTree PlanCompileTree(const CompileTreeSpec& spec) {
-  CompileTree tree;
-  tree.seed = spec.seed;
-  tree.c_files = std::max<uint32_t>(spec.c_files, 1);
-  Rng rng(Mix64(spec.seed ^ 0xc0de7ee5ULL));
+/// Each source directory with the objects its C files build, in build order.
+using CompileMakeDirs = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
-  // Headers: names, directories, dependencies on earlier headers.
-  const uint32_t header_count = std::max<uint32_t>(12, tree.c_files / 3);
-  tree.headers = header_count;
+/// Headers: names, directories, dependencies on earlier headers.
+std::vector<Header> PlanCompileHeaders(uint32_t header_count, Rng& rng) {
   std::vector<uint32_t> weights;
   for (const SourceDir& d : kHeaderDirs) weights.push_back(d.weight);
   const std::vector<uint32_t> per_header_dir = Apportion(header_count, weights);
@@ -314,13 +312,15 @@ CompileTree PlanCompileTree(const CompileTreeSpec& spec) {
       if (seen.insert(d).second) headers[i].deps.push_back(d);
     }
   }
+  return headers;
+}
 
-  // C files: main.c in init, the rest spread over the source directories.
-  weights.clear();
+/// C files: main.c in init, the rest spread over the source directories.
+void PlanCompileCFiles(uint32_t c_files, Rng& rng, std::vector<CFile>* cfiles,
+                       CompileMakeDirs* make_dirs) {
+  std::vector<uint32_t> weights;
   for (const SourceDir& d : kSourceDirs) weights.push_back(d.weight);
-  const std::vector<uint32_t> per_dir = Apportion(tree.c_files - 1, weights);
-  std::vector<CFile> cfiles;
-  std::vector<std::pair<std::string, std::vector<std::string>>> make_dirs;
+  const std::vector<uint32_t> per_dir = Apportion(c_files - 1, weights);
   for (size_t d = 0; d < std::size(kSourceDirs); ++d) {
     if (per_dir[d] == 0) continue;
     std::unordered_set<std::string> stems;
@@ -328,13 +328,15 @@ CompileTree PlanCompileTree(const CompileTreeSpec& spec) {
     for (uint32_t i = 0; i < per_dir[d]; ++i) {
       CFile f{kSourceDirs[d].path, UniqueName(rng, &stems)};
       objects.push_back(f.dir + "/" + f.stem + ".o");
-      cfiles.push_back(std::move(f));
+      cfiles->push_back(std::move(f));
     }
-    make_dirs.emplace_back(kSourceDirs[d].path, std::move(objects));
+    make_dirs->emplace_back(kSourceDirs[d].path, std::move(objects));
   }
-  make_dirs.emplace_back("init", std::vector<std::string>{"init/main.o"});
+  make_dirs->emplace_back("init", std::vector<std::string>{"init/main.o"});
+}
 
-  // Directories, parents first.
+/// Directories, parents first.
+std::vector<std::string> CompileTreeDirectories(const CompileMakeDirs& make_dirs) {
   std::vector<std::string> dirs = {"include", "include/linux", "include/asm", "include/net",
                                    "init"};
   for (const auto& md : make_dirs) {
@@ -348,22 +350,44 @@ CompileTree PlanCompileTree(const CompileTreeSpec& spec) {
       from = slash + 1;
     }
   }
-  tree.directories = dirs;
+  return dirs;
+}
 
-  // Text.
-  tree.files.push_back(
-      {"Makefile", MakefileText(make_dirs, tree.c_files, header_count, spec.seed)});
+/// The files' text: the Makefile, the headers, the C files, init/main.c.
+void AddCompileTreeTexts(const std::vector<Header>& headers, const std::vector<CFile>& cfiles,
+                         const CompileMakeDirs& make_dirs, uint64_t seed, Rng& rng,
+                         CompileTree* tree) {
+  tree->files.push_back({"Makefile", MakefileText(make_dirs, tree->c_files, tree->headers, seed)});
   for (size_t i = 0; i < headers.size(); ++i) {
-    tree.files.push_back(
-        {"include/" + headers[i].include_name, HeaderText(headers, i, spec.seed, rng)});
+    tree->files.push_back(
+        {"include/" + headers[i].include_name, HeaderText(headers, i, seed, rng)});
   }
   for (const CFile& f : cfiles) {
-    tree.files.push_back({f.dir + "/" + f.stem + ".c", CFileText(headers, f, spec.seed, rng)});
+    tree->files.push_back({f.dir + "/" + f.stem + ".c", CFileText(headers, f, seed, rng)});
   }
-  std::string main_text = FileComment("init/main.c", spec.seed, "The entry point.");
+  std::string main_text = FileComment("init/main.c", seed, "The entry point.");
   main_text +=
       "\n#include <" + headers[0].include_name + ">\n\nint main(void)\n{\n\treturn 0;\n}\n";
-  tree.files.push_back({"init/main.c", std::move(main_text)});
+  tree->files.push_back({"init/main.c", std::move(main_text)});
+}
+
+}  // namespace
+
+CompileTree PlanCompileTree(const CompileTreeSpec& spec) {
+  CompileTree tree;
+  tree.seed = spec.seed;
+  tree.c_files = std::max<uint32_t>(spec.c_files, 1);
+  Rng rng(Mix64(spec.seed ^ 0xc0de7ee5ULL));
+
+  const uint32_t header_count = std::max<uint32_t>(12, tree.c_files / 3);
+  tree.headers = header_count;
+  const std::vector<Header> headers = PlanCompileHeaders(header_count, rng);
+  std::vector<CFile> cfiles;
+  CompileMakeDirs make_dirs;
+  PlanCompileCFiles(tree.c_files, rng, &cfiles, &make_dirs);
+  tree.directories = CompileTreeDirectories(make_dirs);
+
+  AddCompileTreeTexts(headers, cfiles, make_dirs, spec.seed, rng, &tree);
   for (const CompileTreeFile& f : tree.files) tree.source_bytes += f.text.size();
 
   // Products, in build order.

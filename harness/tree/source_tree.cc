@@ -411,6 +411,172 @@ std::vector<uint64_t> SpreadChildren(size_t parents, uint64_t n, int parent_dept
   return counts;
 }
 
+/// How many files and directories the tree gets, and how many top-level subtrees hold them.
+struct TreeShape {
+  uint64_t root_files = 0;
+  uint64_t sub_files = 0;
+  uint64_t dirs = 0;
+  size_t tops = 0;
+};
+
+TreeShape PlanTreeShape(const TreeSpec& spec) {
+  TreeShape shape;
+  uint64_t files = spec.file_count;
+  if (files == 0) {
+    files = (spec.total_bytes + kSourceTreeBytesPerFile / 2) / kSourceTreeBytesPerFile;
+    if (files == 0 && spec.total_bytes > 0) files = 1;
+  }
+  shape.root_files = std::min<uint64_t>(std::size(kRootFiles), files);
+  shape.sub_files = files - shape.root_files;
+  // Directories below the top one: 6.1's files per directory, at least one to hold sub_files.
+  uint64_t dirs =
+      static_cast<uint64_t>(static_cast<double>(files) / kSourceTreeFilesPerDirectory + 0.5);
+  dirs = dirs > 0 ? dirs - 1 : 0;
+  if (shape.sub_files > 0 && dirs == 0) dirs = 1;
+  shape.dirs = dirs;
+  shape.tops = std::min<size_t>(dirs, TopLevels().size());
+  return shape;
+}
+
+constexpr size_t kTreeDepths = std::size(kMeasuredTops[0].dirs_by_depth);
+
+/// Directories per (top-level subtree, depth 2..), apportioned from 6.1's counts: cell
+/// t * kTreeDepths + d is subtree t's count at depth d + 2.
+std::vector<uint64_t> ApportionTreeDirCells(const TreeShape& shape) {
+  std::vector<uint64_t> cell_weights;
+  for (size_t t = 0; t < shape.tops; ++t) {
+    const MeasuredTop& m = MeasuredFor(TopLevels()[t].name);
+    cell_weights.insert(cell_weights.end(), std::begin(m.dirs_by_depth), std::end(m.dirs_by_depth));
+  }
+  std::vector<uint64_t> cells = Apportion(shape.dirs - shape.tops, cell_weights);
+  for (size_t t = 0; t < shape.tops; ++t) {  // a level needs the one above it: move counts up
+    uint64_t* c = &cells[t * kTreeDepths];
+    for (size_t d = kTreeDepths - 1; d >= 1; --d) {
+      if (c[d] > 0 && c[d - 1] == 0) {
+        c[d - 1] = c[d];
+        c[d] = 0;
+      }
+    }
+  }
+  return cells;
+}
+
+/// Files per subtree, apportioned from 6.1's counts.
+std::vector<uint64_t> ApportionTreeTopFiles(const TreeShape& shape) {
+  std::vector<uint64_t> top_file_weights;
+  for (size_t t = 0; t < shape.tops; ++t) {
+    top_file_weights.push_back(MeasuredFor(TopLevels()[t].name).files);
+  }
+  return Apportion(shape.sub_files, top_file_weights);
+}
+
+/// The directories of subtree `fixed`, breadth first, with `cells` (its counts per depth).
+std::vector<PlanDir> GrowTreeSubtree(const TopLevelFixed& fixed, const uint64_t* cells, Rng& rng) {
+  std::vector<PlanDir> tree;
+  tree.push_back({fixed.name, 0, {}});
+  size_t level_begin = 0, level_end = 1;
+  for (size_t d = 0; d < kTreeDepths && cells[d] > 0; ++d) {
+    const std::vector<uint64_t> counts =
+        SpreadChildren(level_end - level_begin, cells[d], static_cast<int>(d) + 1, rng);
+    for (size_t p = level_begin; p < level_end; ++p) {
+      for (uint64_t c = 0; c < counts[p - level_begin]; ++c) {
+        std::string name;
+        if (d == 0 && c < fixed.first_subdirs.size()) {
+          name = fixed.first_subdirs[c];
+          tree[p].names.insert(name);
+        } else {
+          name = DirName(rng, &tree[p].names);
+        }
+        tree[p].subdirs++;
+        tree.push_back({tree[p].path + "/" + name, 0, {}});
+      }
+    }
+    level_begin = level_end;
+    level_end = tree.size();
+  }
+  return tree;
+}
+
+/// Files per directory: 6.1's tables for leaf and non-leaf directories, scaled to the
+/// subtree's share (`files`); a leaf directory keeps at least one file when there are enough.
+std::vector<uint64_t> SpreadTreeFiles(const std::vector<PlanDir>& tree, uint64_t files, Rng& rng) {
+  std::vector<uint64_t> raw(tree.size());
+  size_t leaves = 0;
+  for (size_t i = 0; i < tree.size(); ++i) {
+    if (tree[i].subdirs == 0) {
+      raw[i] = std::max<uint64_t>(1, SampleQuantiles(kFilesPerLeafDir, rng));
+      ++leaves;
+    } else {
+      raw[i] = SampleQuantiles(kFilesPerInnerDir, rng);
+    }
+  }
+  std::vector<uint64_t> per_dir = Apportion(files, raw);
+  if (files >= leaves) {
+    auto spare = [&](size_t i) { return per_dir[i] - (tree[i].subdirs == 0 && per_dir[i] > 0); };
+    for (size_t i = 0; i < tree.size(); ++i) {
+      if (tree[i].subdirs != 0 || per_dir[i] > 0) continue;
+      size_t donor = 0;  // the directory with the most files it can give away
+      for (size_t j = 1; j < tree.size(); ++j) {
+        if (spare(j) > spare(donor)) donor = j;
+      }
+      --per_dir[donor];
+      ++per_dir[i];
+    }
+  }
+  return per_dir;
+}
+
+/// The plan's entries as they are drawn, with each file's unscaled size beside it.
+struct TreePlanDraft {
+  TreePlan* plan;
+  Rng& rng;
+  std::vector<uint64_t> raw_sizes;
+
+  void AddFile(std::string path, Kind kind) {
+    raw_sizes.push_back(SampleQuantiles(SizeTable(kind), rng));
+    plan->entries.push_back({TreeEntryType::kFile, std::move(path), 0, "", 0644});
+  }
+};
+
+/// Adds subtree `tree`'s directories and, in each, its `per_dir` files of kinds drawn from
+/// `measured`'s mix.
+void AddTreeSubtreeEntries(const TopLevelFixed& fixed, const MeasuredTop& measured,
+                           std::vector<PlanDir>* tree, const std::vector<uint64_t>& per_dir,
+                           TreePlanDraft* draft) {
+  std::vector<uint64_t> kind_weights(std::begin(measured.kinds), std::end(measured.kinds));
+  const uint64_t kind_total =
+      std::accumulate(kind_weights.begin(), kind_weights.end(), uint64_t{0});
+  const bool documentation = std::strcmp(fixed.name, "Documentation") == 0;
+  for (size_t i = 0; i < tree->size(); ++i) {
+    PlanDir& dir = (*tree)[i];
+    draft->plan->entries.push_back({TreeEntryType::kDirectory, dir.path, 0, "", 0755});
+    for (uint64_t f = 0; f < per_dir[i]; ++f) {
+      uint64_t pick = draft->rng.Below(kind_total);
+      int k = 0;
+      while (pick >= kind_weights[k]) pick -= kind_weights[k++];
+      const Kind kind = static_cast<Kind>(k);
+      draft->AddFile(dir.path + "/" + FileName(kind, documentation, draft->rng, &dir.names), kind);
+    }
+  }
+}
+
+/// Sizes: the drawn sizes scaled to add up to total_bytes exactly, then the totals and the
+/// entries in path order. The model's mean is within 1.4 % of kSourceTreeBytesPerFile; the
+/// factor varies with the seed (0.94-1.02 for seeds 1-8).
+void FinishTreePlan(uint64_t total_bytes, const std::vector<uint64_t>& raw_sizes, TreePlan* plan) {
+  const std::vector<uint64_t> sizes = Apportion(total_bytes, raw_sizes);
+  size_t fi = 0;
+  for (TreeEntry& e : plan->entries) {
+    if (e.type != TreeEntryType::kFile) continue;
+    e.bytes = sizes[fi++];
+    plan->total_bytes += e.bytes;
+    plan->file_count++;
+  }
+  plan->directory_count = plan->entries.size() - plan->file_count;
+  std::sort(plan->entries.begin(), plan->entries.end(),
+            [](const TreeEntry& a, const TreeEntry& b) { return a.path < b.path; });
+}
+
 }  // namespace
 
 TreePlan PlanSourceTree(const TreeSpec& spec) {
@@ -418,135 +584,21 @@ TreePlan PlanSourceTree(const TreeSpec& spec) {
   plan.seed = spec.seed;
   Rng rng(Mix64(spec.seed ^ 0x5eed0f7eeULL));
 
-  uint64_t files = spec.file_count;
-  if (files == 0) {
-    files = (spec.total_bytes + kSourceTreeBytesPerFile / 2) / kSourceTreeBytesPerFile;
-    if (files == 0 && spec.total_bytes > 0) files = 1;
-  }
-  const uint64_t root_files = std::min<uint64_t>(std::size(kRootFiles), files);
-  const uint64_t sub_files = files - root_files;
-  // Directories below the top one: 6.1's files per directory, at least one to hold sub_files.
-  uint64_t dirs =
-      static_cast<uint64_t>(static_cast<double>(files) / kSourceTreeFilesPerDirectory + 0.5);
-  dirs = dirs > 0 ? dirs - 1 : 0;
-  if (sub_files > 0 && dirs == 0) dirs = 1;
-  const size_t tops = std::min<size_t>(dirs, TopLevels().size());
+  const TreeShape shape = PlanTreeShape(spec);
+  const std::vector<uint64_t> cells = ApportionTreeDirCells(shape);
+  const std::vector<uint64_t> top_files = ApportionTreeTopFiles(shape);
 
-  // Directories per (top-level subtree, depth 2..), apportioned from 6.1's counts.
-  constexpr size_t kDepths = std::size(kMeasuredTops[0].dirs_by_depth);
-  std::vector<uint64_t> cell_weights;
-  for (size_t t = 0; t < tops; ++t) {
-    const MeasuredTop& m = MeasuredFor(TopLevels()[t].name);
-    cell_weights.insert(cell_weights.end(), std::begin(m.dirs_by_depth), std::end(m.dirs_by_depth));
+  TreePlanDraft draft{&plan, rng, {}};
+  for (uint64_t i = 0; i < shape.root_files; ++i) {
+    draft.AddFile(kRootFiles[i].first, kRootFiles[i].second);
   }
-  std::vector<uint64_t> cells = Apportion(dirs - tops, cell_weights);
-  for (size_t t = 0; t < tops; ++t) {  // a level needs the one above it: move counts up
-    uint64_t* c = &cells[t * kDepths];
-    for (size_t d = kDepths - 1; d >= 1; --d) {
-      if (c[d] > 0 && c[d - 1] == 0) {
-        c[d - 1] = c[d];
-        c[d] = 0;
-      }
-    }
-  }
-
-  // Files per subtree, apportioned from 6.1's counts.
-  std::vector<uint64_t> top_file_weights;
-  for (size_t t = 0; t < tops; ++t) {
-    top_file_weights.push_back(MeasuredFor(TopLevels()[t].name).files);
-  }
-  const std::vector<uint64_t> top_files = Apportion(sub_files, top_file_weights);
-
-  std::vector<uint64_t> raw_sizes;
-  auto add_file = [&](std::string path, Kind kind) {
-    raw_sizes.push_back(SampleQuantiles(SizeTable(kind), rng));
-    plan.entries.push_back({TreeEntryType::kFile, std::move(path), 0, "", 0644});
-  };
-  for (uint64_t i = 0; i < root_files; ++i) {
-    add_file(kRootFiles[i].first, kRootFiles[i].second);
-  }
-
-  for (size_t t = 0; t < tops; ++t) {
+  for (size_t t = 0; t < shape.tops; ++t) {
     const TopLevelFixed& fixed = TopLevels()[t];
-    const MeasuredTop& measured = MeasuredFor(fixed.name);
-    std::vector<PlanDir> tree;  // this subtree, breadth first
-    tree.push_back({fixed.name, 0, {}});
-    size_t level_begin = 0, level_end = 1;
-    for (size_t d = 0; d < kDepths && cells[t * kDepths + d] > 0; ++d) {
-      const std::vector<uint64_t> counts = SpreadChildren(
-          level_end - level_begin, cells[t * kDepths + d], static_cast<int>(d) + 1, rng);
-      for (size_t p = level_begin; p < level_end; ++p) {
-        for (uint64_t c = 0; c < counts[p - level_begin]; ++c) {
-          std::string name;
-          if (d == 0 && c < fixed.first_subdirs.size()) {
-            name = fixed.first_subdirs[c];
-            tree[p].names.insert(name);
-          } else {
-            name = DirName(rng, &tree[p].names);
-          }
-          tree[p].subdirs++;
-          tree.push_back({tree[p].path + "/" + name, 0, {}});
-        }
-      }
-      level_begin = level_end;
-      level_end = tree.size();
-    }
-
-    // Files per directory: 6.1's tables for leaf and non-leaf directories, scaled to the
-    // subtree's share; a leaf directory keeps at least one file when there are enough.
-    std::vector<uint64_t> raw(tree.size());
-    size_t leaves = 0;
-    for (size_t i = 0; i < tree.size(); ++i) {
-      if (tree[i].subdirs == 0) {
-        raw[i] = std::max<uint64_t>(1, SampleQuantiles(kFilesPerLeafDir, rng));
-        ++leaves;
-      } else {
-        raw[i] = SampleQuantiles(kFilesPerInnerDir, rng);
-      }
-    }
-    std::vector<uint64_t> per_dir = Apportion(top_files[t], raw);
-    if (top_files[t] >= leaves) {
-      auto spare = [&](size_t i) { return per_dir[i] - (tree[i].subdirs == 0 && per_dir[i] > 0); };
-      for (size_t i = 0; i < tree.size(); ++i) {
-        if (tree[i].subdirs != 0 || per_dir[i] > 0) continue;
-        size_t donor = 0;  // the directory with the most files it can give away
-        for (size_t j = 1; j < tree.size(); ++j) {
-          if (spare(j) > spare(donor)) donor = j;
-        }
-        --per_dir[donor];
-        ++per_dir[i];
-      }
-    }
-
-    std::vector<uint64_t> kind_weights(std::begin(measured.kinds), std::end(measured.kinds));
-    const uint64_t kind_total =
-        std::accumulate(kind_weights.begin(), kind_weights.end(), uint64_t{0});
-    const bool documentation = std::strcmp(fixed.name, "Documentation") == 0;
-    for (size_t i = 0; i < tree.size(); ++i) {
-      plan.entries.push_back({TreeEntryType::kDirectory, tree[i].path, 0, "", 0755});
-      for (uint64_t f = 0; f < per_dir[i]; ++f) {
-        uint64_t pick = rng.Below(kind_total);
-        int k = 0;
-        while (pick >= kind_weights[k]) pick -= kind_weights[k++];
-        const Kind kind = static_cast<Kind>(k);
-        add_file(tree[i].path + "/" + FileName(kind, documentation, rng, &tree[i].names), kind);
-      }
-    }
+    std::vector<PlanDir> tree = GrowTreeSubtree(fixed, &cells[t * kTreeDepths], rng);
+    const std::vector<uint64_t> per_dir = SpreadTreeFiles(tree, top_files[t], rng);
+    AddTreeSubtreeEntries(fixed, MeasuredFor(fixed.name), &tree, per_dir, &draft);
   }
-
-  // Sizes: the drawn sizes scaled to add up to total_bytes exactly. The model's mean is within
-  // 1.4 % of kSourceTreeBytesPerFile; the factor varies with the seed (0.94-1.02 for seeds 1-8).
-  const std::vector<uint64_t> sizes = Apportion(spec.total_bytes, raw_sizes);
-  size_t fi = 0;
-  for (TreeEntry& e : plan.entries) {
-    if (e.type != TreeEntryType::kFile) continue;
-    e.bytes = sizes[fi++];
-    plan.total_bytes += e.bytes;
-    plan.file_count++;
-  }
-  plan.directory_count = plan.entries.size() - plan.file_count;
-  std::sort(plan.entries.begin(), plan.entries.end(),
-            [](const TreeEntry& a, const TreeEntry& b) { return a.path < b.path; });
+  FinishTreePlan(spec.total_bytes, draft.raw_sizes, &plan);
   return plan;
 }
 

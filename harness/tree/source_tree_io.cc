@@ -298,6 +298,81 @@ bool CheckPlanPath(const std::string& path, std::string* err) {
   return !bad;
 }
 
+/// The checks before a copy: `from` is a directory, and `root` does not lie inside it (it would
+/// copy itself).
+bool CheckTreeCopyEnds(const std::string& from, const std::string& root, std::string* err) {
+  struct stat st;
+  if (stat(from.c_str(), &st) != 0) {
+    *err = ErrnoMessage("cannot read source tree", from, errno);
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    *err = "source tree " + from + " is not a directory";
+    return false;
+  }
+  std::string from_real, root_real;
+  if (!ResolvePath(from, &from_real, err) || !ResolvePath(root, &root_real, err)) return false;
+  if (root_real == from_real || (root_real.size() > from_real.size() &&
+                                 root_real.compare(0, from_real.size(), from_real) == 0 &&
+                                 (from_real == "/" || root_real[from_real.size()] == '/'))) {
+    *err = "tree root " + root + " lies inside the source tree " + from;
+    return false;
+  }
+  return true;
+}
+
+/// Copies the regular file src to the new file dst (mode `mode`) through buf (kChunk bytes),
+/// adding the bytes copied to *bytes.
+bool CopyTreeFile(const std::string& src, const std::string& dst, uint32_t mode, char* buf,
+                  uint64_t* bytes, std::string* err) {
+  const int in = open(src.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
+    *err = ErrnoMessage("cannot read", src, errno);
+    return false;
+  }
+  const int out = open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (out < 0) {
+    *err = ErrnoMessage("cannot create", dst, errno);
+    close(in);
+    return false;
+  }
+  bool ok = true;
+  while (ok) {
+    const ssize_t n = read(in, buf, kChunk);
+    if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
+    if (n < 0) {
+      *err = errno == EINTR ? "interrupted while reading " + src
+                            : ErrnoMessage("cannot read", src, errno);
+      ok = false;
+    }
+    if (n <= 0) break;
+    ok = WriteAll(out, buf, static_cast<size_t>(n), dst, err);
+    *bytes += static_cast<uint64_t>(n);
+  }
+  if (ok && fchmod(out, mode) != 0) {
+    *err = ErrnoMessage("cannot set the mode of", dst, errno);
+    ok = false;
+  }
+  close(in);
+  if (close(out) != 0 && ok) {
+    *err = ErrnoMessage("cannot write", dst, errno);
+    ok = false;
+  }
+  return ok;
+}
+
+/// The copied directories' modes, deepest first (a read-only directory is filled before).
+bool ApplyCopiedDirModes(const std::vector<std::pair<std::string, uint32_t>>& dir_modes,
+                         std::string* err) {
+  for (auto it = dir_modes.rbegin(); it != dir_modes.rend(); ++it) {
+    if (chmod(it->first.c_str(), it->second) != 0) {
+      *err = ErrnoMessage("cannot set the mode of", it->first, errno);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool WriteSourceTree(const TreePlan& plan, const std::string& root, std::string* err,
@@ -353,24 +428,8 @@ bool WriteSourceTree(const TreePlan& plan, const std::string& root, std::string*
 
 bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* copied,
                     std::string* err, const TreeWriteOptions& options) {
-  struct stat st;
-  if (stat(from.c_str(), &st) != 0) {
-    *err = ErrnoMessage("cannot read source tree", from, errno);
-    return false;
-  }
-  if (!S_ISDIR(st.st_mode)) {
-    *err = "source tree " + from + " is not a directory";
-    return false;
-  }
-  // Refuse a root inside the source before anything is made (it would copy itself).
-  std::string from_real, root_real;
-  if (!ResolvePath(from, &from_real, err) || !ResolvePath(root, &root_real, err)) return false;
-  if (root_real == from_real || (root_real.size() > from_real.size() &&
-                                 root_real.compare(0, from_real.size(), from_real) == 0 &&
-                                 (from_real == "/" || root_real[from_real.size()] == '/'))) {
-    *err = "tree root " + root + " lies inside the source tree " + from;
-    return false;
-  }
+  // Refuse a root inside the source before anything is made.
+  if (!CheckTreeCopyEnds(from, root, err)) return false;
   std::vector<WalkEntry> entries;
   if (!WalkTree(from, &entries, err)) return false;
   if (!PrepareRoot(root, err)) return false;
@@ -401,52 +460,14 @@ bool CopySourceTree(const std::string& from, const std::string& root, TreePlan* 
       }
       plan.symlink_count++;
     } else {
-      const int in = open(src.c_str(), O_RDONLY | O_CLOEXEC);
-      if (in < 0) {
-        *err = ErrnoMessage("cannot read", src, errno);
-        return false;
-      }
-      const int out = open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-      if (out < 0) {
-        *err = ErrnoMessage("cannot create", dst, errno);
-        close(in);
-        return false;
-      }
-      bool ok = true;
-      while (ok) {
-        const ssize_t n = read(in, buf.get(), kChunk);
-        if (n < 0 && errno == EINTR && !InterruptRequested()) continue;
-        if (n < 0) {
-          *err = errno == EINTR ? "interrupted while reading " + src
-                                : ErrnoMessage("cannot read", src, errno);
-          ok = false;
-        }
-        if (n <= 0) break;
-        ok = WriteAll(out, buf.get(), static_cast<size_t>(n), dst, err);
-        e.bytes += static_cast<uint64_t>(n);
-      }
-      if (ok && fchmod(out, w.mode) != 0) {
-        *err = ErrnoMessage("cannot set the mode of", dst, errno);
-        ok = false;
-      }
-      close(in);
-      if (close(out) != 0 && ok) {
-        *err = ErrnoMessage("cannot write", dst, errno);
-        ok = false;
-      }
-      if (!ok) return false;
+      if (!CopyTreeFile(src, dst, w.mode, buf.get(), &e.bytes, err)) return false;
       plan.file_count++;
       plan.total_bytes += e.bytes;
       if (options.progress) options.progress(plan.total_bytes, walked_bytes);
     }
     plan.entries.push_back(std::move(e));
   }
-  for (auto it = dir_modes.rbegin(); it != dir_modes.rend(); ++it) {
-    if (chmod(it->first.c_str(), it->second) != 0) {
-      *err = ErrnoMessage("cannot set the mode of", it->first, errno);
-      return false;
-    }
-  }
+  if (!ApplyCopiedDirModes(dir_modes, err)) return false;
   if (options.sync && !SyncTree(root, err)) return false;
   *copied = std::move(plan);
   return true;

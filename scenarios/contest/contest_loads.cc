@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "harness/fio/fio_job_file.h"
+
 namespace elevbench {
 namespace {
 
@@ -103,15 +105,7 @@ std::string ContestIoFile(const ContestLoadContext& c, const std::string& load) 
 
 std::string ContestTarball(const ContestLoadContext& c) { return c.load_dir + "/tree.tar"; }
 
-FioGlobalSpec ContestFioGlobal() {
-  FioGlobalSpec g;
-  g.thread = true;
-  g.invalidate = false;
-  g.randrepeat = false;
-  g.fallocate_none = true;
-  g.extra.emplace_back("fadvise_hint", "0");
-  return g;
-}
+FioGlobalSpec ContestFioGlobal() { return LegacyToolFioGlobal(); }
 
 ContestLoadPlan PlanContestLoad(const std::string& load, const ContestLoadContext& c) {
   ContestLoadPlan plan;

@@ -75,7 +75,8 @@ std::string ContestTarball(const ContestLoadContext& c);
 /// 16 × cpus clients per iteration.
 ContestLoadPlan PlanContestLoad(const std::string& load, const ContestLoadContext& context);
 
-/// The fio [global] of the loads: threads, buffered, no invalidation, plain writes, no fadvise.
+/// The fio [global] of the loads, LegacyToolFioGlobal(): threads, buffered, no invalidation, plain
+/// writes, no fadvise.
 FioGlobalSpec ContestFioGlobal();
 
 }  // namespace elevbench

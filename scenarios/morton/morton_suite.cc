@@ -13,6 +13,7 @@
 #include "harness/engine/load_probe.h"
 #include "harness/engine/page_cache.h"
 #include "harness/engine/parallel_probes.h"
+#include "harness/fio/fio_job_file.h"
 #include "harness/tree/source_tree.h"
 #include "scenarios/morton/morton_plan.h"
 #include "scenarios/morton/morton_records.h"
@@ -185,16 +186,6 @@ class MortonSuite : public Suite {
   ColdStartProgram cold_start_;
 };
 
-FioGlobalSpec Global() {
-  FioGlobalSpec g;
-  g.thread = true;
-  g.invalidate = false;
-  g.randrepeat = false;
-  g.fallocate_none = true;
-  g.extra.emplace_back("fadvise_hint", "0");
-  return g;
-}
-
 bool MortonSuite::LayOutFiles(const CellEnvironment& env, std::string* err) {
   std::vector<StreamSpec> streams;
   // One file after the other (stonewall), so each is "well laid out" as in the post.
@@ -220,7 +211,7 @@ bool MortonSuite::LayOutFiles(const CellEnvironment& env, std::string* err) {
   if (streams.empty()) return true;
   if (env.on_phase) env.on_phase("laying out the files");
   FioInvocation inv;
-  inv.global = Global();
+  inv.global = LegacyToolFioGlobal();
   inv.streams = streams;
   inv.work_dir = env.work_dir;
   inv.label = env.label_prefix + "morton-layout";
@@ -339,7 +330,7 @@ bool MortonSuite::RunBesideLoad(int test, const CellEnvironment& env, MortonReco
                                 std::string* err) const {
   const std::vector<MortonPlannedProbe> planned = MortonProbesOf(test, paths_, sizes_, cold_start_);
   LoadSpec load;
-  load.global = Global();
+  load.global = LegacyToolFioGlobal();
   load.streams = {MortonLoadStream(MortonLoadDirection(test), paths_, sizes_)};
   ProbeSpec spec;
   spec.argv = planned.at(0).argv;

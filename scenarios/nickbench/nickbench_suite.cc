@@ -9,6 +9,7 @@
 
 #include "harness/core/atomic_file.h"
 #include "harness/engine/load_probe.h"
+#include "harness/fio/fio_job_file.h"
 #include "scenarios/nickbench/nickbench_records.h"
 
 namespace elevbench {
@@ -89,7 +90,7 @@ class NickbenchSuite : public Suite {
     if (readers == 0) return true;
     // The reader files, written one after another (not interleaved) and synced.
     LoadSpec layout;
-    layout.global = Global();
+    layout.global = LegacyToolFioGlobal();
     layout.bw_log_interval_ms = 0;
     for (int i = 0; i < readers; ++i) {
       if (!MakeParent(ReaderFile(directory_, i), err)) return false;
@@ -124,7 +125,7 @@ class NickbenchSuite : public Suite {
       unlink(WriterFile(env.directory, i).c_str());  // every writer starts a new file
     }
     LoadSpec load;
-    load.global = Global();
+    load.global = LegacyToolFioGlobal();
     if (bench == 5 && !WriteBench5Log(env, err)) return false;
     load.streams = BenchStreams(bench, env);
     if (env.on_phase) env.on_phase(variant.label);
@@ -172,18 +173,6 @@ class NickbenchSuite : public Suite {
       n = std::max(n, b == 6 ? 4 : b == 3 ? 2 : (b == 2 || b == 5) ? 1 : 0);
     }
     return n;
-  }
-
-  // Buffered psync streams as tiotest's: per-thread rusage, no fadvise, files laid out by writes.
-  static FioGlobalSpec Global() {
-    FioGlobalSpec g;
-    g.thread = true;
-    g.group_reporting = false;
-    g.invalidate = false;
-    g.randrepeat = false;
-    g.fallocate_none = true;
-    g.extra.emplace_back("fadvise_hint", "0");
-    return g;
   }
 
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file) const {

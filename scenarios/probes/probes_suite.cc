@@ -10,6 +10,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/system_info.h"
 #include "harness/engine/load_probe.h"
+#include "harness/fio/fio_job_file.h"
 #include "harness/tree/source_tree.h"
 #include "scenarios/probes/probe_records.h"
 
@@ -130,7 +131,7 @@ class ProbesSuite : public Suite {
       std::filesystem::create_directories(
           std::filesystem::path(LoadFile(env.directory)).parent_path(), ec);
       FioInvocation inv;
-      inv.global = Global();
+      inv.global = LegacyToolFioGlobal();
       StreamSpec s = Stream("layout", "write", env.directory);
       s.end_fsync = true;
       inv.streams = {s};
@@ -163,7 +164,7 @@ class ProbesSuite : public Suite {
     const bool reading_load = probe.find("during-read") != std::string::npos;
     const bool cat = probe.rfind("cat-", 0) == 0;
     LoadSpec load;
-    load.global = Global();
+    load.global = LegacyToolFioGlobal();
     StreamSpec s = Stream(reading_load ? "streaming-reader" : "streaming-writer",
                           reading_load ? "read" : "write", env.directory);
     s.runtime_ms =
@@ -248,16 +249,6 @@ class ProbesSuite : public Suite {
       if (p.find("during-read") != std::string::npos) return true;
     }
     return false;
-  }
-
-  static FioGlobalSpec Global() {
-    FioGlobalSpec g;
-    g.thread = true;
-    g.invalidate = false;
-    g.randrepeat = false;
-    g.fallocate_none = true;
-    g.extra.emplace_back("fadvise_hint", "0");
-    return g;
   }
 
   // The load: one buffered stream over one large file, in 1 MiB calls as `dd bs=1M` or `cat`.

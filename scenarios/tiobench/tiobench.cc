@@ -162,18 +162,7 @@ std::vector<StreamSpec> TioPhaseStreams(const TioThreadPlan& plan, TioPhase phas
   return streams;
 }
 
-FioGlobalSpec TioGlobalSpec() {
-  FioGlobalSpec g;
-  g.thread = true;            // per-thread rusage, as tiotest's LinuxThreads did
-  g.group_reporting = false;  // one result per thread
-  g.invalidate = false;       // tiotest never dropped the page cache; the harness may, explicitly
-  g.randrepeat = false;       // tiotest seeded rand_r() from the clock
-  g.fallocate_none = true;    // tiotest created its files with plain write()
-  // tiotest never called posix_fadvise; fio's default fadvise_hint=1 would double the readahead
-  // of the sequential phases and switch it off for the random ones.
-  g.extra.emplace_back("fadvise_hint", "0");
-  return g;
-}
+FioGlobalSpec TioGlobalSpec() { return LegacyToolFioGlobal(); }
 
 TioRowMetrics DeriveTioRow(const TioPhaseMeasurement& m) {
   TioRowMetrics r;

@@ -92,10 +92,10 @@ bool TioPhaseEvictsFirst(TioPhase phase);
 /// True when the phase's threads run one after another (their runtimes add up).
 bool TioPhaseSerial(TioPhase phase, bool nofrag);
 
-/// The fio [global] section used for every tiobench phase: thread mode (per-thread rusage), no
-/// cache invalidation, random seeds, plain-write layout, no fadvise (as tiotest), and fio's
-/// per-call bookkeeping cut to what the tiobench metrics use (docs/metrics.md, "CPU columns
-/// against the real tiotest"): clat (Avg/Max/Lat% and the histogram) stays exact.
+/// The fio [global] section used for every tiobench phase, LegacyToolFioGlobal(): thread mode
+/// (per-thread rusage), no cache invalidation, random seeds, plain-write layout, no fadvise (as
+/// tiotest), and fio's per-call bookkeeping cut to what the tiobench metrics use (docs/metrics.md,
+/// "CPU columns against the real tiotest"): clat (Avg/Max/Lat% and the histogram) stays exact.
 FioGlobalSpec TioGlobalSpec();
 
 /// Raw measurement of one phase at one thread count, pooled over numruns (sums, as tiobench.pl

@@ -10,6 +10,7 @@
 
 #include "harness/core/interrupt.h"
 #include "harness/engine/load_probe.h"
+#include "harness/fio/fio_job_file.h"
 #include "scenarios/visave/vi_save.h"
 #include "scenarios/visave/visave_records.h"
 
@@ -38,16 +39,6 @@ bool InterruptibleSleep(double seconds) {
         std::chrono::duration<double>(std::min(0.05, seconds - Since(start))));
   }
   return !InterruptRequested();
-}
-
-FioGlobalSpec Global() {
-  FioGlobalSpec g;
-  g.thread = true;
-  g.invalidate = false;
-  g.randrepeat = false;
-  g.fallocate_none = true;
-  g.extra.emplace_back("fadvise_hint", "0");
-  return g;
 }
 
 class VisaveSuite : public Suite {
@@ -102,7 +93,7 @@ class VisaveSuite : public Suite {
     // The writer overwrites a file that exists, in every cell alike.
     if (env.on_phase) env.on_phase("laying out the writer's file");
     FioInvocation inv;
-    inv.global = Global();
+    inv.global = LegacyToolFioGlobal();
     StreamSpec s = Writer(env.directory);
     s.name = "layout";
     s.runtime_ms = 0;
@@ -125,7 +116,7 @@ class VisaveSuite : public Suite {
   bool RunCell(const SuiteVariant&, const CellEnvironment& env,
                std::vector<nlohmann::json>* records, std::string* err) override {
     LoadSpec load;
-    load.global = Global();
+    load.global = LegacyToolFioGlobal();
     load.streams = {Writer(env.directory)};
     VisaveRecord rec;
     rec.interval_seconds = interval_seconds_;
