@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "fake_sysfs.h"
+#include "fakes.h"
 #include "harness/core/strings.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/restore_journal.h"

@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "fake_cgroups.h"
+#include "fakes.h"
 #include "harness/core/strings.h"
 #include "test_util.h"
 

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "fake_sysfs.h"
+#include "fakes.h"
 
 namespace elevbench {
 namespace {
