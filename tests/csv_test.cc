@@ -15,14 +15,6 @@
 namespace elevbench {
 namespace {
 
-NamedResults Load(const std::string& relative, const std::string& name) {
-  NamedResults file;
-  file.name = name;
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
-  return file;
-}
-
 // A strict RFC 4180 reader (LF line ends): the records of `text`, each a list of fields.
 std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   std::vector<std::vector<std::string>> records;
@@ -80,8 +72,8 @@ TEST(CsvTest, NumbersReadBackExactly) {
 TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(
-      RenderCsvReport({Load("fixtures/report_probes_dnf.json", "probes.json")}, &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      {testing::LoadNamedResults("fixtures/report_probes_dnf.json", "probes.json")}, &text, &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -106,7 +98,7 @@ TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
 }
 
 TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
-  NamedResults file = Load("golden/results_small.json", "a,\"b\".json");
+  NamedResults file = testing::LoadNamedResults("golden/results_small.json", "a,\"b\".json");
   for (nlohmann::json& r : file.doc.records) r["label"] = "x, \"y\"";
   std::string text;
   std::string err;
@@ -120,8 +112,9 @@ TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
 TEST(CsvTest, SummaryHasOneLinePerRowAndNoSpreadBelowTwo) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvSummaryReport({Load("fixtures/report_tiobench_mixed.json", "mixed.json")},
-                                     &text, &err))
+  ASSERT_TRUE(RenderCsvSummaryReport(
+      {testing::LoadNamedResults("fixtures/report_tiobench_mixed.json", "mixed.json")}, &text,
+      &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -166,9 +159,10 @@ TEST(CsvTest, SummaryHasOneLinePerRowAndNoSpreadBelowTwo) {
 TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvReport({Load("fixtures/report_tiobench_mixed.json", "mixed.json"),
-                               Load("golden/nickbench_small.json", "nickbench_small.json")},
-                              &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      {testing::LoadNamedResults("fixtures/report_tiobench_mixed.json", "mixed.json"),
+       testing::LoadNamedResults("golden/nickbench_small.json", "nickbench_small.json")},
+      &text, &err))
       << err;
   EXPECT_NE(text.find("\nnickbench_small.json,nickbench,bench"), std::string::npos);
   testing::ExpectMatchesGolden("report_mixed_and_nickbench.csv", text);
@@ -177,9 +171,10 @@ TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
 // The same real morton and visave runs as measurements, one per line.
 TEST(CsvTest, GoldenOfMortonAndVisaveRuns) {
   std::string text, err;
-  ASSERT_TRUE(RenderCsvReport({Load("fixtures/report_morton_small.json", "morton.json"),
-                               Load("fixtures/report_visave_small.json", "visave.json")},
-                              &text, &err))
+  ASSERT_TRUE(RenderCsvReport(
+      {testing::LoadNamedResults("fixtures/report_morton_small.json", "morton.json"),
+       testing::LoadNamedResults("fixtures/report_visave_small.json", "visave.json")},
+      &text, &err))
       << err;
   const auto records = ParseCsv(text);
   // morton: 2 repetitions x (4 metrics for #1, 3 for #5, 3 for #4, 4 for each of the six tests

@@ -24,13 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 MachineSpec Spec(const std::string& text) {
   MachineSpec spec;
   std::string err;
@@ -72,7 +65,7 @@ class FakeCgroupTest : public ::testing::Test {
   }
   std::string Fake(const std::string& system_path) { return root_ + system_path; }
   std::string Value(const std::string& system_path) {
-    return TrimWhitespace(Slurp(Fake(system_path)));
+    return TrimWhitespace(testing::ReadFileOrEmpty(Fake(system_path)));
   }
   void OpenJournal(RestoreJournal* journal) {
     std::string err;
@@ -255,7 +248,7 @@ class RealCgroups {
   std::vector<std::string> made_;
 };
 
-std::string ReadProcSelfCgroup() { return Slurp("/proc/self/cgroup"); }
+std::string ReadProcSelfCgroup() { return testing::ReadFileOrEmpty("/proc/self/cgroup"); }
 
 // The skip message says why; null when the test can run.
 const char* RootSkipReason(CgroupLayout* layout, std::string* err) {
@@ -271,7 +264,7 @@ pid_t SpawnReporter(int go, int report) {
   if (pid != 0) return pid;
   char byte;
   if (read(go, &byte, 1) != 1) _exit(1);
-  std::string text = Slurp("/proc/self/cgroup");
+  std::string text = testing::ReadFileOrEmpty("/proc/self/cgroup");
   cpu_set_t set;
   CPU_ZERO(&set);
   sched_getaffinity(0, sizeof set, &set);
@@ -302,10 +295,12 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
     const std::string memory = real.made_.front();
     const std::string cpuset = real.made_.back();
     if (layout.version == 1) {
-      EXPECT_EQ(TrimWhitespace(Slurp(memory + "/memory.limit_in_bytes")), "268435456");
-      EXPECT_EQ(TrimWhitespace(Slurp(cpuset + "/cpuset.cpus")), real.cgroups_.cpuset_cpus());
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(memory + "/memory.limit_in_bytes")),
+                "268435456");
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(cpuset + "/cpuset.cpus")),
+                real.cgroups_.cpuset_cpus());
     } else {
-      EXPECT_EQ(TrimWhitespace(Slurp(memory + "/memory.max")), "268435456");
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(memory + "/memory.max")), "268435456");
     }
     const int last_cpu = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) - 1;
     EXPECT_EQ(real.cgroups_.cpuset_cpus(), std::to_string(last_cpu));
@@ -337,7 +332,8 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
     ASSERT_TRUE(real.journal_.RestoreAll(&log, &err)) << err;
     ASSERT_FALSE(log.empty());
     EXPECT_NE(log.back().find("(moved 1 task(s) to the parent)"), std::string::npos) << log.back();
-    const std::string now = Slurp("/proc/" + std::to_string(real.child_) + "/cgroup");
+    const std::string now =
+        testing::ReadFileOrEmpty("/proc/" + std::to_string(real.child_) + "/cgroup");
     EXPECT_EQ(now.find(name), std::string::npos) << now;
   }
 }
