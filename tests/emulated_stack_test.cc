@@ -168,7 +168,7 @@ void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp
   ::testing::Test::RecordProperty("bfq_ll0_over_mq_deadline", std::to_string(bfq / dl));
 }
 
-TEST(EmulatedStackTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
+TEST(EmulatedStackRootTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
   if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
     GTEST_SKIP() << "needs root and /dev/fuse to build the emulated disk";
   }

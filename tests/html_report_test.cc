@@ -134,7 +134,7 @@ TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
   EXPECT_NE(probes[0].script.find("$dnf"), std::string::npos);
 }
 
-TEST(HtmlReportTest, FiveConfigurationReportRendersInHeadlessChromium) {
+TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
   if (!GnuplotAvailable(GnuplotOptions{})) {
     GTEST_SKIP() << "gnuplot is not installed (Debian gnuplot-nox; scripts/install-deps)";
   }

@@ -1,6 +1,6 @@
 // The cgroups of `--machine`: layout detection, the CPU choice, creation with its limits,
 // entering, leaving and the journal's removal — on a fake tree like /sys/fs/cgroup (v1 and v2),
-// and, as root (MachineCgroupTest.*), on this kernel's real v1 hierarchies.
+// and, as root (MachineCgroupRootTest.*), on this kernel's real v1 hierarchies.
 
 #include "harness/machine/machine_cgroups.h"
 
@@ -279,7 +279,7 @@ pid_t SpawnReporter(int go, int report) {
   _exit(0);
 }
 
-TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
+TEST(MachineCgroupRootTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
   CgroupLayout layout;
   std::string err;
   if (const char* why = RootSkipReason(&layout, &err)) GTEST_SKIP() << why << " " << err;
@@ -287,7 +287,7 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
   const std::string name = "elevbench-test-" + std::to_string(getpid()) + "-1";
   {
     RealCgroups real;
-    ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupTest", &err)) << err;
+    ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupRootTest", &err)) << err;
     const bool created = real.cgroups_.Create(Spec("p4-2003"), layout, name, &real.journal_, &err);
     real.made_ = real.cgroups_.paths();
     ASSERT_TRUE(created) << err;
@@ -338,13 +338,13 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
   }
 }
 
-TEST(MachineCgroupTest, TheMemoryLimitBindsWithoutSwap) {
+TEST(MachineCgroupRootTest, TheMemoryLimitBindsWithoutSwap) {
   CgroupLayout layout;
   std::string err;
   if (const char* why = RootSkipReason(&layout, &err)) GTEST_SKIP() << why << " " << err;
   testing::ScopedTempDir temp;
   RealCgroups real;
-  ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupTest", &err)) << err;
+  ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupRootTest", &err)) << err;
   const std::string name = "elevbench-test-" + std::to_string(getpid()) + "-2";
   const bool created = real.cgroups_.Create(Spec("ram=64M"), layout, name, &real.journal_, &err);
   real.made_ = real.cgroups_.paths();

@@ -39,7 +39,7 @@ std::map<std::string, std::string> LoopSchedulers() {
   return out;
 }
 
-class RunSignalsTest : public ::testing::Test {
+class RunSignalsRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to create loop devices and switch schedulers";
@@ -142,7 +142,7 @@ class RunSignalsTest : public ::testing::Test {
   std::string dirty_ratio_;
 };
 
-TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
+TEST_F(RunSignalsRootTest, SigintRestoresEverythingAndKeepsFinishedCells) {
   pid_t pid = StartAndWaitForCells(1);
   ASSERT_GT(pid, 0);
   kill(pid, SIGINT);
@@ -162,7 +162,7 @@ TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
 
 // A probes run interrupted in its second cell (warm-up, probe or load): the load's fio and the
 // probe are stopped, exit 130, the finished cell is kept, and nothing is left behind.
-TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
+TEST_F(RunSignalsRootTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   pid_t pid = StartAndWaitForCells(
       1, {"--scratch", "512M"},
       {"probes", "--schedulers", "mq-deadline,bfq", "--tree-size", "8", "--load-size", "64",
@@ -187,14 +187,14 @@ TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   ExpectNothingLeft();
 }
 
-TEST_F(RunSignalsTest, SigkillThenRestoreRemovesEverything) {
+TEST_F(RunSignalsRootTest, SigkillThenRestoreRemovesEverything) {
   pid_t pid = StartAndWaitForCells(1);
   ASSERT_GT(pid, 0);
   KillAndRestore(pid);
   ExpectNothingLeft();
 }
 
-TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
+TEST_F(RunSignalsRootTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
   if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
   pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
   ASSERT_GT(pid, 0);
@@ -216,7 +216,7 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
 // The emulated disk's loop device runs with 4 driver tags and writeback throttling off; after
 // SIGKILL and `elevbench restore` that device is gone and every other loop device's scheduler,
 // nr_requests, wbt_lat_usec and driver tags are as they were.
-TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAsBefore) {
+TEST_F(RunSignalsRootTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAsBefore) {
   if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
   Sysfs live;
   auto free_loop_queues = [&] {
