@@ -1,8 +1,10 @@
-// The results JSON: golden layout, lossless round trip, and clear errors on bad files.
+// The results JSON (harness/results/results_document): golden layout, lossless round trip, and
+// clear errors on bad files.
+
+#include "harness/results/results_document.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/results/results_document.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 
