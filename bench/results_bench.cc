@@ -62,7 +62,7 @@ void BM_Measurements(benchmark::State& state) {
 BENCHMARK(BM_Measurements)->Unit(benchmark::kMicrosecond);
 
 void BM_CsvReportOneFile(benchmark::State& state) {
-  const std::vector<NamedResults> files = {{"a.json", Loaded()}};
+  const std::vector<NamedResults> files = {{"a.json", Loaded(), {}}};
   for (auto _ : state) {
     std::string text, err;
     benchmark::DoNotOptimize(RenderReport(files, "csv", GnuplotOptions{}, &text, &err));
@@ -76,7 +76,7 @@ void BM_CompareTwoFiles(benchmark::State& state) {
   for (auto _ : state) {
     Comparison out;
     std::string err;
-    benchmark::DoNotOptimize(CompareDocuments(base, next, CompareSettings{}, &out, &err));
+    benchmark::DoNotOptimize(CompareDocuments(base, next, MeasurerOf(base.suite), CompareSettings{}, &out, &err));
   }
 }
 BENCHMARK(BM_CompareTwoFiles)->Unit(benchmark::kMicrosecond);

@@ -8,43 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/fio/fio_runner.h"
+#include "fakes.h"
 #include "harness/stats/measurement.h"
 #include "test_util.h"
 
 namespace elevbench {
 namespace {
-
-// Every stream moves its file's bytes (or 800 KiB for time-based streams) in one second.
-class FakeFio : public FioRunner {
- public:
-  bool Run(const FioInvocation& inv, FioRunResult* result, std::string*) override {
-    labels.push_back(inv.label);
-    result->jobs.clear();
-    for (const StreamSpec& s : inv.streams) {
-      for (uint32_t k = 0; k < s.numjobs; ++k) {
-        FioJobResult job;
-        job.name = s.name;
-        job.job_runtime_ms = 1000;
-        job.usr_cpu_pct = 10;
-        FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
-        d.io_bytes = s.number_ios   ? s.number_ios * s.block_size_bytes
-                     : s.runtime_ms ? 100 * 8192
-                                    : s.file_size_bytes;
-        d.total_ios = d.io_bytes / s.block_size_bytes;
-        d.runtime_ms = 1000;
-        d.clat.Record(100'000, d.total_ios);
-        result->jobs.push_back(job);
-      }
-    }
-    return true;
-  }
-  bool Start(const FioInvocation&, std::unique_ptr<FioBackground>*, std::string* err) override {
-    *err = "not used";
-    return false;
-  }
-  std::vector<std::string> labels;
-};
 
 std::unique_ptr<Suite> Composite(const std::string& args, std::string* err) {
   std::unique_ptr<Suite> suite = MakeCompositeSuite(
@@ -75,7 +44,7 @@ TEST(CompositeSuiteTest, VariantsChainThePartsAndRecordsCarryTheirPart) {
   EXPECT_EQ(params["what"], "a test");
 
   testing::ScopedTempDir dir;
-  FakeFio fio;
+  testing::FakeFio fio;  // every stream moves its file (800 KiB when time-based) in 1 s
   CellEnvironment env;
   env.directory = dir.path();
   env.fio = &fio;

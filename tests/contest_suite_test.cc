@@ -7,11 +7,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <filesystem>
 
+#include "fakes.h"
 #include "harness/core/progress.h"
-#include "harness/fio/fio_runner.h"
 #include "harness/run/run_session.h"
 #include "harness/run/suite.h"
 #include "reporters/render.h"
@@ -23,51 +22,20 @@
 namespace elevbench {
 namespace {
 
-// fio in the background: io_load "writes" 40 MiB/s of its own time until stopped.
-class FakeBackground : public FioBackground {
- public:
-  explicit FakeBackground(FioInvocation inv)
-      : inv_(std::move(inv)), start_(std::chrono::steady_clock::now()) {}
-  uint64_t BytesDone() override { return 0; }
-  bool Running() override { return true; }
-  bool Stop(FioRunResult* result, std::string*) override {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    result->jobs.clear();
-    for (const StreamSpec& spec : inv_.streams) {
-      FioJobResult job;
-      job.name = spec.name;
-      job.job_runtime_ms = static_cast<uint64_t>(s * 1000);
-      job.usr_cpu_pct = 5;
-      job.sys_cpu_pct = 15;
-      FioDirectionResult& d = spec.rw == "write" ? job.write : job.read;
-      d.io_bytes = static_cast<uint64_t>(s * 40) << 20;
-      d.clat.Record(50'000, 10);
-      result->jobs.push_back(job);
-    }
-    return true;
+// io_load "writes" 40 MiB/s of its own time (0 for a Run: read_load's layout), at 20 % CPU.
+void MeasureContestLoad(const FioInvocation& inv, double seconds, FioRunResult* result) {
+  for (const StreamSpec& spec : inv.streams) {
+    FioJobResult job;
+    job.name = spec.name;
+    job.job_runtime_ms = static_cast<uint64_t>(seconds * 1000);
+    job.usr_cpu_pct = 5;
+    job.sys_cpu_pct = 15;
+    FioDirectionResult& d = spec.rw == "write" ? job.write : job.read;
+    d.io_bytes = static_cast<uint64_t>(seconds * 40) << 20;
+    d.clat.Record(50'000, 10);
+    result->jobs.push_back(job);
   }
-
- private:
-  FioInvocation inv_;
-  std::chrono::steady_clock::time_point start_;
-};
-
-class FakeFio : public FioRunner {
- public:
-  bool Run(const FioInvocation& inv, FioRunResult* result, std::string* err) override {
-    runs.push_back(inv);
-    FakeBackground b(inv);
-    return b.Stop(result, err);
-  }
-  bool Start(const FioInvocation& inv, std::unique_ptr<FioBackground>* running,
-             std::string*) override {
-    starts.push_back(inv);
-    *running = std::make_unique<FakeBackground>(inv);
-    return true;
-  }
-  std::vector<FioInvocation> runs, starts;
-};
+}
 
 TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
   if (!ProgramInPath("make") || !ProgramInPath("gcc")) GTEST_SKIP() << "needs make and gcc";
@@ -110,7 +78,8 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
   target.directory = dir.path() + "/target";
   ResultsDocument doc;
   doc.suite = "contest";
-  FakeFio fio;
+  testing::FakeFio fio;
+  fio.measure = MeasureContestLoad;
   Progress progress(stderr, false);
   size_t failed = 0;
   ASSERT_TRUE(RunSession(*suite, config, target, &fio, &progress, &doc, &failed, &err)) << err;
@@ -138,7 +107,8 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
   EXPECT_NEAR(io.loads, io.load_work / 100, 1e-9);
   EXPECT_NEAR(io.LoadCpuPercent(), 20, 2);
   ASSERT_EQ(fio.starts.size(), 2u);
-  EXPECT_EQ(fio.starts[0].streams[0].file_size_bytes, 4u << 20);  // RAM-sized: --memory 4
+  EXPECT_EQ(fio.starts[0].invocation.streams[0].file_size_bytes,
+            4u << 20);  // RAM-sized: --memory 4
   // read_load's file was laid out once, by SetUp.
   ASSERT_EQ(fio.runs.size(), 1u);
   EXPECT_EQ(fio.runs[0].streams[0].rw, "write");
@@ -177,7 +147,8 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
 
 TEST(ContestCellTest, ACompilePastItsTimeoutIsDnfAndAFailingOneFailed) {
   testing::ScopedTempDir dir;
-  FakeFio fio;
+  testing::FakeFio fio;
+  fio.measure = MeasureContestLoad;
   ContestCellSpec spec;
   spec.load = "list_load";
   spec.plan.kind = ContestLoadKind::kCommand;

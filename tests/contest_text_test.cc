@@ -25,7 +25,7 @@ namespace {
 using testing::ExpectMatchesGolden;
 
 // The contest block of <20030327042134.GA330@didi>, verbatim (tabs as sent).
-const char kSeedBlock[] =
+const char kContestSeedBlock[] =
     "Contest\n"
     "no_load:\n"
     "Kernel     [runs]\tTime\tCPU%\tLoads\tLCPU%\tRatio\n"
@@ -61,7 +61,7 @@ const char kSeedCollapsed[] =
     "2.5.65-mm4-dl 1 87 78.2 5.0 18.4 1.26\n2.5.65-mm4-as 1 94 72.3 6.0 19.1 1.36\n"
     "2.5.65-mm4-cf 1 89 76.4 5.0 18.0 1.29\n";
 
-std::string Collapse(const std::string& text) {
+std::string CollapseBlanks(const std::string& text) {
   std::string out;
   bool blank = false;
   for (char c : text) {
@@ -113,11 +113,11 @@ ContestRecord RecordOf(const std::string& id, const std::string& load, double ti
 }
 
 // One record per published row, added in an order the report must not keep (last load first).
-ResultsDocument SeedDocument() {
+ResultsDocument ContestSeedDocument() {
   ResultsDocument doc;
   doc.suite = "contest";
   doc.identifiers = {"2.5.65-mm4-dl", "2.5.65-mm4-as", "2.5.65-mm4-cf"};
-  std::istringstream in(kSeedBlock);
+  std::istringstream in(kContestSeedBlock);
   std::string line, load;
   std::vector<nlohmann::json> records;
   while (std::getline(in, line)) {
@@ -138,15 +138,15 @@ ResultsDocument SeedDocument() {
 
 TEST(ContestTextTest, NickFormatReproducesTheSeedByteForByte) {
   std::string text, err;
-  ASSERT_TRUE(RenderContestReport(SeedDocument(), "nick", &text, &err)) << err;
-  EXPECT_EQ(text, kSeedBlock);
-  EXPECT_EQ(Collapse(text), kSeedCollapsed);
+  ASSERT_TRUE(RenderContestReport(ContestSeedDocument(), "nick", &text, &err)) << err;
+  EXPECT_EQ(text, kContestSeedBlock);
+  EXPECT_EQ(CollapseBlanks(text), kSeedCollapsed);
   ExpectMatchesGolden("contest_seed_nick.txt", text);
 }
 
 TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
   std::string text, err;
-  ASSERT_TRUE(RenderContestReport(SeedDocument(), "contest", &text, &err)) << err;
+  ASSERT_TRUE(RenderContestReport(ContestSeedDocument(), "contest", &text, &err)) << err;
   // printf("%-15s%6d\t%d\t%.1f\t%.1f\t%.1f\t%.2f\n") and its 21-column header.
   EXPECT_NE(text.find("io_load:\nKernel         [runs]\tTime\tCPU%\tLoads\tLCPU%\tRatio\n"
                       "2.5.65-mm4-dl       1\t149\t46.3\t121.0\t22.8\t2.16\n"),
@@ -154,13 +154,13 @@ TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
       << text;
   EXPECT_EQ(text.find("Contest\n"), std::string::npos);
   // Only the label/runs spacing differs from Nick's.
-  EXPECT_EQ(Collapse(text), std::string(kSeedCollapsed).substr(8));
+  EXPECT_EQ(CollapseBlanks(text), std::string(kSeedCollapsed).substr(8));
   ExpectMatchesGolden("contest_seed.txt", text);
-  EXPECT_FALSE(RenderContestReport(SeedDocument(), "tiobench", &text, &err));
+  EXPECT_FALSE(RenderContestReport(ContestSeedDocument(), "tiobench", &text, &err));
 }
 
 TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
-  NamedResults file{"contest.json", SeedDocument(), {}};
+  NamedResults file{"contest.json", ContestSeedDocument(), {}};
   // In run order, as a real run saves them (SeedDocument shuffles them for the renderer).
   std::reverse(file.doc.records.begin(), file.doc.records.end());
   file.doc.labels = {"DL", "AS", "CF"};

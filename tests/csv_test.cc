@@ -16,14 +16,6 @@
 namespace elevbench {
 namespace {
 
-NamedResults Load(const std::string& relative, const std::string& name) {
-  NamedResults file;
-  file.name = name;
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
-  return file;
-}
-
 // A strict RFC 4180 reader (LF line ends): the records of `text`, each a list of fields.
 std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   std::vector<std::vector<std::string>> records;
@@ -81,9 +73,9 @@ TEST(CsvTest, NumbersReadBackExactly) {
 TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvReport(
-      testing::WithMeasurements({Load("fixtures/report_probes_dnf.json", "probes.json")}), &text,
-      &err))
+  ASSERT_TRUE(RenderCsvReport(testing::WithMeasurements({testing::LoadNamedResults(
+                                  "fixtures/report_probes_dnf.json", "probes.json")}),
+                              &text, &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -108,7 +100,7 @@ TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
 }
 
 TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
-  NamedResults file = Load("golden/results_small.json", "a,\"b\".json");
+  NamedResults file = testing::LoadNamedResults("golden/results_small.json", "a,\"b\".json");
   for (nlohmann::json& r : file.doc.records) r["label"] = "x, \"y\"";
   std::string text;
   std::string err;
@@ -122,9 +114,9 @@ TEST(CsvTest, TextWithCommasAndQuotesSurvivesARoundTrip) {
 TEST(CsvTest, SummaryHasOneLinePerRowAndNoSpreadBelowTwo) {
   std::string text;
   std::string err;
-  ASSERT_TRUE(RenderCsvSummaryReport(
-      testing::WithMeasurements({Load("fixtures/report_tiobench_mixed.json", "mixed.json")}), &text,
-      &err))
+  ASSERT_TRUE(RenderCsvSummaryReport(testing::WithMeasurements({testing::LoadNamedResults(
+                                         "fixtures/report_tiobench_mixed.json", "mixed.json")}),
+                                     &text, &err))
       << err;
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
@@ -170,8 +162,9 @@ TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
   std::string text;
   std::string err;
   ASSERT_TRUE(RenderCsvReport(
-      testing::WithMeasurements({Load("fixtures/report_tiobench_mixed.json", "mixed.json"),
-                                 Load("golden/nickbench_small.json", "nickbench_small.json")}),
+      testing::WithMeasurements(
+          {testing::LoadNamedResults("fixtures/report_tiobench_mixed.json", "mixed.json"),
+           testing::LoadNamedResults("golden/nickbench_small.json", "nickbench_small.json")}),
       &text, &err))
       << err;
   EXPECT_NE(text.find("\nnickbench_small.json,nickbench,bench"), std::string::npos);
@@ -182,8 +175,9 @@ TEST(CsvTest, GoldenMeasurementsOfSeveralFiles) {
 TEST(CsvTest, GoldenOfMortonAndVisaveRuns) {
   std::string text, err;
   ASSERT_TRUE(RenderCsvReport(
-      testing::WithMeasurements({Load("fixtures/report_morton_small.json", "morton.json"),
-                                 Load("fixtures/report_visave_small.json", "visave.json")}),
+      testing::WithMeasurements(
+          {testing::LoadNamedResults("fixtures/report_morton_small.json", "morton.json"),
+           testing::LoadNamedResults("fixtures/report_visave_small.json", "visave.json")}),
       &text, &err))
       << err;
   const auto records = ParseCsv(text);

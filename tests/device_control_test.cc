@@ -19,17 +19,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "fake_sysfs.h"
+#include "fakes.h"
 #include "harness/core/strings.h"
 #include "harness/device/driver_tags.h"
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
-
-#ifndef ELEVBENCH_BINARY
-#define ELEVBENCH_BINARY "build/elevbench"
-#endif
 
 namespace elevbench {
 namespace {
@@ -46,13 +42,6 @@ struct FakeQueueState {
   bool read_ahead_moves_max_sectors = false;  // a coupling elevbench does not order for
   std::vector<std::string> writes;            // "attr=value", in order
 };
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class DeviceControlTest : public ::testing::Test {
  protected:
@@ -289,7 +278,8 @@ TEST_F(DeviceControlTest, RestoreGrowsTheTagsBackThroughNoneEvenAfterACrash) {
     // The journal is dropped without RestoreAll: a crash.
   }
   EXPECT_EQ(Tags(), 4);
-  const nlohmann::json journal = nlohmann::json::parse(Slurp(state_dir_ + "/journal.json"));
+  const nlohmann::json journal =
+      nlohmann::json::parse(testing::ReadFileOrEmpty(state_dir_ + "/journal.json"));
   bool has_tags_entry = false;
   for (const auto& e : journal["entries"]) {
     if (e["kind"] == "driver_tags") {

@@ -98,7 +98,7 @@ std::vector<Op> FixedPattern() {
   return ops;
 }
 
-class DiskDaemonTest : public ::testing::Test {
+class DiskDaemonRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
@@ -237,7 +237,7 @@ class DiskDaemonTest : public ::testing::Test {
   pid_t child_ = -1;
 };
 
-TEST_F(DiskDaemonTest, ReplayedPatternMatchesModel) {
+TEST_F(DiskDaemonRootTest, ReplayedPatternMatchesModel) {
   DiskProfile profile;
   std::string err;
   ASSERT_TRUE(LookupDiskProfile("ide-2003", &profile, &err)) << err;
@@ -303,7 +303,7 @@ TEST_F(DiskDaemonTest, ReplayedPatternMatchesModel) {
   CheckTrace(trace, profile);
 }
 
-TEST_F(DiskDaemonTest, NcqQueueReordersAndStopsOnUnmount) {
+TEST_F(DiskDaemonRootTest, NcqQueueReordersAndStopsOnUnmount) {
   DiskProfile profile;
   std::string err;
   ASSERT_TRUE(LookupDiskProfile("sata-7200", &profile, &err)) << err;

@@ -29,13 +29,6 @@
 namespace elevbench {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Combined MiB/s of two O_DIRECT streaming readers, each on its own 256 MiB file (Nick's
 // 1 GB file sets put streams hundreds of MB apart; with 64 MiB files the seeks are so short that
 // the gap shrinks to about 1.5x).
@@ -64,9 +57,9 @@ double TwoReaders(const std::string& dir, const std::string& work, std::string* 
 }
 
 // Gone, or a zombie waiting for init to reap it (the daemon is double-forked, not our child).
-bool ProcessGone(pid_t pid) {
+bool DaemonGoneSoon(pid_t pid) {
   for (int i = 0; i < 50; ++i) {
-    std::string stat = Slurp("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat = testing::ReadFileOrEmpty("/proc/" + std::to_string(pid) + "/stat");
     const size_t paren = stat.rfind(')');
     if (stat.empty() ||
         (paren != std::string::npos && stat.size() > paren + 2 && stat[paren + 2] == 'Z')) {
@@ -175,7 +168,7 @@ void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp
   ::testing::Test::RecordProperty("bfq_ll0_over_mq_deadline", std::to_string(bfq / dl));
 }
 
-TEST(EmulatedStackTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
+TEST(EmulatedStackRootTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
   if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
     GTEST_SKIP() << "needs root and /dev/fuse to build the emulated disk";
   }
@@ -203,9 +196,9 @@ TEST(EmulatedStackTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
   EXPECT_TRUE(restored) << restore_err;
   // Nothing is left: daemon, mounts, loop device, backing file, work directory, journal.
   if (stack.daemon_pid > 0) {
-    EXPECT_TRUE(ProcessGone(stack.daemon_pid)) << "the disk daemon is still running";
+    EXPECT_TRUE(DaemonGoneSoon(stack.daemon_pid)) << "the disk daemon is still running";
   }
-  const std::string mounts = Slurp("/proc/mounts");
+  const std::string mounts = testing::ReadFileOrEmpty("/proc/mounts");
   EXPECT_EQ(mounts.find(stack.work_dir.empty() ? "/nonexistent" : stack.work_dir),
             std::string::npos)
       << mounts;

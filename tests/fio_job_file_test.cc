@@ -49,7 +49,7 @@ StreamSpec TiobenchStream(const std::string& rw) {
   return s;
 }
 
-std::string Render(const FioGlobalSpec& g, const std::vector<StreamSpec>& streams) {
+std::string RenderJobFile(const FioGlobalSpec& g, const std::vector<StreamSpec>& streams) {
   std::string text, err;
   EXPECT_TRUE(WriteFioJobFile(g, streams, &text, &err)) << err;
   return text;
@@ -61,8 +61,8 @@ std::string TiobenchJob(TioPhase phase) {
   TiobenchParams params;
   params.size_mb = 1024;
   params.random_ops = 4000;
-  return Render(TioGlobalSpec(), TioPhaseStreams(PlanTioThreads(params, 4), phase, "/mnt/elevbench",
-                                                 4096, /*nofrag=*/false));
+  return RenderJobFile(TioGlobalSpec(), TioPhaseStreams(PlanTioThreads(params, 4), phase,
+                                                        "/mnt/elevbench", 4096, /*nofrag=*/false));
 }
 
 TEST(FioJobFileTest, GoldenTiobenchWritePhase) {
@@ -103,7 +103,7 @@ TEST(FioJobFileTest, GoldenReaderWriterMix) {
   reader.start_delay_ms = 5000;
   reader.new_group = true;
   reader.extra = {{"thinktime", "1000"}};
-  ExpectGolden("fio_job_reader_writer_mix.fio", Render(g, {writer, reader}));
+  ExpectGolden("fio_job_reader_writer_mix.fio", RenderJobFile(g, {writer, reader}));
   ExpectFioAccepts("fio_job_reader_writer_mix.fio");
 }
 
@@ -113,14 +113,14 @@ TEST(FioJobFileTest, Deterministic) {
   s.stonewall = true;
   StreamSpec r = TiobenchStream("read");
   r.name = "tioread";
-  const std::string a = Render(TiobenchGlobal(), {s, r});
-  const std::string b = Render(TiobenchGlobal(), {s, r});
+  const std::string a = RenderJobFile(TiobenchGlobal(), {s, r});
+  const std::string b = RenderJobFile(TiobenchGlobal(), {s, r});
   EXPECT_EQ(a, b);
   EXPECT_NE(a.find("[tiotest]\nstonewall\nrw=randwrite\n"), std::string::npos) << a;
 }
 
 TEST(FioJobFileTest, GlobalAlwaysPinsClatBinsAndCacheBehaviour) {
-  const std::string t = Render(FioGlobalSpec{}, {TiobenchStream("read")});
+  const std::string t = RenderJobFile(FioGlobalSpec{}, {TiobenchStream("read")});
   for (const char* line : {"\nthread\n", "\ninvalidate=0\n", "\nrandrepeat=0\n",
                            "\nfallocate=none\n", "\nclat_percentiles=1\n", "\nlat_percentiles=0\n",
                            "\ndisable_slat=1\n", "\ndisable_lat=1\n", "\ndirect=0\n"}) {
@@ -137,9 +137,9 @@ TEST(FioJobFileTest, GlobalAlwaysPinsClatBinsAndCacheBehaviour) {
 
 TEST(FioJobFileTest, RandomRepeatsOnlyForRandomStreams) {
   StreamSpec s = TiobenchStream("randrw");
-  EXPECT_NE(Render(FioGlobalSpec{}, {s}).find("norandommap=1"), std::string::npos);
+  EXPECT_NE(RenderJobFile(FioGlobalSpec{}, {s}).find("norandommap=1"), std::string::npos);
   s.random_repeats = false;
-  EXPECT_EQ(Render(FioGlobalSpec{}, {s}).find("norandommap"), std::string::npos);
+  EXPECT_EQ(RenderJobFile(FioGlobalSpec{}, {s}).find("norandommap"), std::string::npos);
 }
 
 struct BadCase {

@@ -434,7 +434,7 @@ using testing::ScopedPostgresServer;
 
 // One server for all PostgreSQL tests (initdb takes a second or two), stopped and removed in
 // TearDownTestSuite, which gtest runs even when a test failed.
-class HistoryPostgresTest : public ::testing::Test {
+class HistoryPostgresRootTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new ScopedPostgresServer;
@@ -464,12 +464,14 @@ class HistoryPostgresTest : public ::testing::Test {
   static std::string skip_reason_;
 };
 
-ScopedPostgresServer* HistoryPostgresTest::server_ = nullptr;
-std::string HistoryPostgresTest::skip_reason_;
+ScopedPostgresServer* HistoryPostgresRootTest::server_ = nullptr;
+std::string HistoryPostgresRootTest::skip_reason_;
 
-TEST_F(HistoryPostgresTest, AppendListSeriesAndDuplicates) { ExpectAppendListSeries(Database()); }
+TEST_F(HistoryPostgresRootTest, AppendListSeriesAndDuplicates) {
+  ExpectAppendListSeries(Database());
+}
 
-TEST_F(HistoryPostgresTest, NewerSchemaIsRefused) {
+TEST_F(HistoryPostgresRootTest, NewerSchemaIsRefused) {
   const std::string uri = Database();
   std::unique_ptr<HistoryStore> store;
   std::string err;
@@ -480,7 +482,7 @@ TEST_F(HistoryPostgresTest, NewerSchemaIsRefused) {
   ExpectNewerSchemaRefused(uri, std::move(connection));
 }
 
-TEST_F(HistoryPostgresTest, SameTablesAsSqlite) {
+TEST_F(HistoryPostgresRootTest, SameTablesAsSqlite) {
   const std::string uri = Database();
   std::unique_ptr<HistoryStore> store;
   std::string err;
@@ -502,7 +504,7 @@ TEST_F(HistoryPostgresTest, SameTablesAsSqlite) {
   EXPECT_NE(columns.find("schema_version.version"), std::string::npos) << columns;
 }
 
-TEST_F(HistoryPostgresTest, UnreachableServerIsOneLineError) {
+TEST_F(HistoryPostgresRootTest, UnreachableServerIsOneLineError) {
   std::unique_ptr<HistoryStore> store;
   std::string err;
   const std::string uri =
@@ -615,9 +617,12 @@ TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
   EXPECT_EQ(r.err, "elevbench: history " + db_ + ": file is not a database\n");
 }
 
+// The CLI tests that run real fio (ctest -L root, as every test that does I/O through fio).
+class HistoryCliRootTest : public HistoryCliTest {};
+
 // `elevbench run` records itself in results/history.db of the current directory; a history
 // that cannot be written is a note, not a failed run.
-TEST_F(HistoryCliTest, RunRecordsItselfAndSurvivesABrokenHistory) {
+TEST_F(HistoryCliRootTest, RunRecordsItselfAndSurvivesABrokenHistory) {
   if (access("/usr/bin/fio", X_OK) != 0) GTEST_SKIP() << "fio is not installed";
   std::filesystem::create_directory(temp_.path() + "/d");
   CliResult r = Elevbench({"run", "tiobench", "--dir", temp_.path() + "/d", "--size", "8",

@@ -20,14 +20,6 @@
 namespace elevbench {
 namespace {
 
-NamedResults Load(const std::string& relative) {
-  NamedResults file;
-  file.name = relative.substr(relative.rfind('/') + 1);
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
-  return file;
-}
-
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) {
@@ -82,8 +74,9 @@ TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
   none.program = "elevbench-test-no-such-gnuplot";
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({Load("fixtures/report_probes_dnf.json")}),
-                               none, &html, &err))
+  ASSERT_TRUE(RenderHtmlReport(
+      testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_probes_dnf.json")}),
+      none, &html, &err))
       << err;
   EXPECT_NE(html.find("gnuplot-nox"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
@@ -95,7 +88,7 @@ TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
 TEST(HtmlReportTest, UntrustedTextIsEscaped) {
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
-  NamedResults file = Load("golden/results_small.json");
+  NamedResults file = testing::LoadNamedResults("golden/results_small.json");
   file.name = "<i>name</i>.json";
   for (nlohmann::json& r : file.doc.records) r["identifier"] = "<script>alert(1)</script>";
   file.doc.context["hostname"] = "host\"><img src=x>";
@@ -112,7 +105,9 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
 TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
   std::string err;
   std::vector<Plot> tio;
-  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_tiobench_5cfg.json")), &tio, &err))
+  ASSERT_TRUE(
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json")),
+              &tio, &err))
       << err;
   std::map<std::string, size_t> kinds;
   for (const Plot& p : tio) ++kinds[p.kind];
@@ -120,7 +115,9 @@ TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
   EXPECT_EQ(kinds["latency-cdf"], 8u);  // phase × thread count
   EXPECT_EQ(kinds["stream-throughput"], 0u);
   std::vector<Plot> nick;
-  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_nickbench_5cfg.json")), &nick, &err))
+  ASSERT_TRUE(
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")),
+              &nick, &err))
       << err;
   kinds.clear();
   for (const Plot& p : nick) ++kinds[p.kind];
@@ -132,22 +129,25 @@ TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
     EXPECT_EQ(Count(p.script, "\nplot "), 5u) << "one panel per configuration: " << p.title;
   }
   std::vector<Plot> probes;
-  ASSERT_TRUE(PlotsOf(testing::Measured(Load("fixtures/report_probes_dnf.json")), &probes, &err))
+  ASSERT_TRUE(
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_probes_dnf.json")),
+              &probes, &err))
       << err;
   ASSERT_FALSE(probes.empty());
   EXPECT_EQ(probes[0].kind, "times");
   EXPECT_NE(probes[0].script.find("$dnf"), std::string::npos);
 }
 
-TEST(HtmlReportTest, FiveConfigurationReportRendersInHeadlessChromium) {
+TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
   if (!GnuplotAvailable(GnuplotOptions{})) {
     GTEST_SKIP() << "gnuplot is not installed (Debian gnuplot-nox; scripts/install-deps)";
   }
   if (!ProgramInPath("chromium")) {
     GTEST_SKIP() << "chromium is not installed (Debian chromium; scripts/install-deps)";
   }
-  const std::vector<NamedResults> files = {Load("fixtures/report_tiobench_5cfg.json"),
-                                           Load("fixtures/report_nickbench_5cfg.json")};
+  const std::vector<NamedResults> files = {
+      testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json"),
+      testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")};
   std::string html;
   std::string err;
   ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, &html, &err))
@@ -206,10 +206,10 @@ TEST(HtmlReportTest, MortonAndVisaveRunsHaveTheirTables) {
   none.program = "elevbench-test-no-such-gnuplot";
   std::string html;
   std::string err;
-  ASSERT_TRUE(
-      RenderHtmlReport(testing::WithMeasurements({Load("fixtures/report_morton_small.json"),
-                                                  Load("fixtures/report_visave_small.json")}),
-                       none, &html, &err))
+  ASSERT_TRUE(RenderHtmlReport(
+      testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_morton_small.json"),
+                                 testing::LoadNamedResults("fixtures/report_visave_small.json")}),
+      none, &html, &err))
       << err;
   EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 10u);  // nine tests and the saves
   EXPECT_NE(html.find("slowest_seconds"), std::string::npos);

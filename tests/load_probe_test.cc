@@ -8,69 +8,25 @@
 #include <chrono>
 #include <fstream>
 
+#include "fakes.h"
 #include "test_util.h"
 
 namespace elevbench {
 namespace {
 
-struct FakeLoadState {
-  bool started = false;
-  bool stopped = false;
-  bool running = true;  ///< false: the load "ends" by itself at once
-  std::chrono::steady_clock::time_point start;
-  FioInvocation invocation;
-};
-
-class FakeBackground : public FioBackground {
- public:
-  explicit FakeBackground(FakeLoadState* state) : state_(state) {}
-  uint64_t BytesDone() override {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - state_->start).count();
-    return static_cast<uint64_t>(s * 10e6);  // 10 MB/s
+// Every stream of the load ran 2 s: a reader read 20 MiB, a writer wrote 10 MiB, at 5 MiB/s
+// in each of its two bandwidth-log intervals.
+void MeasureTwoSecondLoad(const FioInvocation& inv, double, FioRunResult* result) {
+  for (const StreamSpec& s : inv.streams) {
+    FioJobResult job;
+    job.name = s.name;
+    job.job_runtime_ms = 2000;
+    job.read.io_bytes = s.rw == "read" ? 20 << 20 : 0;
+    job.write.io_bytes = s.rw == "write" ? 10 << 20 : 0;
+    job.bw_kib_s = {5120, 5120};
+    result->jobs.push_back(job);
   }
-  bool Running() override { return state_->running && !state_->stopped; }
-  bool Stop(FioRunResult* result, std::string*) override {
-    state_->stopped = true;
-    result->jobs.clear();
-    for (const StreamSpec& s : state_->invocation.streams) {
-      FioJobResult job;
-      job.name = s.name;
-      job.job_runtime_ms = 2000;
-      job.read.io_bytes = s.rw == "read" ? 20 << 20 : 0;
-      job.write.io_bytes = s.rw == "write" ? 10 << 20 : 0;
-      job.bw_kib_s = {5120, 5120};
-      result->jobs.push_back(job);
-    }
-    return true;
-  }
-
- private:
-  FakeLoadState* state_;
-};
-
-class FakeFio : public FioRunner {
- public:
-  bool Run(const FioInvocation& inv, FioRunResult* result, std::string* err) override {
-    state.invocation = inv;
-    FakeBackground b(&state);
-    return b.Stop(result, err);
-  }
-  bool Start(const FioInvocation& inv, std::unique_ptr<FioBackground>* running,
-             std::string* err) override {
-    if (refuse_start) {
-      *err = "cannot start fio";
-      return false;
-    }
-    state.started = true;
-    state.start = std::chrono::steady_clock::now();
-    state.invocation = inv;
-    *running = std::make_unique<FakeBackground>(&state);
-    return true;
-  }
-  FakeLoadState state;
-  bool refuse_start = false;
-};
+}
 
 LoadSpec OneReader() {
   LoadSpec load;
@@ -84,8 +40,12 @@ LoadSpec OneReader() {
 
 class LoadProbeTest : public ::testing::Test {
  protected:
+  void SetUp() override {
+    fio_.measure = MeasureTwoSecondLoad;
+    fio_.bytes_per_second = 10e6;  // the load moves 10 MB/s while it runs
+  }
   testing::ScopedTempDir dir_;
-  FakeFio fio_;
+  testing::FakeFio fio_;
   LoadProbeResult result_;
   std::string err_;
 };
@@ -102,7 +62,8 @@ TEST_F(LoadProbeTest, ProbeStartsAfterTheWarmUpAndTheLoadIsStopped) {
   ASSERT_TRUE(RunLoadWithProbe(&fio_, OneReader(), probe, dir_.path(), "t", &result_, &err_))
       << err_;
   EXPECT_TRUE(evicted);
-  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(fio_.starts.size(), 1u);
+  EXPECT_TRUE(fio_.starts[0].stopped);
   EXPECT_GE(result_.probe.warmup_seconds, 0.3);
   EXPECT_FALSE(result_.probe.dnf);
   EXPECT_EQ(result_.probe.process.exit_code, 0);
@@ -138,7 +99,8 @@ TEST_F(LoadProbeTest, AProbePastItsTimeoutIsDnfWithTheWorkItHadDone) {
   EXPECT_LT(took, 4.0);
   EXPECT_GE(result_.probe.process.wall_seconds, 0.5);
   EXPECT_GE(result_.probe.bytes_read, 300000u);
-  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(fio_.starts.size(), 1u);
+  EXPECT_TRUE(fio_.starts[0].stopped);
 }
 
 TEST_F(LoadProbeTest, AFailingProbeIsReportedNotAnError) {
@@ -155,11 +117,12 @@ TEST_F(LoadProbeTest, AProbeThatCannotStartStillStopsTheLoad) {
   probe.argv = {"/nonexistent/elevbench-probe"};
   EXPECT_FALSE(RunLoadWithProbe(&fio_, OneReader(), probe, dir_.path(), "t", &result_, &err_));
   EXPECT_NE(err_.find("probe"), std::string::npos) << err_;
-  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(fio_.starts.size(), 1u);
+  EXPECT_TRUE(fio_.starts[0].stopped);
 }
 
 TEST_F(LoadProbeTest, ALoadThatEndsDuringTheWarmUpFailsWithoutRunningTheProbe) {
-  fio_.state.running = false;
+  fio_.backgrounds_end = true;
   ProbeSpec probe;
   probe.argv = {"true"};
   probe.warmup_seconds = 1;
@@ -174,7 +137,7 @@ TEST_F(LoadProbeTest, ALoadThatEndsDuringTheWarmUpFailsWithoutRunningTheProbe) {
 }
 
 TEST_F(LoadProbeTest, ALoadThatCannotStartIsAnError) {
-  fio_.refuse_start = true;
+  fio_.start_error = "cannot start fio";
   ProbeSpec probe;
   probe.argv = {"true"};
   EXPECT_FALSE(RunLoadWithProbe(&fio_, OneReader(), probe, dir_.path(), "t", &result_, &err_));
@@ -187,7 +150,7 @@ TEST_F(LoadProbeTest, StreamsHaveOneJobEach) {
   ProbeSpec probe;
   probe.argv = {"true"};
   EXPECT_FALSE(RunLoadWithProbe(&fio_, load, probe, dir_.path(), "t", &result_, &err_));
-  EXPECT_FALSE(fio_.state.started);
+  EXPECT_TRUE(fio_.starts.empty());
 }
 
 TEST_F(LoadProbeTest, AForegroundRunsAfterTheWarmUpWhileTheLoadRuns) {
@@ -199,7 +162,7 @@ TEST_F(LoadProbeTest, AForegroundRunsAfterTheWarmUpWhileTheLoadRuns) {
   ASSERT_TRUE(RunLoadAround(
       &fio_, OneReader(), 0.3, 0,
       [&](std::string*) {
-        load_running_then = fio_.state.started && !fio_.state.stopped;
+        load_running_then = fio_.starts.size() == 1 && !fio_.starts[0].stopped;
         ran_at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return true;
       },
@@ -208,7 +171,8 @@ TEST_F(LoadProbeTest, AForegroundRunsAfterTheWarmUpWhileTheLoadRuns) {
   EXPECT_TRUE(load_running_then);
   EXPECT_GE(ran_at, 0.3);
   EXPECT_GE(warmup, 0.3);
-  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(fio_.starts.size(), 1u);
+  EXPECT_TRUE(fio_.starts[0].stopped);
   ASSERT_EQ(streams.size(), 1u);
   EXPECT_EQ(streams[0].bytes_read, 20u << 20);
 }
@@ -224,12 +188,13 @@ TEST_F(LoadProbeTest, AFailingForegroundStillStopsTheLoadAndItsErrorComesFirst) 
       },
       dir_.path(), "t", &streams, &warmup, &err_));
   EXPECT_EQ(err_, "save 2: fsync f: No space left on device");
-  EXPECT_TRUE(fio_.state.stopped);
+  ASSERT_EQ(fio_.starts.size(), 1u);
+  EXPECT_TRUE(fio_.starts[0].stopped);
   EXPECT_TRUE(streams.empty());
 }
 
 TEST_F(LoadProbeTest, AForegroundIsNotRunWhenTheLoadEndsDuringItsWarmUp) {
-  fio_.state.running = false;
+  fio_.backgrounds_end = true;
   bool ran = false;
   std::vector<StreamResult> streams;
   double warmup = 0;
@@ -255,7 +220,8 @@ TEST_F(LoadProbeTest, FirstEndRunsSetExitallAndTakeTheLongestRuntime) {
   double elapsed = 0;
   ASSERT_TRUE(RunLoadToFirstEnd(&fio_, load, dir_.path(), "t", 0, &streams, &elapsed, &err_))
       << err_;
-  EXPECT_TRUE(fio_.state.invocation.global.exitall);
+  ASSERT_EQ(fio_.runs.size(), 1u);
+  EXPECT_TRUE(fio_.runs[0].global.exitall);
   ASSERT_EQ(streams.size(), 2u);
   EXPECT_EQ(streams[0].direction, "read");
   EXPECT_EQ(streams[1].direction, "write");

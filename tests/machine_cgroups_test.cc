@@ -1,6 +1,6 @@
 // The cgroups of `--machine`: layout detection, the CPU choice, creation with its limits,
 // entering, leaving and the journal's removal — on a fake tree like /sys/fs/cgroup (v1 and v2),
-// and, as root (MachineCgroupTest.*), on this kernel's real v1 hierarchies.
+// and, as root (MachineCgroupRootTest.*), on this kernel's real v1 hierarchies.
 
 #include "harness/machine/machine_cgroups.h"
 
@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "fake_cgroups.h"
+#include "fakes.h"
 #include "harness/core/strings.h"
 #include "test_util.h"
 
@@ -23,13 +23,6 @@ namespace elevbench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 MachineSpec Spec(const std::string& text) {
   MachineSpec spec;
@@ -72,7 +65,7 @@ class FakeCgroupTest : public ::testing::Test {
   }
   std::string Fake(const std::string& system_path) { return root_ + system_path; }
   std::string Value(const std::string& system_path) {
-    return TrimWhitespace(Slurp(Fake(system_path)));
+    return TrimWhitespace(testing::ReadFileOrEmpty(Fake(system_path)));
   }
   void OpenJournal(RestoreJournal* journal) {
     std::string err;
@@ -255,7 +248,7 @@ class RealCgroups {
   std::vector<std::string> made_;
 };
 
-std::string ReadProcSelfCgroup() { return Slurp("/proc/self/cgroup"); }
+std::string ReadProcSelfCgroup() { return testing::ReadFileOrEmpty("/proc/self/cgroup"); }
 
 // The skip message says why; null when the test can run.
 const char* RootSkipReason(CgroupLayout* layout, std::string* err) {
@@ -271,7 +264,7 @@ pid_t SpawnReporter(int go, int report) {
   if (pid != 0) return pid;
   char byte;
   if (read(go, &byte, 1) != 1) _exit(1);
-  std::string text = Slurp("/proc/self/cgroup");
+  std::string text = testing::ReadFileOrEmpty("/proc/self/cgroup");
   cpu_set_t set;
   CPU_ZERO(&set);
   sched_getaffinity(0, sizeof set, &set);
@@ -286,7 +279,7 @@ pid_t SpawnReporter(int go, int report) {
   _exit(0);
 }
 
-TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
+TEST(MachineCgroupRootTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
   CgroupLayout layout;
   std::string err;
   if (const char* why = RootSkipReason(&layout, &err)) GTEST_SKIP() << why << " " << err;
@@ -294,7 +287,7 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
   const std::string name = "elevbench-test-" + std::to_string(getpid()) + "-1";
   {
     RealCgroups real;
-    ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupTest", &err)) << err;
+    ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupRootTest", &err)) << err;
     const bool created = real.cgroups_.Create(Spec("p4-2003"), layout, name, &real.journal_, &err);
     real.made_ = real.cgroups_.paths();
     ASSERT_TRUE(created) << err;
@@ -302,10 +295,12 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
     const std::string memory = real.made_.front();
     const std::string cpuset = real.made_.back();
     if (layout.version == 1) {
-      EXPECT_EQ(TrimWhitespace(Slurp(memory + "/memory.limit_in_bytes")), "268435456");
-      EXPECT_EQ(TrimWhitespace(Slurp(cpuset + "/cpuset.cpus")), real.cgroups_.cpuset_cpus());
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(memory + "/memory.limit_in_bytes")),
+                "268435456");
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(cpuset + "/cpuset.cpus")),
+                real.cgroups_.cpuset_cpus());
     } else {
-      EXPECT_EQ(TrimWhitespace(Slurp(memory + "/memory.max")), "268435456");
+      EXPECT_EQ(TrimWhitespace(testing::ReadFileOrEmpty(memory + "/memory.max")), "268435456");
     }
     const int last_cpu = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) - 1;
     EXPECT_EQ(real.cgroups_.cpuset_cpus(), std::to_string(last_cpu));
@@ -337,18 +332,19 @@ TEST(MachineCgroupTest, AChildRunsInsideTheLimitsAndNothingIsLeft) {
     ASSERT_TRUE(real.journal_.RestoreAll(&log, &err)) << err;
     ASSERT_FALSE(log.empty());
     EXPECT_NE(log.back().find("(moved 1 task(s) to the parent)"), std::string::npos) << log.back();
-    const std::string now = Slurp("/proc/" + std::to_string(real.child_) + "/cgroup");
+    const std::string now =
+        testing::ReadFileOrEmpty("/proc/" + std::to_string(real.child_) + "/cgroup");
     EXPECT_EQ(now.find(name), std::string::npos) << now;
   }
 }
 
-TEST(MachineCgroupTest, TheMemoryLimitBindsWithoutSwap) {
+TEST(MachineCgroupRootTest, TheMemoryLimitBindsWithoutSwap) {
   CgroupLayout layout;
   std::string err;
   if (const char* why = RootSkipReason(&layout, &err)) GTEST_SKIP() << why << " " << err;
   testing::ScopedTempDir temp;
   RealCgroups real;
-  ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupTest", &err)) << err;
+  ASSERT_TRUE(real.journal_.Open(temp.path() + "/state", "MachineCgroupRootTest", &err)) << err;
   const std::string name = "elevbench-test-" + std::to_string(getpid()) + "-2";
   const bool created = real.cgroups_.Create(Spec("ram=64M"), layout, name, &real.journal_, &err);
   real.made_ = real.cgroups_.paths();

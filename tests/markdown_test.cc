@@ -13,15 +13,7 @@
 namespace elevbench {
 namespace {
 
-NamedResults Load(const std::string& relative, const std::string& name) {
-  NamedResults file;
-  file.name = name;
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
-  return file;
-}
-
-std::string Render(const std::vector<NamedResults>& files) {
+std::string RenderMarkdown(const std::vector<NamedResults>& files) {
   std::string text;
   std::string err;
   EXPECT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &text, &err)) << err;
@@ -68,7 +60,8 @@ TEST(MarkdownTest, EscapesWhatMarkdownWouldReadAsMarkup) {
 }
 
 TEST(MarkdownTest, FailedAndIncompleteConfigurationsAreMarkedNotZero) {
-  const std::string md = Render({Load("fixtures/report_tiobench_mixed.json", "mixed.json")});
+  const std::string md = RenderMarkdown(
+      {testing::LoadNamedResults("fixtures/report_tiobench_mixed.json", "mixed.json")});
   // Three repetitions asked. dl has all three: mean ± half-width.
   const std::vector<std::string> dl = Cells(RowOf(md, "seq_read", "6.18.44-dl"));
   ASSERT_EQ(dl.size(), 11u);  // row, configuration, scheduler, n and seven metrics
@@ -90,7 +83,8 @@ TEST(MarkdownTest, FailedAndIncompleteConfigurationsAreMarkedNotZero) {
 }
 
 TEST(MarkdownTest, ProbeThatDidNotFinishIsDnfAndOtherMetricsKeepTheirCount) {
-  const std::string md = Render({Load("fixtures/report_probes_dnf.json", "probes.json")});
+  const std::string md =
+      RenderMarkdown({testing::LoadNamedResults("fixtures/report_probes_dnf.json", "probes.json")});
   const std::vector<std::string> dl = Cells(RowOf(md, "cat-during-write", "6.18.44-DL"));
   ASSERT_EQ(dl.size(), 7u);  // configuration, scheduler, n, elapsed, user, system, load
   EXPECT_EQ(dl[2], "0 of 1");
@@ -102,8 +96,9 @@ TEST(MarkdownTest, ProbeThatDidNotFinishIsDnfAndOtherMetricsKeepTheirCount) {
 }
 
 TEST(MarkdownTest, SeveralFilesMakeOneDocumentWithAHeaderEach) {
-  const std::string md = Render({Load("golden/results_small.json", "results_small.json"),
-                                 Load("golden/nickbench_small.json", "nickbench_small.json")});
+  const std::string md = RenderMarkdown(
+      {testing::LoadNamedResults("golden/results_small.json", "results_small.json"),
+       testing::LoadNamedResults("golden/nickbench_small.json", "nickbench_small.json")});
   EXPECT_EQ(md.rfind("# elevbench report\n", 0), 0u);
   const size_t tio = md.find("## tiobench: results_small.json");
   const size_t nick = md.find("## nickbench: nickbench_small.json");
@@ -118,11 +113,11 @@ TEST(MarkdownTest, SeveralFilesMakeOneDocumentWithAHeaderEach) {
 }
 
 TEST(MarkdownTest, UntrustedTextCannotBreakTheTable) {
-  NamedResults file = Load("golden/results_small.json", "a|b.json");
+  NamedResults file = testing::LoadNamedResults("golden/results_small.json", "a|b.json");
   for (nlohmann::json& r : file.doc.records) {
     if (r["identifier"] == "6.18.44-dl") r["identifier"] = "x|<b>y</b>";
   }
-  const std::string md = Render({file});
+  const std::string md = RenderMarkdown({file});
   EXPECT_EQ(md.find("<b>"), std::string::npos);
   const std::vector<std::string> row = Cells(RowOf(md, "seq_read", "x\\|\\<b\\>y\\</b\\>"));
   EXPECT_EQ(row.size(), 11u);
@@ -142,8 +137,9 @@ TEST(MarkdownTest, UnknownSuiteIsAnErrorNamingTheFile) {
 // (tests/fixtures/report_morton_small.json, report_visave_small.json): one table per test, the
 // headline first.
 TEST(MarkdownTest, MortonAndVisaveRuns) {
-  const std::string md = Render({Load("fixtures/report_morton_small.json", "morton.json"),
-                                 Load("fixtures/report_visave_small.json", "visave.json")});
+  const std::string md = RenderMarkdown(
+      {testing::LoadNamedResults("fixtures/report_morton_small.json", "morton.json"),
+       testing::LoadNamedResults("fixtures/report_visave_small.json", "visave.json")});
   for (int t = 1; t <= 9; ++t) {
     EXPECT_NE(md.find("### test" + std::to_string(t) + "\n"), std::string::npos) << t;
   }

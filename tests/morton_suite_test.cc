@@ -14,8 +14,8 @@ namespace elevbench {
 namespace {
 
 // Runs `elevbench run <args> --out <dir>/r.json` and expects exit 2 with one line naming `needle`.
-void ExpectUsageError(const std::string& dir, std::vector<std::string> args,
-                      const std::string& needle) {
+void ExpectRunUsageError(const std::string& dir, std::vector<std::string> args,
+                         const std::string& needle) {
   args.insert(args.begin(), {ELEVBENCH_BINARY, "run"});
   args.insert(args.end(), {"--dir", dir, "--out", dir + "/r.json"});
   ProcessResult r;
@@ -33,15 +33,15 @@ void ExpectUsageError(const std::string& dir, std::vector<std::string> args,
 TEST(MortonSuiteTest, BadOptionsAreOneLineAndExitTwo) {
   testing::ScopedTempDir dir;
   const std::string d = dir.path();
-  ExpectUsageError(d, {"morton", "--tests", "0"}, "--tests: unknown test '0' (1 to 9)");
-  ExpectUsageError(d, {"morton", "--tests", "1,1"}, "--tests: 1 is listed twice");
-  ExpectUsageError(d, {"morton", "--scale", "0"}, "--scale 0 is not in (0, 1]");
-  ExpectUsageError(d, {"morton", "--scale", "1.5"}, "--scale 1.5 is not in (0, 1]");
-  ExpectUsageError(d, {"morton", "--tests", "2", "--cold-start", "elevbench-no-such-program -x"},
-                   "--cold-start: elevbench-no-such-program is not installed");
-  ExpectUsageError(d, {"morton", "--format", "nick"}, "unknown --format 'nick'");
-  ExpectUsageError(d, {"visave", "--saves", "0"}, "--saves");
-  ExpectUsageError(d, {"visave", "--interval", "-1"}, "--interval");
+  ExpectRunUsageError(d, {"morton", "--tests", "0"}, "--tests: unknown test '0' (1 to 9)");
+  ExpectRunUsageError(d, {"morton", "--tests", "1,1"}, "--tests: 1 is listed twice");
+  ExpectRunUsageError(d, {"morton", "--scale", "0"}, "--scale 0 is not in (0, 1]");
+  ExpectRunUsageError(d, {"morton", "--scale", "1.5"}, "--scale 1.5 is not in (0, 1]");
+  ExpectRunUsageError(d, {"morton", "--tests", "2", "--cold-start", "elevbench-no-such-program -x"},
+                      "--cold-start: elevbench-no-such-program is not installed");
+  ExpectRunUsageError(d, {"morton", "--format", "nick"}, "unknown --format 'nick'");
+  ExpectRunUsageError(d, {"visave", "--saves", "0"}, "--saves");
+  ExpectRunUsageError(d, {"visave", "--interval", "-1"}, "--interval");
   // Nothing was laid out.
   EXPECT_TRUE(std::filesystem::is_empty(d));
 }

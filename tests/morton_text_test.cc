@@ -32,7 +32,7 @@ MortonProbe Probe(const std::string& command, double user, double system, double
   return p;
 }
 
-StreamResult Stream(const std::string& name, uint64_t mib, double seconds) {
+StreamResult MortonStream(const std::string& name, uint64_t mib, double seconds) {
   StreamResult s;
   s.name = name;
   const bool writer = name == "streaming-writer";
@@ -42,7 +42,7 @@ StreamResult Stream(const std::string& name, uint64_t mib, double seconds) {
   return s;
 }
 
-MortonRecord Record(int kernel, int test) {
+MortonRecord MakeMortonRecord(int kernel, int test) {
   MortonRecord r;
   r.label = kKernels[kernel];
   r.identifier = "id-" + std::to_string(kernel);
@@ -75,7 +75,7 @@ const double kTest3[4] = {45, 5, 8, 9};
 std::vector<MortonRecord> SeedRecords() {
   std::vector<MortonRecord> records;
   for (int k = 0; k < 4; ++k) {
-    MortonRecord r1 = Record(k, 1);
+    MortonRecord r1 = MakeMortonRecord(k, 1);
     for (int i = 0; i < 10; ++i) {
       // Started in file order; the published ones are readers 3, 7 and 0 (any order works: the
       // lines print fastest first).
@@ -87,19 +87,19 @@ std::vector<MortonRecord> SeedRecords() {
                                 v ? v[0] : 0.01, v ? v[1] : 0.17, elapsed));
     }
     records.push_back(r1);
-    MortonRecord r2 = Record(k, 2);
+    MortonRecord r2 = MakeMortonRecord(k, 2);
     r2.probes = {Probe("ssh -V", 0.01, 0.02, kTest2[k])};
-    r2.load = {Stream("streaming-writer", 1200, 60)};
+    r2.load = {MortonStream("streaming-writer", 1200, 60)};
     records.push_back(r2);
-    MortonRecord r3 = Record(k, 3);
+    MortonRecord r3 = MakeMortonRecord(k, 3);
     r3.probes = {Probe("ssh -V", 0.01, 0.02, kTest3[k])};
-    r3.load = {Stream("streaming-reader", 2000, 50)};
+    r3.load = {MortonStream("streaming-reader", 2000, 50)};
     records.push_back(r3);
-    MortonRecord r4 = Record(k, 4);
+    MortonRecord r4 = MakeMortonRecord(k, 4);
     r4.probes = {
         Probe("cp -a ./dir-with-three-kernel-trees/ ./new-dir; sync", 1.2, 9.5, 66 + 2 * k)};
     records.push_back(r4);
-    MortonRecord r5 = Record(k, 5);
+    MortonRecord r5 = MakeMortonRecord(k, 5);
     for (int i = 1; i <= 6; ++i) {
       const double elapsed = i == 1   ? kTest5[k][0]
                              : i == 6 ? kTest5[k][1]
@@ -109,7 +109,7 @@ std::vector<MortonRecord> SeedRecords() {
                 3.1, elapsed));
     }
     records.push_back(r5);
-    MortonRecord r7 = Record(k, 7);
+    MortonRecord r7 = MakeMortonRecord(k, 7);
     r7.probes = {
         Probe("find kernel-tree-1 -type f | xargs cat > /dev/null", 0.4, 3.2, 7.9 + 10 * k)};
     if (k == 0) {  // "2.4 killed after 15 min"
@@ -117,7 +117,7 @@ std::vector<MortonRecord> SeedRecords() {
       r7.probes[0].exit_code = -1;
       r7.probes[0].usage.elapsed_seconds = 902;
     }
-    r7.load = {Stream("streaming-writer", 20000, 910)};
+    r7.load = {MortonStream("streaming-writer", 20000, 910)};
     records.push_back(r7);
   }
   return records;
@@ -131,14 +131,14 @@ ResultsDocument DocumentOf(const std::vector<MortonRecord>& records) {
   return doc;
 }
 
-std::string Render(const ResultsDocument& doc) {
+std::string RenderMorton(const ResultsDocument& doc) {
   std::string text, err;
   EXPECT_TRUE(RenderMortonReport(doc, "akpm", &text, &err)) << err;
   return text;
 }
 
 TEST(MortonTextTest, SeedLinesOfTest1AndTest5ComeOutByteForByte) {
-  const std::string text = Render(DocumentOf(SeedRecords()));
+  const std::string text = RenderMorton(DocumentOf(SeedRecords()));
   const char* const lines[] = {
       "2.4.21-pre4:\n"
       "cat 100-meg-file-3 > /dev/null  0.00s user 0.18s system 2% cpu 6.115 total\n"
@@ -165,7 +165,7 @@ TEST(MortonTextTest, SeedLinesOfTest1AndTest5ComeOutByteForByte) {
 }
 
 TEST(MortonTextTest, GoldenOfTheFourKernels) {
-  ExpectMatchesGolden("morton_seed.txt", Render(DocumentOf(SeedRecords())));
+  ExpectMatchesGolden("morton_seed.txt", RenderMorton(DocumentOf(SeedRecords())));
 }
 
 TEST(MortonTextTest, SecondsKeepTwoSignificantDigitsBelowATenth) {
@@ -179,14 +179,14 @@ TEST(MortonTextTest, SecondsKeepTwoSignificantDigitsBelowATenth) {
 TEST(MortonTextTest, RepetitionsAreMeansAndPartialDnfIsSaid) {
   std::vector<MortonRecord> records;
   for (uint32_t rep = 0; rep < 3; ++rep) {
-    MortonRecord r = Record(3, 6);
+    MortonRecord r = MakeMortonRecord(3, 6);
     r.repetition = rep;
     r.probes = {Probe("cat 100-meg-file-0 > /dev/null", 0, 0.1, 10 + rep)};
     if (rep == 2) r.probes[0].status = "dnf";
-    r.load = {Stream("streaming-writer", 100, 10)};
+    r.load = {MortonStream("streaming-writer", 100, 10)};
     records.push_back(r);
   }
-  const std::string text = Render(DocumentOf(records));
+  const std::string text = RenderMorton(DocumentOf(records));
   EXPECT_NE(text.find("(means of 3 repetitions)"), std::string::npos) << text;
   EXPECT_NE(text.find("2.5.61+AS: 10.50 seconds (1 of 3 repetitions DNF) (streaming writer "
                       "10.0 MB/s)\n"),
@@ -195,16 +195,16 @@ TEST(MortonTextTest, RepetitionsAreMeansAndPartialDnfIsSaid) {
 }
 
 TEST(MortonTextTest, FailedProbesAndDnfReadersInTheTimeLines) {
-  MortonRecord r = Record(0, 1);
+  MortonRecord r = MakeMortonRecord(0, 1);
   r.probes = {Probe("cat 100-meg-file-0 > /dev/null", 0, 0.1, 3),
               Probe("cat 100-meg-file-1 > /dev/null", 0, 0.1, 2)};
   r.probes[0].status = "dnf";
   r.probes[0].timeout_seconds = 90;
-  MortonRecord f = Record(1, 5);
+  MortonRecord f = MakeMortonRecord(1, 5);
   f.probes = {Probe("find kernel-tree-1 -type f | xargs cat > /dev/null", 0, 0.1, 3)};
   f.probes[0].status = "failed";
   f.probes[0].exit_code = 123;
-  const std::string text = Render(DocumentOf({r, f}));
+  const std::string text = RenderMorton(DocumentOf({r, f}));
   EXPECT_NE(text.find("2.4.21-pre4:\n"
                       "cat 100-meg-file-1 > /dev/null  0.00s user 0.10s system 5% cpu 2.000 total\n"
                       "cat 100-meg-file-0 > /dev/null  DNF after 90 seconds\n"),
@@ -268,7 +268,7 @@ TEST(MortonTextTest, ARealRunAsItWasPrinted) {
   ASSERT_TRUE(
       LoadResultsFile(testing::TestDataPath("fixtures/report_morton_small.json"), &doc, &err))
       << err;
-  ExpectMatchesGolden("morton_small.txt", Render(doc));
+  ExpectMatchesGolden("morton_small.txt", RenderMorton(doc));
 }
 
 }  // namespace

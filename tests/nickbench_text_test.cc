@@ -20,7 +20,7 @@ using testing::ReadTestFile;
 using testing::TestDataPath;
 
 // The nickbench block of the 27 Mar 2003 post, verbatim (shared/seeds/000).
-const char kSeedBlock[] =
+const char kNickbenchSeedBlock[] =
     "nickbench (IO rate is total combined throughput)\n"
     "Bench 2 - 2 threads, streaming reader and streaming writer\n"
     "DL - IO Rate: 33.36 MB/s, Reads per write: 0.08\n"
@@ -60,12 +60,12 @@ std::string Identifier(const std::string& label) {
   return id;
 }
 
-// One record per published row, parsed from kSeedBlock; the label only in the record.
-ResultsDocument SeedDocument() {
+// One record per published row, parsed from kNickbenchSeedBlock; the label only in the record.
+ResultsDocument NickbenchSeedDocument() {
   ResultsDocument doc;
   doc.suite = "nickbench";
   doc.identifiers = {"2.5.65-mm4-dl", "2.5.65-mm4-as", "2.5.65-mm4-cf"};
-  std::istringstream in(kSeedBlock);
+  std::istringstream in(kNickbenchSeedBlock);
   std::string line;
   int bench = 0;
   while (std::getline(in, line)) {
@@ -87,7 +87,7 @@ ResultsDocument SeedDocument() {
   return doc;
 }
 
-std::string Render(const ResultsDocument& doc) {
+std::string RenderNickbench(const ResultsDocument& doc) {
   std::string text, err;
   EXPECT_TRUE(RenderNickbenchReport(doc, "nick", &text, &err)) << err;
   return text;
@@ -123,16 +123,16 @@ TEST(NickbenchTextTest, SeedRowsAreByteIdentical) {
   EXPECT_EQ(RenderNickbenchRow("DL", 2, 33.36, 0.08),
             "DL - IO Rate: 33.36 MB/s, Reads per write: 0.08");
   // Without an environment header the whole report is the seed's block.
-  EXPECT_EQ(Render(SeedDocument()), kSeedBlock);
+  EXPECT_EQ(RenderNickbench(NickbenchSeedDocument()), kNickbenchSeedBlock);
 }
 
 TEST(NickbenchTextTest, SeedReportMatchesGolden) {
-  ResultsDocument doc = SeedDocument();
+  ResultsDocument doc = NickbenchSeedDocument();
   doc.context = SeedContext();
-  const std::string text = Render(doc);
+  const std::string text = RenderNickbench(doc);
   ExpectMatchesGolden("nickbench_seed.txt", text);
   EXPECT_EQ(text.rfind("Machine is UP PIV 2.0 (512K), 256MB no swap\n", 0), 0u);
-  EXPECT_NE(text.find(std::string("\n\n") + kSeedBlock), std::string::npos);
+  EXPECT_NE(text.find(std::string("\n\n") + kNickbenchSeedBlock), std::string::npos);
 }
 
 TEST(NickbenchTextTest, RowsAreMeansOverRepetitions) {
@@ -159,7 +159,7 @@ TEST(NickbenchTextTest, RowsAreMeansOverRepetitions) {
     j.erase("label");  // labels come from the document
     doc.records.push_back(j);
   }
-  EXPECT_EQ(Render(doc),
+  EXPECT_EQ(RenderNickbench(doc),
             "nickbench (IO rate is total combined throughput)\n"
             "(means of 2 repetitions; IO Rate is a harmonic mean)\n"
             "Bench 2 - 2 threads, streaming reader and streaming writer\n"
@@ -196,17 +196,17 @@ TEST(NickbenchTextTest, UnevenRepetitionsAndUnlabelledRows) {
 
 TEST(NickbenchTextTest, RefusesOtherFormatsAndForeignRecords) {
   std::string text, err;
-  EXPECT_FALSE(RenderNickbenchReport(SeedDocument(), "tiobench", &text, &err));
+  EXPECT_FALSE(RenderNickbenchReport(NickbenchSeedDocument(), "tiobench", &text, &err));
   EXPECT_EQ(err, "nickbench results print as nick, not 'tiobench'");
-  ResultsDocument doc = SeedDocument();
+  ResultsDocument doc = NickbenchSeedDocument();
   doc.records[4]["bench"] = 7;
   EXPECT_FALSE(RenderNickbenchReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[4]: bench: 7 is not one of nickbench's Benches 2-6");
-  doc = SeedDocument();
+  doc = NickbenchSeedDocument();
   doc.records[0]["streams"] = {{{"name", "reader"}}};
   EXPECT_FALSE(RenderNickbenchReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[0]: streams[0].direction: missing");
-  doc = SeedDocument();
+  doc = NickbenchSeedDocument();
   doc.records[2].erase("fairness");
   EXPECT_FALSE(RenderNickbenchReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[2]: fairness: missing");
@@ -214,7 +214,7 @@ TEST(NickbenchTextTest, RefusesOtherFormatsAndForeignRecords) {
 
 // A small nickbench results document: one Bench 2 cell with a reader and a writer stream, each
 // with a latency histogram and a throughput log.
-ResultsDocument SmallDocument() {
+ResultsDocument NickbenchSmallDocument() {
   ResultsDocument doc;
   doc.suite = "nickbench";
   doc.complete = true;
@@ -270,7 +270,7 @@ ResultsDocument SmallDocument() {
 }
 
 TEST(NickbenchTextTest, ResultsJsonMatchesGoldenAndRoundTrips) {
-  const ResultsDocument doc = SmallDocument();
+  const ResultsDocument doc = NickbenchSmallDocument();
   const std::string text = ResultsToJson(doc).dump(2) + "\n";
   ExpectMatchesGolden("nickbench_small.json", text);
   ResultsDocument back;
@@ -291,7 +291,7 @@ TEST(NickbenchTextTest, ResultsJsonMatchesGoldenAndRoundTrips) {
   EXPECT_DOUBLE_EQ(r.fairness.min_max_ratio, 0.08);
   EXPECT_EQ(NickbenchRecordToJson(r), doc.records[0]);
   EXPECT_EQ(ResultsToJson(back).dump(2) + "\n", text);
-  EXPECT_EQ(Render(back),
+  EXPECT_EQ(RenderNickbench(back),
             "nickbench (IO rate is total combined throughput)\n"
             "Bench 2 - 2 threads, streaming reader and streaming writer\n"
             "DL - IO Rate: 32.73 MB/s, Reads per write: 0.08\n");

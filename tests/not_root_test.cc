@@ -1,5 +1,6 @@
 // Without root, a comparison run must say so in one line and run on the current scheduler only:
-// no switching, no queue changes, no scratch device, and still a complete result.
+// no switching, no queue changes, no scratch device, and still a complete result. A root test
+// (ctest -L root) all the same: it runs real fio on /var/tmp's disk, as nobody when it is root.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -31,7 +32,7 @@ std::vector<std::string> SchedulersUnder(const std::string& dir) {
   return lines;
 }
 
-TEST(NotRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
+TEST(UnprivilegedRunRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
   if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed";
   testing::ScopedTempDir temp("/var/tmp");
   std::vector<std::string> argv;

@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
-#include "harness/fio/fio_runner.h"
+#include "fakes.h"
 #include "scenarios/orasim/orasim_records.h"
 #include "test_util.h"
 
@@ -17,31 +17,20 @@ namespace elevbench {
 namespace {
 
 // Every stream of a run moves 8 KiB × (100 × its index + 100) in 10 s.
-class FakeFio : public FioRunner {
- public:
-  bool Run(const FioInvocation& inv, FioRunResult* result, std::string*) override {
-    invocations.push_back(inv);
-    result->jobs.clear();
-    uint64_t k = 1;
-    for (const StreamSpec& s : inv.streams) {
-      FioJobResult job;
-      job.name = s.name;
-      job.job_runtime_ms = 10'000;
-      FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
-      d.io_bytes = 8192 * 100 * k++;
-      d.total_ios = d.io_bytes / 8192;
-      d.runtime_ms = 10'000;
-      d.clat.Record(1'000'000, d.total_ios);
-      result->jobs.push_back(job);
-    }
-    return true;
+void MeasureOrasimStreams(const FioInvocation& inv, double, FioRunResult* result) {
+  uint64_t k = 1;
+  for (const StreamSpec& s : inv.streams) {
+    FioJobResult job;
+    job.name = s.name;
+    job.job_runtime_ms = 10'000;
+    FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
+    d.io_bytes = 8192 * 100 * k++;
+    d.total_ios = d.io_bytes / 8192;
+    d.runtime_ms = 10'000;
+    d.clat.Record(1'000'000, d.total_ios);
+    result->jobs.push_back(job);
   }
-  bool Start(const FioInvocation&, std::unique_ptr<FioBackground>*, std::string* err) override {
-    *err = "not used";
-    return false;
-  }
-  std::vector<FioInvocation> invocations;
-};
+}
 
 bool HasExtra(const StreamSpec& s, const std::string& key, const std::string& value) {
   return std::find(s.extra.begin(), s.extra.end(), std::make_pair(key, value)) != s.extra.end();
@@ -56,20 +45,21 @@ TEST(OrasimSuiteTest, RunsTheOltpJobAndScoresItsOperationsPerSecond) {
   ASSERT_TRUE(suite->Prepare(MachineInfo{}, &err)) << err;
   ASSERT_EQ(suite->Variants().size(), 2u);
   testing::ScopedTempDir dir;
-  FakeFio fio;
+  testing::FakeFio fio;
+  fio.measure = MeasureOrasimStreams;
   CellEnvironment env;
   env.directory = dir.path();
   env.fio = &fio;
   env.work_dir = dir.path();
   nlohmann::json setup;
   ASSERT_TRUE(suite->SetUp(env, &setup, &err)) << err;
-  ASSERT_EQ(fio.invocations.size(), 1u);
-  EXPECT_EQ(fio.invocations[0].streams[0].file_size_bytes, 32u << 20);
-  EXPECT_TRUE(fio.invocations[0].streams[0].end_fsync);
+  ASSERT_EQ(fio.runs.size(), 1u);
+  EXPECT_EQ(fio.runs[0].streams[0].file_size_bytes, 32u << 20);
+  EXPECT_TRUE(fio.runs[0].streams[0].end_fsync);
 
   std::vector<nlohmann::json> records;
   ASSERT_TRUE(suite->RunCell(suite->Variants()[1], env, &records, &err)) << err;
-  const FioInvocation& job = fio.invocations.back();
+  const FioInvocation& job = fio.runs.back();
   ASSERT_EQ(job.streams.size(), 4u);  // two readers, one writer, the log
   for (const StreamSpec& s : job.streams) {
     EXPECT_TRUE(s.direct) << s.name;

@@ -11,8 +11,8 @@
 namespace elevbench {
 namespace {
 
-OrasimRecord Record(const std::string& id, const std::string& label, uint32_t repetition, int run,
-                    double score) {
+OrasimRecord MakeOrasimRecord(const std::string& id, const std::string& label, uint32_t repetition,
+                              int run, double score) {
   OrasimRecord r;
   r.identifier = id;
   r.label = label;
@@ -25,7 +25,7 @@ OrasimRecord Record(const std::string& id, const std::string& label, uint32_t re
   return r;
 }
 
-ResultsDocument Document(const std::vector<OrasimRecord>& records) {
+ResultsDocument OrasimDocument(const std::vector<OrasimRecord>& records) {
   ResultsDocument doc;
   doc.suite = "orasim";
   for (const OrasimRecord& r : records) doc.records.push_back(OrasimRecordToJson(r));
@@ -33,10 +33,10 @@ ResultsDocument Document(const std::vector<OrasimRecord>& records) {
 }
 
 TEST(OrasimTextTest, TheSeedsRowsComeOutInItsShape) {
-  const ResultsDocument doc =
-      Document({Record("k-dl", "DL", 0, 1, 132), Record("k-dl", "DL", 0, 2, 144),
-                Record("k-as", "AS", 0, 1, 129), Record("k-as", "AS", 0, 2, 140),
-                Record("k-cf", "CF", 0, 1, 97), Record("k-cf", "CF", 0, 2, 121)});
+  const ResultsDocument doc = OrasimDocument(
+      {MakeOrasimRecord("k-dl", "DL", 0, 1, 132), MakeOrasimRecord("k-dl", "DL", 0, 2, 144),
+       MakeOrasimRecord("k-as", "AS", 0, 1, 129), MakeOrasimRecord("k-as", "AS", 0, 2, 140),
+       MakeOrasimRecord("k-cf", "CF", 0, 1, 97), MakeOrasimRecord("k-cf", "CF", 0, 2, 121)});
   std::string text, err;
   ASSERT_TRUE(RenderOrasimReport(doc, "nick", &text, &err)) << err;
   EXPECT_EQ(text, std::string(kOrasimHeading) +
@@ -48,8 +48,8 @@ TEST(OrasimTextTest, TheSeedsRowsComeOutInItsShape) {
 }
 
 TEST(OrasimTextTest, RepetitionsOfARunAverageHarmonically) {
-  const ResultsDocument doc =
-      Document({Record("k-dl", "DL", 0, 1, 100), Record("k-dl", "DL", 1, 1, 300)});
+  const ResultsDocument doc = OrasimDocument(
+      {MakeOrasimRecord("k-dl", "DL", 0, 1, 100), MakeOrasimRecord("k-dl", "DL", 1, 1, 300)});
   std::string text, err;
   ASSERT_TRUE(RenderOrasimReport(doc, "nick", &text, &err)) << err;
   EXPECT_NE(text.find("DL - 150\n"), std::string::npos) << text;  // 2/(1/100+1/300)
@@ -57,7 +57,7 @@ TEST(OrasimTextTest, RepetitionsOfARunAverageHarmonically) {
 }
 
 TEST(OrasimTextTest, RecordsRoundTripAndBadOnesAreRefused) {
-  OrasimRecord r = Record("k-dl", "DL", 2, 1, 123.5);
+  OrasimRecord r = MakeOrasimRecord("k-dl", "DL", 2, 1, 123.5);
   r.write_ops = 7;
   r.log_ops = 9;
   OrasimRecord back;
@@ -72,7 +72,7 @@ TEST(OrasimTextTest, RecordsRoundTripAndBadOnesAreRefused) {
   EXPECT_FALSE(OrasimRecordFromJson(bad, &back, &err));
   EXPECT_EQ(err, "score_ops_s: missing");
   std::string text;
-  EXPECT_FALSE(RenderOrasimReport(Document({r}), "tiobench", &text, &err));
+  EXPECT_FALSE(RenderOrasimReport(OrasimDocument({r}), "tiobench", &text, &err));
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ bool GroupGone(pid_t pgid) { return kill(-pgid, 0) != 0 && errno == ESRCH; }
 
 // A killed descendant is reparented and reaped by init, asynchronously: until then it is a
 // zombie, still a member of the group but not running. Waits up to 2 s for the group to vanish.
-bool GroupGoneSoon(pid_t pgid) {
+bool GroupVanishesSoon(pid_t pgid) {
   for (int i = 0; i < 40 && !GroupGone(pgid); ++i) usleep(50000);
   return GroupGone(pgid);
 }
@@ -96,7 +96,7 @@ TEST(ParallelProbesTest, NothingIsLeftRunningAfterATimeoutNotEvenADescendant) {
   ASSERT_TRUE(RunParallelProbes({Sh("sleep 60 & echo $! > " + pids + "; wait", 0.5)}, &out, &err))
       << err;
   EXPECT_TRUE(out[0].dnf);
-  EXPECT_TRUE(GroupGoneSoon(out[0].pid)) << "the probe's process group still has members";
+  EXPECT_TRUE(GroupVanishesSoon(out[0].pid)) << "the probe's process group still has members";
   pid_t grandchild = 0;
   std::ifstream(pids) >> grandchild;
   ASSERT_GT(grandchild, 0);
@@ -121,7 +121,7 @@ TEST(ParallelProbesTest, AProbeThatCannotStartStopsTheOnesAlreadyStarted) {
   pid_t first = 0;
   std::ifstream(pids) >> first;
   if (first > 0) {
-    EXPECT_TRUE(GroupGoneSoon(first)) << "probe 1 still runs";
+    EXPECT_TRUE(GroupVanishesSoon(first)) << "probe 1 still runs";
   }
 }
 

@@ -72,7 +72,7 @@ ProbeRecord BaseRecord(const std::string& label, const std::string& probe) {
 
 // One record per published row. The records are added last probe first, so the report's order
 // comes from AllProbes, not from the records.
-ResultsDocument SeedDocument() {
+ResultsDocument ProbesSeedDocument() {
   ResultsDocument doc;
   doc.suite = "probes";
   doc.identifiers = {"2.5.65-mm4-dl", "2.5.65-mm4-as", "2.5.65-mm4-cf"};
@@ -111,7 +111,7 @@ ResultsDocument SeedDocument() {
   return doc;
 }
 
-std::string Render(const ResultsDocument& doc) {
+std::string RenderProbes(const ResultsDocument& doc) {
   std::string text, err;
   EXPECT_TRUE(RenderProbesReport(doc, "nick", &text, &err)) << err;
   return text;
@@ -131,10 +131,12 @@ TEST(ProbesTextTest, TitlesAndOrder) {
   EXPECT_EQ(ProbeTitle("find-during-read"), "");
 }
 
-TEST(ProbesTextTest, SeedRowsAreByteIdentical) { EXPECT_EQ(Render(SeedDocument()), WithCfNote()); }
+TEST(ProbesTextTest, SeedRowsAreByteIdentical) {
+  EXPECT_EQ(RenderProbes(ProbesSeedDocument()), WithCfNote());
+}
 
 TEST(ProbesTextTest, SeedReportMatchesGolden) {
-  ResultsDocument doc = SeedDocument();
+  ResultsDocument doc = ProbesSeedDocument();
   doc.context = {
       {"cpus", 1},
       {"cpu_model", "PIV 2.0 (512K)"},
@@ -142,7 +144,7 @@ TEST(ProbesTextTest, SeedReportMatchesGolden) {
       {"swap_bytes", 0},
       {"devices", {{{"name", "hda"}, {"model", "Maxtor 6E040L0"}, {"rotational", true}}}},
       {"filesystem", "ext2"}};
-  const std::string text = Render(doc);
+  const std::string text = RenderProbes(doc);
   ExpectMatchesGolden("probes_seed.txt", text);
   EXPECT_NE(text.find("Target fs for tests was ext2\n\n" + WithCfNote()), std::string::npos);
 }
@@ -214,7 +216,7 @@ TEST(ProbesTextTest, RowsAreMeansOfFinishedRepetitions) {
   add("k-bfq", 0, "dnf", 0, 1200, 1 << 20, 10);
   add("k-bfq", 1, "dnf", 0, 1200, 2 << 20, 21);
   add("k-bfq", 2, "dnf", 0, 1200, 3 << 20, 30);
-  EXPECT_EQ(Render(doc),
+  EXPECT_EQ(RenderProbes(doc),
             "(means of 3 repetitions)\n"
             "Cat kernel source during seq write\n"
             "BFQ - N/A\n"
@@ -270,21 +272,21 @@ TEST(ProbesTextTest, RecordJsonRoundTripsWithItsLoad) {
 
 TEST(ProbesTextTest, RefusesOtherFormatsAndForeignRecords) {
   std::string text, err;
-  EXPECT_FALSE(RenderProbesReport(SeedDocument(), "json-ish", &text, &err));
+  EXPECT_FALSE(RenderProbesReport(ProbesSeedDocument(), "json-ish", &text, &err));
   EXPECT_EQ(err, "probes results print as nick, not 'json-ish'");
-  ResultsDocument doc = SeedDocument();
+  ResultsDocument doc = ProbesSeedDocument();
   doc.records[1]["probe"] = "dd-during-read";
   EXPECT_FALSE(RenderProbesReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[1]: probe: unknown probe 'dd-during-read'");
-  doc = SeedDocument();
+  doc = ProbesSeedDocument();
   doc.records[0]["status"] = "slow";
   EXPECT_FALSE(RenderProbesReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[0]: status: expected ok, dnf or failed, not 'slow'");
-  doc = SeedDocument();
+  doc = ProbesSeedDocument();
   doc.records[2]["load"] = {{{"name", 1}}};
   EXPECT_FALSE(RenderProbesReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[2]: load[0].name: expected a string");
-  doc = SeedDocument();
+  doc = ProbesSeedDocument();
   doc.records[3]["exit_code"] = 1.5;
   EXPECT_FALSE(RenderProbesReport(doc, "nick", &text, &err));
   EXPECT_EQ(err, "records[3]: exit_code: expected an integer");

@@ -39,7 +39,7 @@ bool GroupAlive(pid_t pgid) {
 }
 
 // True when group `pgid` has no live member within a second.
-bool GroupGoneSoon(pid_t pgid) {
+bool NoLiveMemberSoon(pid_t pgid) {
   for (int i = 0; i < 100 && GroupAlive(pgid); ++i) SleepSeconds(0.01);
   return !GroupAlive(pgid);
 }
@@ -88,7 +88,7 @@ TEST(RepeatedCommandLoadTest, StopKillsTheRunningIterationAndItsChildren) {
   RepeatedCommandResult r;
   ASSERT_TRUE(load.Stop(&r, &err)) << err;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count(), 3.0);
-  EXPECT_TRUE(GroupGoneSoon(pgid));  // no leftovers: the sleep went with its shell
+  EXPECT_TRUE(NoLiveMemberSoon(pgid));  // no leftovers: the sleep went with its shell
   EXPECT_EQ(r.started, 1u);
   EXPECT_EQ(r.completed, 0u);
   EXPECT_TRUE(r.cut_short);
@@ -153,7 +153,7 @@ TEST(RepeatedCommandLoadTest, TheDestructorStopsARunningLoad) {
     }
   }
   ASSERT_GT(pgid, 0);
-  EXPECT_TRUE(GroupGoneSoon(pgid));
+  EXPECT_TRUE(NoLiveMemberSoon(pgid));
 }
 
 TEST(RunCommandLoadWithProbeTest, TheProbeRunsAfterTheWarmUpAndTheLoadStopsAfterIt) {

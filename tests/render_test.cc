@@ -14,14 +14,6 @@
 namespace elevbench {
 namespace {
 
-NamedResults Load(const std::string& relative) {
-  NamedResults file;
-  file.name = relative.substr(relative.rfind('/') + 1);
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath(relative), &file.doc, &err)) << err;
-  return file;
-}
-
 std::string Report(const std::vector<NamedResults>& files, const std::string& format) {
   std::string text;
   std::string err;
@@ -37,7 +29,7 @@ TEST(RenderTest, EverySuiteHasItsFormatsThenTheGenericOnes) {
 }
 
 TEST(RenderTest, OneFileInATextFormatIsWhatRenderResultsGives) {
-  const NamedResults file = Load("golden/nickbench_small.json");
+  const NamedResults file = testing::LoadNamedResults("golden/nickbench_small.json");
   std::string expected;
   std::string err;
   ASSERT_TRUE(RenderResults(file.doc, "", &expected, &err)) << err;
@@ -46,8 +38,8 @@ TEST(RenderTest, OneFileInATextFormatIsWhatRenderResultsGives) {
 }
 
 TEST(RenderTest, SeveralFilesInATextFormatPrintOneAfterTheOther) {
-  const NamedResults tio = Load("golden/results_small.json");
-  const NamedResults nick = Load("golden/nickbench_small.json");
+  const NamedResults tio = testing::LoadNamedResults("golden/results_small.json");
+  const NamedResults nick = testing::LoadNamedResults("golden/nickbench_small.json");
   std::string tio_text;
   std::string nick_text;
   std::string err;
@@ -58,8 +50,9 @@ TEST(RenderTest, SeveralFilesInATextFormatPrintOneAfterTheOther) {
 }
 
 TEST(RenderTest, SeveralFilesAsJsonAreAStreamOfDocuments) {
-  const std::string text =
-      Report({Load("golden/results_small.json"), Load("golden/nickbench_small.json")}, "json");
+  const std::string text = Report({testing::LoadNamedResults("golden/results_small.json"),
+                                   testing::LoadNamedResults("golden/nickbench_small.json")},
+                                  "json");
   std::istringstream in(text);
   nlohmann::json first;
   nlohmann::json second;
@@ -69,8 +62,9 @@ TEST(RenderTest, SeveralFilesAsJsonAreAStreamOfDocuments) {
 }
 
 TEST(RenderTest, GenericFormatsCombineTheFiles) {
-  const std::vector<NamedResults> files = {Load("golden/results_small.json"),
-                                           Load("golden/nickbench_small.json")};
+  const std::vector<NamedResults> files = {
+      testing::LoadNamedResults("golden/results_small.json"),
+      testing::LoadNamedResults("golden/nickbench_small.json")};
   std::string md;
   std::string err;
   ASSERT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &md, &err)) << err;
@@ -86,9 +80,9 @@ TEST(RenderTest, GenericFormatsCombineTheFiles) {
 TEST(RenderTest, AFormatTheSuiteDoesNotPrintNamesTheFileAndTheChoices) {
   std::string text;
   std::string err;
-  EXPECT_FALSE(
-      RenderReport({Load("golden/results_small.json"), Load("golden/nickbench_small.json")},
-                   "tiobench", GnuplotOptions{}, &text, &err));
+  EXPECT_FALSE(RenderReport({testing::LoadNamedResults("golden/results_small.json"),
+                             testing::LoadNamedResults("golden/nickbench_small.json")},
+                            "tiobench", GnuplotOptions{}, &text, &err));
   EXPECT_EQ(err.rfind("nickbench_small.json: unknown --format 'tiobench'", 0), 0u) << err;
   EXPECT_NE(err.find("nick, md, csv, csv-summary, html, json"), std::string::npos) << err;
 }

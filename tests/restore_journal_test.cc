@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "fake_sysfs.h"
+#include "fakes.h"
 
 namespace elevbench {
 namespace {
@@ -29,13 +29,6 @@ namespace fs = std::filesystem;
 const std::string kSched = "/sys/block/sdz/queue/scheduler";
 const std::string kReadAhead = "/sys/block/sdz/queue/read_ahead_kb";
 const std::string kReadExpire = "/sys/block/sdz/queue/iosched/read_expire";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string MakeTempDir(const char* tag) {
   std::string tmpl = std::string("/tmp/elevbench_") + tag + "_XXXXXX";
@@ -52,7 +45,7 @@ pid_t SpawnSleeper(bool ignore_term) {
   }
   // Wait until the exec happened, so the start time and comm are the sleeper's.
   for (int i = 0; i < 200; ++i) {
-    std::string comm = Slurp("/proc/" + std::to_string(pid) + "/comm");
+    std::string comm = testing::ReadFileOrEmpty("/proc/" + std::to_string(pid) + "/comm");
     if (comm == "sleep\n") break;
     usleep(5000);
   }
@@ -111,7 +104,7 @@ TEST_F(RestoreJournalTest, CrashThenLeftoverJournalRestores) {
     EXPECT_EQ(j.entries().size(), 2u);
   }  // dropped without RestoreAll: a crash
   ASSERT_TRUE(fs::exists(JournalPath()));
-  nlohmann::json on_disk = nlohmann::json::parse(Slurp(JournalPath()));
+  nlohmann::json on_disk = nlohmann::json::parse(testing::ReadFileOrEmpty(JournalPath()));
   EXPECT_EQ(on_disk["entries"][0]["original"], "mq-deadline");
   EXPECT_EQ(on_disk["entries"][1]["original"], "128");
   EXPECT_EQ(on_disk["owner"], "test run");
@@ -269,7 +262,7 @@ TEST_F(RestoreJournalTest, FailuresKeepOnlyFailedEntries) {
                      ": Device or resource busy); journal kept in " + JournalPath());
   EXPECT_EQ(Get(kSched), "none [mq-deadline] kyber bfq");  // kept going past the failure
   ASSERT_EQ(j.entries().size(), 1u);
-  EXPECT_EQ(nlohmann::json::parse(Slurp(JournalPath()))["entries"].size(), 1u);
+  EXPECT_EQ(nlohmann::json::parse(testing::ReadFileOrEmpty(JournalPath()))["entries"].size(), 1u);
   *fail = false;
   ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
   EXPECT_EQ(Get(kReadAhead), "128");
@@ -285,7 +278,7 @@ TEST_F(RestoreJournalTest, JournalFileAlwaysParses) {
   std::atomic<int> torn{0};
   std::thread reader([&] {
     while (!done) {
-      std::string text = Slurp(JournalPath());
+      std::string text = testing::ReadFileOrEmpty(JournalPath());
       if (text.empty()) continue;  // not created yet
       bool ok = !nlohmann::json::parse(text, nullptr, false).is_discarded();
       (ok ? parsed : torn)++;
@@ -444,7 +437,7 @@ TEST_F(RestoreJournalTest, DriverTagsAndCreatedLoopEntriesSurviveACrash) {
     ASSERT_EQ(j.entries().size(), 2u);
     EXPECT_EQ(j.entries()[1].original, "128");
   }
-  const nlohmann::json file = nlohmann::json::parse(Slurp(JournalPath()));
+  const nlohmann::json file = nlohmann::json::parse(testing::ReadFileOrEmpty(JournalPath()));
   EXPECT_EQ(file["entries"][0], (nlohmann::json{{"kind", "loop_created"},
                                                 {"device", "/dev/loop9"},
                                                 {"backing_file", "/tmp/mine.img"}}));
@@ -486,11 +479,13 @@ TEST_F(RestoreJournalTest, CgroupEntrySurvivesACrashAndIsRemoved) {
     ASSERT_TRUE(j.Record(JournalEntry::Cgroup(cgroup), &err)) << err;  // save-once
     EXPECT_EQ(j.entries().size(), 1u);
   }
-  const nlohmann::json file = nlohmann::json::parse(Slurp(JournalPath()));
+  const nlohmann::json file = nlohmann::json::parse(testing::ReadFileOrEmpty(JournalPath()));
   EXPECT_EQ(file["entries"][0], (nlohmann::json{{"kind", "cgroup"}, {"path", cgroup}}));
   JournalContents contents;
   std::string err;
-  ASSERT_TRUE(ParseJournal(Slurp(JournalPath()), "journal.json", &contents, &err)) << err;
+  ASSERT_TRUE(
+      ParseJournal(testing::ReadFileOrEmpty(JournalPath()), "journal.json", &contents, &err))
+      << err;
   ASSERT_EQ(contents.entries.size(), 1u);
   EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kCgroup);
   EXPECT_TRUE(contents.entries[0].SameResource(JournalEntry::Cgroup(cgroup)));

@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
+#include <memory>
 #include <random>
 
+#include "fakes.h"
 #include "harness/fio/fio_runner.h"
 #include "scenarios/suites.h"
 #include "test_util.h"
@@ -67,45 +68,22 @@ TEST(RunSessionTest, CounterDeltaWithoutBeforeSaysSo) {
 namespace elevbench {
 namespace {
 
-// Answers every fio invocation with one job per stream clone that moved its stream's bytes in
-// one second; fails the calls whose number (from 1) is in `fail_calls`.
-class FakeFio : public FioRunner {
- public:
-  bool Run(const FioInvocation& inv, FioRunResult* result, std::string* err) override {
-    labels.push_back(inv.label);
-    if (std::find(fail_calls.begin(), fail_calls.end(), labels.size()) != fail_calls.end()) {
-      *err = "fake fio failure";
-      return false;
-    }
-    result->jobs.clear();
-    for (const StreamSpec& s : inv.streams) {
-      for (uint32_t k = 0; k < s.numjobs; ++k) {
-        FioJobResult job;
-        job.name = s.name;
-        // Calls drawn at random (fixed seed) take `jitter_ms` longer: a spread the adaptive
-        // repetitions must see.
-        const uint64_t runtime_ms = 1000 + (rng() % 2 ? jitter_ms : 0);
-        job.job_runtime_ms = runtime_ms;
-        job.usr_cpu_pct = 10;
-        FioDirectionResult& d = s.rw.find("write") != std::string::npos ? job.write : job.read;
-        d.io_bytes = s.number_ios ? s.number_ios * s.block_size_bytes : s.file_size_bytes;
-        d.total_ios = d.io_bytes / s.block_size_bytes;
-        d.runtime_ms = runtime_ms;
-        d.clat.Record(100'000, d.total_ios);
-        result->jobs.push_back(job);
+// The default fake fio (every stream clone moves its stream's bytes in one second), except
+// that jobs drawn at random (fixed seed) take `jitter_ms` longer: a spread the adaptive
+// repetitions must see.
+testing::FakeFioMeasure JitteredOneSecondJobs(uint64_t jitter_ms) {
+  auto rng = std::make_shared<std::mt19937>(1);
+  return [rng, jitter_ms](const FioInvocation& inv, double elapsed, FioRunResult* result) {
+    testing::MeasureOneSecondPerJob(inv, elapsed, result);
+    for (FioJobResult& job : result->jobs) {
+      const uint64_t extra_ms = (*rng)() % 2 ? jitter_ms : 0;
+      job.job_runtime_ms += extra_ms;
+      for (FioDirectionResult* d : {&job.read, &job.write}) {
+        if (d->runtime_ms > 0) d->runtime_ms += extra_ms;  // the direction the job moved
       }
     }
-    return true;
-  }
-  bool Start(const FioInvocation&, std::unique_ptr<FioBackground>*, std::string* err) override {
-    *err = "not used";
-    return false;
-  }
-  std::vector<std::string> labels;
-  std::vector<size_t> fail_calls;
-  uint64_t jitter_ms = 0;
-  std::mt19937 rng{1};
-};
+  };
+}
 
 class RunSessionLoopTest : public ::testing::Test {
  protected:
@@ -140,7 +118,7 @@ class RunSessionLoopTest : public ::testing::Test {
 };
 
 TEST_F(RunSessionLoopTest, AutoRepetitionsStopWhenEveryHeadlineIntervalIsNarrow) {
-  FakeFio fio;  // identical numbers every time: the intervals are 0 wide after the minimum
+  testing::FakeFio fio;  // identical numbers every time: the intervals are 0 wide after the minimum
   config_.adaptive.enabled = true;
   config_.adaptive.min_repetitions = 3;
   config_.adaptive.max_repetitions = 6;
@@ -154,8 +132,9 @@ TEST_F(RunSessionLoopTest, AutoRepetitionsStopWhenEveryHeadlineIntervalIsNarrow)
 }
 
 TEST_F(RunSessionLoopTest, AutoRepetitionsStopAtTheCapWhenSpreadStaysWide) {
-  FakeFio fio;
-  fio.jitter_ms = 1000;  // phases take 1 or 2 s at random: such a spread never narrows to 5 %
+  testing::FakeFio fio;
+  fio.measure = JitteredOneSecondJobs(
+      1000);  // phases take 1 or 2 s at random: such a spread never narrows to 5 %
   config_.adaptive.enabled = true;
   config_.adaptive.min_repetitions = 3;
   config_.adaptive.max_repetitions = 4;
@@ -173,14 +152,14 @@ TEST_F(RunSessionLoopTest, AutoRepetitionsStopAtTheCapWhenSpreadStaysWide) {
 }
 
 TEST_F(RunSessionLoopTest, RunsEveryCellAndLabelsEveryRecord) {
-  FakeFio fio;
+  testing::FakeFio fio;
   size_t failed = 0;
   std::string err;
   ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
   EXPECT_EQ(failed, 0u);
   // 2 configurations × 2 thread counts × 2 repetitions, 4 phases each.
   ASSERT_EQ(doc_.cells.size(), 8u);
-  EXPECT_EQ(fio.labels.size(), 8u * 4);
+  EXPECT_EQ(fio.runs.size(), 8u * 4);
   EXPECT_EQ(doc_.records.size(), 8u * 4);
   for (const nlohmann::json& r : doc_.records) {
     const std::string id = r.at("identifier");
@@ -200,7 +179,7 @@ TEST_F(RunSessionLoopTest, RunsEveryCellAndLabelsEveryRecord) {
 }
 
 TEST_F(RunSessionLoopTest, AStopRequestEndsTheSessionAfterTheCurrentCell) {
-  FakeFio fio;
+  testing::FakeFio fio;
   size_t asked = 0;
   config_.stop_requested = [&] { return ++asked > 3; };  // before cells 1-3: go on
   config_.stop_reason = [] { return std::string("stopped by the test"); };
@@ -217,7 +196,7 @@ TEST_F(RunSessionLoopTest, AStopRequestEndsTheSessionAfterTheCurrentCell) {
 }
 
 TEST_F(RunSessionLoopTest, CachesAreDroppedThroughTheTargetBeforeEveryCellWhenAllowed) {
-  FakeFio fio;
+  testing::FakeFio fio;
   size_t drops = 0;
   target_.drop_caches = [&](std::string*) { return ++drops > 0; };
   size_t failed = 0;
@@ -241,8 +220,8 @@ TEST_F(RunSessionLoopTest, CachesAreDroppedThroughTheTargetBeforeEveryCellWhenAl
 }
 
 TEST_F(RunSessionLoopTest, AFailedCellIsRecordedAndTheRunGoesOn) {
-  FakeFio fio;
-  fio.fail_calls = {2};  // the second phase of the first cell
+  testing::FakeFio fio;
+  fio.failing_runs = {2};  // the second phase of the first cell
   size_t failed = 0;
   std::string err;
   ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
@@ -255,17 +234,17 @@ TEST_F(RunSessionLoopTest, AFailedCellIsRecordedAndTheRunGoesOn) {
 }
 
 TEST_F(RunSessionLoopTest, RejectsMismatchedLabels) {
-  FakeFio fio;
+  testing::FakeFio fio;
   config_.labels = {"DL"};
   size_t failed = 0;
   std::string err;
   EXPECT_FALSE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err));
   EXPECT_NE(err.find("label"), std::string::npos);
-  EXPECT_TRUE(fio.labels.empty());
+  EXPECT_TRUE(fio.runs.empty());
 }
 
 TEST_F(RunSessionLoopTest, NoConfigurationsRunsOnePassOnTheCurrentScheduler) {
-  FakeFio fio;
+  testing::FakeFio fio;
   config_.identifiers = {"6.18.44"};
   config_.labels = {"MQ-DEADLINE"};
   config_.repetitions = 1;

@@ -39,14 +39,7 @@ std::map<std::string, std::string> LoopSchedulers() {
   return out;
 }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class RunSignalsTest : public ::testing::Test {
+class RunSignalsRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to create loop devices and switch schedulers";
@@ -57,8 +50,8 @@ class RunSignalsTest : public ::testing::Test {
     dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
     before_ = LoopSchedulers();
-    dirty_bytes_ = ReadAll("/proc/sys/vm/dirty_bytes");
-    dirty_ratio_ = ReadAll("/proc/sys/vm/dirty_ratio");
+    dirty_bytes_ = testing::ReadFileOrEmpty("/proc/sys/vm/dirty_bytes");
+    dirty_ratio_ = testing::ReadFileOrEmpty("/proc/sys/vm/dirty_ratio");
   }
 
   // Starts a comparison on a scratch device (or `target` instead) and returns its pid once
@@ -95,7 +88,7 @@ class RunSignalsTest : public ::testing::Test {
         ADD_FAILURE() << "the run exited before finishing a cell (status " << status << ")";
         return -1;
       }
-      auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+      auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
       if (!j.is_discarded() && j.contains("cells") && j["cells"].size() >= cells) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -119,7 +112,7 @@ class RunSignalsTest : public ::testing::Test {
   }
 
   void ExpectNothingLeft() {
-    const std::string mounts = ReadAll("/proc/mounts");
+    const std::string mounts = testing::ReadFileOrEmpty("/proc/mounts");
     EXPECT_EQ(mounts.find("/elevbench-"), std::string::npos) << "a mount is left:\n" << mounts;
     std::string losetup;
     std::string err;
@@ -149,7 +142,7 @@ class RunSignalsTest : public ::testing::Test {
   std::string dirty_ratio_;
 };
 
-TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
+TEST_F(RunSignalsRootTest, SigintRestoresEverythingAndKeepsFinishedCells) {
   pid_t pid = StartAndWaitForCells(1);
   ASSERT_GT(pid, 0);
   kill(pid, SIGINT);
@@ -157,7 +150,7 @@ TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
-  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "results file is not valid JSON after SIGINT";
   EXPECT_FALSE(j["complete"].get<bool>());
   size_t ok_cells = 0;
@@ -169,7 +162,7 @@ TEST_F(RunSignalsTest, SigintRestoresEverythingAndKeepsFinishedCells) {
 
 // A probes run interrupted in its second cell (warm-up, probe or load): the load's fio and the
 // probe are stopped, exit 130, the finished cell is kept, and nothing is left behind.
-TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
+TEST_F(RunSignalsRootTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   pid_t pid = StartAndWaitForCells(
       1, {"--scratch", "512M"},
       {"probes", "--schedulers", "mq-deadline,bfq", "--tree-size", "8", "--load-size", "64",
@@ -181,7 +174,7 @@ TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
-  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "results file is not valid JSON after SIGINT";
   EXPECT_FALSE(j["complete"].get<bool>());
   size_t ok_cells = 0;
@@ -194,20 +187,20 @@ TEST_F(RunSignalsTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   ExpectNothingLeft();
 }
 
-TEST_F(RunSignalsTest, SigkillThenRestoreRemovesEverything) {
+TEST_F(RunSignalsRootTest, SigkillThenRestoreRemovesEverything) {
   pid_t pid = StartAndWaitForCells(1);
   ASSERT_GT(pid, 0);
   KillAndRestore(pid);
   ExpectNothingLeft();
 }
 
-TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
+TEST_F(RunSignalsRootTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
   if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
   pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
   ASSERT_GT(pid, 0);
   KillAndRestore(pid);
   ExpectNothingLeft();
-  const std::string mounts = ReadAll("/proc/mounts");
+  const std::string mounts = testing::ReadFileOrEmpty("/proc/mounts");
   EXPECT_EQ(mounts.find("fuse.elevbench"), std::string::npos) << mounts;
   std::string ps;
   std::string err;
@@ -216,14 +209,14 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
             std::string::npos)
       << "the disk daemon survived";
   // The emulated run pins VM writeback limits; they must be back.
-  EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_bytes"), dirty_bytes_);
-  EXPECT_EQ(ReadAll("/proc/sys/vm/dirty_ratio"), dirty_ratio_);
+  EXPECT_EQ(testing::ReadFileOrEmpty("/proc/sys/vm/dirty_bytes"), dirty_bytes_);
+  EXPECT_EQ(testing::ReadFileOrEmpty("/proc/sys/vm/dirty_ratio"), dirty_ratio_);
 }
 
 // The emulated disk's loop device runs with 4 driver tags and writeback throttling off; after
 // SIGKILL and `elevbench restore` that device is gone and every other loop device's scheduler,
 // nr_requests, wbt_lat_usec and driver tags are as they were.
-TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAsBefore) {
+TEST_F(RunSignalsRootTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAsBefore) {
   if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
   Sysfs live;
   auto free_loop_queues = [&] {
@@ -235,7 +228,7 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAs
       }
       std::string state;
       for (const char* attr : {"scheduler", "nr_requests", "wbt_lat_usec"}) {
-        state += ReadAll(e.path().string() + "/queue/" + attr);
+        state += testing::ReadFileOrEmpty(e.path().string() + "/queue/" + attr);
       }
       int tags = -1;
       std::string err;
@@ -247,7 +240,7 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAs
   const std::map<std::string, std::string> before = free_loop_queues();
   pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
   ASSERT_GT(pid, 0);
-  auto j = nlohmann::json::parse(ReadAll(dir_ + "/r.json"), nullptr, false);
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
   const std::string device =
       j.is_discarded() ? "" : j["context"]["target"].value("loop_device", std::string());
   EXPECT_EQ(device.rfind("/dev/loop", 0), 0u) << "no loop device in the results context";
@@ -256,7 +249,7 @@ TEST_F(RunSignalsTest, SigkillOnTheEmulatedDiskThenRestoreLeavesEveryLoopQueueAs
   std::string err;
   EXPECT_TRUE(ReadDriverTags(live, name, &tags, &err)) << err;
   EXPECT_EQ(tags, 4) << name;
-  EXPECT_EQ(ReadAll("/sys/block/" + name + "/queue/wbt_lat_usec"), "0\n") << name;
+  EXPECT_EQ(testing::ReadFileOrEmpty("/sys/block/" + name + "/queue/wbt_lat_usec"), "0\n") << name;
   KillAndRestore(pid);
   ExpectNothingLeft();
   EXPECT_FALSE(std::filesystem::exists("/sys/block/" + name)) << device << " was not removed";

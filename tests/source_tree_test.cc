@@ -17,7 +17,7 @@ namespace {
 
 using testing::ScopedTempDir;
 
-std::string ReadAll(SourceTextGenerator::Stream s, size_t chunk = 4096) {
+std::string ReadWholeStream(SourceTextGenerator::Stream s, size_t chunk = 4096) {
   std::string out;
   std::string buf(chunk, '\0');
   while (size_t n = s.Read(buf.data(), buf.size())) out.append(buf.data(), n);
@@ -130,7 +130,7 @@ TEST(SourceTreeText, IsPrintableTextAndNotConstant) {
   for (const char* path :
        {"drivers/block/ll_rw_blk.c", "include/linux/fs.h", "arch/i386/entry.S", "fs/ext2/Makefile",
         "Documentation/block/elevator.txt", "scripts/mkdep.pl", "README"}) {
-    const std::string text = ReadAll(gen.Open(path, 200'000), 1000);
+    const std::string text = ReadWholeStream(gen.Open(path, 200'000), 1000);
     ASSERT_EQ(text.size(), 200'000u) << path;
     std::set<char> distinct;
     for (char c : text) {
@@ -151,17 +151,17 @@ TEST(SourceTreeText, IsPrintableTextAndNotConstant) {
     }
     EXPECT_GT(lines.size(), 500u) << path;
   }
-  EXPECT_NE(ReadAll(gen.Open("a.c", 50'000)).find('{'), std::string::npos);
+  EXPECT_NE(ReadWholeStream(gen.Open("a.c", 50'000)).find('{'), std::string::npos);
 }
 
 TEST(SourceTreeText, DeterministicAndIndependentOfReadSize) {
   const SourceTextGenerator a(3), b(3), c(4);
-  const std::string one = ReadAll(a.Open("kernel/sched.c", 123'457), 65'536);
-  EXPECT_EQ(one, ReadAll(b.Open("kernel/sched.c", 123'457), 17));
-  EXPECT_NE(one, ReadAll(c.Open("kernel/sched.c", 123'457)));
-  EXPECT_NE(one, ReadAll(a.Open("kernel/fork.c", 123'457)));
-  EXPECT_EQ(ReadAll(a.Open("x.c", 0)), "");
-  EXPECT_EQ(ReadAll(a.Open("x.c", 1)), "\n");
+  const std::string one = ReadWholeStream(a.Open("kernel/sched.c", 123'457), 65'536);
+  EXPECT_EQ(one, ReadWholeStream(b.Open("kernel/sched.c", 123'457), 17));
+  EXPECT_NE(one, ReadWholeStream(c.Open("kernel/sched.c", 123'457)));
+  EXPECT_NE(one, ReadWholeStream(a.Open("kernel/fork.c", 123'457)));
+  EXPECT_EQ(ReadWholeStream(a.Open("x.c", 0)), "");
+  EXPECT_EQ(ReadWholeStream(a.Open("x.c", 1)), "\n");
 }
 
 TEST(SourceTreeWrite, SameSeedSameBytesDifferentSeedDifferentBytes) {

@@ -8,7 +8,7 @@
 namespace elevbench {
 namespace {
 
-StreamResult Stream(const std::string& name, uint64_t read, uint64_t written) {
+StreamResult MakeStream(const std::string& name, uint64_t read, uint64_t written) {
   StreamResult s;
   s.name = name;
   s.bytes_read = read;
@@ -18,7 +18,7 @@ StreamResult Stream(const std::string& name, uint64_t read, uint64_t written) {
 }
 
 StreamResult FullStream() {
-  StreamResult s = Stream("writer1", 4096, 268435456);
+  StreamResult s = MakeStream("writer1", 4096, 268435456);
   s.runtime_seconds = 6.789;
   s.cpu_seconds = 1.25;
   EXPECT_TRUE(s.latency.Record(3500, 10));
@@ -41,7 +41,7 @@ void ExpectSame(const StreamResult& a, const StreamResult& b) {
   EXPECT_EQ(a.throughput_interval_ms, b.throughput_interval_ms);
 }
 
-TEST(StreamResultTest, BytesAreReadPlusWritten) { EXPECT_EQ(Stream("rw", 3, 4).bytes(), 7u); }
+TEST(StreamResultTest, BytesAreReadPlusWritten) { EXPECT_EQ(MakeStream("rw", 3, 4).bytes(), 7u); }
 
 TEST(StreamResultTest, FairnessOfNoStreamsIsAllZero) {
   const Fairness f = FairnessOf({});
@@ -52,7 +52,7 @@ TEST(StreamResultTest, FairnessOfNoStreamsIsAllZero) {
 }
 
 TEST(StreamResultTest, FairnessWhenNothingMovedIsZero) {
-  const Fairness f = FairnessOf({Stream("a", 0, 0), Stream("b", 0, 0)});
+  const Fairness f = FairnessOf({MakeStream("a", 0, 0), MakeStream("b", 0, 0)});
   EXPECT_EQ(f.min_max_ratio, 0);
   EXPECT_EQ(f.jain_index, 0);  // never a real value (it is at least 1/n), so it marks the case
   EXPECT_EQ(f.min_bytes, 0u);
@@ -60,15 +60,15 @@ TEST(StreamResultTest, FairnessWhenNothingMovedIsZero) {
 }
 
 TEST(StreamResultTest, OneStreamIsFair) {
-  const Fairness f = FairnessOf({Stream("a", 100, 0)});
+  const Fairness f = FairnessOf({MakeStream("a", 100, 0)});
   EXPECT_EQ(f.min_max_ratio, 1);
   EXPECT_EQ(f.jain_index, 1);
 }
 
 TEST(StreamResultTest, EqualStreamsAreFair) {
   const uint64_t mib256 = uint64_t{256} << 20;
-  const Fairness f = FairnessOf({Stream("r1", mib256, 0), Stream("r2", mib256, 0),
-                                 Stream("r3", mib256, 0), Stream("r4", mib256, 0)});
+  const Fairness f = FairnessOf({MakeStream("r1", mib256, 0), MakeStream("r2", mib256, 0),
+                                 MakeStream("r3", mib256, 0), MakeStream("r4", mib256, 0)});
   EXPECT_EQ(f.min_max_ratio, 1);
   EXPECT_DOUBLE_EQ(f.jain_index, 1);
   EXPECT_LE(f.jain_index, 1);
@@ -76,8 +76,8 @@ TEST(StreamResultTest, EqualStreamsAreFair) {
 
 TEST(StreamResultTest, SeedCfqBench6Fairness) {
   // "in this CFQ result, 2 threads read 256MB, 2 read 128MB" → 0.5; Jain 768²/(4·163840) = 0.9.
-  const Fairness f = FairnessOf(
-      {Stream("r1", 256, 0), Stream("r2", 128, 0), Stream("r3", 256, 0), Stream("r4", 128, 0)});
+  const Fairness f = FairnessOf({MakeStream("r1", 256, 0), MakeStream("r2", 128, 0),
+                                 MakeStream("r3", 256, 0), MakeStream("r4", 128, 0)});
   EXPECT_DOUBLE_EQ(f.min_max_ratio, 0.5);
   EXPECT_DOUBLE_EQ(f.jain_index, 0.9);
   EXPECT_EQ(f.min_bytes, 128u);
@@ -85,13 +85,14 @@ TEST(StreamResultTest, SeedCfqBench6Fairness) {
 }
 
 TEST(StreamResultTest, OneStarvedStreamGivesJainOneOverN) {
-  const Fairness f = FairnessOf({Stream("w", 0, 1000), Stream("r", 0, 0), Stream("r2", 0, 0)});
+  const Fairness f =
+      FairnessOf({MakeStream("w", 0, 1000), MakeStream("r", 0, 0), MakeStream("r2", 0, 0)});
   EXPECT_EQ(f.min_max_ratio, 0);
   EXPECT_DOUBLE_EQ(f.jain_index, 1.0 / 3);
 }
 
 TEST(StreamResultTest, FairnessCountsReadAndWrittenBytes) {
-  const Fairness f = FairnessOf({Stream("rw", 50, 50), Stream("r", 200, 0)});
+  const Fairness f = FairnessOf({MakeStream("rw", 50, 50), MakeStream("r", 200, 0)});
   EXPECT_DOUBLE_EQ(f.min_max_ratio, 0.5);
   EXPECT_DOUBLE_EQ(f.jain_index, 300.0 * 300 / (2 * (100.0 * 100 + 200.0 * 200)));
 }
@@ -165,7 +166,8 @@ TEST(StreamResultTest, BadJsonNamesTheKeyAndLeavesTheOutputAlone) {
 }
 
 TEST(StreamResultTest, FairnessJsonRoundTrip) {
-  const Fairness f = FairnessOf({Stream("r1", 256, 0), Stream("r2", 128, 0), Stream("r3", 200, 0)});
+  const Fairness f =
+      FairnessOf({MakeStream("r1", 256, 0), MakeStream("r2", 128, 0), MakeStream("r3", 200, 0)});
   const nlohmann::json j = FairnessToJson(f);
   EXPECT_EQ(j.size(), 4u);
   Fairness back;

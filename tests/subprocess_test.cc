@@ -48,7 +48,7 @@ bool NoZombieChildren() {
 }
 
 // Gone, or a zombie of some other parent (e.g. re-parented to a container init that never reaps).
-bool ProcessGone(pid_t pid) {
+bool GoneOrZombie(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   if (!in) return true;
   std::string stat;
@@ -337,7 +337,7 @@ TEST(ChildProcessTest, StopKillsGroupMembersLeftBehind) {
   ASSERT_TRUE(child.Stop(5, &err)) << err;
   EXPECT_EQ(child.result().term_signal, SIGTERM);
   bool gone = false;
-  for (double t0 = Now(); !gone && Now() - t0 < 5; usleep(10000)) gone = ProcessGone(straggler);
+  for (double t0 = Now(); !gone && Now() - t0 < 5; usleep(10000)) gone = GoneOrZombie(straggler);
   EXPECT_TRUE(gone);
 }
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "fake_sysfs.h"
+#include "fakes.h"
 
 namespace elevbench {
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
-// Shared helpers for the tests: paths of fixtures and golden files, golden comparison.
+// Shared helpers for the tests: paths of fixtures and golden files, golden comparison, files,
+// temporary directories and environment variables. The fakes are in fakes.h.
 
 #include <gtest/gtest.h>
 
@@ -7,6 +8,8 @@
 #include <vector>
 
 #include "scenarios/suites.h"
+
+#include "reporters/report_tables.h"
 
 // CMake defines both for the test binary; the fallbacks let a single test file be compiled by
 // hand from the project root.
@@ -73,5 +76,13 @@ inline NamedResults Measured(NamedResults file) {
 
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);
+
+/// Reads a whole file, or "" when it cannot be opened: for files whose absence is an answer
+/// (a /proc/PID entry of a process that is gone, a sysfs attribute this kernel lacks).
+std::string ReadFileOrEmpty(const std::string& path);
+
+/// Loads the results file tests/<relative> as the reports take it (a test failure when it does
+/// not load), named `name`, or by its file name when `name` is empty.
+NamedResults LoadNamedResults(const std::string& relative, const std::string& name = "");
 
 }  // namespace elevbench::testing

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/results/results_document.h"
+
 namespace elevbench::testing {
 
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
@@ -50,6 +52,21 @@ std::string ReadTestFile(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string ReadFileOrEmpty(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+NamedResults LoadNamedResults(const std::string& relative, const std::string& name) {
+  NamedResults file;
+  file.name = name.empty() ? relative.substr(relative.rfind('/') + 1) : name;
+  std::string err;
+  EXPECT_TRUE(LoadResultsFile(TestDataPath(relative), &file.doc, &err)) << err;
+  return file;
 }
 
 void ExpectMatchesGolden(const std::string& name, const std::string& actual) {

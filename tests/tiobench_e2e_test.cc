@@ -16,7 +16,7 @@
 namespace elevbench {
 namespace {
 
-TEST(TiobenchEndToEndTest, SmallRunThroughFio) {
+TEST(TiobenchEndToEndRootTest, SmallRunThroughFio) {
   if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed (scripts/install-deps)";
   testing::ScopedTempDir temp("/var/tmp");
   const std::string dir = temp.path();

@@ -25,7 +25,7 @@ struct SeedRow {
   std::string collapsed;  // the published line (the archive collapsed runs of spaces)
 };
 
-std::string Collapse(const std::string& s) {
+std::string CollapseWhitespace(const std::string& s) {
   std::istringstream in(s);
   std::string word, out;
   while (in >> word) out += (out.empty() ? "" : " ") + word;
@@ -57,7 +57,7 @@ std::vector<SeedRow> LoadSeedRows() {
         r.metrics.max_latency_ms >> r.metrics.lat_pct_over_2s >> r.metrics.lat_pct_over_10s >>
         r.metrics.cpu_eff;
     r.metrics.cpu_pct = std::stod(cpu.substr(0, cpu.size() - 1)) + 4e-5;
-    r.collapsed = Collapse(line);
+    r.collapsed = CollapseWhitespace(line);
     rows.push_back(r);
   }
   return rows;
@@ -65,7 +65,7 @@ std::vector<SeedRow> LoadSeedRows() {
 
 // The seed's rows as a results document of the tiobench suite, rendered through the suite's
 // renderer as `report` does.
-ResultsDocument SeedDocument() {
+ResultsDocument TiobenchSeedDocument() {
   ResultsDocument doc;
   doc.suite = "tiobench";
   TiobenchParams params;
@@ -86,7 +86,7 @@ ResultsDocument SeedDocument() {
 
 std::string RenderSeed(const std::string& format) {
   std::string text, err;
-  EXPECT_TRUE(RenderTiobenchReport(SeedDocument(), format, &text, &err)) << err;
+  EXPECT_TRUE(RenderTiobenchReport(TiobenchSeedDocument(), format, &text, &err)) << err;
   return text;
 }
 
@@ -123,7 +123,7 @@ TEST(TiobenchTextTest, EveryPublishedSeedRowIsReproduced) {
   for (const SeedRow& r : rows) {
     const std::string rendered = RenderNickRow(r.identifier, r.threads, r.metrics);
     EXPECT_EQ(rendered.size(), 75u) << rendered;
-    EXPECT_EQ(Collapse(rendered), r.collapsed);
+    EXPECT_EQ(CollapseWhitespace(rendered), r.collapsed);
   }
 }
 

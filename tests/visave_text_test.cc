@@ -44,8 +44,8 @@ TEST(VisaveTextTest, TruncatesButKeepsExactSteps) {
   EXPECT_EQ(TruncatedDecimal(-1, 2), "0.00");
 }
 
-VisaveRecord Record(const std::string& label, const std::string& id, uint32_t rep,
-                    std::vector<double> saves) {
+VisaveRecord MakeVisaveRecord(const std::string& label, const std::string& id, uint32_t rep,
+                              std::vector<double> saves) {
   VisaveRecord r;
   r.label = label;
   r.identifier = id;
@@ -77,15 +77,15 @@ VisaveRecord Record(const std::string& label, const std::string& id, uint32_t re
   return r;
 }
 
-ResultsDocument Document() {
+ResultsDocument VisaveDocument() {
   ResultsDocument doc;
   doc.suite = "visave";
   doc.identifiers = {"6.18.44-dl", "6.18.44-bfq"};
   doc.labels = {"DL", "BFQ"};
   doc.parameters = {{"file_bytes", 200}, {"interval_seconds", 10}, {"saves", 3}};
-  for (const VisaveRecord& r : {Record("DL", "6.18.44-dl", 0, {0.0123, 0.0456, 1.5}),
-                                Record("BFQ", "6.18.44-bfq", 0, {0.37, 1.26, 0.5}),
-                                Record("DL", "6.18.44-dl", 1, {0.02, 0.03, 0.9})}) {
+  for (const VisaveRecord& r : {MakeVisaveRecord("DL", "6.18.44-dl", 0, {0.0123, 0.0456, 1.5}),
+                                MakeVisaveRecord("BFQ", "6.18.44-bfq", 0, {0.37, 1.26, 0.5}),
+                                MakeVisaveRecord("DL", "6.18.44-dl", 1, {0.02, 0.03, 0.9})}) {
     doc.records.push_back(VisaveRecordToJson(r));
   }
   return doc;
@@ -93,16 +93,16 @@ ResultsDocument Document() {
 
 TEST(VisaveTextTest, GoldenReport) {
   std::string text, err;
-  ASSERT_TRUE(RenderVisaveReport(Document(), "lkml", &text, &err)) << err;
+  ASSERT_TRUE(RenderVisaveReport(VisaveDocument(), "lkml", &text, &err)) << err;
   EXPECT_NE(text.find("\nDL 0.012,0.045,1.500,0.020,0.030,0.900 = 0.4179 avg\n"), std::string::npos)
       << text;
   testing::ExpectMatchesGolden("visave_report.txt", text);
-  EXPECT_FALSE(RenderVisaveReport(Document(), "nick", &text, &err));
+  EXPECT_FALSE(RenderVisaveReport(VisaveDocument(), "nick", &text, &err));
   EXPECT_EQ(err, "visave results print as lkml, not 'nick'");
 }
 
 TEST(VisaveTextTest, RecordsRoundTripWithTheirHistogram) {
-  const VisaveRecord r = Record("DL", "x", 0, {0.0123, 2.5});
+  const VisaveRecord r = MakeVisaveRecord("DL", "x", 0, {0.0123, 2.5});
   VisaveRecord back;
   std::string err;
   ASSERT_TRUE(VisaveRecordFromJson(VisaveRecordToJson(r), &back, &err)) << err;
@@ -118,7 +118,7 @@ TEST(VisaveTextTest, RecordsRoundTripWithTheirHistogram) {
 TEST(VisaveMeasurementsTest, MeanMaxMedianAndTheWriter) {
   std::vector<Measurement> m;
   std::string err;
-  ASSERT_TRUE(VisaveMeasurements(Document(), &m, &err)) << err;
+  ASSERT_TRUE(VisaveMeasurements(VisaveDocument(), &m, &err)) << err;
   ASSERT_EQ(m.size(), 12u);  // 3 records x (mean, max, median, load)
   EXPECT_EQ(m[0].section, "vi-save");
   EXPECT_EQ(m[0].metric.name, "mean_save_seconds");

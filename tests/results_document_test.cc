@@ -1,15 +1,17 @@
-// The results JSON: golden layout, lossless round trip, and clear errors on bad files.
+// The results JSON (harness/results/results_document): golden layout, lossless round trip, and
+// clear errors on bad files.
+
+#include "harness/results/results_document.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/results/results_document.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 
 namespace elevbench {
 namespace {
 
-ResultsDocument SmallDocument() {
+ResultsDocument SmallTiobenchDocument() {
   ResultsDocument doc;
   doc.complete = true;
   doc.context = {{"kernel", "6.18.44"}, {"fio_version", "fio-3.33"}};
@@ -57,11 +59,12 @@ ResultsDocument SmallDocument() {
 }
 
 TEST(ResultsTest, JsonMatchesGolden) {
-  testing::ExpectMatchesGolden("results_small.json", ResultsToJson(SmallDocument()).dump(2) + "\n");
+  testing::ExpectMatchesGolden("results_small.json",
+                               ResultsToJson(SmallTiobenchDocument()).dump(2) + "\n");
 }
 
 TEST(ResultsTest, RoundTripIsLossless) {
-  const ResultsDocument doc = SmallDocument();
+  const ResultsDocument doc = SmallTiobenchDocument();
   ResultsDocument back;
   std::string err;
   ASSERT_TRUE(ResultsFromJson(ResultsToJson(doc), &back, &err)) << err;
@@ -97,11 +100,11 @@ TEST(ResultsTest, RejectsOtherSchemasAndGarbage) {
   ResultsDocument doc;
   EXPECT_FALSE(ResultsFromJson(nlohmann::json::object(), &doc, &err));
   EXPECT_NE(err.find("schema_version"), std::string::npos);
-  nlohmann::json j = ResultsToJson(SmallDocument());
+  nlohmann::json j = ResultsToJson(SmallTiobenchDocument());
   j["schema_version"] = 99;
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
   EXPECT_NE(err.find("99"), std::string::npos);
-  j = ResultsToJson(SmallDocument());
+  j = ResultsToJson(SmallTiobenchDocument());
   j["records"][0].erase("identifier");
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
   EXPECT_NE(err.find("records[0]"), std::string::npos);
@@ -111,14 +114,14 @@ TEST(ResultsTest, RejectsOtherSchemasAndGarbage) {
 TEST(ResultsTest, TiobenchRecordsAreCheckedByTheirReader) {
   std::string err;
   ResultsDocument doc;
-  nlohmann::json j = ResultsToJson(SmallDocument());
+  nlohmann::json j = ResultsToJson(SmallTiobenchDocument());
   j["records"][1]["phase"] = "sideways";
   ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
   std::vector<TioRecord> records;
   EXPECT_FALSE(TioRecordsFromDocument(doc, &records, &err));
   EXPECT_NE(err.find("records[1]"), std::string::npos) << err;
   EXPECT_NE(err.find("sideways"), std::string::npos) << err;
-  j = ResultsToJson(SmallDocument());
+  j = ResultsToJson(SmallTiobenchDocument());
   j["records"][0].erase("bytes");
   ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
   EXPECT_FALSE(TioRecordsFromDocument(doc, &records, &err));
@@ -130,16 +133,16 @@ TEST(ResultsTest, TiobenchRecordsAreCheckedByTheirReader) {
 TEST(ResultsTest, IntegersOutOfRangeAreRefusedNotConverted) {
   std::string err;
   ResultsDocument doc;
-  nlohmann::json j = ResultsToJson(SmallDocument());
+  nlohmann::json j = ResultsToJson(SmallTiobenchDocument());
   j["schema_version"] = 1e56;
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
   EXPECT_EQ(err, "schema_version: expected an integer");
-  j = ResultsToJson(SmallDocument());
+  j = ResultsToJson(SmallTiobenchDocument());
   j["cells"][0]["repetition"] = 1e56;
   EXPECT_FALSE(ResultsFromJson(j, &doc, &err));
   EXPECT_EQ(err, "cells: repetition: expected a non-negative integer");
   for (const char* field : {"repetition", "threads", "runs", "bytes", "ios"}) {
-    j = ResultsToJson(SmallDocument());
+    j = ResultsToJson(SmallTiobenchDocument());
     j["records"][0][field] = -2.5e300;
     ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
     std::vector<TioRecord> records;
@@ -152,7 +155,7 @@ TEST(ResultsTest, IntegersOutOfRangeAreRefusedNotConverted) {
 // Files written before the suites became plug-ins (cells with "threads" beside the generic
 // fields, no labels) still load, and the cell's variant is its thread count.
 TEST(ResultsTest, ReadsCellsOfEarlierFiles) {
-  nlohmann::json j = ResultsToJson(SmallDocument());
+  nlohmann::json j = ResultsToJson(SmallTiobenchDocument());
   ASSERT_FALSE(j["cells"][0].contains("label"));
   ResultsDocument doc;
   std::string err;
