@@ -153,6 +153,92 @@ void AddThroughputPlots(const std::vector<MetricRow>& rows, std::vector<Plot>* p
   }
 }
 
+// One time metric's points per repetition: x is the cluster (section, row) offset by the
+// configuration's place in it.
+struct TimePoints {
+  std::vector<std::pair<std::string, std::string>> clusters;  // (section, row)
+  std::vector<std::string> configurations;
+  std::map<std::string, std::vector<std::string>> ok;  // identifier → "x y" lines
+  std::vector<std::string> dnf;
+  std::set<std::string> failed;  // "identifier at section row", no time to draw
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = 0;
+};
+
+TimePoints TimePointsOf(const std::vector<Measurement>& measurements,
+                        const std::vector<std::string>& order, const std::string& name) {
+  TimePoints p;
+  p.configurations = order;
+  for (const Measurement& m : measurements) {
+    if (m.metric.name != name) continue;
+    AddOnce(&p.clusters, {m.section, m.row});
+    AddOnce(&p.configurations, m.identifier);
+  }
+  const double n_config = static_cast<double>(p.configurations.size());
+  for (const Measurement& m : measurements) {
+    if (m.metric.name != name) continue;
+    const size_t c =
+        std::find(p.clusters.begin(), p.clusters.end(), std::make_pair(m.section, m.row)) -
+        p.clusters.begin();
+    const size_t k = std::find(p.configurations.begin(), p.configurations.end(), m.identifier) -
+                     p.configurations.begin();
+    const double x =
+        static_cast<double>(c) + (static_cast<double>(k) - (n_config - 1) / 2) * 0.8 / n_config;
+    const std::string point = GnuplotNumber(x) + " " + GnuplotNumber(m.value);
+    if (m.status == "ok") {
+      p.ok[m.identifier].push_back(point);
+    } else if (m.status == "dnf") {
+      p.dnf.push_back(point);
+    } else {
+      p.failed.insert(m.identifier + " at " + SectionRowLabel(m.section, m.row));
+      continue;
+    }
+    if (m.value > 0) p.lo = std::min(p.lo, m.value);
+    p.hi = std::max(p.hi, m.value);
+  }
+  return p;
+}
+
+// The gnuplot script of a time metric's points: one series per configuration, DNFs in red.
+std::string TimePlotScript(const TimePoints& p, const std::string& name) {
+  std::ostringstream s;
+  std::vector<std::string> tics;
+  for (size_t c = 0; c < p.clusters.size(); ++c) {
+    tics.push_back(GnuplotString(SectionRowLabel(p.clusters[c].first, p.clusters[c].second)) + " " +
+                   std::to_string(c));
+  }
+  std::vector<std::string> clauses;
+  size_t series = 0;
+  for (size_t k = 0; k < p.configurations.size(); ++k) {
+    const auto it = p.ok.find(p.configurations[k]);
+    if (it == p.ok.end()) continue;
+    const std::string block = "ok" + std::to_string(series++);
+    s << Datablock(block, it->second);
+    clauses.push_back("$" + block + " using 1:2 with points pt 7 ps 0.9 lc " +
+                      std::to_string(k + 1) + " title " + GnuplotString(p.configurations[k]));
+  }
+  if (!p.dnf.empty()) {
+    s << Datablock("dnf", p.dnf);
+    clauses.push_back(std::string("$dnf using 1:2 with points pt 9 ps 1.4 lc rgb ") + kDnfColour +
+                      " title 'DNF'");
+    clauses.push_back(std::string("$dnf using 1:2:('DNF') with labels offset 0,1 tc rgb ") +
+                      kDnfColour + " notitle");
+  }
+  s << "set xtics (" << JoinWith(tics, ", ") << ")\n"
+    << "set xrange [-0.6:" << GnuplotNumber(static_cast<double>(p.clusters.size()) - 0.4) << "]\n"
+    << "set key outside right top\n"
+    << "set grid ytics\n"
+    << "set ylabel " << GnuplotString(name + " (s)") << "\n";
+  if (p.clusters.size() > 4) s << "set xtics rotate by -25\n";
+  if (p.hi > 0 && std::isfinite(p.lo) && p.hi / p.lo > 30) {
+    s << "set logscale y\n";
+  } else {
+    s << "set yrange [0:*]\n";
+  }
+  s << "plot " << JoinWith(clauses, ", ") << "\n";
+  return s.str();
+}
+
 void AddTimePlots(const std::vector<Measurement>& measurements,
                   const std::vector<std::string>& order, std::vector<Plot>* plots) {
   std::vector<std::string> metric_names;
@@ -162,88 +248,20 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
     }
   }
   for (const std::string& name : metric_names) {
-    std::vector<std::pair<std::string, std::string>> clusters;  // (section, row)
-    std::vector<std::string> configurations = order;
-    for (const Measurement& m : measurements) {
-      if (m.metric.name != name) continue;
-      AddOnce(&clusters, {m.section, m.row});
-      AddOnce(&configurations, m.identifier);
-    }
-    std::map<std::string, std::vector<std::string>> ok;  // identifier → "x y" lines
-    std::vector<std::string> dnf;
-    std::set<std::string> failed;
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = 0;
-    const double n_config = static_cast<double>(configurations.size());
-    for (const Measurement& m : measurements) {
-      if (m.metric.name != name) continue;
-      const size_t c =
-          std::find(clusters.begin(), clusters.end(), std::make_pair(m.section, m.row)) -
-          clusters.begin();
-      const size_t k = std::find(configurations.begin(), configurations.end(), m.identifier) -
-                       configurations.begin();
-      const double x =
-          static_cast<double>(c) + (static_cast<double>(k) - (n_config - 1) / 2) * 0.8 / n_config;
-      const std::string point = GnuplotNumber(x) + " " + GnuplotNumber(m.value);
-      if (m.status == "ok") {
-        ok[m.identifier].push_back(point);
-      } else if (m.status == "dnf") {
-        dnf.push_back(point);
-      } else {
-        failed.insert(m.identifier + " at " + SectionRowLabel(m.section, m.row));
-        continue;
-      }
-      if (m.value > 0) lo = std::min(lo, m.value);
-      hi = std::max(hi, m.value);
-    }
+    const TimePoints points = TimePointsOf(measurements, order, name);
     Plot plot;
     plot.kind = "times";
     plot.title = name + " (s) per repetition";
-    if (!dnf.empty()) plot.title += "; red: did not finish (DNF), drawn where it was cut";
-    if (!failed.empty()) {
-      plot.note = "Failed (no time): " + JoinWith({failed.begin(), failed.end()}, ", ") + ".";
+    if (!points.dnf.empty()) plot.title += "; red: did not finish (DNF), drawn where it was cut";
+    if (!points.failed.empty()) {
+      plot.note =
+          "Failed (no time): " + JoinWith({points.failed.begin(), points.failed.end()}, ", ") + ".";
     }
-    if (ok.empty() && dnf.empty()) {
-      plots->push_back(plot);
-      continue;
+    if (!points.ok.empty() || !points.dnf.empty()) {
+      plot.script = TimePlotScript(points, name);
+      plot.width =
+          static_cast<int>(std::clamp<size_t>(200 + points.clusters.size() * 160, 640, 1280));
     }
-    std::ostringstream s;
-    std::vector<std::string> tics;
-    for (size_t c = 0; c < clusters.size(); ++c) {
-      tics.push_back(GnuplotString(SectionRowLabel(clusters[c].first, clusters[c].second)) + " " +
-                     std::to_string(c));
-    }
-    std::vector<std::string> clauses;
-    size_t series = 0;
-    for (size_t k = 0; k < configurations.size(); ++k) {
-      const auto it = ok.find(configurations[k]);
-      if (it == ok.end()) continue;
-      const std::string block = "ok" + std::to_string(series++);
-      s << Datablock(block, it->second);
-      clauses.push_back("$" + block + " using 1:2 with points pt 7 ps 0.9 lc " +
-                        std::to_string(k + 1) + " title " + GnuplotString(configurations[k]));
-    }
-    if (!dnf.empty()) {
-      s << Datablock("dnf", dnf);
-      clauses.push_back(std::string("$dnf using 1:2 with points pt 9 ps 1.4 lc rgb ") + kDnfColour +
-                        " title 'DNF'");
-      clauses.push_back(std::string("$dnf using 1:2:('DNF') with labels offset 0,1 tc rgb ") +
-                        kDnfColour + " notitle");
-    }
-    s << "set xtics (" << JoinWith(tics, ", ") << ")\n"
-      << "set xrange [-0.6:" << GnuplotNumber(static_cast<double>(clusters.size()) - 0.4) << "]\n"
-      << "set key outside right top\n"
-      << "set grid ytics\n"
-      << "set ylabel " << GnuplotString(name + " (s)") << "\n";
-    if (clusters.size() > 4) s << "set xtics rotate by -25\n";
-    if (hi > 0 && std::isfinite(lo) && hi / lo > 30) {
-      s << "set logscale y\n";
-    } else {
-      s << "set yrange [0:*]\n";
-    }
-    s << "plot " << JoinWith(clauses, ", ") << "\n";
-    plot.script = s.str();
-    plot.width = static_cast<int>(std::clamp<size_t>(200 + clusters.size() * 160, 640, 1280));
     plots->push_back(plot);
   }
 }

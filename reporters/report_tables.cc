@@ -135,100 +135,128 @@ std::string ReportColumnUnit(const MetricInfo& metric) {
   return metric.unit;
 }
 
-std::vector<ReportTable> BuildReportTables(const NamedResults& file) {
-  const ResultsDocument& doc = file.doc;
-  const std::vector<Measurement>& measurements = file.measurements;
-  const std::vector<MetricRow> metric_rows = MetricRowsFrom(doc, measurements);
-  std::set<CellKey> dnf;  // cells with a repetition that did not finish
-  for (const Measurement& m : measurements) {
-    if (m.status == "dnf") dnf.insert({m.section, m.row, m.identifier, m.metric.name});
-  }
+namespace {
 
-  // Sections, their row keys and metrics in order of first appearance; configurations in the
-  // order MetricRowsOf gives them (IdentifierOrder, then others).
+using MetricsOfCell = std::map<std::string, const MetricRow*>;  // metric → row
+
+// The metric rows of one file laid out for tables: sections, their row keys and metrics in
+// order of first appearance, configurations in the document's order (IdentifierOrder, then
+// others), and the rows by cell.
+struct TableLayout {
   std::vector<std::string> sections;
   std::map<std::string, std::vector<std::string>> row_keys;
   std::map<std::string, std::vector<MetricInfo>> metrics;
   std::vector<std::string> identifiers;
-  std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string,
-                                                                       const MetricRow*>>
-      by_cell;  // (section, row, identifier) → metric → row
+  std::map<std::tuple<std::string, std::string, std::string>, MetricsOfCell>
+      by_cell;            // (section, row, identifier) → metric → row
+  std::set<CellKey> dnf;  // cells with a repetition that did not finish
+};
+
+template <typename T>
+void AddOnce(std::vector<T>* list, const T& value) {
+  if (std::find(list->begin(), list->end(), value) == list->end()) list->push_back(value);
+}
+
+TableLayout LayoutOf(const ResultsDocument& doc, const std::vector<Measurement>& measurements,
+                     const std::vector<MetricRow>& metric_rows) {
+  TableLayout layout;
+  for (const Measurement& m : measurements) {
+    if (m.status == "dnf") layout.dnf.insert({m.section, m.row, m.identifier, m.metric.name});
+  }
+  std::vector<std::string> seen;
   for (const MetricRow& r : metric_rows) {
-    if (std::find(sections.begin(), sections.end(), r.section) == sections.end()) {
-      sections.push_back(r.section);
-    }
-    std::vector<std::string>& keys = row_keys[r.section];
-    if (std::find(keys.begin(), keys.end(), r.row) == keys.end()) keys.push_back(r.row);
-    std::vector<MetricInfo>& infos = metrics[r.section];
+    AddOnce(&layout.sections, r.section);
+    AddOnce(&layout.row_keys[r.section], r.row);
+    std::vector<MetricInfo>& infos = layout.metrics[r.section];
     if (std::none_of(infos.begin(), infos.end(),
                      [&](const MetricInfo& i) { return i.name == r.metric.name; })) {
       infos.push_back(r.metric);
     }
-    if (std::find(identifiers.begin(), identifiers.end(), r.identifier) == identifiers.end()) {
-      identifiers.push_back(r.identifier);
-    }
-    by_cell[{r.section, r.row, r.identifier}][r.metric.name] = &r;
+    AddOnce(&seen, r.identifier);
+    layout.by_cell[{r.section, r.row, r.identifier}][r.metric.name] = &r;
   }
-  // MetricRowsOf orders configurations inside each row; keep the document's order overall.
-  std::vector<std::string> ordered = IdentifierOrder(doc);
-  for (const std::string& id : identifiers) {
-    if (std::find(ordered.begin(), ordered.end(), id) == ordered.end()) ordered.push_back(id);
-  }
+  // MetricRowsFrom orders configurations inside each row; keep the document's order overall.
+  layout.identifiers = IdentifierOrder(doc);
+  for (const std::string& id : seen) AddOnce(&layout.identifiers, id);
+  return layout;
+}
 
-  std::vector<ReportTable> tables;
-  for (const std::string& section : sections) {
-    ReportTable table;
-    table.section = section;
-    std::vector<MetricInfo> infos = metrics[section];
-    std::stable_partition(infos.begin(), infos.end(),
-                          [](const MetricInfo& i) { return i.headline; });
-    for (const MetricInfo& i : infos) table.columns.push_back({i});
-    for (const std::string& key : row_keys[section]) {
-      for (const std::string& id : ordered) {
-        const auto found = by_cell.find({section, key, id});
-        if (found == by_cell.end()) continue;
-        ReportRow row;
-        row.row = key;
-        row.identifier = id;
-        for (const ReportColumn& column : table.columns) {
-          ReportCell cell;
-          const auto m = found->second.find(column.metric.name);
-          if (m == found->second.end()) {
-            cell.missing = true;
-            row.cells.push_back(cell);
-            continue;
-          }
-          const MetricRow& mr = *m->second;
-          table.suite = mr.suite;
-          if (row.label.empty()) row.label = mr.label;
-          if (row.scheduler.empty()) row.scheduler = mr.scheduler;
-          row.requested = std::max(row.requested, mr.requested);
-          row.incomplete = row.incomplete || mr.incomplete();
-          cell.n = mr.summary.n;
-          if (cell.n == 0) {
-            cell.missing = true;
-            cell.text = dnf.count({section, key, id, column.metric.name}) ? "DNF" : "failed";
-          } else {
-            cell.text = ReportMeanText(mr.summary);
-          }
-          row.cells.push_back(cell);
-        }
-        row.n = row.cells.empty() ? 0 : row.cells.front().n;
-        row.failed = std::all_of(row.cells.begin(), row.cells.end(),
-                                 [](const ReportCell& c) { return c.n == 0; });
-        for (ReportCell& cell : row.cells) {
-          // A metric the configuration has no row for: "failed" when nothing of it was
-          // measured here, else "—" (the metric does not apply to this row).
-          if (cell.missing && cell.text.empty()) cell.text = row.failed ? "failed" : "—";
-          cell.differs = !cell.missing && cell.n != row.n;
-        }
-        table.has_row_keys = table.has_row_keys || !key.empty();
-        table.has_schedulers = table.has_schedulers || !row.scheduler.empty();
-        table.rows.push_back(std::move(row));
-      }
+// The cell of `column` in `row`: the mean ± half-width, DNF, failed, or missing.
+ReportCell CellOf(const TableLayout& layout, const MetricsOfCell& metrics,
+                  const ReportColumn& column, ReportTable* table, ReportRow* row) {
+  ReportCell cell;
+  const auto m = metrics.find(column.metric.name);
+  if (m == metrics.end()) {
+    cell.missing = true;
+    return cell;
+  }
+  const MetricRow& mr = *m->second;
+  table->suite = mr.suite;
+  if (row->label.empty()) row->label = mr.label;
+  if (row->scheduler.empty()) row->scheduler = mr.scheduler;
+  row->requested = std::max(row->requested, mr.requested);
+  row->incomplete = row->incomplete || mr.incomplete();
+  cell.n = mr.summary.n;
+  if (cell.n == 0) {
+    cell.missing = true;
+    const bool dnf =
+        layout.dnf.count({table->section, row->row, row->identifier, column.metric.name}) > 0;
+    cell.text = dnf ? "DNF" : "failed";
+  } else {
+    cell.text = ReportMeanText(mr.summary);
+  }
+  return cell;
+}
+
+ReportRow RowOf(const TableLayout& layout, const MetricsOfCell& metrics, const std::string& key,
+                const std::string& id, ReportTable* table) {
+  ReportRow row;
+  row.row = key;
+  row.identifier = id;
+  for (const ReportColumn& column : table->columns) {
+    row.cells.push_back(CellOf(layout, metrics, column, table, &row));
+  }
+  row.n = row.cells.empty() ? 0 : row.cells.front().n;
+  row.failed =
+      std::all_of(row.cells.begin(), row.cells.end(), [](const ReportCell& c) { return c.n == 0; });
+  for (ReportCell& cell : row.cells) {
+    // A metric the configuration has no row for: "failed" when nothing of it was measured
+    // here, else "—" (the metric does not apply to this row).
+    if (cell.missing && cell.text.empty()) cell.text = row.failed ? "failed" : "—";
+    cell.differs = !cell.missing && cell.n != row.n;
+  }
+  return row;
+}
+
+ReportTable TableOf(const TableLayout& layout, const std::string& section,
+                    const std::string& doc_suite) {
+  ReportTable table;
+  table.section = section;
+  std::vector<MetricInfo> infos = layout.metrics.at(section);
+  std::stable_partition(infos.begin(), infos.end(), [](const MetricInfo& i) { return i.headline; });
+  for (const MetricInfo& i : infos) table.columns.push_back({i});
+  for (const std::string& key : layout.row_keys.at(section)) {
+    for (const std::string& id : layout.identifiers) {
+      const auto found = layout.by_cell.find({section, key, id});
+      if (found == layout.by_cell.end()) continue;
+      ReportRow row = RowOf(layout, found->second, key, id, &table);
+      table.has_row_keys = table.has_row_keys || !key.empty();
+      table.has_schedulers = table.has_schedulers || !row.scheduler.empty();
+      table.rows.push_back(std::move(row));
     }
-    if (table.suite.empty()) table.suite = doc.suite;
-    tables.push_back(std::move(table));
+  }
+  if (table.suite.empty()) table.suite = doc_suite;
+  return table;
+}
+
+}  // namespace
+
+std::vector<ReportTable> BuildReportTables(const NamedResults& file) {
+  const std::vector<MetricRow> metric_rows = MetricRowsFrom(file.doc, file.measurements);
+  const TableLayout layout = LayoutOf(file.doc, file.measurements, metric_rows);
+  std::vector<ReportTable> tables;
+  for (const std::string& section : layout.sections) {
+    tables.push_back(TableOf(layout, section, file.doc.suite));
   }
   return tables;
 }

@@ -7,7 +7,7 @@
 //
 // cgroup v2 is used where the unified hierarchy at /sys/fs/cgroup offers both the memory and the
 // cpuset controller; otherwise the v1 `memory` and `cpuset` hierarchies. Every path is a system
-// path mapped through a Sysfs, so tests run the same code on a fake tree (tests/fake_cgroups.h).
+// path mapped through a Sysfs, so tests run the same code on a fake tree (tests/fakes.h).
 
 #include <sys/types.h>
 

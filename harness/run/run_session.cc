@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 
 #include "harness/core/system_info.h"
 #include "harness/run/run_plan.h"
@@ -119,156 +120,232 @@ bool HeadlineIntervalsConverged(const ResultsDocument& doc, SuiteMeasurer measur
   return converged;
 }
 
-bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& target,
-                FioRunner* fio, Progress* progress, ResultsDocument* doc, size_t* failed_cells,
-                std::string* err) {
-  *failed_cells = 0;
-  const auto stop = [&config] { return config.stop_requested && config.stop_requested(); };
-  if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
-      (!config.configs.empty() && config.configs.size() != config.identifiers.size())) {
-    *err = "internal: one identifier and one label per configuration are needed";
-    return false;
+namespace {
+
+// One session's state and its steps; RunSession below is the sequence. The references outlive
+// the object (it lives on RunSession's stack).
+class SessionRun {
+ public:
+  SessionRun(Suite& suite, const SessionConfig& config, const SessionTarget& target, FioRunner* fio,
+             Progress* progress, ResultsDocument* doc)
+      : suite_(suite),
+        config_(config),
+        target_(target),
+        progress_(progress),
+        doc_(doc),
+        adaptive_(config.adaptive),
+        repetitions_(adaptive_.enabled ? adaptive_.max_repetitions : config.repetitions),
+        variants_(suite.Variants()),
+        // Adaptive runs take the plan of the cap and stop at the end of a round (the plan is
+        // ordered by repetition), so their order is the one a fixed run of that many
+        // repetitions would have.
+        plan_(
+            BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)) {
+    env_.directory = target.directory;
+    env_.fio = fio;
+    env_.work_dir = config.work_dir;
+    env_.timeout_seconds = config.timeout_seconds;
+    env_.root = config.root;
+    env_.drop_caches = config.drop_caches;
+    env_.on_phase = [this](const std::string& phase) { progress_->Phase(phase); };
   }
-  const bool switching = target.control != nullptr && !config.configs.empty();
-  const std::vector<SuiteVariant> variants = suite.Variants();
-  const AdaptiveRepetitions& adaptive = config.adaptive;
-  const uint32_t repetitions = adaptive.enabled ? adaptive.max_repetitions : config.repetitions;
-  // Adaptive runs take the plan of the cap and stop at the end of a round (the plan is ordered
-  // by repetition), so their order is the one a fixed run of that many repetitions would have.
-  const std::vector<PlannedCell> plan =
-      BuildRunPlan(config.identifiers.size(), variants.size(), repetitions, config.seed);
-  uint32_t rounds_done = 0;
-  bool converged = false;
-  // A fixed run keeps the caller's "repetitions" (what was asked, so short rows show); an
-  // adaptive one records the rounds it ran.
-  auto record_rounds = [&] {
-    if (adaptive.enabled) {
-      doc->context["repetitions"] = rounds_done;
-      doc->context["repetitions_auto"] = {{"ci_width", adaptive.ci_width},
-                                          {"min_repetitions", adaptive.min_repetitions},
-                                          {"max_repetitions", adaptive.max_repetitions},
-                                          {"converged", converged}};
+
+  bool Stopped() const { return config_.stop_requested && config_.stop_requested(); }
+  size_t CellCount() const { return plan_.size(); }
+  bool Converged() const { return converged_; }
+  const CellEnvironment& Environment() const { return env_; }
+
+  // The document's header, saved before set-up.
+  bool SaveHeader(std::string* err) {
+    doc_->identifiers = config_.identifiers;
+    doc_->labels = config_.labels;
+    doc_->complete = false;
+    doc_->parameters = suite_.Parameters();
+    return SaveResultsFile(config_.out_path, *doc_, err);
+  }
+
+  // The suite's set-up and the parameters it settled on, saved.
+  bool SetUp(std::string* err) {
+    progress_->Start(doc_->suite, plan_.size());
+    progress_->Phase("set-up");
+    env_.label_prefix = "setup-";
+    if (!suite_.SetUp(env_, &doc_->setup, err)) {
+      progress_->Finish();
+      *err = "set-up: " + *err;
+      return false;
     }
-  };
-  doc->identifiers = config.identifiers;
-  doc->labels = config.labels;
-  doc->complete = false;
-  doc->parameters = suite.Parameters();
-  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
-  progress->Start(doc->suite, plan.size());
-
-  CellEnvironment env;
-  env.directory = target.directory;
-  env.fio = fio;
-  env.work_dir = config.work_dir;
-  env.timeout_seconds = config.timeout_seconds;
-  env.root = config.root;
-  env.drop_caches = config.drop_caches;
-  env.on_phase = [&](const std::string& phase) { progress->Phase(phase); };
-  TearDownGuard teardown(&suite, &env);
-  progress->Phase("set-up");
-  env.label_prefix = "setup-";
-  if (!suite.SetUp(env, &doc->setup, err)) {
-    progress->Finish();
-    *err = "set-up: " + *err;
-    return false;
+    doc_->parameters = suite_.Parameters();
+    return SaveResultsFile(config_.out_path, *doc_, err);
   }
-  doc->parameters = suite.Parameters();
-  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
 
-  int applied = -1;  // configuration currently on the device
-  for (size_t i = 0; i < plan.size(); ++i) {
-    if (stop()) break;
-    const PlannedCell& cell = plan[i];
-    const SuiteVariant& variant = variants[cell.variant_index];
-    CellRecord rec;
-    rec.identifier = config.identifiers[cell.config_index];
-    rec.label = config.labels[cell.config_index];
-    rec.scheduler = config.configs.empty() ? "" : DisplayName(config.configs[cell.config_index]);
-    rec.repetition = cell.repetition;
-    rec.variant = variant.key;
-    rec.started_at = NowIso8601();
+  // Cell i of the plan, recorded in the document (ok, failed or interrupted), then the end of
+  // its round; the results file is rewritten.
+  bool RunCell(size_t i, size_t* failed_cells, std::string* err) {
+    const PlannedCell& cell = plan_[i];
+    const SuiteVariant& variant = variants_[cell.variant_index];
+    CellRecord rec = StartRecord(cell, variant);
     const auto started = std::chrono::steady_clock::now();
-    progress->BeginCell(i, rec.identifier + " " + variant.label + " rep " +
-                               std::to_string(cell.repetition + 1) + "/" +
-                               (adaptive.enabled ? "≤" : "") + std::to_string(repetitions));
+    progress_->BeginCell(i, rec.identifier + " " + variant.label + " rep " +
+                                std::to_string(cell.repetition + 1) + "/" +
+                                (adaptive_.enabled ? "≤" : "") + std::to_string(repetitions_));
     std::string cell_err;
-    bool ok = true;
-    if (switching && static_cast<int>(cell.config_index) != applied) {
-      progress->Phase("switching to " + rec.scheduler);
-      ok = target.control->Apply(config.configs[cell.config_index], &cell_err);
-      applied = ok ? static_cast<int>(cell.config_index) : -1;
-    }
-    if (ok && config.drop_caches && target.drop_caches && !variant.keep_caches) {
-      progress->Phase("dropping caches");  // sync() first: seconds with much dirty data
-      ok = target.drop_caches(&cell_err);
-    }
-    if (target.control) {
-      rec.queue = target.control->Snapshot();
-    } else if (target.snapshot) {
-      rec.queue = target.snapshot();
-    }
-    nlohmann::json counters_before = target.disk_counters ? target.disk_counters() : nullptr;
+    bool ok = PrepareDevice(cell, variant, rec, &cell_err);
+    rec.queue = QueueSnapshot();
+    const nlohmann::json counters_before =
+        target_.disk_counters ? target_.disk_counters() : nullptr;
     std::vector<nlohmann::json> records;
     if (ok) {
-      env.label_prefix = CellPrefix(i);
-      ok = suite.RunCell(variant, env, &records, &cell_err);
+      env_.label_prefix = CellPrefix(i);
+      ok = suite_.RunCell(variant, env_, &records, &cell_err);
     }
-    if (target.disk_counters) {
-      rec.disk_counters = CounterDelta(counters_before, target.disk_counters());
+    if (target_.disk_counters) {
+      rec.disk_counters = CounterDelta(counters_before, target_.disk_counters());
     }
     rec.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (ok) {
       rec.status = "ok";
-      for (nlohmann::json& r : records) {
-        r["scheduler"] = rec.scheduler;
-        r["identifier"] = rec.identifier;
-        r["label"] = rec.label;
-        r["repetition"] = rec.repetition;
-        doc->records.push_back(std::move(r));
-      }
+      AppendRecords(rec, &records);
     } else {
-      rec.status = stop() ? "interrupted" : "failed";
+      rec.status = Stopped() ? "interrupted" : "failed";
       rec.error = cell_err;
-      if (!stop()) {
+      if (!Stopped()) {
         ++*failed_cells;
-        progress->Note("elevbench: cell " + std::to_string(i + 1) + " (" + rec.identifier + ", " +
-                       variant.label + ") failed: " + cell_err);
+        progress_->Note("elevbench: cell " + std::to_string(i + 1) + " (" + rec.identifier + ", " +
+                        variant.label + ") failed: " + cell_err);
       }
     }
-    doc->cells.push_back(std::move(rec));
-    doc->summary = suite.Summarize(*doc);
-    progress->EndCell();
-    const bool round_end = i + 1 == plan.size() || plan[i + 1].repetition != cell.repetition;
-    if (round_end) {
-      rounds_done = cell.repetition + 1;
-      if (adaptive.enabled && rounds_done >= adaptive.min_repetitions) {
-        double widest = 0;
-        std::string which;
-        converged = HeadlineIntervalsConverged(*doc, config.measure, adaptive.min_repetitions,
-                                               adaptive.ci_width, &widest, &which);
-        char line[160];
-        std::snprintf(line, sizeof line, "%.1f %%", widest * 100);
-        progress->Note("elevbench: after " + std::to_string(rounds_done) +
-                       " repetitions the widest 95 % interval is ±" +
-                       (std::isinf(widest) ? std::string("∞") : std::string(line)) + " (" + which +
-                       "); target ±" + std::to_string(adaptive.ci_width * 100).substr(0, 4) + " %" +
-                       (converged ? ": done" : ""));
-      }
-      record_rounds();
-    }
-    if (!SaveResultsFile(config.out_path, *doc, err)) return false;
-    if (converged) break;
+    doc_->cells.push_back(std::move(rec));
+    doc_->summary = suite_.Summarize(*doc_);
+    progress_->EndCell();
+    if (i + 1 == plan_.size() || plan_[i + 1].repetition != cell.repetition) EndRound(cell);
+    return SaveResultsFile(config_.out_path, *doc_, err);
   }
-  progress->Finish();
-  if (stop()) {
-    *err = config.stop_reason ? config.stop_reason() : "stopped";
+
+  // After the last cell or a stop: complete, or the stop's reason as the error.
+  bool Finish(std::string* err) {
+    progress_->Finish();
+    if (Stopped()) {
+      *err = config_.stop_reason ? config_.stop_reason() : "stopped";
+      return false;
+    }
+    RecordRounds();
+    doc_->complete = true;
+    return SaveResultsFile(config_.out_path, *doc_, err);
+  }
+
+ private:
+  CellRecord StartRecord(const PlannedCell& cell, const SuiteVariant& variant) const {
+    CellRecord rec;
+    rec.identifier = config_.identifiers[cell.config_index];
+    rec.label = config_.labels[cell.config_index];
+    rec.scheduler = config_.configs.empty() ? "" : DisplayName(config_.configs[cell.config_index]);
+    rec.repetition = cell.repetition;
+    rec.variant = variant.key;
+    rec.started_at = NowIso8601();
+    return rec;
+  }
+
+  // The cell's configuration on the device (when it changes) and the caches dropped.
+  bool PrepareDevice(const PlannedCell& cell, const SuiteVariant& variant, const CellRecord& rec,
+                     std::string* err) {
+    const bool switching = target_.control != nullptr && !config_.configs.empty();
+    if (switching && static_cast<int>(cell.config_index) != applied_) {
+      progress_->Phase("switching to " + rec.scheduler);
+      const bool ok = target_.control->Apply(config_.configs[cell.config_index], err);
+      applied_ = ok ? static_cast<int>(cell.config_index) : -1;
+      if (!ok) return false;
+    }
+    if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
+      progress_->Phase("dropping caches");  // sync() first: seconds with much dirty data
+      return target_.drop_caches(err);
+    }
+    return true;
+  }
+
+  std::map<std::string, std::string> QueueSnapshot() const {
+    if (target_.control) return target_.control->Snapshot();
+    if (target_.snapshot) return target_.snapshot();
+    return {};
+  }
+
+  // The suite's records with the cell's common header fields.
+  void AppendRecords(const CellRecord& rec, std::vector<nlohmann::json>* records) {
+    for (nlohmann::json& r : *records) {
+      r["scheduler"] = rec.scheduler;
+      r["identifier"] = rec.identifier;
+      r["label"] = rec.label;
+      r["repetition"] = rec.repetition;
+      doc_->records.push_back(std::move(r));
+    }
+  }
+
+  // A round (one repetition of every cell) ended: with adaptive repetitions, whether every
+  // headline interval is narrow enough, said in a note.
+  void EndRound(const PlannedCell& cell) {
+    rounds_done_ = cell.repetition + 1;
+    if (adaptive_.enabled && rounds_done_ >= adaptive_.min_repetitions) {
+      double widest = 0;
+      std::string which;
+      converged_ = HeadlineIntervalsConverged(*doc_, config_.measure, adaptive_.min_repetitions,
+                                              adaptive_.ci_width, &widest, &which);
+      char line[160];
+      std::snprintf(line, sizeof line, "%.1f %%", widest * 100);
+      progress_->Note("elevbench: after " + std::to_string(rounds_done_) +
+                      " repetitions the widest 95 % interval is ±" +
+                      (std::isinf(widest) ? std::string("∞") : std::string(line)) + " (" + which +
+                      "); target ±" + std::to_string(adaptive_.ci_width * 100).substr(0, 4) + " %" +
+                      (converged_ ? ": done" : ""));
+    }
+    RecordRounds();
+  }
+
+  // A fixed run keeps the caller's "repetitions" (what was asked, so short rows show); an
+  // adaptive one records the rounds it ran.
+  void RecordRounds() {
+    if (!adaptive_.enabled) return;
+    doc_->context["repetitions"] = rounds_done_;
+    doc_->context["repetitions_auto"] = {{"ci_width", adaptive_.ci_width},
+                                         {"min_repetitions", adaptive_.min_repetitions},
+                                         {"max_repetitions", adaptive_.max_repetitions},
+                                         {"converged", converged_}};
+  }
+
+  Suite& suite_;
+  const SessionConfig& config_;
+  const SessionTarget& target_;
+  Progress* progress_;
+  ResultsDocument* doc_;
+  const AdaptiveRepetitions& adaptive_;
+  const uint32_t repetitions_;
+  const std::vector<SuiteVariant> variants_;
+  const std::vector<PlannedCell> plan_;
+  CellEnvironment env_;
+  int applied_ = -1;  // configuration currently on the device
+  uint32_t rounds_done_ = 0;
+  bool converged_ = false;
+};
+
+}  // namespace
+
+bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& target,
+                FioRunner* fio, Progress* progress, ResultsDocument* doc, size_t* failed_cells,
+                std::string* err) {
+  *failed_cells = 0;
+  if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
+      (!config.configs.empty() && config.configs.size() != config.identifiers.size())) {
+    *err = "internal: one identifier and one label per configuration are needed";
     return false;
   }
-  record_rounds();
-  doc->complete = true;
-  return SaveResultsFile(config.out_path, *doc, err);
+  SessionRun run(suite, config, target, fio, progress, doc);
+  if (!run.SaveHeader(err)) return false;
+  TearDownGuard teardown(&suite, &run.Environment());
+  if (!run.SetUp(err)) return false;
+  for (size_t i = 0; i < run.CellCount() && !run.Stopped(); ++i) {
+    if (!run.RunCell(i, failed_cells, err)) return false;
+    if (run.Converged()) break;
+  }
+  return run.Finish(err);
 }
 
 }  // namespace elevbench
