@@ -1,5 +1,5 @@
 #pragma once
-// contest's report (shared/docs/legacy-suites.md §2.4): per load a line "<load>:", the column
+// contest's report (docs/legacy-suites.md §2.4): per load a line "<load>:", the column
 // header and one row per configuration, fields after the runs column TAB-separated:
 //
 //   io_load:

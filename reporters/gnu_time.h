@@ -1,5 +1,5 @@
 #pragma once
-// The `time` output formats of the 2003 posts, in one place (shared/docs/legacy-suites.md §4, §7):
+// The `time` output formats of the 2003 posts, in one place (docs/legacy-suites.md §4, §7):
 // GNU time 1.7 (`/usr/bin/time`), as Nick Piggin's cat / ls -lr probe lines show it:
 // "0.03user 0.13system 5:21.39elapsed"; zsh's `time` keyword, as Andrew Morton's test #1 shows
 // it: "0.00s user 0.18s system 2% cpu 6.115 total"; and bash's `time` keyword, as his test #5

@@ -1,7 +1,7 @@
 #pragma once
-// Andrew Morton's nine tests in the style of his posts (lkml, 20-21 Feb 2003; shared/docs/
-// legacy-suites.md §4): one block per test (its subject line and what ran at this run's sizes),
-// and in it one part per configuration label:
+// Andrew Morton's nine tests in the style of his posts (lkml, 20-21 Feb 2003;
+// docs/legacy-suites.md §4): one block per test (its subject line and what ran at this run's
+// sizes), and in it one part per configuration label:
 //
 //   iosched: parallel streaming reads
 //   ten 100 MB files read at once

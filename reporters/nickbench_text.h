@@ -1,5 +1,5 @@
 #pragma once
-// nickbench's report in the layout of Nick Piggin's posts (shared/docs/legacy-suites.md §3,
+// nickbench's report in the layout of Nick Piggin's posts (docs/legacy-suites.md §3,
 // seed 000, 27 Mar 2003):
 //
 //   nickbench (IO rate is total combined throughput)

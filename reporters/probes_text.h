@@ -1,6 +1,6 @@
 #pragma once
-// The cat / ls -lr probes' report in the layout of Nick Piggin's posts (shared/docs/
-// legacy-suites.md §5, seed 000, 27 Mar 2003):
+// The cat / ls -lr probes' report in the layout of Nick Piggin's posts
+// (docs/legacy-suites.md §5, seed 000, 27 Mar 2003):
 //
 //   Cat kernel source during seq write
 //   DL - 0.03user 0.14system 14:06.45elapsed

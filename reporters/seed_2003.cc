@@ -9,7 +9,8 @@
 
 namespace elevbench {
 
-// shared/seeds/000, lines 136-253, as posted (the mail had expanded the tabs to spaces).
+// Seed 000 (lkml, 27 Mar 2003), from its first probe line to Bench 6's note, as posted (the mail
+// had expanded the tabs to spaces).
 const char kSeed2003Post[] =
     "Cat kernel source during seq read\n"
     "DL - 0.03user 0.13system 5:21.39elapsed\n"

@@ -1,5 +1,5 @@
 #pragma once
-// The tiobench tables in the exact layouts of the 2003 posts (shared/docs/legacy-suites.md):
+// The tiobench tables in the exact layouts of the 2003 posts (docs/legacy-suites.md):
 // tiobench.pl's own layout (§1.4) and Nick Piggin's condensed layout from the seed posts (§1.5),
 // including their quirks: the CPU% field is Perl's stringified number cut to five characters,
 // and the column header appears only under the first section.

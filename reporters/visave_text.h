@@ -1,5 +1,5 @@
 #pragma once
-// The vi-save probe in the layout of seed 003 (lkml 2005; shared/docs/legacy-suites.md §8):
+// The vi-save probe in the layout of seed 003 (lkml 2005; docs/legacy-suites.md §8):
 //
 //   cfq 13,19,23,19,23,15,14,16,14 = 17.3 avg
 //

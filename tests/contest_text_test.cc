@@ -48,7 +48,8 @@ const char kContestSeedBlock[] =
     "2.5.65-mm4-as      1\t94\t72.3\t6.0\t19.1\t1.36\n"
     "2.5.65-mm4-cf      1\t89\t76.4\t5.0\t18.0\t1.29\n";
 
-// The same lines as shared/seeds/000 shows them (whitespace runs collapsed to one space).
+// The same lines as seed 000 shows them (lkml, 27 Mar 2003; whitespace runs collapsed to one
+// space).
 const char kSeedCollapsed[] =
     "Contest\nno_load:\nKernel [runs] Time CPU% Loads LCPU% Ratio\n"
     "2.5.65-mm4-dl 1 69 95.7 0.0 0.0 1.00\n2.5.65-mm4-as 1 69 95.7 0.0 0.0 1.00\n"

@@ -1,4 +1,4 @@
-// The time formats of the posts (shared/docs/legacy-suites.md §4, §7): GNU time 1.7's fields
+// The time formats of the posts (docs/legacy-suites.md §4, §7): GNU time 1.7's fields
 // (truncated centiseconds, the m:ss.cc / h:mm:ss switch at one hour, Nick's cut line), zsh's
 // `time` line of Andrew Morton's test #1 and bash's `real` line of his test #5, each checked
 // against every line the posts published.

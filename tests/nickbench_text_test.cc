@@ -19,7 +19,7 @@ using testing::ExpectMatchesGolden;
 using testing::ReadTestFile;
 using testing::TestDataPath;
 
-// The nickbench block of the 27 Mar 2003 post, verbatim (shared/seeds/000).
+// The nickbench block of the 27 Mar 2003 post, verbatim (seed 000, lkml 27 Mar 2003).
 const char kNickbenchSeedBlock[] =
     "nickbench (IO rate is total combined throughput)\n"
     "Bench 2 - 2 threads, streaming reader and streaming writer\n"

@@ -17,7 +17,7 @@ namespace {
 
 using testing::ExpectMatchesGolden;
 
-// The probe block of the 27 Mar 2003 post, verbatim (shared/seeds/000), without its prose
+// The probe block of the 27 Mar 2003 post, verbatim (seed 000, lkml 27 Mar 2003), without its prose
 // note on CF's DNF, which follows "CF - N/A".
 const char kSeedRows[] =
     "Cat kernel source during seq read\n"

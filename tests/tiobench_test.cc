@@ -1,4 +1,4 @@
-// tiobench planning and metric derivation (legacy-suites.md §1.1–1.3).
+// tiobench planning and metric derivation (docs/legacy-suites.md §1.1–1.3).
 
 #include "scenarios/tiobench/tiobench.h"
 

@@ -1,5 +1,6 @@
 // Golden tests of the tiobench tables: every published row of Nick Piggin's AS/DL/CFQ post
-// (shared/seeds/000, copied to tests/fixtures) is rendered from its numbers and must come out as
+// (seed 000, lkml 27 Mar 2003; its tiobench tables are in
+// tests/fixtures/seed_000_tiobench_cfq_post.txt) is rendered from its numbers and must come out as
 // published, in both layouts.
 
 #include "reporters/tiobench_text.h"
@@ -105,7 +106,7 @@ TEST(TiobenchTextTest, NumericFieldOverflowPrintsHashes) {
 }
 
 TEST(TiobenchTextTest, VerbatimSeedRowsAreByteIdentical) {
-  // The three rows quoted with their original whitespace in legacy-suites.md §1.5.
+  // The three rows quoted with their original whitespace in docs/legacy-suites.md §1.5.
   TioRowMetrics a{48.21, 11.09004, 0.080, 36.49, 0.00, 0.00, 435};
   EXPECT_EQ(RenderNickRow("2.5.65-mm4-dl", 1, a),
             "2.5.65-mm4-dl     1   48.21 11.09%     0.080       36.49   0.00  0.00   435");

@@ -1,7 +1,7 @@
 #pragma once
 // The repeated-command load: a background load that is a command run again and again until it
-// is stopped (contest's list_load `ls -lRa`, ctar/xtar_load's tar, dbench_load; shared/docs/
-// legacy-suites.md §2.2). It complements the fio loads of load_probe.h: where a load is a
+// is stopped (contest's list_load `ls -lRa`, ctar/xtar_load's tar, dbench_load;
+// docs/legacy-suites.md §2.2). It complements the fio loads of load_probe.h: where a load is a
 // program rather than a stream of I/O, this runs it, counts the iterations it completed and
 // keeps its resource use (wait4 rusage of every iteration) and its own elapsed time, so a suite
 // can report the load's CPU share over its own run (contest's LCPU%).

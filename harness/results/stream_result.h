@@ -29,7 +29,7 @@ struct StreamResult {
   uint64_t bytes() const { return bytes_read + bytes_written; }
 };
 
-/// Fairness of a multi-stream run (shared/docs/legacy-suites.md §3 and Jain et al. 1984).
+/// Fairness of a multi-stream run (docs/legacy-suites.md §3 and Jain et al. 1984).
 /// When no stream moved a byte both indices are undefined (0/0) and are reported as 0, as for
 /// no streams at all: jain_index 0 never occurs otherwise (it is
 /// at least 1/n), so it marks "nothing moved" unambiguously.

@@ -1,5 +1,5 @@
 #pragma once
-// A deterministic, compilable C tree for contest's foreground job (shared/docs/legacy-suites.md
+// A deterministic, compilable C tree for contest's foreground job (docs/legacy-suites.md
 // §2.2: a kernel compile, `make -j4 bzImage` on a uniprocessor). The 2003 job compiled
 // linux-2.4.19; what matters for an I/O scheduler is its shape: many .c files, each including
 // many shared headers (so every compiler reads a large set of small files, mostly from the page

@@ -1,7 +1,7 @@
 #pragma once
 // One contest cell: the load starts, the compile runs beside it once the load has run its
 // warm-up, the load is stopped when the compile ends; the record gets the compile's rusage and
-// the load's own work, rusage and elapsed time (shared/docs/legacy-suites.md §2.2-2.3).
+// the load's own work, rusage and elapsed time (docs/legacy-suites.md §2.2-2.3).
 
 #include <string>
 

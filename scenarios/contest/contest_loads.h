@@ -1,5 +1,5 @@
 #pragma once
-// contest's eleven loads (shared/docs/legacy-suites.md §2.2), what each runs here and the unit
+// contest's eleven loads (docs/legacy-suites.md §2.2), what each runs here and the unit
 // of its "Loads" column (§2.3). A load is nothing (no_load, cacherun), fio streams (io_load,
 // io_other, read_load) or a command run again and again (the others), the load-vs-probe
 // engine's two kinds of load. docs/contest.md compares each with its 2003 original.

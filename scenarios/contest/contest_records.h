@@ -1,5 +1,5 @@
 #pragma once
-// contest's plain result records (shared/docs/legacy-suites.md §2.3): one record per cell, the
+// contest's plain result records (docs/legacy-suites.md §2.3): one record per cell, the
 // compile's rusage and the load's work and rusage, and the rows of the printed table: per load
 // and configuration Time, CPU%, Loads, LCPU% and Ratio over the runs.
 

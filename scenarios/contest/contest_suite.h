@@ -1,5 +1,5 @@
 #pragma once
-// Con Kolivas's contest (shared/docs/legacy-suites.md §2): a kernel-like compile timed beside
+// Con Kolivas's contest (docs/legacy-suites.md §2): a kernel-like compile timed beside
 // each of eleven loads, reported as Time, CPU%, Loads, LCPU% and Ratio against no_load. The
 // compile tree (generated C, or a real tree copied with --compile-tree) and the loads' files are
 // laid out once per run on the target; each cell is one load × the compile (scenarios/contest/

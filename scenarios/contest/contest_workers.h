@@ -1,6 +1,6 @@
 #pragma once
-// The two contest loads that are neither fio streams nor stock commands (shared/docs/
-// legacy-suites.md §2.2): mem_load (references 110 % of RAM in a cache-miss pattern) and
+// The two contest loads that are neither fio streams nor stock commands
+// (docs/legacy-suites.md §2.2): mem_load (references 110 % of RAM in a cache-miss pattern) and
 // process_load (processes in a pipe ring passing chunks round). Each function is one iteration
 // of its load; the CLI runs it as the hidden `elevbench internal mem-load` / `process-ring`, and
 // the suite runs that command again and again as a repeated-command load

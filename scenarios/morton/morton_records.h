@@ -1,5 +1,5 @@
 #pragma once
-// Andrew Morton's nine "iosched" tests (lkml, 20-21 Feb 2003; shared/docs/legacy-suites.md §4):
+// Andrew Morton's nine "iosched" tests (lkml, 20-21 Feb 2003; docs/legacy-suites.md §4):
 // the plain result records, one per cell (one test under one configuration and repetition):
 // every probe's rusage and work, the load's streams, and the rows that average them over
 // repetitions.

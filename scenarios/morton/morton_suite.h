@@ -1,5 +1,5 @@
 #pragma once
-// Andrew Morton's nine "iosched" tests (lkml, 20-21 Feb 2003; shared/docs/legacy-suites.md §4)
+// Andrew Morton's nine "iosched" tests (lkml, 20-21 Feb 2003; docs/legacy-suites.md §4)
 // as a suite: the post's files, trees and loads laid out once at the post's sizes (or --scale
 // of them); each cell runs one test: parallel readers (#1, #5) started together, a copy of
 // trees (#4), or one timed command beside a dd-like streaming writer or a cat-like streaming

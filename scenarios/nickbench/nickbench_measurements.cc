@@ -5,9 +5,9 @@
 namespace elevbench {
 namespace {
 
-// The bench's own metric: which way is better follows from what it measures (legacy-suites
-// §3). Benches 3 and 4 are ordered ratios of two equal streams, 1 being fair and either side
-// not: they describe, and the fairness index below ranks.
+// The bench's own metric: which way is better follows from what it measures
+// (docs/legacy-suites.md §3). Benches 3 and 4 are ordered ratios of two equal streams, 1 being
+// fair and either side not: they describe, and the fairness index below ranks.
 MetricInfo BenchMetric(int bench) {
   MetricInfo info{"metric", NickbenchMetricUnit(bench), Direction::kNeither, MeanKind::kArithmetic,
                   true};

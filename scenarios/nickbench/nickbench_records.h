@@ -1,5 +1,5 @@
 #pragma once
-// nickbench's plain result records (shared/docs/legacy-suites.md §3): one record per bench of a
+// nickbench's plain result records (docs/legacy-suites.md §3): one record per bench of a
 // cell, with every stream's bytes, latency histogram and throughput over time.
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// The OraSim stand-in's plain result records (shared/docs/legacy-suites.md §6). OraSim itself
+// The OraSim stand-in's plain result records (docs/legacy-suites.md §6). OraSim itself
 // was never published; Nick Piggin reported two "bigger is better" numbers per scheduler
 // ("DL - 132, 144"). The stand-in is an OLTP-like fio job, and its score is the I/O operations
 // per second of all its streams together. One record per run of a cell.

@@ -1,5 +1,5 @@
 #pragma once
-// An OraSim stand-in (shared/docs/legacy-suites.md §6). Oracle's OraSim was never published;
+// An OraSim stand-in (docs/legacy-suites.md §6). Oracle's OraSim was never published;
 // Nick Piggin's posts show two "bigger is better" numbers per scheduler. This suite runs an
 // OLTP-like fio job instead — random 8 KiB reads and synchronous random 8 KiB writes of a data
 // file, and a sequential synchronous log — for a fixed time, `--runs` times per cell, and scores

@@ -1,5 +1,5 @@
 #pragma once
-// The cat / ls -lR probes' plain result records (shared/docs/legacy-suites.md §5): one record per
+// The cat / ls -lR probes' plain result records (docs/legacy-suites.md §5): one record per
 // probe of a cell: the probe's rusage and the work it did, and the load's streams.
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// tiobench with the exact 2003 semantics (shared/docs/legacy-suites.md §1): tiobench.pl divides
+// tiobench with the exact 2003 semantics (docs/legacy-suites.md §1): tiobench.pl divides
 // the total size and random-op count by the thread count, tiotest runs the phases
 // write → random write → read → random read on the same per-thread files, and the metrics are
 // derived from per-call latencies, the slowest thread's wall time and the threads' summed CPU.
@@ -111,7 +111,7 @@ struct TioPhaseMeasurement {
   LatencyHistogram latency;  ///< per-call latency of every read()/write()
 };
 
-/// One row of the tiobench tables, derived from a measurement (legacy-suites §1.3).
+/// One row of the tiobench tables, derived from a measurement (docs/legacy-suites.md §1.3).
 struct TioRowMetrics {
   double rate_mb_s = 0;         ///< MiB moved / wall seconds
   double cpu_pct = 0;           ///< 100 · CPU seconds / wall seconds, not divided by threads

@@ -1,5 +1,5 @@
 #pragma once
-// The vi-save probe's plain result records (seed 003, lkml 2005; shared/docs/legacy-suites.md
+// The vi-save probe's plain result records (seed 003, lkml 2005; docs/legacy-suites.md
 // §8): one record per cell: every save's timing and rusage, their latency histogram, and the
 // writer's stream.
 
