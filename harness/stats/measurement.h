@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/results/record_header.h"
 #include "harness/results/results_document.h"
 
 namespace elevbench {
@@ -52,6 +53,24 @@ struct Measurement {
 /// line) when the document's records are not the suite's.
 using SuiteMeasurer = bool (*)(const ResultsDocument& doc, std::vector<Measurement>* out,
                                std::string* err);
+
+/// The measurements of one suite record, as a callable: `add(info, value)` appends a
+/// Measurement carrying the record's suite, section, row, configuration, repetition and status,
+/// so a suite's measurer names only its metrics. `add(info, value, status)` gives one number a
+/// status of its own (a probe's start-up time is known although the probe did not finish).
+class RecordMeasurements {
+ public:
+  RecordMeasurements(std::string suite, std::string section, const RecordHeader& header,
+                     std::vector<Measurement>* out, std::string status = "ok");
+  /// The row key of every later number ("run=2"); "" (the default) when the section has one.
+  void SetRow(std::string row) { base_.row = std::move(row); }
+  void operator()(MetricInfo info, double value) const;
+  void operator()(MetricInfo info, double value, const std::string& status) const;
+
+ private:
+  Measurement base_;
+  std::vector<Measurement>* out_;
+};
 
 /// "higher" / "lower" / "neither", for JSON, CSV and the docs.
 const char* DirectionName(Direction direction);

@@ -21,20 +21,7 @@ bool ContestMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     base_sum[r.identifier].second += 1;
   }
   for (const ContestRecord& r : records) {
-    Measurement base;
-    base.suite = "contest";
-    base.section = r.load;
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
-    base.status = r.status;
-    auto add = [&](MetricInfo info, double value) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = value;
-      out->push_back(std::move(m));
-    };
+    const RecordMeasurements add("contest", r.load, r, out, r.status);
     // Every number of a cell depends on the compile having run to its end.
     add({"time_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
         r.compile.elapsed_seconds);

@@ -11,19 +11,9 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
   std::vector<MortonRecord> records;
   if (!MortonRecordsFromDocument(doc, &records, err)) return false;
   for (const MortonRecord& r : records) {
-    Measurement base;
-    base.suite = "morton";
-    base.section = "test" + std::to_string(r.test);
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
+    const RecordMeasurements record("morton", "test" + std::to_string(r.test), r, out);
     auto add = [&](MetricInfo info, double value, const std::string& status) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = status == "ok" ? value : 0;
-      m.status = status;
-      out->push_back(std::move(m));
+      record(std::move(info), status == "ok" ? value : 0, status);
     };
     const auto lower = [](const char* name, bool headline) {
       return MetricInfo{name, "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, headline};

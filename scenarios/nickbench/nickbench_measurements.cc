@@ -33,19 +33,7 @@ bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>*
   std::vector<NickbenchRecord> records;
   if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
   for (const NickbenchRecord& r : records) {
-    Measurement base;
-    base.suite = "nickbench";
-    base.section = "bench" + std::to_string(r.bench);
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
-    auto add = [&](MetricInfo info, double value) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = value;
-      out->push_back(std::move(m));
-    };
+    const RecordMeasurements add("nickbench", "bench" + std::to_string(r.bench), r, out);
     add({"io_rate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
         r.io_rate_mb_s);
     add(BenchMetric(r.bench), r.metric);

@@ -9,22 +9,10 @@ bool OrasimMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
   std::vector<OrasimRecord> records;
   if (!OrasimRecordsFromDocument(doc, &records, err)) return false;
   for (const OrasimRecord& r : records) {
-    Measurement base;
-    base.suite = "orasim";
-    base.section = "oltp";
-    base.row = "run=" + std::to_string(r.run);
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
+    RecordMeasurements add("orasim", "oltp", r, out);
+    add.SetRow("run=" + std::to_string(r.run));
     const double secs = r.elapsed_seconds;
     auto per_second = [&](uint64_t ops) { return secs > 0 ? static_cast<double>(ops) / secs : 0; };
-    auto add = [&](MetricInfo info, double value) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = value;
-      out->push_back(std::move(m));
-    };
     add({"score_ops_s", "ops/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
         r.score_ops_s);
     add({"read_ops_s", "ops/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},

@@ -11,20 +11,9 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
   std::vector<ProbeRecord> records;
   if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
   for (const ProbeRecord& r : records) {
-    Measurement base;
-    base.suite = "probes";
-    base.section = r.probe;
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
-    base.status = r.status;
+    const RecordMeasurements record("probes", r.probe, r, out, r.status);
     auto add = [&](MetricInfo info, double value, bool needs_finish) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = value;
-      if (!needs_finish) m.status = "ok";
-      out->push_back(std::move(m));
+      record(std::move(info), value, needs_finish ? r.status : std::string("ok"));
     };
     // The probe's times mean nothing for a DNF (cut at the timeout) or a failure.
     add({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},

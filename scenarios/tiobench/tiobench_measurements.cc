@@ -29,27 +29,10 @@ bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* 
       {{"cpu_eff", "MB/s per CPU", D::kHigherIsBetter, K::kHarmonic, false},
        &TioRowMetrics::cpu_eff},
   };
-  // The label of each identifier, from the records' JSON (TioRecord does not keep it).
-  std::vector<std::string> labels(doc.records.size());
-  for (size_t i = 0; i < doc.records.size(); ++i) {
-    const auto it = doc.records[i].find("label");
-    if (it != doc.records[i].end() && it->is_string()) labels[i] = it->get<std::string>();
-  }
-  for (size_t i = 0; i < records.size(); ++i) {
-    const TioRecord& r = records[i];
-    for (const Column& c : kColumns) {
-      Measurement m;
-      m.suite = "tiobench";
-      m.section = TioPhaseKey(r.measurement.phase);
-      m.row = "threads=" + std::to_string(r.measurement.threads);
-      m.identifier = r.identifier;
-      m.label = i < labels.size() ? labels[i] : "";
-      m.scheduler = r.scheduler;
-      m.repetition = r.repetition;
-      m.metric = c.info;
-      m.value = r.metrics.*(c.field);
-      out->push_back(std::move(m));
-    }
+  for (const TioRecord& r : records) {
+    RecordMeasurements add("tiobench", TioPhaseKey(r.measurement.phase), r, out);
+    add.SetRow("threads=" + std::to_string(r.measurement.threads));
+    for (const Column& c : kColumns) add(c.info, r.metrics.*(c.field));
   }
   return true;
 }

@@ -11,19 +11,7 @@ bool VisaveMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
   std::vector<VisaveRecord> records;
   if (!VisaveRecordsFromDocument(doc, &records, err)) return false;
   for (const VisaveRecord& r : records) {
-    Measurement base;
-    base.suite = "visave";
-    base.section = "vi-save";
-    base.identifier = r.identifier;
-    base.label = r.label;
-    base.scheduler = r.scheduler;
-    base.repetition = r.repetition;
-    auto add = [&](MetricInfo info, double value) {
-      Measurement m = base;
-      m.metric = std::move(info);
-      m.value = value;
-      out->push_back(std::move(m));
-    };
+    const RecordMeasurements add("visave", "vi-save", r, out);
     if (!r.saves.empty()) {
       double sum = 0, max = 0;
       for (const VisaveSave& s : r.saves) {
