@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "harness/core/strings.h"
 #include "reporters/post2003_text.h"
 #include "reporters/render.h"
 #include "scenarios/suites.h"
@@ -45,9 +46,9 @@ bool RenderPost2003Parts(const ResultsDocument& doc, const std::string& format, 
 std::string FormatChoices(const std::string& suite) {
   const SuiteEntry* entry = FindSuite(suite);
   if (entry == nullptr) return "";
-  std::string choices;
-  for (const std::string& f : entry->formats) choices += f + ", ";
-  return choices + "json";
+  std::vector<std::string> choices = entry->formats;
+  choices.push_back("json");
+  return JoinWith(choices, ", ");
 }
 
 std::string ReportFormatChoices(const std::string& suite) {
@@ -55,9 +56,7 @@ std::string ReportFormatChoices(const std::string& suite) {
   if (entry == nullptr) return "";
   std::vector<std::string> choices = entry->formats;
   for (const ReportFormat& f : GenericReportFormats()) choices.push_back(f.name);
-  std::string text;
-  for (size_t i = 0; i < choices.size(); ++i) text += (i ? ", " : "") + choices[i];
-  return text;
+  return JoinWith(choices, ", ");
 }
 
 bool RenderResults(const ResultsDocument& doc, const std::string& format, std::string* text,

@@ -65,6 +65,7 @@ std::string MakeGuardBin(const std::string& dir) {
 
 struct GtestOutcome {
   std::set<std::string> failed;
+  std::string failure_text;  // gtest's message of every failure, for the assertion's output
   std::set<std::string> skipped;
   size_t ran = 0;
 };
@@ -99,7 +100,12 @@ bool RunSelf(const std::string& filter, bool as_nobody, const std::string& dir,
       const std::string name =
           suite["name"].get<std::string>() + "." + test["name"].get<std::string>();
       ++outcome->ran;
-      if (test.contains("failures")) outcome->failed.insert(name);
+      if (test.contains("failures")) {
+        outcome->failed.insert(name);
+        for (const nlohmann::json& f : test["failures"]) {
+          outcome->failure_text += name + ": " + f.value("failure", std::string()) + "\n";
+        }
+      }
       if (test.value("result", "") == "SKIPPED") outcome->skipped.insert(name);
     }
   }
@@ -126,7 +132,8 @@ TEST(TestLabelsRootTest, EveryUnitTestPassesAsNobodyWithoutFioIoOrABrowser) {
   EXPECT_TRUE(unit.failed.empty())
       << "unit tests that fail as nobody, with fio doing no I/O and no chromium (rename their "
          "suites ...RootTest if they need root, devices, fio or a browser; else fix them):\n  "
-      << JoinNames(unit.failed, "\n  ");
+      << JoinNames(unit.failed, "\n  ") << "\n"
+      << unit.failure_text;
   if (unit.skipped.empty()) return;
   // A skip is fine when the test skips as root too (a tool missing on this machine).
   GtestOutcome as_root;

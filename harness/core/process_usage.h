@@ -25,6 +25,21 @@ struct ProcessUsage {
 /// A `long` rusage count as a ProcessUsage count: a negative value (never seen) reads as 0.
 inline uint64_t UsageCount(long count) { return count > 0 ? static_cast<uint64_t>(count) : 0; }
 
+/// The usage of a result that keeps wait4's counts under ProcessUsage's names (ProcessResult,
+/// RepeatedCommandResult), with its wall time: one conversion for every such result.
+template <typename Result>
+ProcessUsage UsageOfRusageFields(double elapsed_seconds, const Result& r) {
+  return {elapsed_seconds,
+          r.user_seconds,
+          r.system_seconds,
+          UsageCount(r.major_faults),
+          UsageCount(r.minor_faults),
+          UsageCount(r.block_input_ops),
+          UsageCount(r.block_output_ops),
+          UsageCount(r.voluntary_switches),
+          UsageCount(r.involuntary_switches)};
+}
+
 /// Sets the nine members of `usage` in the JSON object *object, under the struct's names.
 void WriteProcessUsage(const ProcessUsage& usage, nlohmann::json* object);
 

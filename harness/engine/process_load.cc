@@ -201,15 +201,7 @@ bool RunCommandLoadWithProbe(const RepeatedCommandSpec& load, const ProbeSpec& p
 }
 
 ProcessUsage RepeatedCommandResult::Usage() const {
-  return {elapsed_seconds,
-          user_seconds,
-          system_seconds,
-          UsageCount(major_faults),
-          UsageCount(minor_faults),
-          UsageCount(block_input_ops),
-          UsageCount(block_output_ops),
-          UsageCount(voluntary_switches),
-          UsageCount(involuntary_switches)};
+  return UsageOfRusageFields(elapsed_seconds, *this);
 }
 
 }  // namespace elevbench

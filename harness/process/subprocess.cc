@@ -537,16 +537,6 @@ uint64_t ProcessReadChars(pid_t pid) {
   return rchar;
 }
 
-ProcessUsage ProcessResult::Usage() const {
-  return {wall_seconds,
-          user_seconds,
-          system_seconds,
-          UsageCount(major_faults),
-          UsageCount(minor_faults),
-          UsageCount(block_input_ops),
-          UsageCount(block_output_ops),
-          UsageCount(voluntary_switches),
-          UsageCount(involuntary_switches)};
-}
+ProcessUsage ProcessResult::Usage() const { return UsageOfRusageFields(wall_seconds, *this); }
 
 }  // namespace elevbench
