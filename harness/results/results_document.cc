@@ -13,7 +13,8 @@ using nlohmann::json;
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
     "scheduler",  "identifier",       "label", "repetition",   "status", "error",
-    "started_at", "duration_seconds", "queue", "disk_counters"};
+    "started_at", "duration_seconds", "queue", "disk_counters",
+    "request_trace"};
 
 bool IsCellField(const std::string& key) {
   return std::any_of(std::begin(kCellFields), std::end(kCellFields),
@@ -54,6 +55,7 @@ json ResultsToJson(const ResultsDocument& doc) {
                      {"queue", c.queue},
                      {"disk_counters", c.disk_counters}});
     if (!c.label.empty()) cell["label"] = c.label;
+    if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
     cells.push_back(std::move(cell));
   }
   j["cells"] = cells;
@@ -104,6 +106,7 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       cell.duration_seconds = c.value("duration_seconds", 0.0);
       cell.queue = c.value("queue", std::map<std::string, std::string>{});
       cell.disk_counters = c.value("disk_counters", json());
+      cell.request_trace = c.value("request_trace", json());
       for (auto it = c.begin(); it != c.end(); ++it) {
         if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
       }

@@ -29,6 +29,9 @@ struct CellRecord {
   double duration_seconds = 0;
   std::map<std::string, std::string> queue;  ///< every queue/ and queue/iosched/ value
   nlohmann::json disk_counters;              ///< emulated-disk counters over the cell, or null
+  /// The request tracer's account of the cell (docs/request-tracing.md), or null when the run
+  /// did not trace (`--trace-requests off`, or a target that cannot be traced).
+  nlohmann::json request_trace;
 };
 
 /// A whole run: context, the suite's parameters, cells, the suite's records and summary.
