@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/core/append_unique.h"
 #include "harness/core/strings.h"
 #include "harness/stats/metric_table.h"
 #include "reporters/plot_data.h"
@@ -15,11 +16,6 @@ namespace elevbench {
 namespace {
 
 constexpr const char* kDnfColour = "'#d62728'";
-
-template <typename T>
-void AddOnce(std::vector<T>* items, const T& item) {
-  if (std::find(items->begin(), items->end(), item) == items->end()) items->push_back(item);
-}
 
 std::string SectionRowLabel(const std::string& section, const std::string& row) {
   return row.empty() ? section : section + " " + row;
@@ -109,7 +105,7 @@ void AddThroughputPlots(const std::vector<MetricRow>& rows, std::vector<Plot>* p
   std::vector<std::string> metric_names;
   for (const MetricRow& r : rows) {
     if (r.metric.headline && r.metric.mean == MeanKind::kHarmonic) {
-      AddOnce(&metric_names, r.metric.name);
+      AppendUnique(&metric_names, r.metric.name);
     }
   }
   for (const std::string& name : metric_names) {
@@ -120,9 +116,9 @@ void AddThroughputPlots(const std::vector<MetricRow>& rows, std::vector<Plot>* p
     for (const MetricRow& r : rows) {
       if (r.metric.name != name) continue;
       info = r.metric;
-      AddOnce(&sections, r.section);
-      AddOnce(&row_keys[r.section], r.row);
-      AddOnce(&configurations, r.identifier);
+      AppendUnique(&sections, r.section);
+      AppendUnique(&row_keys[r.section], r.row);
+      AppendUnique(&configurations, r.identifier);
     }
     const bool one_row_each = std::all_of(sections.begin(), sections.end(),
                                           [&](const auto& s) { return row_keys[s].size() <= 1; });
@@ -171,8 +167,8 @@ TimePoints TimePointsOf(const std::vector<Measurement>& measurements,
   p.configurations = order;
   for (const Measurement& m : measurements) {
     if (m.metric.name != name) continue;
-    AddOnce(&p.clusters, {m.section, m.row});
-    AddOnce(&p.configurations, m.identifier);
+    AppendUnique(&p.clusters, {m.section, m.row});
+    AppendUnique(&p.configurations, m.identifier);
   }
   const double n_config = static_cast<double>(p.configurations.size());
   for (const Measurement& m : measurements) {
@@ -244,7 +240,7 @@ void AddTimePlots(const std::vector<Measurement>& measurements,
   std::vector<std::string> metric_names;
   for (const Measurement& m : measurements) {
     if (m.metric.headline && m.metric.unit == "s" && m.metric.mean != MeanKind::kHarmonic) {
-      AddOnce(&metric_names, m.metric.name);
+      AppendUnique(&metric_names, m.metric.name);
     }
   }
   for (const std::string& name : metric_names) {
@@ -319,7 +315,7 @@ void AddLatencyPlots(const std::vector<LatencyGroup>& groups, std::vector<Plot>*
 
 void AddStreamPlots(const std::vector<StreamRun>& runs, std::vector<Plot>* plots) {
   std::vector<std::string> sections;
-  for (const StreamRun& r : runs) AddOnce(&sections, r.section);
+  for (const StreamRun& r : runs) AppendUnique(&sections, r.section);
   for (const std::string& section : sections) {
     std::vector<const StreamRun*> panels;
     double y_max = 0;

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "harness/core/append_unique.h"
 #include "harness/stats/metric_table.h"
 
 namespace elevbench {
@@ -152,11 +153,6 @@ struct TableLayout {
   std::set<CellKey> dnf;  // cells with a repetition that did not finish
 };
 
-template <typename T>
-void AddOnce(std::vector<T>* list, const T& value) {
-  if (std::find(list->begin(), list->end(), value) == list->end()) list->push_back(value);
-}
-
 TableLayout LayoutOf(const ResultsDocument& doc, const std::vector<Measurement>& measurements,
                      const std::vector<MetricRow>& metric_rows) {
   TableLayout layout;
@@ -165,19 +161,19 @@ TableLayout LayoutOf(const ResultsDocument& doc, const std::vector<Measurement>&
   }
   std::vector<std::string> seen;
   for (const MetricRow& r : metric_rows) {
-    AddOnce(&layout.sections, r.section);
-    AddOnce(&layout.row_keys[r.section], r.row);
+    AppendUnique(&layout.sections, r.section);
+    AppendUnique(&layout.row_keys[r.section], r.row);
     std::vector<MetricInfo>& infos = layout.metrics[r.section];
     if (std::none_of(infos.begin(), infos.end(),
                      [&](const MetricInfo& i) { return i.name == r.metric.name; })) {
       infos.push_back(r.metric);
     }
-    AddOnce(&seen, r.identifier);
+    AppendUnique(&seen, r.identifier);
     layout.by_cell[{r.section, r.row, r.identifier}][r.metric.name] = &r;
   }
   // MetricRowsFrom orders configurations inside each row; keep the document's order overall.
   layout.identifiers = IdentifierOrder(doc);
-  for (const std::string& id : seen) AddOnce(&layout.identifiers, id);
+  for (const std::string& id : seen) AppendUnique(&layout.identifiers, id);
   return layout;
 }
 

@@ -718,5 +718,49 @@ TEST(ParseJournalTest, NumbersOutOfTheirFieldsRangeAreRefused) {
   EXPECT_EQ(err, "j.json: bad journal entry: pid: expected an integer");
 }
 
+// A tracefs instance entry names only an "elevbench-<digits>" directory under an instances/
+// directory, so a damaged journal cannot make restore remove someone else's instance.
+TEST(ParseJournalTest, TracefsInstancesOnlyOurOwn) {
+  JournalContents contents;
+  std::string err;
+  ASSERT_TRUE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "tracefs_instance",
+                   "path": "/sys/kernel/tracing/instances/elevbench-42"}]})",
+                           "j.json", &contents, &err))
+      << err;
+  ASSERT_EQ(contents.entries.size(), 1u);
+  EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kTracefsInstance);
+  for (const char* path : {"/sys/kernel/tracing/instances/perf", "/sys/kernel/tracing",
+                           "/sys/kernel/tracing/instances/elevbench-", "/instances/elevbench-1x",
+                           "/sys/kernel/tracing/instances/elevbench-1/../x"}) {
+    const std::string text = std::string(R"({"schema_version": 1, "owner_pid": 7,
+        "sysfs_root": "/", "entries": [{"kind": "tracefs_instance", "path": ")") +
+                             path + "\"}]}";
+    EXPECT_FALSE(ParseJournal(text, "j.json", &contents, &err)) << path;
+  }
+}
+
+// Undo removes the instance directory (on a fake tree: an empty directory with tracing_on) and
+// counts an instance that is already gone as done.
+TEST(TracefsJournalTest, RemovesATracefsInstance) {
+  const testing::ScopedTempDir tmp;
+  const std::string instance = "/sys/kernel/tracing/instances/elevbench-77";
+  fs::create_directories(tmp.path() + instance);
+  Sysfs sysfs(tmp.path());
+  RestoreJournal journal(sysfs);
+  std::string err;
+  ASSERT_TRUE(journal.Open(tmp.path() + "/state", "test", &err)) << err;
+  ASSERT_TRUE(journal.Record(JournalEntry::TracefsInstance(instance), &err)) << err;
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_FALSE(fs::exists(tmp.path() + instance));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0], "removed tracefs instance " + instance);
+  ASSERT_TRUE(journal.Record(JournalEntry::TracefsInstance(instance), &err)) << err;
+  log.clear();
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(log.at(0), "tracefs instance " + instance + " is already removed");
+}
+
 }  // namespace
 }  // namespace elevbench

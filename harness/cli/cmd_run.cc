@@ -29,6 +29,7 @@
 #include "harness/run/run_policy.h"
 #include "harness/run/run_session.h"
 #include "harness/run/target.h"
+#include "harness/trace/request_tracer.h"
 #include "scenarios/suites.h"
 
 namespace elevbench {
@@ -95,6 +96,9 @@ struct RunState {
   std::vector<std::pair<std::string, std::string>> pinned;
   bool switching = false;
   MachineCgroups cgroups;
+  TraceMode trace_mode = TraceMode::kOff;
+  std::string traced_disk;
+  RequestTracer tracer;  // destroyed before the journal is restored: it forgets its entries
   nlohmann::json emulated_machine;
   SessionConfig session;
   ResultsDocument doc;
@@ -199,6 +203,24 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
   return true;
 }
 
+// --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
+// and needs root; auto decides later (TraceStep).
+bool CheckTraceOption(const RunOptions& o, const TargetOptions& t, std::string* err) {
+  if (o.trace_requests == "auto" || o.trace_requests == "off") return true;
+  if (!RunningAsRoot()) {
+    *err = "--trace-requests " + o.trace_requests + " needs root (tracefs)";
+    return false;
+  }
+  const bool own_device = t.emulated || t.scratch_bytes > 0;
+  if (!own_device && o.device.empty()) {
+    *err = "--trace-requests " + o.trace_requests +
+           " traces a device elevbench makes (--emulated, --scratch) or the one named with "
+           "--device";
+    return false;
+  }
+  return true;
+}
+
 // Step 1, the checks: every mistake a user can make, found before the machine is touched.
 // False with err for a usage error (exit 2).
 bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
@@ -219,7 +241,7 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c
     return false;
   }
   c->out_path = o.out.empty() ? DefaultResultsPath(o.entry->name, host.hostname) : o.out;
-  return true;
+  return CheckTraceOption(o, t, err);
 }
 
 // 1. Check everything, find fio, and make the folder its job files are kept in.
@@ -372,6 +394,40 @@ int MachineStep(RunState* s) {
   return kContinue;
 }
 
+// 5c. The request tracer: auto traces (summary) a device elevbench made; the disk is the one we
+// made or the one named with --device.
+int TraceStep(RunState* s) {
+  const std::string& asked = s->o.trace_requests;
+  TraceMode mode = TraceMode::kOff;
+  if (asked == "auto") {
+    mode = s->root && s->target.created_device() ? TraceMode::kSummary : TraceMode::kOff;
+  } else if (!ParseTraceMode(asked, &mode)) {
+    mode = TraceMode::kOff;
+  }
+  const std::vector<std::string>& disks = s->target.disks();
+  if (mode == TraceMode::kOff || disks.empty()) return kContinue;
+  const std::string disk = s->target.created_device() ? disks.front() : s->o.device;
+  RequestTracerOptions options;
+  options.mode = mode;
+  options.disk = disk;
+  options.work_dir = s->work_dir;
+  std::string dev, err;
+  if (!s->sysfs.Read("/sys/block/" + disk + "/dev", &dev, &err) ||
+      std::sscanf(dev.c_str(), "%u:%u", &options.major, &options.minor) != 2) {
+    PrintError("--trace-requests: cannot read the device number of " + disk + ": " + err);
+    return kExitFailure;
+  }
+  if (!s->tracer.Open(&s->journal, options, &err)) {
+    PrintError(err);
+    return kExitFailure;
+  }
+  s->trace_mode = mode;
+  s->traced_disk = disk;
+  s->progress.Note(std::string("elevbench: tracing the requests of ") + disk + " (" +
+                   TraceModeName(mode) + ")");
+  return kContinue;
+}
+
 // 6. Identifiers and labels per configuration, the session's settings, the results context.
 void DescribeStep(RunState* s) {
   const RunOptions& o = s->o;
@@ -400,6 +456,8 @@ void DescribeStep(RunState* s) {
        s->switching, s->pinned, sc.seed, s->root, sc.drop_caches, o.timeout_seconds,
        o.suite->CachePolicy(GlobalCacheDropNote(s->root, sc.drop_caches))});
   s->doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
+  s->doc.context["trace_requests"] = {{"mode", TraceModeName(s->trace_mode)},
+                                      {"device", s->traced_disk}};
 }
 
 // What the session may touch of the target.
@@ -421,6 +479,7 @@ SessionTarget SessionTargetOf(RunState* s) {
       return ReadDiskCounters(*stack, &counters, &e) ? counters : nlohmann::json(nullptr);
     };
   }
+  if (s->trace_mode != TraceMode::kOff) st.tracer = &s->tracer;
   return st;
 }
 
@@ -436,6 +495,7 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
                          failed, err);
   std::string leave_err;
   if (!s->cgroups.Leave(&leave_err)) PrintError("--machine: " + leave_err);  // restore moves it
+  if (!s->tracer.Close(&leave_err)) PrintError("--trace-requests: " + leave_err);  // restore does
   return kContinue;
 }
 
@@ -455,9 +515,9 @@ void PrintTablesStep(const RunState& s, bool finished) {
 
 int RunCommand(const RunOptions& o) {
   RunState s(o);
-  if (const int code = CheckStep(&s); code != kContinue) return code;                  // 1
-  RootStep(&s);                                                                        // 2
-  for (int (*step)(RunState*) : {JournalStep, TargetStep, DeviceStep, MachineStep}) {  // 3-5b
+  if (const int code = CheckStep(&s); code != kContinue) return code;  // 1
+  RootStep(&s);                                                        // 2
+  for (int (*step)(RunState*) : {JournalStep, TargetStep, DeviceStep, MachineStep, TraceStep}) {
     if (const int code = step(&s); code != kContinue) return code;
   }
   DescribeStep(&s);  // 6

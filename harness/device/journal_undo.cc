@@ -237,6 +237,27 @@ Outcome UndoPath(const JournalEntry& e, std::string* line) {
       std::string("FAILED ") + (dir ? "rmdir " : "unlink ") + e.path + ": " + strerror(errno));
 }
 
+// Turns the instance's tracing off, then removes it; a reader still holding its trace_pipe
+// (EBUSY) gets a few seconds to let go.
+Outcome UndoTracefsInstance(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
+  const std::string dir = sysfs.Map(e.path);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return Say(line, Outcome::kGone, "tracefs instance " + e.path + " is already removed");
+  }
+  std::string ignored;
+  (void)sysfs.Write(e.path + "/tracing_on", "0", &ignored);
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    if (rmdir(dir.c_str()) == 0 || errno == ENOENT) {
+      return Say(line, Outcome::kDone, "removed tracefs instance " + e.path);
+    }
+    if (errno != EBUSY) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return Say(line, Outcome::kFailed,
+             "FAILED rmdir tracefs instance " + e.path + ": " + strerror(errno));
+}
+
 // Moves every task listed in `cgroup`/cgroup.procs to `parent`/cgroup.procs, one pid per write
 // as the kernel wants; a task that exits meanwhile (ESRCH) is simply gone. Returns how many moved.
 int MoveTasksToParent(const Sysfs& sysfs, const std::string& cgroup, const std::string& parent) {
@@ -344,6 +365,8 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
         return UndoLoopCreated(sysfs, e, &line);
       case JournalEntryKind::kCgroup:
         return UndoCgroup(sysfs, e, &line);
+      case JournalEntryKind::kTracefsInstance:
+        return UndoTracefsInstance(sysfs, e, &line);
       default:
         return UndoPath(e, &line);
     }

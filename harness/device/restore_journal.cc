@@ -28,9 +28,9 @@ constexpr int kSchemaVersion = 1;
 
 using JournalFile = JournalContents;
 
-constexpr const char* kKindNames[] = {"sysfs_value",  "loop_device", "mount",   "fuse_mount",
-                                      "file",         "directory",   "process", "driver_tags",
-                                      "loop_created", "cgroup"};
+constexpr const char* kKindNames[] = {
+    "sysfs_value", "loop_device",  "mount",  "fuse_mount",      "file", "directory", "process",
+    "driver_tags", "loop_created", "cgroup", "tracefs_instance"};
 
 bool IsLoopDevicePath(const std::string& p) {
   return p.rfind("/dev/loop", 0) == 0 && p.size() > 9 &&
@@ -60,6 +60,16 @@ bool IsElevbenchCgroupPath(const std::string& p) {
              std::string::npos;
 }
 
+// A tracefs instance the run made: "<tracefs>/instances/elevbench-<digits>" with no ".." and no
+// empty component, so a damaged journal cannot make restore remove someone else's instance.
+bool IsElevbenchInstancePath(const std::string& p) {
+  constexpr std::string_view kParent = "/instances/elevbench-";
+  const size_t at = p.rfind(kParent);
+  return at != std::string::npos && at > 0 && p.size() > at + kParent.size() &&
+         p.find_first_not_of("0123456789", at + kParent.size()) == std::string::npos &&
+         p.find("//") == std::string::npos;
+}
+
 bool ValidateEntry(const JournalEntry& e, std::string* err) {
   bool ok = PathIsSafe(e.path);
   if (e.kind == JournalEntryKind::kSysfsValue) {
@@ -74,6 +84,8 @@ bool ValidateEntry(const JournalEntry& e, std::string* err) {
     ok = e.pid > 1 && e.start_time > 0;
   } else if (e.kind == JournalEntryKind::kCgroup) {
     ok = ok && IsElevbenchCgroupPath(e.path);
+  } else if (e.kind == JournalEntryKind::kTracefsInstance) {
+    ok = ok && IsElevbenchInstancePath(e.path);
   }
   if (!ok) *err = std::string("invalid ") + KindName(e.kind) + " entry '" + e.path + "'";
   return ok;

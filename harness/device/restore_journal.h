@@ -37,6 +37,8 @@ enum class JournalEntryKind {
                  ///< is bound to a file other than `backing_file`.
   kCgroup,       ///< remove the cgroup directory `path` (an "elevbench-*" directory under
                  ///< /sys/fs/cgroup/ that the run made), moving any task left in it to the parent.
+  kTracefsInstance,  ///< remove the tracefs instance `path` (".../instances/elevbench-<pid>"),
+                     ///< after turning its tracing off.
 };
 
 /// The kind's name in the journal file: "sysfs_value", "loop_device", ...
@@ -97,6 +99,10 @@ struct JournalEntry {
   static JournalEntry Cgroup(std::string path) {
     return Of(JournalEntryKind::kCgroup, std::move(path));
   }
+  /// `path`: the instance directory ("/sys/kernel/tracing/instances/elevbench-7").
+  static JournalEntry TracefsInstance(std::string path) {
+    return Of(JournalEntryKind::kTracefsInstance, std::move(path));
+  }
   static JournalEntry Process(pid_t pid, uint64_t start_time, std::string comm) {
     JournalEntry e = Of(JournalEntryKind::kProcess, "");
     e.pid = pid;
@@ -126,7 +132,8 @@ struct JournalContents {
 
 /// Parses the text of a journal file and checks every entry as Record() does (known kind, safe
 /// absolute paths, sysfs values under /sys or /proc/sys, loop devices, tag depths, pids > 1,
-/// cgroups only as "elevbench-*" directories under /sys/fs/cgroup/),
+/// cgroups only as "elevbench-*" directories under /sys/fs/cgroup/, tracefs instances only as
+/// "elevbench-<digits>" under a directory named instances),
 /// without acting on anything: the reader behind ApplyLeftoverJournal, kept pure so that a
 /// damaged or hostile journal can be tested (and fuzzed) on its own. `name` starts the messages
 /// (the file's path). False with one line in err, *out then unspecified. Never throws.

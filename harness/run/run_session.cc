@@ -147,7 +147,10 @@ class SessionRun {
     env_.timeout_seconds = config.timeout_seconds;
     env_.root = config.root;
     env_.drop_caches = config.drop_caches;
-    env_.on_phase = [this](const std::string& phase) { progress_->Phase(phase); };
+    env_.on_phase = [this](const std::string& phase) {
+      progress_->Phase(phase);
+      if (target_.tracer != nullptr) target_.tracer->Phase(phase);
+    };
   }
 
   bool Stopped() const { return config_.stop_requested && config_.stop_requested(); }
@@ -196,7 +199,7 @@ class SessionRun {
     std::vector<nlohmann::json> records;
     if (ok) {
       env_.label_prefix = CellPrefix(i);
-      ok = suite_.RunCell(variant, env_, &records, &cell_err);
+      ok = RunTracedCell(variant, &records, &rec, &cell_err);
     }
     if (target_.disk_counters) {
       rec.disk_counters = CounterDelta(counters_before, target_.disk_counters());
@@ -261,6 +264,22 @@ class SessionRun {
       return target_.drop_caches(err);
     }
     return true;
+  }
+
+  // The suite's cell, between the tracer's BeginCell and EndCell when the run traces.
+  bool RunTracedCell(const SuiteVariant& variant, std::vector<nlohmann::json>* records,
+                     CellRecord* rec, std::string* err) {
+    CellTracer* tracer = target_.tracer;
+    std::string trace_err;
+    const bool tracing = tracer != nullptr && tracer->BeginCell(env_.label_prefix, &trace_err);
+    const bool ok = suite_.RunCell(variant, env_, records, err);
+    if (tracer != nullptr) {
+      rec->request_trace = tracer->EndCell();
+      if (!tracing) {
+        rec->request_trace = {{"complete", false}, {"problem", "not traced: " + trace_err}};
+      }
+    }
+    return ok;
   }
 
   std::map<std::string, std::string> QueueSnapshot() const {

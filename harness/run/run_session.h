@@ -19,6 +19,21 @@
 
 namespace elevbench {
 
+/// Traces the requests of each cell (harness/trace/request_tracer.h implements it). The session
+/// calls BeginCell just before the suite runs a cell, Phase at each phase the suite announces,
+/// and EndCell right after the cell, on every path.
+class CellTracer {
+ public:
+  virtual ~CellTracer() = default;
+  /// Starts tracing; `label_prefix` ("cell003-") names the cell's files. A false return leaves
+  /// the cell untraced (its record says why) but the cell still runs.
+  virtual bool BeginCell(const std::string& label_prefix, std::string* err) = 0;
+  /// Marks the start of a phase of the cell in the trace.
+  virtual void Phase(const std::string& name) = 0;
+  /// Stops tracing and returns the cell's `request_trace` object (null when none began).
+  virtual nlohmann::json EndCell() = 0;
+};
+
 /// Where the cells run.
 struct SessionTarget {
   std::string directory;
@@ -31,6 +46,8 @@ struct SessionTarget {
   /// Writes back and drops every cache of the machine (sync + drop_caches, root only), before a
   /// cell when SessionConfig::drop_caches; null when this target cannot. err is one line.
   std::function<bool(std::string* err)> drop_caches;
+  /// Traces each cell's requests; null = `--trace-requests off` or a target that cannot be.
+  CellTracer* tracer = nullptr;
 };
 
 /// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %

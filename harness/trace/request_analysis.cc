@@ -1,0 +1,143 @@
+#include "harness/trace/request_analysis.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+// bfq's expiration reasons (enum bfqq_expiration in block/bfq-iosched.h), by number.
+const char* ExpireReason(int n) {
+  static const char* const kReasons[] = {"too_idle", "budget_timeout", "budget_exhausted",
+                                         "no_more_requests", "preempted"};
+  return n >= 0 && n < 5 ? kReasons[n] : "other";
+}
+
+// Leading words of a message without numbers and pointers, at most three: the generic kind.
+std::string FirstWords(const std::string& text) {
+  std::string kind;
+  size_t words = 0;
+  size_t i = 0;
+  while (i < text.size() && words < 3) {
+    while (i < text.size() && text[i] == ' ') ++i;
+    size_t end = i;
+    while (end < text.size() && text[end] != ' ') ++end;
+    std::string word = text.substr(i, end - i);
+    i = end;
+    if (word.empty()) break;
+    const bool numeric = std::any_of(word.begin(), word.end(),
+                                     [](char c) { return std::isdigit(static_cast<uint8_t>(c)); });
+    if (numeric) break;
+    if (!kind.empty()) kind += ' ';
+    kind += word;
+    ++words;
+    if (word.back() == ':' || word.back() == ',') break;
+  }
+  while (!kind.empty() && (kind.back() == ':' || kind.back() == ',')) kind.pop_back();
+  return kind.empty() ? "other" : kind;
+}
+
+}  // namespace
+
+double DirectionTrace::MeanDispatchRun() const {
+  uint64_t runs = 0;
+  uint64_t total = 0;
+  for (const auto& [length, count] : run_lengths) {
+    runs += count;
+    total += length * count;
+  }
+  return runs == 0 ? 0 : static_cast<double>(total) / static_cast<double>(runs);
+}
+
+json DirectionTrace::ToJson() const {
+  json runs = json::object();
+  for (const auto& [length, count] : run_lengths) runs[std::to_string(length)] = count;
+  const uint64_t assessed = seek_distance.count();
+  return json{
+      {"requests", requests},
+      {"bytes", bytes},
+      {"direct_issues", direct_issues},
+      {"unmatched", unmatched},
+      {"q2c", q2c.ToJson()},
+      {"i2d", i2d.ToJson()},
+      {"d2c", d2c.ToJson()},
+      {"dispatches", dispatches},
+      {"mean_dispatch_run", MeanDispatchRun()},
+      {"dispatch_run_lengths", runs},
+      {"seek_share", assessed == 0 ? 0.0 : static_cast<double>(seeks) / assessed},
+      {"mean_seek_sectors", seeks == 0 ? 0.0 : seek_sectors_sum / static_cast<double>(seeks)},
+      {"seek_distance", seek_distance.ToJson()},
+      {"merges", merges},
+      {"requeues", requeues},
+      {"mean_request_kib", requests == 0 ? 0.0 : static_cast<double>(bytes) / 1024.0 / requests}};
+}
+
+json RequestTraceSummary::ToJson(size_t max_processes) const {
+  json j = {{"events", events},
+            {"dropped_events", dropped_events},
+            {"parse_errors", parse_errors},
+            {"flushes", flushes},
+            {"duration_s", duration_s},
+            {"read", all.read.ToJson()},
+            {"write", all.write.ToJson()}};
+  if (parse_errors > 0) j["first_parse_error"] = first_parse_error;
+  std::vector<const std::pair<const int32_t, std::pair<std::string, DirectionPair>>*> busiest;
+  for (const auto& p : processes) busiest.push_back(&p);
+  std::stable_sort(busiest.begin(), busiest.end(), [](const auto* a, const auto* b) {
+    const auto n = [](const auto* p) {
+      return p->second.second.read.requests + p->second.second.write.requests;
+    };
+    return n(a) > n(b);
+  });
+  json procs = json::array();
+  for (size_t i = 0; i < busiest.size() && i < max_processes; ++i) {
+    const auto& [pid, named] = *busiest[i];
+    procs.push_back({{"pid", pid},
+                     {"comm", named.first},
+                     {"read", named.second.read.ToJson()},
+                     {"write", named.second.write.ToJson()}});
+  }
+  j["processes"] = procs;
+  j["other_processes"] = busiest.size() > max_processes ? busiest.size() - max_processes : 0;
+  if (!phases.empty()) {
+    json ph = json::object();
+    for (const auto& [name, pair] : phases) {
+      ph[name] = {{"read", pair.read.ToJson()}, {"write", pair.write.ToJson()}};
+    }
+    j["phases"] = ph;
+  }
+  json series = json::array();
+  for (const auto& [t, n] : queued_series) series.push_back({t, n});
+  j["queued"] = {{"mean", queued_mean}, {"max", queued_max}, {"series", series}};
+  if (!scheduler_messages.empty()) j["scheduler_messages"] = scheduler_messages;
+  if (!scheduler_queues.empty()) j["scheduler_queues"] = scheduler_queues;
+  if (!scheduler_events.empty()) j["scheduler_events"] = scheduler_events;
+  return j;
+}
+
+std::string SchedulerMessageKind(const std::string& text, std::string* queue) {
+  queue->clear();
+  std::string rest = text;
+  if (rest.rfind("bfq", 0) == 0) {
+    size_t end = 3;
+    while (end < rest.size() && rest[end] != ' ') ++end;
+    *queue = rest.substr(3, end - 3);
+    if (!queue->empty() && !std::isdigit(static_cast<uint8_t>(queue->front()))) queue->clear();
+    rest = end < rest.size() ? rest.substr(end + 1) : "";
+  }
+  int reason = -1;
+  if (std::sscanf(rest.c_str(), "expire (%d", &reason) == 1) {
+    return std::string("expire:") + ExpireReason(reason);
+  }
+  if (rest.rfind("arm idle", 0) == 0) return "idle_armed";
+  if (rest.find("scheduling merge") != std::string::npos) return "merge_scheduled";
+  if (rest.rfind("merging with queue", 0) == 0) return "queue_merge";
+  if (rest.find("splitting queue") != std::string::npos || rest.rfind("bfq_split", 0) == 0) {
+    return "queue_split";
+  }
+  return FirstWords(rest);
+}
+
+}  // namespace elevbench
