@@ -20,6 +20,7 @@
 #include "harness/device/sysfs.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/machine/machine_cgroups.h"
+#include "harness/run/run_session.h"
 
 namespace elevbench::testing {
 
@@ -286,5 +287,42 @@ inline Sysfs::WriteHook FakeCgroupWriteHook() {
     return true;
   };
 }
+
+/// A request tracer that records what the session asked of it and hands back a fixed
+/// request_trace per cell ({"cell": prefix, "phases": [...], "scheduler_messages": ...}).
+class FakeTracer : public CellTracer {
+ public:
+  bool fail_begin = false;          ///< BeginCell fails ("no tracefs")
+  uint64_t queue_merges = 0;        ///< reported as scheduler_messages.queue_merge
+  std::vector<std::string> begun;   ///< label prefixes, in call order
+  std::vector<std::string> phases;  ///< of every cell, in call order
+  int open_cells = 0;               ///< BeginCell without EndCell so far
+
+  bool BeginCell(const std::string& prefix, std::string* err) override {
+    begun.push_back(prefix);
+    if (fail_begin) {
+      *err = "no tracefs";
+      return false;
+    }
+    ++open_cells;
+    cell_phases_.clear();
+    return true;
+  }
+  void Phase(const std::string& name) override {
+    phases.push_back(name);
+    cell_phases_.push_back(name);
+  }
+  nlohmann::json EndCell() override {
+    if (open_cells == 0) return nullptr;
+    --open_cells;
+    return {{"cell", begun.back()},
+            {"phases", cell_phases_},
+            {"complete", true},
+            {"scheduler_messages", {{"queue_merge", queue_merges}}}};
+  }
+
+ private:
+  std::vector<std::string> cell_phases_;
+};
 
 }  // namespace elevbench::testing

@@ -219,6 +219,53 @@ TEST_F(RunSessionLoopTest, CachesAreDroppedThroughTheTargetBeforeEveryCellWhenAl
   EXPECT_EQ(doc_.cells[0].error, "drop_caches: Permission denied");
 }
 
+// The tracer is started before each cell and stopped after it, hears every phase the suite
+// announces, and its account becomes the cell's request_trace; bfq's queue merges reach the
+// cell's records.
+TEST_F(RunSessionLoopTest, EveryCellIsTracedBetweenBeginAndEnd) {
+  testing::FakeFio fio;
+  testing::FakeTracer tracer;
+  tracer.queue_merges = 2;
+  target_.tracer = &tracer;
+  config_.repetitions = 1;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  ASSERT_EQ(doc_.cells.size(), 4u);
+  EXPECT_EQ(tracer.begun,
+            (std::vector<std::string>{"cell001-", "cell002-", "cell003-", "cell004-"}));
+  EXPECT_EQ(tracer.open_cells, 0);
+  for (size_t i = 0; i < doc_.cells.size(); ++i) {
+    const nlohmann::json& t = doc_.cells[i].request_trace;
+    EXPECT_EQ(t.at("cell"), tracer.begun[i]);
+    EXPECT_EQ(t.at("phases"),
+              (nlohmann::json{"seq_write", "random_write", "seq_read", "random_read"}));
+  }
+  for (const nlohmann::json& r : doc_.records) EXPECT_EQ(r.at("scheduler_queue_merges"), 2);
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_EQ(saved.cells.at(2).request_trace, doc_.cells.at(2).request_trace);
+}
+
+// A tracer that cannot start leaves the cell untraced and says why; the cell still runs.
+TEST_F(RunSessionLoopTest, ACellTheTracerCannotTraceStillRuns) {
+  testing::FakeFio fio;
+  testing::FakeTracer tracer;
+  tracer.fail_begin = true;
+  target_.tracer = &tracer;
+  config_.repetitions = 1;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(failed, 0u);
+  for (const CellRecord& cell : doc_.cells) {
+    EXPECT_EQ(cell.status, "ok");
+    EXPECT_EQ(cell.request_trace,
+              (nlohmann::json{{"complete", false}, {"problem", "not traced: no tracefs"}}));
+  }
+  for (const nlohmann::json& r : doc_.records) EXPECT_FALSE(r.contains("scheduler_queue_merges"));
+}
+
 TEST_F(RunSessionLoopTest, AFailedCellIsRecordedAndTheRunGoesOn) {
   testing::FakeFio fio;
   fio.failing_runs = {2};  // the second phase of the first cell

@@ -288,9 +288,13 @@ class SessionRun {
     return {};
   }
 
-  // The suite's records with the cell's common header fields.
+  // The suite's records with the cell's common header fields, and, when the scheduler's log was
+  // traced, how many of its queues bfq merged in the cell: a bimodal spread explains itself.
   void AppendRecords(const CellRecord& rec, std::vector<nlohmann::json>* records) {
+    const nlohmann::json& trace = rec.request_trace;
+    const bool logged = trace.is_object() && trace.contains("scheduler_messages");
     for (nlohmann::json& r : *records) {
+      if (logged) r["scheduler_queue_merges"] = trace["scheduler_messages"].value("queue_merge", 0);
       r["scheduler"] = rec.scheduler;
       r["identifier"] = rec.identifier;
       r["label"] = rec.label;
