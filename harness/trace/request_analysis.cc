@@ -114,6 +114,7 @@ json RequestTraceSummary::ToJson(size_t max_processes) const {
   if (!scheduler_messages.empty()) j["scheduler_messages"] = scheduler_messages;
   if (!scheduler_queues.empty()) j["scheduler_queues"] = scheduler_queues;
   if (!scheduler_events.empty()) j["scheduler_events"] = scheduler_events;
+  if (!scheduler_first_s.empty()) j["scheduler_first_s"] = scheduler_first_s;
   return j;
 }
 

@@ -75,6 +75,10 @@ struct RequestTraceSummary {
   /// bfq queue ("6601S", the pid and its sync/async letter) -> kind -> count (`full`).
   std::map<std::string, std::map<std::string, uint64_t>> scheduler_queues;
   std::map<std::string, uint64_t> scheduler_events;  ///< kyber_* event -> count
+  /// When the decisions that change a cell's course first happened (queue_merge,
+  /// merge_scheduled, queue_split, idle_armed), in seconds from the cell's first scheduler
+  /// message (the global tracer's clock is not the instance's, so not from its first event).
+  std::map<std::string, double> scheduler_first_s;
 
   /// The cell's `request_trace` object (docs/request-tracing.md); `processes` keeps the
   /// `max_processes` busiest and counts the rest in "other_processes".
@@ -148,6 +152,8 @@ class RequestAnalyzer {
     size_t phase = 0;
   } runs_[2];
   size_t phase_ = 0;        // 0 = before any marker; else index + 1 into s_.phases
+  bool any_message_ = false;
+  uint64_t first_message_ns_ = 0;
   std::string in_service_;  // the bfq queue last set in service, for queue-less messages
 };
 

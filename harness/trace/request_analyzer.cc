@@ -257,6 +257,13 @@ void RequestAnalyzer::OnMessage(const TraceEvent& e) {
   if (kind == "set_in_service_queue" && !queue.empty()) in_service_ = queue;
   if (queue.empty() && kind == "idle_armed") queue = in_service_;
   ++s_.scheduler_messages[kind];
+  if (!any_message_) first_message_ns_ = e.time_ns;
+  any_message_ = true;
+  const bool decisive = kind == "queue_merge" || kind == "merge_scheduled" ||
+                        kind == "queue_split" || kind == "idle_armed";
+  if (decisive && s_.scheduler_first_s.count(kind) == 0) {
+    s_.scheduler_first_s[kind] = static_cast<double>(e.time_ns - std::min(e.time_ns, first_message_ns_)) / 1e9;
+  }
   if (!queue.empty()) ++s_.scheduler_queues[queue][kind];
 }
 
