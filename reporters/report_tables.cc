@@ -153,7 +153,7 @@ struct TableLayout {
 };
 
 template <typename T>
-void AddOnce(std::vector<T>* list, const T& value) {
+void AddTableOnce(std::vector<T>* list, const T& value) {
   if (std::find(list->begin(), list->end(), value) == list->end()) list->push_back(value);
 }
 
@@ -165,19 +165,19 @@ TableLayout LayoutOf(const ResultsDocument& doc, const std::vector<Measurement>&
   }
   std::vector<std::string> seen;
   for (const MetricRow& r : metric_rows) {
-    AddOnce(&layout.sections, r.section);
-    AddOnce(&layout.row_keys[r.section], r.row);
+    AddTableOnce(&layout.sections, r.section);
+    AddTableOnce(&layout.row_keys[r.section], r.row);
     std::vector<MetricInfo>& infos = layout.metrics[r.section];
     if (std::none_of(infos.begin(), infos.end(),
                      [&](const MetricInfo& i) { return i.name == r.metric.name; })) {
       infos.push_back(r.metric);
     }
-    AddOnce(&seen, r.identifier);
+    AddTableOnce(&seen, r.identifier);
     layout.by_cell[{r.section, r.row, r.identifier}][r.metric.name] = &r;
   }
   // MetricRowsFrom orders configurations inside each row; keep the document's order overall.
   layout.identifiers = IdentifierOrder(doc);
-  for (const std::string& id : seen) AddOnce(&layout.identifiers, id);
+  for (const std::string& id : seen) AddTableOnce(&layout.identifiers, id);
   return layout;
 }
 
