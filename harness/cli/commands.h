@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/results/results_document.h"
+#include "harness/stats/statistics.h"
 #include "scenarios/suites.h"
 
 namespace CLI {
@@ -106,8 +107,8 @@ struct CompareCommandOptions {
   std::string new_path;              ///< NEW.json; empty: compare inside BASE.json with --between
   std::string between;               ///< "--between A,B"
   std::string metrics = "headline";  ///< "--metrics headline|all|name,name"
-  double alpha = 0.05;
-  double threshold_pct = 5.0;  ///< "--threshold"
+  double alpha = kDefaultAlpha;
+  double threshold_pct = kDefaultThresholdPct;  ///< "--threshold"
   bool no_significance = false;
   std::string format = "text";  ///< text, json, junit
 };
