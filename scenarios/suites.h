@@ -72,11 +72,14 @@ const std::vector<SuiteEntry>& AllSuites();
 /// The entry named `name`, or null.
 const SuiteEntry* FindSuite(const std::string& name);
 
-/// The measurer of the suite named `suite`, or null for a suite this build does not know.
+/// The measurer of the suite named `suite` as every view of the tidy layer uses it: the suite's
+/// own measurements, then the request tracer's (harness/stats/trace_measurements.h) of the
+/// document's traced cells. Null for a suite this build does not know. Hand it documents of
+/// that suite only (it finds the suite's measurer by the document's suite).
 SuiteMeasurer MeasurerOf(const std::string& suite);
 
-/// The measurements of any results document, through its suite's measurer. err for an unknown
-/// suite or records the suite rejects.
+/// The measurements of any results document, through MeasurerOf its suite. err for an unknown
+/// suite, records the suite rejects, or a request trace that cannot be read.
 [[nodiscard]] bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out,
                                   std::string* err);
 

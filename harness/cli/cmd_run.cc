@@ -391,7 +391,7 @@ void DescribeStep(RunState* s) {
   sc.out_path = s->checked.out_path;
   sc.work_dir = s->work_dir;
   sc.timeout_seconds = o.timeout_seconds;
-  sc.measure = o.entry->measure;
+  sc.measure = MeasurerOf(o.entry->name);
   sc.stop_requested = InterruptRequested;
   sc.stop_reason = [] { return "interrupted by signal " + std::to_string(InterruptSignal()); };
   s->doc.suite = o.entry->name;
