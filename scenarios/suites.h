@@ -15,6 +15,7 @@
 #include "harness/stats/measurement.h"
 #include "harness/stats/metric_table.h"
 #include "reporters/gnuplot.h"
+#include "reporters/render.h"
 #include "reporters/report_tables.h"
 
 namespace elevbench {
@@ -88,10 +89,12 @@ SuiteMeasurer MeasurerOf(const std::string& suite);
                                 std::string* err);
 
 /// Renders `doc` as `format` into *text: the suite's text formats or "json" (what `run`
-/// prints). An empty format is the suite's default. err (one line) for an unknown suite, a
-/// format the suite does not print, or records its renderer rejects.
+/// prints). An empty format is the suite's default. A text format ends with the verdict block
+/// (a blank line, then reporters/verdict_text.h) unless `options.verdict` is false; json is the
+/// document alone. err (one line) for an unknown suite, a format the suite does not print, or
+/// records its renderer or measurer rejects.
 [[nodiscard]] bool RenderResults(const ResultsDocument& doc, const std::string& format,
-                                 std::string* text, std::string* err);
+                                 const ReportOptions& options, std::string* text, std::string* err);
 
 /// post-2003's renderer: reporters/post2003_text.h with each part printed by its own suite's
 /// renderer (nick where the part has it).
@@ -113,8 +116,9 @@ std::string ReportFormatChoices(const std::string& suite);
 /// md, csv, csv-summary and html combine all files into one document, from the measurements
 /// this function makes with each file's suite. An empty format is each file's suite default.
 /// err (one line, starting with the file's name when it has one) for a format a file's suite
-/// does not print or a file whose records are malformed. `gnuplot` is used by html.
+/// does not print or a file whose records are malformed. `options` say whether the verdict
+/// block is printed and how html draws its plots.
 [[nodiscard]] bool RenderReport(std::vector<NamedResults> files, const std::string& format,
-                                const GnuplotOptions& gnuplot, std::string* text, std::string* err);
+                                const ReportOptions& options, std::string* text, std::string* err);
 
 }  // namespace elevbench

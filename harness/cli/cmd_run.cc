@@ -443,7 +443,9 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
 void PrintTablesStep(const RunState& s, bool finished) {
   if (s.doc.records.empty() && !finished) return;
   std::string text, err;
-  if (RenderResults(s.doc, s.o.format, &text, &err)) {
+  ReportOptions options;
+  options.verdict = !s.o.no_verdict;
+  if (RenderResults(s.doc, s.o.format, options, &text, &err)) {
     std::cout << text;
   } else {
     PrintError("cannot print the tables: " + err);

@@ -42,7 +42,8 @@ struct RunOptions {
   bool no_drop_caches = false;
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
   std::string identifier;
-  std::string format;  ///< empty = the suite's default text format
+  std::string format;       ///< empty = the suite's default text format
+  bool no_verdict = false;  ///< "--no-verdict": the tables without the verdict block
   std::string out;
   std::string command_line;
   std::string history_db;   ///< "--db": the run history; empty = results/history.db
@@ -97,9 +98,10 @@ SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);
 
-/// `elevbench report FILE… --format F`: every file is loaded first (an unreadable one is a usage
-/// error), then rendered by RenderReport (scenarios/suites.h).
-int ReportCommand(const std::vector<std::string>& paths, const std::string& format);
+/// `elevbench report FILE… --format F [--no-verdict]`: every file is loaded first (an unreadable
+/// one is a usage error), then rendered by RenderReport (scenarios/suites.h), with the verdict
+/// block unless `verdict` is false.
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format, bool verdict);
 
 /// Options of `elevbench compare` (cmd_compare.cc).
 struct CompareCommandOptions {
