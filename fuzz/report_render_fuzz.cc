@@ -37,6 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)RenderReport(files, format, no_gnuplot, &text, &err);
   }
   Comparison comparison;
-  (void)CompareDocuments(doc, doc, CompareSettings(), &comparison, &err);
+  (void)CompareDocuments(doc, doc, MeasurerOf(doc.suite), CompareSettings(), &comparison, &err);
   return 0;
 }
