@@ -46,7 +46,7 @@ void BM_RenderTiobenchText(benchmark::State& state) {
   const ResultsDocument doc = Loaded();
   for (auto _ : state) {
     std::string text, err;
-    benchmark::DoNotOptimize(RenderResults(doc, "tiobench", &text, &err));
+    benchmark::DoNotOptimize(RenderResults(doc, "tiobench", ReportOptions{}, &text, &err));
   }
 }
 BENCHMARK(BM_RenderTiobenchText)->Unit(benchmark::kMicrosecond);
@@ -65,7 +65,7 @@ void BM_CsvReportOneFile(benchmark::State& state) {
   const std::vector<NamedResults> files = {{"a.json", Loaded(), {}}};
   for (auto _ : state) {
     std::string text, err;
-    benchmark::DoNotOptimize(RenderReport(files, "csv", GnuplotOptions{}, &text, &err));
+    benchmark::DoNotOptimize(RenderReport(files, "csv", ReportOptions{}, &text, &err));
   }
 }
 BENCHMARK(BM_CsvReportOneFile)->Unit(benchmark::kMicrosecond);
@@ -76,7 +76,8 @@ void BM_CompareTwoFiles(benchmark::State& state) {
   for (auto _ : state) {
     Comparison out;
     std::string err;
-    benchmark::DoNotOptimize(CompareDocuments(base, next, MeasurerOf(base.suite), CompareSettings{}, &out, &err));
+    benchmark::DoNotOptimize(
+        CompareDocuments(base, next, MeasurerOf(base.suite), CompareSettings{}, &out, &err));
   }
 }
 BENCHMARK(BM_CompareTwoFiles)->Unit(benchmark::kMicrosecond);

@@ -29,13 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (const SuiteEntry* suite = FindSuite(doc.suite)) {
     formats.insert(formats.end(), suite->formats.begin(), suite->formats.end());
   }
-  for (const std::string& format : formats) (void)RenderResults(doc, format, &text, &err);
-  GnuplotOptions no_gnuplot;
-  no_gnuplot.program = "/nonexistent/gnuplot";
+  for (const std::string& format : formats)
+    (void)RenderResults(doc, format, ReportOptions{}, &text, &err);
+  ReportOptions no_gnuplot;
+  no_gnuplot.gnuplot.program = "/nonexistent/gnuplot";
   for (const char* format : {"md", "csv", "csv-summary"}) {
     (void)RenderReport(files, format, no_gnuplot, &text, &err);
   }
   Comparison comparison;
-  (void)CompareDocuments(doc, doc, CompareSettings(), &comparison, &err);
+  (void)CompareDocuments(doc, doc, MeasurerOf(doc.suite), CompareSettings(), &comparison, &err);
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "reporters/markup_escape.h"
 #include "reporters/plots.h"
+#include "reporters/verdict_text.h"
 
 namespace elevbench {
 namespace {
@@ -27,6 +28,8 @@ p.note { background: #fff8e1; border: 1px solid #f0d000; padding: 0.5em 0.8em; }
 figure.plot { margin: 1em 0 2em; }
 figure.plot svg { width: 100%; height: auto; display: block; }
 figcaption { font-size: 0.9em; color: #333; margin-top: 0.3em; }
+section.verdict { background: #eef5ea; border: 1px solid #9cc58a; padding: 0.2em 1em 0.6em; }
+section.verdict h2 { margin-top: 0.5em; border-bottom: none; }
 )";
 
 void RenderContext(const NamedResults& file, std::ostringstream& out) {
@@ -86,10 +89,38 @@ void RenderPlots(const std::vector<Plot>& plots, std::ostringstream& out) {
   }
 }
 
+// The verdict section: the heading, then each file's lines (under its name with several files).
+bool RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
+                       std::string* err) {
+  out << "<section class=\"verdict\">\n<h2>Verdict</h2>\n";
+  for (size_t i = 0; i < files.size(); ++i) {
+    const NamedResults& file = files[i];
+    VerdictBlock block;
+    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
+      if (!file.name.empty()) *err = file.name + ": " + *err;
+      return false;
+    }
+    if (i == 0) out << "<p>" << MarkupEscape(VerdictHeading(block)) << "</p>\n";
+    if (files.size() > 1) {
+      out << "<h3>" << MarkupEscape(file.doc.suite);
+      if (!file.name.empty()) out << ": " << MarkupEscape(file.name);
+      out << "</h3>\n";
+    }
+    out << "<ul class=\"verdict\">\n";
+    if (block.lines.empty()) out << "<li>No headline metric was measured.</li>\n";
+    for (const VerdictLine& line : block.lines) {
+      out << "<li>" << MarkupEscape(VerdictLineText(block, line)) << "</li>\n";
+    }
+    out << "</ul>\n";
+  }
+  out << "</section>\n";
+  return true;
+}
+
 }  // namespace
 
 bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
-                      std::string* text, std::string* err) {
+                      bool verdict, std::string* text, std::string* err) {
   const bool can_plot = GnuplotAvailable(gnuplot);
   std::string suites;
   for (const NamedResults& f : files) {
@@ -102,6 +133,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
       << "<title>elevbench report: " << MarkupEscape(suites) << "</title>\n"
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
       << "<h1>elevbench report: " << MarkupEscape(suites) << "</h1>\n";
+  if (verdict && !files.empty() && !RenderHtmlVerdict(files, out, err)) return false;
   if (!can_plot) {
     out << "<p class=\"note\">No plots: they are drawn with gnuplot, and '"
         << MarkupEscape(gnuplot.program)

@@ -13,13 +13,14 @@
 
 namespace elevbench {
 
-/// The HTML report of `files` in the given order: a header table per file (machine, kernel,
-/// target, fio, ...), a table per suite section with its legend, then the file's plots (each a
-/// <figure class="plot"> holding one <svg>, or a note when gnuplot failed on it). err (one line,
-/// naming the file) when a file's suite is unknown or its records are malformed; a missing or
-/// failing gnuplot is not an error.
+/// The HTML report of `files` in the given order: with `verdict` first a <section
+/// class="verdict"> with every file's verdict lines (reporters/verdict_text.h), then a header
+/// table per file (machine, kernel, target, fio, ...), a table per suite section with its
+/// legend, then the file's plots (each a <figure class="plot"> holding one <svg>, or a note
+/// when gnuplot failed on it). err (one line, naming the file) when a file's suite is unknown
+/// or its records are malformed; a missing or failing gnuplot is not an error.
 [[nodiscard]] bool RenderHtmlReport(const std::vector<NamedResults>& files,
-                                    const GnuplotOptions& gnuplot, std::string* text,
+                                    const GnuplotOptions& gnuplot, bool verdict, std::string* text,
                                     std::string* err);
 
 }  // namespace elevbench

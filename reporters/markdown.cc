@@ -3,6 +3,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "reporters/verdict_text.h"
+
 namespace elevbench {
 namespace {
 
@@ -58,6 +60,32 @@ void RenderMarkdownTable(const ReportTable& table, std::ostringstream& out) {
   out << "\n";
 }
 
+// "## Verdict": the heading of the first file's block, then every file's lines as a list.
+bool RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
+                           std::string* err) {
+  out << "## Verdict\n\n";
+  for (size_t i = 0; i < files.size(); ++i) {
+    const NamedResults& file = files[i];
+    VerdictBlock block;
+    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
+      if (!file.name.empty()) *err = file.name + ": " + *err;
+      return false;
+    }
+    if (i == 0) out << MarkdownEscape(VerdictHeading(block)) << "\n\n";
+    if (files.size() > 1) {
+      out << "### " << MarkdownEscape(file.doc.suite);
+      if (!file.name.empty()) out << ": " << MarkdownEscape(file.name);
+      out << "\n\n";
+    }
+    if (block.lines.empty()) out << "- No headline metric was measured.\n";
+    for (const VerdictLine& line : block.lines) {
+      out << "- " << MarkdownEscape(VerdictLineText(block, line)) << "\n";
+    }
+    out << "\n";
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string MarkdownEscape(const std::string& text) {
@@ -99,10 +127,11 @@ std::string MarkdownEscape(const std::string& text) {
   return out;
 }
 
-bool RenderMarkdownReport(const std::vector<NamedResults>& files, std::string* text,
-                          std::string* /*err*/) {
+bool RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict, std::string* text,
+                          std::string* err) {
   std::ostringstream out;
   out << "# elevbench report\n\n";
+  if (verdict && !files.empty() && !RenderMarkdownVerdict(files, out, err)) return false;
   for (const NamedResults& file : files) {
     const std::vector<ReportTable> tables = BuildReportTables(file);
     out << "## " << MarkdownEscape(file.doc.suite);

@@ -16,11 +16,13 @@ namespace elevbench {
 /// readable), newlines become spaces.
 std::string MarkdownEscape(const std::string& text);
 
-/// The Markdown report of `files` in the given order: "# elevbench report", then per file
-/// "## <suite>: <name>" (or "## <suite>" when the name is empty), its header table, a
-/// "### <section>" table per section and the legend as a list. err (one line, naming the file)
-/// when a file's suite is unknown or its records are malformed.
-[[nodiscard]] bool RenderMarkdownReport(const std::vector<NamedResults>& files, std::string* text,
-                                        std::string* err);
+/// The Markdown report of `files` in the given order: "# elevbench report", with `verdict` a
+/// "## Verdict" section (its heading, then each file's lines as a list, under "### <suite>:
+/// <name>" when there are several files), then per file "## <suite>: <name>" (or "## <suite>"
+/// when the name is empty), its header table, a "### <section>" table per section and the
+/// legend as a list. err (one line, naming the file) when a file's suite is unknown or its
+/// records are malformed.
+[[nodiscard]] bool RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict,
+                                        std::string* text, std::string* err);
 
 }  // namespace elevbench

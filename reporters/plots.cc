@@ -11,6 +11,7 @@
 #include "harness/core/strings.h"
 #include "harness/stats/metric_table.h"
 #include "reporters/plot_data.h"
+#include "reporters/trace_plots.h"
 
 namespace elevbench {
 namespace {
@@ -392,7 +393,7 @@ bool PlotsOf(const NamedResults& file, std::vector<Plot>* plots, std::string* er
   AddTimePlots(measurements, IdentifierOrder(doc), plots);
   AddLatencyPlots(groups, plots);
   AddStreamPlots(runs, plots);
-  return true;
+  return AddRequestTracePlots(doc, plots, err);
 }
 
 void DrawPlots(std::vector<Plot>* plots, const std::string& id_prefix,

@@ -7,8 +7,11 @@
 //     elapsed time), a point per finished repetition, a red mark at the cut-off for a DNF;
 //   * latency CDFs from histograms merged over repetitions (reporters/plot_data.h), beside
 //     the tail (fraction of calls slower than x, log scale), where schedulers differ;
-//   * per-stream throughput over time of multi-stream runs, one panel per configuration.
-// The first two come from the tidy measurements and so exist for every suite.
+//   * per-stream throughput over time of multi-stream runs, one panel per configuration;
+//   * of traced cells, the request tracer's time in scheduler and device, dispatch-run lengths
+//     and seek distances (reporters/trace_plots.h).
+// The first two come from the tidy measurements and so exist for every suite; the last from
+// the cells' request_trace, so they too exist for every suite whose run was traced.
 
 #include <string>
 #include <vector>
@@ -21,7 +24,9 @@ namespace elevbench {
 
 /// One figure of the report.
 struct Plot {
-  std::string kind;    ///< "throughput", "times", "latency-cdf", "stream-throughput"
+  /// "throughput", "times", "latency-cdf", "stream-throughput", "trace-time", "dispatch-runs",
+  /// "seek-cdf"
+  std::string kind;
   std::string title;   ///< caption, plain text
   std::string note;    ///< what the caption should add (configurations not measured); may be ""
   std::string script;  ///< gnuplot commands after the terminal and output lines, data inline

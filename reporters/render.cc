@@ -7,26 +7,31 @@
 namespace elevbench {
 namespace {
 
-bool RenderJsonStream(const std::vector<NamedResults>& files, const GnuplotOptions&,
+bool RenderJsonStream(const std::vector<NamedResults>& files, const ReportOptions&,
                       std::string* text, std::string*) {
   text->clear();
   for (const NamedResults& file : files) *text += ResultsToJson(file.doc).dump(2) + "\n";
   return true;
 }
 
-bool RenderMarkdown(const std::vector<NamedResults>& files, const GnuplotOptions&,
+bool RenderMarkdown(const std::vector<NamedResults>& files, const ReportOptions& options,
                     std::string* text, std::string* err) {
-  return RenderMarkdownReport(files, text, err);
+  return RenderMarkdownReport(files, options.verdict, text, err);
 }
 
-bool RenderCsv(const std::vector<NamedResults>& files, const GnuplotOptions&, std::string* text,
+bool RenderCsv(const std::vector<NamedResults>& files, const ReportOptions&, std::string* text,
                std::string* err) {
   return RenderCsvReport(files, text, err);
 }
 
-bool RenderCsvSummary(const std::vector<NamedResults>& files, const GnuplotOptions&,
+bool RenderCsvSummary(const std::vector<NamedResults>& files, const ReportOptions&,
                       std::string* text, std::string* err) {
   return RenderCsvSummaryReport(files, text, err);
+}
+
+bool RenderHtml(const std::vector<NamedResults>& files, const ReportOptions& options,
+                std::string* text, std::string* err) {
+  return RenderHtmlReport(files, options.gnuplot, options.verdict, text, err);
 }
 
 }  // namespace
@@ -36,7 +41,7 @@ const std::vector<ReportFormat>& GenericReportFormats() {
       {"md", false, RenderMarkdown},
       {"csv", false, RenderCsv},
       {"csv-summary", false, RenderCsvSummary},
-      {"html", false, RenderHtmlReport},
+      {"html", false, RenderHtml},
       {"json", true, RenderJsonStream},
   };
   return kFormats;

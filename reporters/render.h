@@ -12,6 +12,14 @@
 
 namespace elevbench {
 
+/// What `run` and `report` print beside the tables, whatever the format.
+struct ReportOptions {
+  GnuplotOptions gnuplot;  ///< how html draws its plots
+  /// The verdict block (reporters/verdict_text.h): last in a suite's text formats, first in md
+  /// and html. `--no-verdict` leaves it out, for posting a table as the 2003 posts had it.
+  bool verdict = true;
+};
+
 /// One generic format: its name, whether it prints each file on its own, and its renderer.
 struct ReportFormat {
   const char* name;  ///< "md": `report --format md`
@@ -19,7 +27,7 @@ struct ReportFormat {
   /// FramePerFileText, holding one document at a time; the others combine all files into one.
   bool per_file;
   /// Renders `files` (with their measurements) into *text; err (one line) names the file.
-  bool (*render)(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
+  bool (*render)(const std::vector<NamedResults>& files, const ReportOptions& options,
                  std::string* text, std::string* err);
 };
 

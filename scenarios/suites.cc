@@ -3,6 +3,7 @@
 
 #include "scenarios/suites.h"
 
+#include "harness/stats/trace_measurements.h"
 #include "reporters/contest_text.h"
 #include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
@@ -122,12 +123,11 @@ const SuiteEntry* FindSuite(const std::string& name) {
   return nullptr;
 }
 
-SuiteMeasurer MeasurerOf(const std::string& suite) {
-  const SuiteEntry* entry = FindSuite(suite);
-  return entry == nullptr ? nullptr : entry->measure;
-}
+namespace {
 
-bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out, std::string* err) {
+// The suite's own measurements, then the request tracer's: what MeasurerOf hands out.
+bool SuiteAndTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
+                               std::string* err) {
   const SuiteEntry* entry = FindSuite(doc.suite);
   if (entry == nullptr) {
     *err = "unknown suite '" + doc.suite + "'";
@@ -137,7 +137,18 @@ bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out, s
     *err = "suite '" + doc.suite + "' has no measurements";
     return false;
   }
-  return entry->measure(doc, out, err);
+  return entry->measure(doc, out, err) && AppendRequestTraceMeasurements(doc, out, err);
+}
+
+}  // namespace
+
+SuiteMeasurer MeasurerOf(const std::string& suite) {
+  const SuiteEntry* entry = FindSuite(suite);
+  return entry == nullptr || entry->measure == nullptr ? nullptr : SuiteAndTraceMeasurements;
+}
+
+bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out, std::string* err) {
+  return SuiteAndTraceMeasurements(doc, out, err);
 }
 
 bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std::string* err) {

@@ -15,6 +15,7 @@
 #include "harness/stats/measurement.h"
 #include "harness/stats/metric_table.h"
 #include "reporters/gnuplot.h"
+#include "reporters/render.h"
 #include "reporters/report_tables.h"
 
 namespace elevbench {
@@ -72,11 +73,14 @@ const std::vector<SuiteEntry>& AllSuites();
 /// The entry named `name`, or null.
 const SuiteEntry* FindSuite(const std::string& name);
 
-/// The measurer of the suite named `suite`, or null for a suite this build does not know.
+/// The measurer of the suite named `suite` as every view of the tidy layer uses it: the suite's
+/// own measurements, then the request tracer's (harness/stats/trace_measurements.h) of the
+/// document's traced cells. Null for a suite this build does not know. Hand it documents of
+/// that suite only (it finds the suite's measurer by the document's suite).
 SuiteMeasurer MeasurerOf(const std::string& suite);
 
-/// The measurements of any results document, through its suite's measurer. err for an unknown
-/// suite or records the suite rejects.
+/// The measurements of any results document, through MeasurerOf its suite. err for an unknown
+/// suite, records the suite rejects, or a request trace that cannot be read.
 [[nodiscard]] bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out,
                                   std::string* err);
 
@@ -85,10 +89,12 @@ SuiteMeasurer MeasurerOf(const std::string& suite);
                                 std::string* err);
 
 /// Renders `doc` as `format` into *text: the suite's text formats or "json" (what `run`
-/// prints). An empty format is the suite's default. err (one line) for an unknown suite, a
-/// format the suite does not print, or records its renderer rejects.
+/// prints). An empty format is the suite's default. A text format ends with the verdict block
+/// (a blank line, then reporters/verdict_text.h) unless `options.verdict` is false; json is the
+/// document alone. err (one line) for an unknown suite, a format the suite does not print, or
+/// records its renderer or measurer rejects.
 [[nodiscard]] bool RenderResults(const ResultsDocument& doc, const std::string& format,
-                                 std::string* text, std::string* err);
+                                 const ReportOptions& options, std::string* text, std::string* err);
 
 /// post-2003's renderer: reporters/post2003_text.h with each part printed by its own suite's
 /// renderer (nick where the part has it).
@@ -110,8 +116,9 @@ std::string ReportFormatChoices(const std::string& suite);
 /// md, csv, csv-summary and html combine all files into one document, from the measurements
 /// this function makes with each file's suite. An empty format is each file's suite default.
 /// err (one line, starting with the file's name when it has one) for a format a file's suite
-/// does not print or a file whose records are malformed. `gnuplot` is used by html.
+/// does not print or a file whose records are malformed. `options` say whether the verdict
+/// block is printed and how html draws its plots.
 [[nodiscard]] bool RenderReport(std::vector<NamedResults> files, const std::string& format,
-                                const GnuplotOptions& gnuplot, std::string* text, std::string* err);
+                                const ReportOptions& options, std::string* text, std::string* err);
 
 }  // namespace elevbench

@@ -5,8 +5,10 @@
 #include <algorithm>
 
 #include "harness/core/strings.h"
+#include "harness/stats/verdict.h"
 #include "reporters/post2003_text.h"
 #include "reporters/render.h"
+#include "reporters/verdict_text.h"
 #include "scenarios/suites.h"
 
 namespace elevbench {
@@ -36,6 +38,19 @@ bool RenderPost2003Part(const ResultsDocument& part_doc, const std::string& part
   return entry->render(part_doc, format, text, err);
 }
 
+// The verdict block that ends a text format: from the document's measurements, trace included.
+bool AppendTextVerdict(const ResultsDocument& doc, std::string* text, std::string* err) {
+  std::vector<Measurement> measurements;
+  VerdictBlock block;
+  if (!MeasurementsOf(doc, &measurements, err) ||
+      !ComputeVerdict(doc, measurements, VerdictSettings{}, &block, err)) {
+    *err = "verdict: " + *err;
+    return false;
+  }
+  *text += RenderVerdictText(block);
+  return true;
+}
+
 }  // namespace
 
 bool RenderPost2003Parts(const ResultsDocument& doc, const std::string& format, std::string* text,
@@ -59,8 +74,8 @@ std::string ReportFormatChoices(const std::string& suite) {
   return JoinWith(choices, ", ");
 }
 
-bool RenderResults(const ResultsDocument& doc, const std::string& format, std::string* text,
-                   std::string* err) {
+bool RenderResults(const ResultsDocument& doc, const std::string& format,
+                   const ReportOptions& options, std::string* text, std::string* err) {
   const SuiteEntry* entry = FindSuite(doc.suite);
   if (entry == nullptr) {
     *err = UnknownSuite(doc.suite);
@@ -76,11 +91,12 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format, std::s
            ReportFormatChoices(doc.suite) + ")";
     return false;
   }
-  return entry->render(doc, chosen, text, err);
+  if (!entry->render(doc, chosen, text, err)) return false;
+  return !options.verdict || AppendTextVerdict(doc, text, err);
 }
 
 bool RenderReport(std::vector<NamedResults> files, const std::string& format,
-                  const GnuplotOptions& gnuplot, std::string* text, std::string* err) {
+                  const ReportOptions& options, std::string* text, std::string* err) {
   for (const NamedResults& file : files) {
     if (FindSuite(file.doc.suite) == nullptr) {
       *err = NamedError(file, UnknownSuite(file.doc.suite));
@@ -95,12 +111,12 @@ bool RenderReport(std::vector<NamedResults> files, const std::string& format,
         return false;
       }
     }
-    return generic->render(files, gnuplot, text, err);
+    return generic->render(files, options, text, err);
   }
   text->clear();
   for (const NamedResults& file : files) {
     std::string one;
-    if (!RenderResults(file.doc, format, &one, err)) {
+    if (!RenderResults(file.doc, format, options, &one, err)) {
       *err = NamedError(file, *err);
       return false;
     }

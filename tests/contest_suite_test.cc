@@ -128,7 +128,7 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
 
   // The report: contest's layout, from the document and from the saved file alike.
   std::string text;
-  ASSERT_TRUE(RenderResults(doc, "", &text, &err)) << err;
+  ASSERT_TRUE(RenderResults(doc, "", ReportOptions{}, &text, &err)) << err;
   EXPECT_NE(text.find("no_load:\nKernel         [runs]\tTime\tCPU%\tLoads\tLCPU%\tRatio\nk-none"),
             std::string::npos)
       << text;
@@ -137,9 +137,9 @@ TEST(ContestSuiteTest, RunsEveryCellOnATinyTreeAndReports) {
   ResultsDocument saved;
   ASSERT_TRUE(LoadResultsFile(config.out_path, &saved, &err)) << err;
   std::string again;
-  ASSERT_TRUE(RenderResults(saved, "contest", &again, &err)) << err;
+  ASSERT_TRUE(RenderResults(saved, "contest", ReportOptions{}, &again, &err)) << err;
   EXPECT_EQ(again, text);
-  ASSERT_TRUE(RenderResults(saved, "nick", &again, &err)) << err;
+  ASSERT_TRUE(RenderResults(saved, "nick", ReportOptions{}, &again, &err)) << err;
   EXPECT_NE(again.find("Contest\nno_load:\nKernel     [runs]\t"), std::string::npos);
   // The summary block has one row per load.
   EXPECT_EQ(saved.summary.size(), 6u);

@@ -142,7 +142,7 @@ TEST(ContestTextTest, NickFormatReproducesTheSeedByteForByte) {
   ASSERT_TRUE(RenderContestReport(ContestSeedDocument(), "nick", &text, &err)) << err;
   EXPECT_EQ(text, kContestSeedBlock);
   EXPECT_EQ(CollapseBlanks(text), kSeedCollapsed);
-  ExpectMatchesGolden("contest_seed_nick.txt", text);
+  testing::ExpectPrintedMatchesGolden("contest_seed_nick.txt", ContestSeedDocument(), "nick", text);
 }
 
 TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
@@ -156,7 +156,7 @@ TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
   EXPECT_EQ(text.find("Contest\n"), std::string::npos);
   // Only the label/runs spacing differs from Nick's.
   EXPECT_EQ(CollapseBlanks(text), std::string(kSeedCollapsed).substr(8));
-  ExpectMatchesGolden("contest_seed.txt", text);
+  testing::ExpectPrintedMatchesGolden("contest_seed.txt", ContestSeedDocument(), "contest", text);
   EXPECT_FALSE(RenderContestReport(ContestSeedDocument(), "tiobench", &text, &err));
 }
 
@@ -168,11 +168,11 @@ TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
   file.doc.context = {{"repetitions", 1}};
   file.doc.complete = true;
   std::string md, csv, err;
-  ASSERT_TRUE(RenderReport({file}, "md", GnuplotOptions{}, &md, &err)) << err;
+  ASSERT_TRUE(RenderReport({file}, "md", ReportOptions{}, &md, &err)) << err;
   EXPECT_NE(md.find("### io_load"), std::string::npos) << md;
   EXPECT_NE(md.find("**time_seconds** (s, ↓)"), std::string::npos) << md;
   ExpectMatchesGolden("report_contest_seed.md", md);
-  ASSERT_TRUE(RenderReport({file}, "csv", GnuplotOptions{}, &csv, &err)) << err;
+  ASSERT_TRUE(RenderReport({file}, "csv", ReportOptions{}, &csv, &err)) << err;
   EXPECT_NE(csv.find("contest,io_load,"), std::string::npos) << csv;
   ExpectMatchesGolden("report_contest_seed.csv", csv);
 }

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/core/latency_histogram.h"
 #include "harness/core/strings.h"
 #include "harness/device/sysfs.h"
 #include "harness/fio/fio_runner.h"
@@ -324,5 +325,50 @@ class FakeTracer : public CellTracer {
  private:
   std::vector<std::string> cell_phases_;
 };
+
+// The request tracer's account of one direction (a DIR object of CellRecord::request_trace, as
+// docs/reports.md describes it): `requests` requests, each `latency_ns` in the scheduler (I2D)
+// and as long in the device (D2C), dispatched in runs of `run` requests, `seek_share` of them
+// after a seek of 100000 sectors.
+inline nlohmann::json FakeTraceDirection(uint64_t requests, uint64_t run, double seek_share,
+                                         uint64_t latency_ns = 1000000) {
+  LatencyHistogram time, twice, seeks;
+  time.Record(latency_ns, requests);
+  twice.Record(2 * latency_ns, requests);
+  const auto seeking = static_cast<uint64_t>(seek_share * static_cast<double>(requests));
+  seeks.Record(0, requests - seeking);
+  seeks.Record(100000, seeking);
+  nlohmann::json runs = nlohmann::json::object();
+  if (requests > 0) runs[std::to_string(run)] = requests / run;
+  return {{"requests", requests},
+          {"bytes", requests * 65536},
+          {"direct_issues", 0},
+          {"q2c", twice.ToJson()},
+          {"i2d", time.ToJson()},
+          {"d2c", time.ToJson()},
+          {"dispatches", requests},
+          {"mean_dispatch_run", requests > 0 ? static_cast<double>(run) : 0.0},
+          {"dispatch_run_lengths", runs},
+          {"seek_share", seek_share},
+          {"mean_seek_sectors", seeking > 0 ? 100000.0 : 0.0},
+          {"seek_distance", seeks.ToJson()},
+          {"merges", 0},
+          {"requeues", 0},
+          {"mean_request_kib", requests > 0 ? 64.0 : 0.0}};
+}
+
+// A whole request_trace object of a cell with the given read and write accounts.
+inline nlohmann::json FakeRequestTrace(nlohmann::json read, nlohmann::json write) {
+  const uint64_t requests = read["requests"].get<uint64_t>() + write["requests"].get<uint64_t>();
+  return {{"mode", "summary"},
+          {"events", 5 * requests},
+          {"dropped_events", 0},
+          {"complete", true},
+          {"raw_events", "cell000-requests.trace.gz"},
+          {"read", std::move(read)},
+          {"write", std::move(write)},
+          {"processes", nlohmann::json::array()},
+          {"queued", {{"mean", 2.5}, {"max", 4}, {"series", {{0.1, 2}, {0.2, 3}}}}}};
+}
 
 }  // namespace elevbench::testing

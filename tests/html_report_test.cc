@@ -76,7 +76,7 @@ TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
   std::string err;
   ASSERT_TRUE(RenderHtmlReport(
       testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_probes_dnf.json")}),
-      none, &html, &err))
+      none, true, &html, &err))
       << err;
   EXPECT_NE(html.find("gnuplot-nox"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
@@ -94,7 +94,7 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
   file.doc.context["hostname"] = "host\"><img src=x>";
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({file}), none, &html, &err)) << err;
+  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({file}), none, true, &html, &err)) << err;
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<i>"), std::string::npos);
@@ -150,7 +150,8 @@ TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
       testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")};
   std::string html;
   std::string err;
-  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, &html, &err))
+  ASSERT_TRUE(
+      RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, true, &html, &err))
       << err;
   // Self-contained: no script, no reference to anything outside the page.
   EXPECT_EQ(html.find("<script"), std::string::npos);
@@ -209,7 +210,7 @@ TEST(HtmlReportTest, MortonAndVisaveRunsHaveTheirTables) {
   ASSERT_TRUE(RenderHtmlReport(
       testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_morton_small.json"),
                                  testing::LoadNamedResults("fixtures/report_visave_small.json")}),
-      none, &html, &err))
+      none, true, &html, &err))
       << err;
   EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 10u);  // nine tests and the saves
   EXPECT_NE(html.find("slowest_seconds"), std::string::npos);

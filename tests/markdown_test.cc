@@ -16,7 +16,7 @@ namespace {
 std::string RenderMarkdown(const std::vector<NamedResults>& files) {
   std::string text;
   std::string err;
-  EXPECT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &text, &err)) << err;
+  EXPECT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), true, &text, &err)) << err;
   return text;
 }
 
@@ -129,7 +129,7 @@ TEST(MarkdownTest, UnknownSuiteIsAnErrorNamingTheFile) {
   file.doc.suite = "no-such-suite";
   std::string text;
   std::string err;
-  EXPECT_FALSE(RenderReport({file}, "md", GnuplotOptions{}, &text, &err));
+  EXPECT_FALSE(RenderReport({file}, "md", ReportOptions{}, &text, &err));
   EXPECT_EQ(err.rfind("odd.json: ", 0), 0u) << err;
 }
 

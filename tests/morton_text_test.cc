@@ -165,7 +165,8 @@ TEST(MortonTextTest, SeedLinesOfTest1AndTest5ComeOutByteForByte) {
 }
 
 TEST(MortonTextTest, GoldenOfTheFourKernels) {
-  ExpectMatchesGolden("morton_seed.txt", RenderMorton(DocumentOf(SeedRecords())));
+  const ResultsDocument doc = DocumentOf(SeedRecords());
+  testing::ExpectPrintedMatchesGolden("morton_seed.txt", doc, "akpm", RenderMorton(doc));
 }
 
 TEST(MortonTextTest, SecondsKeepTwoSignificantDigitsBelowATenth) {
@@ -268,7 +269,7 @@ TEST(MortonTextTest, ARealRunAsItWasPrinted) {
   ASSERT_TRUE(
       LoadResultsFile(testing::TestDataPath("fixtures/report_morton_small.json"), &doc, &err))
       << err;
-  ExpectMatchesGolden("morton_small.txt", RenderMorton(doc));
+  testing::ExpectPrintedMatchesGolden("morton_small.txt", doc, "akpm", RenderMorton(doc));
 }
 
 }  // namespace

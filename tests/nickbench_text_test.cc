@@ -130,7 +130,7 @@ TEST(NickbenchTextTest, SeedReportMatchesGolden) {
   ResultsDocument doc = NickbenchSeedDocument();
   doc.context = SeedContext();
   const std::string text = RenderNickbench(doc);
-  ExpectMatchesGolden("nickbench_seed.txt", text);
+  testing::ExpectPrintedMatchesGolden("nickbench_seed.txt", doc, "nick", text);
   EXPECT_EQ(text.rfind("Machine is UP PIV 2.0 (512K), 256MB no swap\n", 0), 0u);
   EXPECT_NE(text.find(std::string("\n\n") + kNickbenchSeedBlock), std::string::npos);
 }

@@ -81,8 +81,8 @@ TEST(Post2003TextTest, GoldenReportsInBothFormats) {
   std::string nick, beside;
   ASSERT_TRUE(RenderPost2003Parts(doc, "nick", &nick, &err)) << err;
   ASSERT_TRUE(RenderPost2003Parts(doc, "beside-2003", &beside, &err)) << err;
-  testing::ExpectMatchesGolden("post2003_small.txt", nick);
-  testing::ExpectMatchesGolden("post2003_small_beside.txt", beside);
+  testing::ExpectPrintedMatchesGolden("post2003_small.txt", doc, "nick", nick);
+  testing::ExpectPrintedMatchesGolden("post2003_small_beside.txt", doc, "beside-2003", beside);
   EXPECT_EQ(nick.find("Contest\nContest"), std::string::npos) << "the heading is printed once";
 }
 

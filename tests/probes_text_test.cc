@@ -145,7 +145,7 @@ TEST(ProbesTextTest, SeedReportMatchesGolden) {
       {"devices", {{{"name", "hda"}, {"model", "Maxtor 6E040L0"}, {"rotational", true}}}},
       {"filesystem", "ext2"}};
   const std::string text = RenderProbes(doc);
-  ExpectMatchesGolden("probes_seed.txt", text);
+  testing::ExpectPrintedMatchesGolden("probes_seed.txt", doc, "nick", text);
   EXPECT_NE(text.find("Target fs for tests was ext2\n\n" + WithCfNote()), std::string::npos);
 }
 

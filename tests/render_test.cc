@@ -17,7 +17,7 @@ namespace {
 std::string Report(const std::vector<NamedResults>& files, const std::string& format) {
   std::string text;
   std::string err;
-  EXPECT_TRUE(RenderReport(files, format, GnuplotOptions{}, &text, &err)) << err;
+  EXPECT_TRUE(RenderReport(files, format, ReportOptions{}, &text, &err)) << err;
   return text;
 }
 
@@ -32,7 +32,7 @@ TEST(RenderTest, OneFileInATextFormatIsWhatRenderResultsGives) {
   const NamedResults file = testing::LoadNamedResults("golden/nickbench_small.json");
   std::string expected;
   std::string err;
-  ASSERT_TRUE(RenderResults(file.doc, "", &expected, &err)) << err;
+  ASSERT_TRUE(RenderResults(file.doc, "", ReportOptions{}, &expected, &err)) << err;
   EXPECT_EQ(Report({file}, ""), expected);
   EXPECT_EQ(Report({file}, "nick"), expected);
 }
@@ -43,8 +43,8 @@ TEST(RenderTest, SeveralFilesInATextFormatPrintOneAfterTheOther) {
   std::string tio_text;
   std::string nick_text;
   std::string err;
-  ASSERT_TRUE(RenderResults(tio.doc, "nick", &tio_text, &err)) << err;
-  ASSERT_TRUE(RenderResults(nick.doc, "nick", &nick_text, &err)) << err;
+  ASSERT_TRUE(RenderResults(tio.doc, "nick", ReportOptions{}, &tio_text, &err)) << err;
+  ASSERT_TRUE(RenderResults(nick.doc, "nick", ReportOptions{}, &nick_text, &err)) << err;
   EXPECT_EQ(Report({tio, nick}, "nick"), "==> results_small.json <==\n" + tio_text +
                                              "\n==> nickbench_small.json <==\n" + nick_text + "\n");
 }
@@ -67,7 +67,7 @@ TEST(RenderTest, GenericFormatsCombineTheFiles) {
       testing::LoadNamedResults("golden/nickbench_small.json")};
   std::string md;
   std::string err;
-  ASSERT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), &md, &err)) << err;
+  ASSERT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), true, &md, &err)) << err;
   EXPECT_EQ(Report(files, "md"), md);
   const std::string csv = Report(files, "csv");
   EXPECT_EQ(csv.rfind("file,suite,", 0), 0u);
@@ -82,7 +82,7 @@ TEST(RenderTest, AFormatTheSuiteDoesNotPrintNamesTheFileAndTheChoices) {
   std::string err;
   EXPECT_FALSE(RenderReport({testing::LoadNamedResults("golden/results_small.json"),
                              testing::LoadNamedResults("golden/nickbench_small.json")},
-                            "tiobench", GnuplotOptions{}, &text, &err));
+                            "tiobench", ReportOptions{}, &text, &err));
   EXPECT_EQ(err.rfind("nickbench_small.json: unknown --format 'tiobench'", 0), 0u) << err;
   EXPECT_NE(err.find("nick, md, csv, csv-summary, html, json"), std::string::npos) << err;
 }

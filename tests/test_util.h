@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/suites.h"
-
 #include "reporters/report_tables.h"
+#include "scenarios/suites.h"
 
 // CMake defines both for the test binary; the fallbacks let a single test file be compiled by
 // hand from the project root.
@@ -72,6 +71,18 @@ inline std::vector<NamedResults> WithMeasurements(std::vector<NamedResults> file
 /// One file with its measurements (WithMeasurements).
 inline NamedResults Measured(NamedResults file) {
   return std::move(WithMeasurements(std::vector<NamedResults>{std::move(file)}).front());
+}
+
+/// Compares what `run` and `report` print for `doc` in `format` (RenderResults: the suite's
+/// tables, then the verdict block) with tests/golden/<name>, after checking that it is `tables`
+/// (the suite renderer's own text) followed by the block alone: the block never changes a table.
+inline void ExpectPrintedMatchesGolden(const std::string& name, const ResultsDocument& doc,
+                                       const std::string& format, const std::string& tables) {
+  std::string text, err;
+  ASSERT_TRUE(RenderResults(doc, format, ReportOptions{}, &text, &err)) << err;
+  ASSERT_EQ(text.rfind(tables, 0), 0u) << "the tables come first, unchanged:\n" << text;
+  EXPECT_EQ(text.substr(tables.size()).rfind("\nVerdict (", 0), 0u) << text;
+  ExpectMatchesGolden(name, text);
 }
 
 /// Reads a whole file (test failure if missing).

@@ -11,6 +11,7 @@
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
 #include "reporters/tiobench_text.h"
+#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -60,10 +61,13 @@ TEST(TiobenchEndToEndRootTest, SmallRunThroughFio) {
       EXPECT_EQ(r.measurement.ios, 4000u / r.measurement.threads * r.measurement.threads);
     }
   }
-  // The printed table is the JSON's table: re-rendering the saved file gives the same bytes.
-  std::string rendered;
-  ASSERT_TRUE(RenderTiobenchReport(doc, "nick", &rendered, &err)) << err;
+  // The printed table is the JSON's table: re-rendering the saved file as `report` does gives
+  // the same bytes, the verdict block included, and the tables are the suite renderer's own.
+  std::string rendered, tables;
+  ASSERT_TRUE(RenderResults(doc, "nick", ReportOptions{}, &rendered, &err)) << err;
   EXPECT_EQ(run.output, rendered);
+  ASSERT_TRUE(RenderTiobenchReport(doc, "nick", &tables, &err)) << err;
+  EXPECT_EQ(run.output.rfind(tables + "\nVerdict (", 0), 0u) << run.output;
   for (const char* section :
        {"Sequential Reads", "Random Reads", "Sequential Writes", "Random Writes"}) {
     EXPECT_NE(run.output.find(section), std::string::npos) << section;

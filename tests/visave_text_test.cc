@@ -96,7 +96,7 @@ TEST(VisaveTextTest, GoldenReport) {
   ASSERT_TRUE(RenderVisaveReport(VisaveDocument(), "lkml", &text, &err)) << err;
   EXPECT_NE(text.find("\nDL 0.012,0.045,1.500,0.020,0.030,0.900 = 0.4179 avg\n"), std::string::npos)
       << text;
-  testing::ExpectMatchesGolden("visave_report.txt", text);
+  testing::ExpectPrintedMatchesGolden("visave_report.txt", VisaveDocument(), "lkml", text);
   EXPECT_FALSE(RenderVisaveReport(VisaveDocument(), "nick", &text, &err));
   EXPECT_EQ(err, "visave results print as lkml, not 'nick'");
 }
@@ -140,7 +140,7 @@ TEST(VisaveTextTest, ARealRunAsItWasPrinted) {
       LoadResultsFile(testing::TestDataPath("fixtures/report_visave_small.json"), &doc, &err))
       << err;
   ASSERT_TRUE(RenderVisaveReport(doc, "lkml", &text, &err)) << err;
-  testing::ExpectMatchesGolden("visave_small.txt", text);
+  testing::ExpectPrintedMatchesGolden("visave_small.txt", doc, "lkml", text);
 }
 
 }  // namespace

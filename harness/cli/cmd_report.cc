@@ -28,10 +28,8 @@ struct RenderedFile {
 // Per-file formats: every file is loaded and rendered on its own, on every CPU, holding one
 // document per thread instead of all of them (1,000 files of 69 KB: 283 MB and page faults
 // otherwise). Nothing is printed unless every file renders: a bad file is a usage error.
-// Per-file formats: every file is loaded and rendered on its own, on every CPU, holding one
-// document per thread instead of all of them (1,000 files of 69 KB: 283 MB and page faults
-// otherwise). Nothing is printed unless every file renders: a bad file is a usage error.
-int ReportFileByFile(const std::vector<std::string>& paths, const std::string& format) {
+int ReportFileByFile(const std::vector<std::string>& paths, const std::string& format,
+                     const ReportOptions& options) {
   std::vector<RenderedFile> out(paths.size());
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   ParallelFor(paths.size(), cpus, [&](size_t i) {
@@ -41,7 +39,7 @@ int ReportFileByFile(const std::vector<std::string>& paths, const std::string& f
       out[i].text = err;
       return;
     }
-    if (!RenderResults(doc, format, &text, &err)) {
+    if (!RenderResults(doc, format, options, &text, &err)) {
       out[i].text = paths[i] + ": " + err;
       return;
     }
@@ -79,8 +77,10 @@ std::string ReportFormatsHelp() {
 
 }  // namespace
 
-int ReportCommand(const std::vector<std::string>& paths, const std::string& format) {
-  if (IsPerFileFormat(format)) return ReportFileByFile(paths, format);
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format, bool verdict) {
+  ReportOptions options;
+  options.verdict = verdict;
+  if (IsPerFileFormat(format)) return ReportFileByFile(paths, format, options);
   std::vector<NamedResults> files(paths.size());
   std::string err;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -91,7 +91,7 @@ int ReportCommand(const std::vector<std::string>& paths, const std::string& form
     }
   }
   std::string text;
-  if (!RenderReport(files, format, GnuplotOptions{}, &text, &err)) {
+  if (!RenderReport(files, format, options, &text, &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -106,11 +106,15 @@ SubcommandRunner AddReportSubcommand(CLI::App* cmd, const std::string&) {
   struct ReportArgs {
     std::vector<std::string> paths;
     std::string format;
+    bool no_verdict = false;
   };
   auto args = std::make_shared<ReportArgs>();
   cmd->add_option("files", args->paths, "Results JSON files written by 'run'")->required();
   cmd->add_option("--format", args->format, ReportFormatsHelp());
-  return [args] { return ReportCommand(args->paths, args->format); };
+  cmd->add_flag("--no-verdict", args->no_verdict,
+                "Leave out the verdict block (last in text formats, first in md and html), e.g. "
+                "to post a table as the 2003 posts had it");
+  return [args] { return ReportCommand(args->paths, args->format, !args->no_verdict); };
 }
 
 }  // namespace elevbench

@@ -447,7 +447,7 @@ void DescribeStep(RunState* s) {
   sc.out_path = s->checked.out_path;
   sc.work_dir = s->work_dir;
   sc.timeout_seconds = o.timeout_seconds;
-  sc.measure = o.entry->measure;
+  sc.measure = MeasurerOf(o.entry->name);
   sc.stop_requested = InterruptRequested;
   sc.stop_reason = [] { return "interrupted by signal " + std::to_string(InterruptSignal()); };
   s->doc.suite = o.entry->name;
@@ -503,7 +503,9 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
 void PrintTablesStep(const RunState& s, bool finished) {
   if (s.doc.records.empty() && !finished) return;
   std::string text, err;
-  if (RenderResults(s.doc, s.o.format, &text, &err)) {
+  ReportOptions options;
+  options.verdict = !s.o.no_verdict;
+  if (RenderResults(s.doc, s.o.format, options, &text, &err)) {
     std::cout << text;
   } else {
     PrintError("cannot print the tables: " + err);

@@ -79,6 +79,9 @@ void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
                   "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
   cmd->add_option("--format", run->format,
                   "Text format: the suite's (" + SuiteFormatsHelp() + "), or json");
+  cmd->add_flag("--no-verdict", run->no_verdict,
+                "Print the tables without the verdict block that ends them (to post a table as "
+                "the 2003 posts had it)");
   cmd->add_option("--out", run->out, "Results JSON (default results/<time>-<host>-<suite>.json)");
   cmd->add_option("--db", run->history_db,
                   "Record the run in this history (default results/history.db; "

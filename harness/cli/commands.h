@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/results/results_document.h"
+#include "harness/stats/statistics.h"
 #include "scenarios/suites.h"
 
 namespace CLI {
@@ -44,7 +45,8 @@ struct RunOptions {
   /// off elsewhere (docs/request-tracing.md: what it costs).
   std::string trace_requests = "auto";
   std::string identifier;
-  std::string format;  ///< empty = the suite's default text format
+  std::string format;       ///< empty = the suite's default text format
+  bool no_verdict = false;  ///< "--no-verdict": the tables without the verdict block
   std::string out;
   std::string command_line;
   std::string history_db;   ///< "--db": the run history; empty = results/history.db
@@ -99,9 +101,10 @@ SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);
 
-/// `elevbench report FILE… --format F`: every file is loaded first (an unreadable one is a usage
-/// error), then rendered by RenderReport (scenarios/suites.h).
-int ReportCommand(const std::vector<std::string>& paths, const std::string& format);
+/// `elevbench report FILE… --format F [--no-verdict]`: every file is loaded first (an unreadable
+/// one is a usage error), then rendered by RenderReport (scenarios/suites.h), with the verdict
+/// block unless `verdict` is false.
+int ReportCommand(const std::vector<std::string>& paths, const std::string& format, bool verdict);
 
 /// Options of `elevbench compare` (cmd_compare.cc).
 struct CompareCommandOptions {
@@ -109,8 +112,8 @@ struct CompareCommandOptions {
   std::string new_path;              ///< NEW.json; empty: compare inside BASE.json with --between
   std::string between;               ///< "--between A,B"
   std::string metrics = "headline";  ///< "--metrics headline|all|name,name"
-  double alpha = 0.05;
-  double threshold_pct = 5.0;  ///< "--threshold"
+  double alpha = kDefaultAlpha;
+  double threshold_pct = kDefaultThresholdPct;  ///< "--threshold"
   bool no_significance = false;
   std::string format = "text";  ///< text, json, junit
 };

@@ -13,6 +13,7 @@
 
 #include "harness/results/results_document.h"
 #include "harness/stats/metric_table.h"
+#include "harness/stats/statistics.h"
 
 namespace elevbench {
 
@@ -29,8 +30,8 @@ enum class MetricSelection {
 
 /// How to compare. The defaults are the CLI's.
 struct CompareSettings {
-  double alpha = 0.05;         ///< significance level of the U test: p < alpha is significant
-  double threshold_pct = 5.0;  ///< a change must exceed this (in %) to be a regression
+  double alpha = kDefaultAlpha;  ///< significance level of the U test: p < alpha is significant
+  double threshold_pct = kDefaultThresholdPct;  ///< a change must exceed this (in %) to count
   /// Let the threshold alone decide, without the test: for runs of one repetition, where no
   /// test is possible. The p-values are still computed and printed where they can be.
   bool no_significance = false;
@@ -140,8 +141,8 @@ struct VerdictCounts {
 /// A whole comparison: the header facts and the rows.
 struct Comparison {
   std::string test = kCompareTestName;
-  double alpha = 0.05;
-  double threshold_pct = 5.0;
+  double alpha = kDefaultAlpha;
+  double threshold_pct = kDefaultThresholdPct;
   bool no_significance = false;
   std::string suite;
   std::string base_name;  ///< what the reports call the base (a file path); set by the caller

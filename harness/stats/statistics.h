@@ -9,6 +9,12 @@
 
 namespace elevbench {
 
+/// The significance level of the U test and the noise threshold (in % of the mean) a difference
+/// must pass: `compare`'s defaults (--alpha, --threshold) and the verdict block's, in one place
+/// so that the two never disagree about what counts as a difference.
+inline constexpr double kDefaultAlpha = 0.05;
+inline constexpr double kDefaultThresholdPct = 5.0;
+
 /// The summary of one sample. With n = 0 nothing is measured (every field but n is 0 and must
 /// not be printed as a number); with n = 1 there is a mean but no spread (has_spread false).
 struct SampleSummary {

@@ -1,0 +1,104 @@
+#pragma once
+// The verdict block: the answer a report gives first. For every headline row of a results
+// document (harness/stats/metric_table.h, grouped over the configurations) it names the best
+// configuration, how far ahead it is of each other one, whether the Mann–Whitney U test backs
+// that, and, when the cells were traced, the request tracer's account of why (the dispatch runs
+// and seeks of the best and the runner-up). Plain records; reporters/verdict_text.h renders
+// them, last in every text format and first in Markdown and HTML (docs/reports.md, "Verdict").
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/results/results_document.h"
+#include "harness/stats/measurement.h"
+#include "harness/stats/statistics.h"
+
+namespace elevbench {
+
+/// What counts as a difference. The defaults are `compare`'s (kDefaultAlpha,
+/// kDefaultThresholdPct), so the verdict and compare agree on the same two samples.
+struct VerdictSettings {
+  double alpha = kDefaultAlpha;                 ///< p < alpha is significant
+  double threshold_pct = kDefaultThresholdPct;  ///< a ratio within 1 + this/100 is no difference
+  /// Values each side needs for the U test: with 4 against 4 completely separated samples give
+  /// p = 0.029, the fewest that can pass 0.05 on both sides alike.
+  size_t min_values_tested = 4;
+};
+
+/// How the best configuration compares with another one.
+enum class VerdictKind {
+  kBetter,        ///< ratio beyond the threshold and the U test says so (p < alpha)
+  kUntested,      ///< ratio beyond the threshold, but a side has too few values for the test
+  kNoDifference,  ///< ratio within the threshold, or tested and not significant
+  kNotMeasured,   ///< the other configuration has no value (DNF or failed every time)
+};
+
+/// A configuration of one headline row.
+struct VerdictConfiguration {
+  std::string name;        ///< its short label when the document has labels, else identifier
+  std::string identifier;  ///< "6.18.44-bfq-ll0"
+  size_t n = 0;            ///< values (repetitions with a number)
+  uint32_t dnf = 0;        ///< repetitions that did not finish
+  uint32_t failed = 0;     ///< repetitions without a number for another reason
+  double mean = 0;         ///< the row's mean (harmonic for rates); meaningful when n > 0
+};
+
+/// The best configuration against one other.
+struct VerdictVersus {
+  VerdictConfiguration other;
+  VerdictKind kind = VerdictKind::kNotMeasured;
+  /// How many times better the best is: best/other where higher is better, other/best where
+  /// lower is better, so always >= 1 (+infinity against a mean of 0). Meaningful when other.n
+  /// > 0.
+  double ratio = 1;
+  bool tested = false;  ///< both sides had min_values_tested values: p_value is the U test's
+  double p_value = 1;   ///< two-sided
+};
+
+/// The request tracer's account of the best and the runner-up in one row: of the direction
+/// with more requests in their cells, the means over their cells of the mean dispatch run and
+/// of the seek share.
+struct VerdictEvidence {
+  bool present = false;   ///< both configurations have traced cells with such requests
+  std::string direction;  ///< "read" or "write"
+  std::string phase;      ///< the cells' phase the numbers are of ("seq_read"); "" the whole cell
+  std::string runner_up;  ///< its name
+  double best_dispatch_run = 0;
+  double runner_up_dispatch_run = 0;
+  double best_seek_share = 0;  ///< 0..1
+  double runner_up_seek_share = 0;
+};
+
+/// One headline row: a section × row key × metric over every configuration.
+struct VerdictLine {
+  std::string suite;  ///< the row's suite (a part's, in a composite document)
+  std::string section;
+  std::string row;  ///< "" when the section has one row
+  MetricInfo metric;
+  /// Some configuration has a value and the metric has a better direction: `best` and
+  /// `others` are filled. Otherwise `configurations` lists them all with their means (a
+  /// metric that only describes, or one nobody measured).
+  bool has_best = false;
+  VerdictConfiguration best;
+  std::vector<VerdictVersus> others;  ///< in table order
+  std::vector<VerdictConfiguration> configurations;
+  VerdictEvidence evidence;
+};
+
+/// The whole block.
+struct VerdictBlock {
+  std::string suite;  ///< the document's
+  VerdictSettings settings;
+  std::vector<VerdictLine> lines;  ///< headline rows in table order
+};
+
+/// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
+/// measurements included or not). err when a cell's request_trace cannot be read.
+[[nodiscard]] bool ComputeVerdict(const ResultsDocument& doc,
+                                  const std::vector<Measurement>& measurements,
+                                  const VerdictSettings& settings, VerdictBlock* out,
+                                  std::string* err);
+
+}  // namespace elevbench

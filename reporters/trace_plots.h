@@ -1,0 +1,25 @@
+#pragma once
+// The HTML report's plots of the request tracer's numbers (harness/stats/trace_reader.h), for
+// any suite whose cells were traced, one set per variant row ("bench=3") and direction with
+// requests, each from the traced cells of every repetition taken together:
+//   * "trace-time": where a request's time goes, per configuration a stacked bar of the mean
+//     time in the scheduler (I2D) and in the device (D2C);
+//   * "dispatch-runs": the dispatch-run lengths, per configuration the fraction of requests
+//     dispatched in runs of at most x requests (a step line, log x);
+//   * "seek-cdf": the seek distances, per configuration the fraction of requests that started
+//     at most x sectors from where the previous one ended (log x).
+
+#include <string>
+#include <vector>
+
+#include "harness/results/results_document.h"
+#include "reporters/plots.h"
+
+namespace elevbench {
+
+/// Appends the trace plots of `doc` to *plots; nothing when no cell was traced. err when a
+/// cell's request_trace cannot be read.
+[[nodiscard]] bool AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots,
+                                        std::string* err);
+
+}  // namespace elevbench

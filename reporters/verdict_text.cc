@@ -1,0 +1,154 @@
+#include "reporters/verdict_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "harness/core/strings.h"
+#include "reporters/report_tables.h"
+
+namespace elevbench {
+namespace {
+
+std::string VerdictPrintf(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+// "1.87×", "12.3×", "140×", "∞×".
+std::string RatioText(double ratio) {
+  if (!std::isfinite(ratio)) return "∞×";
+  if (ratio < 10) return VerdictPrintf("%.2f×", ratio);
+  return VerdictPrintf(ratio < 100 ? "%.1f×" : "%.0f×", ratio);
+}
+
+// Two significant digits without an exponent: "41", "1.1", "0.53", "3"; "<0.01" below that.
+std::string ShortNumber(double value) {
+  if (value == 0) return "0";
+  if (std::fabs(value) < 0.01) return "<0.01";
+  return VerdictPrintf(std::fabs(value) >= 10 ? "%.0f" : "%.2g", value);
+}
+
+// "p=0.008", "p<0.001".
+std::string PText(double p) { return p < 0.001 ? "p<0.001" : VerdictPrintf("p=%.3f", p); }
+
+// "n=5" when both sides have as many values, else "n=5/4" (the best's first).
+std::string NText(size_t best, size_t other) {
+  return "n=" + std::to_string(best) + (best == other ? "" : "/" + std::to_string(other));
+}
+
+// Why a configuration has no value: "DNF", "failed", "DNF/failed", "not measured".
+std::string MissingText(const VerdictConfiguration& c) {
+  if (c.dnf > 0) return c.failed > 0 ? "DNF/failed" : "DNF";
+  return c.failed > 0 ? "failed" : "not measured";
+}
+
+// ", 2 DNF" / ", 1 failed" for a configuration with values and repetitions without.
+std::string PartialText(const VerdictConfiguration& c) {
+  std::string text;
+  if (c.dnf > 0) text += ", " + std::to_string(c.dnf) + " DNF";
+  if (c.failed > 0) text += ", " + std::to_string(c.failed) + " failed";
+  return text;
+}
+
+std::string MeanText(const VerdictConfiguration& c, const MetricInfo& metric) {
+  return ReportNumber(c.mean) + (metric.unit.empty() ? "" : " " + metric.unit);
+}
+
+// "1.03×, p=0.008, n=5": what a "no difference" says of one other configuration.
+std::string NoDifferenceDetail(const VerdictLine& line, const VerdictVersus& v) {
+  return RatioText(v.ratio) + ", " + (v.tested ? PText(v.p_value) + ", " : std::string()) +
+         NText(line.best.n, v.other.n) + PartialText(v.other);
+}
+
+// Every other configuration is no different from the best: "no difference between AS and DL
+// (1.03×, p=0.008, n=5)", with three or more "between AS, DL (…) and CF (…)".
+std::string AllAlikeText(const VerdictLine& line, const std::string& best_name) {
+  std::string text = "no difference between " + best_name;
+  for (size_t i = 0; i < line.others.size(); ++i) {
+    const VerdictVersus& v = line.others[i];
+    text += (i + 1 == line.others.size() ? " and " : ", ") + v.other.name + " (" +
+            NoDifferenceDetail(line, v) + ")";
+  }
+  return text;
+}
+
+std::string VersusText(const VerdictBlock& block, const VerdictLine& line, const VerdictVersus& v) {
+  const std::string& name = v.other.name;
+  const std::string n = NText(line.best.n, v.other.n) + PartialText(v.other);
+  const std::string untested = ": not tested, --repetitions " +
+                               std::to_string(block.settings.min_values_tested) + " or more";
+  switch (v.kind) {
+    case VerdictKind::kBetter:
+      return RatioText(v.ratio) + " " + name + " (" + PText(v.p_value) + ", " + n + ")";
+    case VerdictKind::kUntested:
+      return RatioText(v.ratio) + " " + name + " (" + n + untested + ")";
+    case VerdictKind::kNoDifference:
+      return name + " no difference (" + NoDifferenceDetail(line, v) + ")";
+    case VerdictKind::kNotMeasured:
+      break;
+  }
+  return name + " " + MissingText(v.other) + " (no value)";
+}
+
+std::string EvidenceText(const VerdictLine& line) {
+  const VerdictEvidence& e = line.evidence;
+  if (!e.present) return "";
+  std::string text = " — " + e.direction + " dispatch run " + ShortNumber(e.best_dispatch_run) +
+                     " vs " + ShortNumber(e.runner_up_dispatch_run) + "; seeks " +
+                     ShortNumber(e.best_seek_share * 100) + " % vs " +
+                     ShortNumber(e.runner_up_seek_share * 100) + " %";
+  if (line.others.size() > 1) text += " (vs " + e.runner_up + ")";
+  return text;
+}
+
+// A line without a best: a metric that only describes, or one no configuration measured.
+std::string UnrankedText(const VerdictLine& line) {
+  std::vector<std::string> items;
+  bool any = false;
+  for (const VerdictConfiguration& c : line.configurations) {
+    any = any || c.n > 0;
+    items.push_back(c.name + " " + (c.n > 0 ? MeanText(c, line.metric) : MissingText(c)));
+  }
+  if (!any) return "no configuration has a value (" + JoinWith(items, ", ") + ")";
+  return "no better direction (" + JoinWith(items, ", ") + ")";
+}
+
+}  // namespace
+
+std::string VerdictHeading(const VerdictBlock& block) {
+  const VerdictSettings& s = block.settings;
+  return "Verdict (headline rows; U test two-sided, p < " + VerdictPrintf("%g", s.alpha) +
+         " with " + std::to_string(s.min_values_tested) + " or more values a side, threshold " +
+         VerdictPrintf("%g", s.threshold_pct) + " %):";
+}
+
+std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) {
+  std::string what = line.suite != block.suite ? line.suite + " " : "";
+  what += line.section + (line.row.empty() ? "" : " " + line.row) + " " + line.metric.name + ": ";
+  if (!line.has_best) return what + UnrankedText(line);
+  const VerdictConfiguration& best = line.best;
+  if (line.others.empty()) {
+    return what + best.name + " " + MeanText(best, line.metric) + " (n=" + std::to_string(best.n) +
+           PartialText(best) + "; the only configuration)";
+  }
+  const std::string partial = PartialText(best);  // ", 1 DNF" → " (1 DNF)"
+  const std::string best_note = partial.empty() ? "" : " (" + partial.substr(2) + ")";
+  const bool alike =
+      std::all_of(line.others.begin(), line.others.end(),
+                  [](const VerdictVersus& v) { return v.kind == VerdictKind::kNoDifference; });
+  if (alike) return what + AllAlikeText(line, best.name + best_note) + EvidenceText(line);
+  std::string text = what + best.name + " best" + best_note;
+  for (const VerdictVersus& v : line.others) text += ", " + VersusText(block, line, v);
+  return text + EvidenceText(line);
+}
+
+std::string RenderVerdictText(const VerdictBlock& block) {
+  std::string text = "\n" + VerdictHeading(block) + "\n";
+  if (block.lines.empty()) return text + "No headline metric was measured.\n";
+  for (const VerdictLine& line : block.lines) text += VerdictLineText(block, line) + "\n";
+  return text;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,30 @@
+#pragma once
+// The verdict block in words (harness/stats/verdict.h): last in every text format `run` and
+// `report` print, after a blank line; first in Markdown and HTML, which escape these plain
+// lines themselves. One line per headline row:
+//
+//   bench3 io_rate_mb_s: AS best, 1.86× DL (p=0.008, n=5) — read dispatch run 47 vs 1.1; seeks 2.1
+//   % vs 89 % bench3 jain_index: no difference between DL and AS (1.00×, p=0.004, n=5) — …
+
+#include <string>
+
+#include "harness/stats/verdict.h"
+
+namespace elevbench {
+
+/// "Verdict (headline rows; U test two-sided, p < 0.05 with 4 or more values a side, threshold
+/// 5 %):" with the block's settings.
+std::string VerdictHeading(const VerdictBlock& block);
+
+/// One row's line, plain text: what (the suite when it is not the document's, the section, the
+/// row key, the metric), the best configuration, then for each other one its ratio with the U
+/// test's p and the n of both sides, "no difference", "not tested" or why it has no value (or,
+/// when no other one differs, "no difference between" them all), and the trace's evidence
+/// after " — " when there is some.
+std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line);
+
+/// The block as a text format ends: a blank line, the heading, one line per headline row (or a
+/// line saying there is none), each ending in a newline.
+std::string RenderVerdictText(const VerdictBlock& block);
+
+}  // namespace elevbench

@@ -1,0 +1,306 @@
+// The verdict block's computation (harness/stats/verdict.h): the best configuration by the
+// metric's direction, ratios that are always >= 1, the U test only with 4 or more values a side,
+// compare's noise threshold, DNF and failed configurations, and the request tracer's evidence
+// from the whole cell and from a phase.
+
+#include "harness/stats/verdict.h"
+
+#include <gtest/gtest.h>
+
+#include "fakes.h"
+#include "harness/compare/compare.h"
+#include "reporters/verdict_text.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+const MetricInfo kVerdictRate{"io_rate_mb_s", "MB/s", Direction::kHigherIsBetter,
+                              MeanKind::kHarmonic, true};
+const MetricInfo kVerdictTime{"elapsed_seconds", "s", Direction::kLowerIsBetter,
+                              MeanKind::kArithmetic, true};
+
+// A document of configurations "k-<label>" with labels, and their measurements.
+struct VerdictFixture {
+  ResultsDocument doc;
+  std::vector<Measurement> measurements;
+
+  explicit VerdictFixture(std::vector<std::string> labels) {
+    doc.suite = "nickbench";
+    doc.labels = labels;
+    for (const std::string& l : labels) doc.identifiers.push_back("k-" + l);
+  }
+
+  // One value per repetition of `label` in section bench3.
+  void Add(const std::string& label, const MetricInfo& metric, const std::vector<double>& values,
+           const std::string& status = "ok", const std::string& section = "bench3",
+           const std::string& row = "") {
+    for (size_t i = 0; i < values.size(); ++i) {
+      Measurement m;
+      m.suite = doc.suite;
+      m.section = section;
+      m.row = row;
+      m.identifier = "k-" + label;
+      m.label = label;
+      m.repetition = static_cast<uint32_t>(i);
+      m.metric = metric;
+      m.value = values[i];
+      m.status = status;
+      measurements.push_back(m);
+    }
+  }
+
+  // A traced cell of `label` with the variant key `variant`.
+  void AddCell(const std::string& label, uint32_t repetition, nlohmann::json variant,
+               nlohmann::json trace) {
+    CellRecord c;
+    c.identifier = "k-" + label;
+    c.label = label;
+    c.repetition = repetition;
+    c.variant = std::move(variant);
+    c.status = "ok";
+    c.request_trace = std::move(trace);
+    doc.cells.push_back(std::move(c));
+  }
+
+  VerdictBlock Compute(const VerdictSettings& settings = {}) const {
+    VerdictBlock block;
+    std::string err;
+    EXPECT_TRUE(ComputeVerdict(doc, measurements, settings, &block, &err)) << err;
+    return block;
+  }
+};
+
+TEST(VerdictTest, HigherIsBetterPicksTheLargestMeanAndTestsFiveAgainstFive) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20, 21, 20.5, 20.8, 21.2});
+  f.Add("AS", kVerdictRate, {39, 38.2, 39.8, 38.6, 39.4});
+  const VerdictBlock block = f.Compute();
+  ASSERT_EQ(block.lines.size(), 1u);
+  const VerdictLine& line = block.lines[0];
+  ASSERT_TRUE(line.has_best);
+  EXPECT_EQ(line.best.name, "AS");
+  ASSERT_EQ(line.others.size(), 1u);
+  const VerdictVersus& v = line.others[0];
+  EXPECT_EQ(v.other.name, "DL");
+  EXPECT_EQ(v.kind, VerdictKind::kBetter);
+  EXPECT_TRUE(v.tested);
+  EXPECT_NEAR(v.p_value, 2.0 / 252, 1e-9);  // exact: completely separated 5 against 5
+  EXPECT_NEAR(v.ratio, line.best.mean / v.other.mean, 1e-12);
+  EXPECT_GT(v.ratio, 1.8);
+  EXPECT_EQ(VerdictLineText(block, line), "bench3 io_rate_mb_s: AS best, 1.88× DL (p=0.008, n=5)");
+}
+
+TEST(VerdictTest, LowerIsBetterRatioIsOtherOverBestSoAlwaysAtLeastOne) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictTime, {10, 11, 10.5, 10.2});
+  f.Add("AS", kVerdictTime, {30, 31, 29, 30.5});
+  const VerdictBlock block = f.Compute();
+  const VerdictLine& line = block.lines.at(0);
+  EXPECT_EQ(line.best.name, "DL");
+  EXPECT_NEAR(line.others.at(0).ratio, 30.125 / 10.425, 1e-9);
+  EXPECT_EQ(line.others.at(0).kind, VerdictKind::kBetter);
+  EXPECT_NEAR(line.others.at(0).p_value, 2.0 / 70, 1e-9);
+}
+
+TEST(VerdictTest, FewerThanFourValuesASideAreNotTested) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20});
+  f.Add("AS", kVerdictRate, {40});
+  VerdictBlock block = f.Compute();
+  const VerdictVersus& v = block.lines.at(0).others.at(0);
+  EXPECT_FALSE(v.tested);
+  EXPECT_EQ(v.kind, VerdictKind::kUntested);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: AS best, 2.00× DL (n=1: not tested, --repetitions 4 or more)");
+
+  VerdictFixture g({"DL", "AS"});  // 4 against 3: still not tested
+  g.Add("DL", kVerdictRate, {20, 21, 22, 23});
+  g.Add("AS", kVerdictRate, {40, 41, 42});
+  block = g.Compute();
+  EXPECT_FALSE(block.lines.at(0).others.at(0).tested);
+  EXPECT_NE(VerdictLineText(block, block.lines[0]).find("(n=3/4: not tested"), std::string::npos);
+}
+
+TEST(VerdictTest, InsideTheThresholdOrNotSignificantIsNoDifference) {
+  VerdictFixture f({"DL", "AS"});  // separated, so p = 0.008, but only 3 % apart
+  f.Add("DL", kVerdictRate, {100, 100.2, 100.4, 100.6, 100.8});
+  f.Add("AS", kVerdictRate, {103, 103.2, 103.4, 103.6, 103.8});
+  VerdictBlock block = f.Compute();
+  EXPECT_DOUBLE_EQ(block.settings.threshold_pct, CompareSettings{}.threshold_pct);
+  EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kNoDifference);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: no difference between AS and DL (1.03×, p=0.008, n=5)");
+  // The same samples against a threshold of 2 %: a difference.
+  VerdictSettings tight;
+  tight.threshold_pct = 2;
+  EXPECT_EQ(f.Compute(tight).lines.at(0).others.at(0).kind, VerdictKind::kBetter);
+
+  VerdictFixture g({"DL", "AS"});  // 20 % apart in the means, but overlapping
+  g.Add("DL", kVerdictRate, {10, 30, 12, 28, 20});
+  g.Add("AS", kVerdictRate, {40, 11, 29, 13, 35});
+  block = g.Compute();
+  const VerdictVersus& v = block.lines.at(0).others.at(0);
+  EXPECT_TRUE(v.tested);
+  EXPECT_GE(v.p_value, 0.05);
+  EXPECT_EQ(v.kind, VerdictKind::kNoDifference);
+}
+
+TEST(VerdictTest, ADnfOrFailedConfigurationSaysSoInsteadOfARatio) {
+  VerdictFixture f({"DL", "AS", "CF"});
+  f.Add("DL", kVerdictTime, {0, 0}, "dnf");
+  f.Add("AS", kVerdictTime, {12, 0}, "ok");
+  f.measurements.back().status = "dnf";  // AS: one finished, one did not
+  f.Add("CF", kVerdictTime, {14, 15});
+  // A configuration with cells and no measurement at all: every cell failed.
+  CellRecord failed;
+  failed.identifier = "k-NO";
+  failed.label = "NO";
+  failed.status = "failed";
+  f.doc.cells.push_back(failed);
+  f.doc.identifiers.push_back("k-NO");
+  f.doc.labels.push_back("NO");
+  const VerdictBlock block = f.Compute();
+  const VerdictLine& line = block.lines.at(0);
+  EXPECT_EQ(line.best.name, "AS");
+  EXPECT_EQ(line.best.dnf, 1u);
+  ASSERT_EQ(line.others.size(), 3u);
+  EXPECT_EQ(line.others[0].kind, VerdictKind::kNotMeasured);
+  EXPECT_EQ(line.others[0].other.dnf, 2u);
+  EXPECT_EQ(line.others[2].kind, VerdictKind::kNotMeasured);
+  EXPECT_EQ(line.others[2].other.failed, 1u);
+  EXPECT_EQ(VerdictLineText(block, line),
+            "bench3 elapsed_seconds: AS best (1 DNF), DL DNF (no value), 1.21× CF (n=1/2: not "
+            "tested, --repetitions 4 or more), NO failed (no value)");
+}
+
+TEST(VerdictTest, NamesAreLabelsWhenTheDocumentHasThemElseIdentifiers) {
+  VerdictFixture f({"DL", "AS"});
+  f.doc.labels.clear();
+  f.Add("DL", kVerdictRate, {20});
+  f.Add("AS", kVerdictRate, {40});
+  EXPECT_EQ(f.Compute().lines.at(0).best.name, "k-AS");
+}
+
+TEST(VerdictTest, OnlyHeadlineRowsAndOneConfigurationIsNamedAlone) {
+  VerdictFixture f({"DL"});
+  MetricInfo cpu = kVerdictTime;
+  cpu.name = "cpu_seconds";
+  cpu.headline = false;
+  f.Add("DL", cpu, {1, 2});
+  f.Add("DL", kVerdictRate, {20, 22});
+  const VerdictBlock block = f.Compute();
+  ASSERT_EQ(block.lines.size(), 1u);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: DL 20.95 MB/s (n=2; the only configuration)");
+}
+
+TEST(VerdictTest, AMetricWithoutABetterDirectionListsTheMeans) {
+  VerdictFixture f({"DL", "AS"});
+  MetricInfo ratio{"metric", "ratio", Direction::kNeither, MeanKind::kArithmetic, true};
+  f.Add("DL", ratio, {1.0});
+  f.Add("AS", ratio, {0, 0}, "dnf");
+  const VerdictBlock block = f.Compute();
+  EXPECT_FALSE(block.lines.at(0).has_best);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 metric: no better direction (DL 1.000 ratio, AS DNF)");
+}
+
+TEST(VerdictTest, EvidenceOfTheBestAndTheRunnerUpFromTheirCellsOfTheRow) {
+  VerdictFixture f({"DL", "AS", "NONE"});
+  f.Add("DL", kVerdictRate, {20, 21, 20.5, 20.8});
+  f.Add("AS", kVerdictRate, {39, 38, 40, 39.5});
+  f.Add("NONE", kVerdictRate, {10, 11, 10.5, 10.8});
+  using testing::FakeRequestTrace;
+  using testing::FakeTraceDirection;
+  const nlohmann::json bench3 = {{"bench", 3}};
+  const nlohmann::json few_writes = FakeTraceDirection(8, 1, 1.0);
+  // AS: two cells, dispatch runs of 40 and 42, 2 % and 4 % seeks; DL: runs of 1, 90 % seeks.
+  f.AddCell("AS", 0, bench3, FakeRequestTrace(FakeTraceDirection(4000, 40, 0.02), few_writes));
+  f.AddCell("AS", 1, bench3, FakeRequestTrace(FakeTraceDirection(4200, 42, 0.04), few_writes));
+  f.AddCell("DL", 0, bench3, FakeRequestTrace(FakeTraceDirection(4000, 1, 0.9), few_writes));
+  // Another bench's cell of DL does not count for bench3.
+  f.AddCell("DL", 1, {{"bench", 2}}, FakeRequestTrace(FakeTraceDirection(100, 9, 0.1), few_writes));
+  f.AddCell("NONE", 0, bench3, FakeRequestTrace(FakeTraceDirection(4000, 2, 0.5), few_writes));
+  const VerdictBlock block = f.Compute();
+  const VerdictEvidence& e = block.lines.at(0).evidence;
+  ASSERT_TRUE(e.present);
+  EXPECT_EQ(e.direction, "read");
+  EXPECT_EQ(e.runner_up, "DL");
+  EXPECT_EQ(e.phase, "");
+  EXPECT_DOUBLE_EQ(e.best_dispatch_run, 41);
+  EXPECT_DOUBLE_EQ(e.best_seek_share, 0.03);
+  EXPECT_DOUBLE_EQ(e.runner_up_dispatch_run, 1);
+  EXPECT_DOUBLE_EQ(e.runner_up_seek_share, 0.9);
+  const std::string text = VerdictLineText(block, block.lines[0]);
+  EXPECT_NE(text.find(" — read dispatch run 41 vs 1; seeks 3 % vs 90 % (vs DL)"), std::string::npos)
+      << text;
+}
+
+TEST(VerdictTest, EvidenceOfAPhaseRowComesFromThatPhaseAndItsBusierDirection) {
+  VerdictFixture f({"DL", "AS"});
+  const MetricInfo rate{"rate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true};
+  f.doc.suite = "tiobench";
+  f.Add("DL", rate, {50, 51, 52, 53}, "ok", "seq_write", "threads=4");
+  f.Add("AS", rate, {40, 41, 42, 43}, "ok", "seq_write", "threads=4");
+  for (const std::string label : {"DL", "AS"}) {
+    const bool dl = label == "DL";
+    nlohmann::json trace = testing::FakeRequestTrace(testing::FakeTraceDirection(9000, 3, 0.5),
+                                                     testing::FakeTraceDirection(9000, 3, 0.5));
+    trace["phases"] = {
+        {"seq_write",
+         {{"read", testing::FakeTraceDirection(10, 1, 1.0)},
+          {"write", testing::FakeTraceDirection(5000, dl ? 64 : 8, dl ? 0.01 : 0.3)}}},
+        {"seq_read",
+         {{"read", testing::FakeTraceDirection(5000, 2, 0.6)},
+          {"write", testing::FakeTraceDirection(0, 1, 0)}}}};
+    f.AddCell(label, 0, {{"threads", 4}}, trace);
+  }
+  const VerdictBlock block = f.Compute();
+  const VerdictEvidence& e = block.lines.at(0).evidence;
+  ASSERT_TRUE(e.present);
+  EXPECT_EQ(e.phase, "seq_write");
+  EXPECT_EQ(e.direction, "write");
+  EXPECT_DOUBLE_EQ(e.best_dispatch_run, 64);
+  EXPECT_DOUBLE_EQ(e.runner_up_dispatch_run, 8);
+  EXPECT_NE(VerdictLineText(block, block.lines[0])
+                .find("— write dispatch run 64 vs 8; seeks 1 % vs 30 %"),
+            std::string::npos);
+}
+
+TEST(VerdictTest, NoTraceNoEvidence) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20});
+  f.Add("AS", kVerdictRate, {40});
+  f.AddCell("DL", 0, {{"bench", 3}}, nullptr);
+  f.AddCell("AS", 0, {{"bench", 3}}, nullptr);
+  const VerdictBlock block = f.Compute();
+  EXPECT_FALSE(block.lines.at(0).evidence.present);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]).find(" — "), std::string::npos);
+}
+
+TEST(VerdictTest, AnUnreadableTraceIsAnError) {
+  VerdictFixture f({"DL"});
+  f.Add("DL", kVerdictRate, {20});
+  f.AddCell("DL", 0, {{"bench", 3}}, {{"read", {{"requests", "many"}}}});
+  VerdictBlock block;
+  std::string err;
+  EXPECT_FALSE(ComputeVerdict(f.doc, f.measurements, {}, &block, &err));
+  EXPECT_EQ(err, "cells[0]: request_trace.read: requests: expected a non-negative integer");
+}
+
+TEST(VerdictTest, TheBlockEndsTextWithABlankLineAndAHeading) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20});
+  f.Add("AS", kVerdictRate, {40});
+  EXPECT_EQ(RenderVerdictText(f.Compute()),
+            "\nVerdict (headline rows; U test two-sided, p < 0.05 with 4 or more values a side, "
+            "threshold 5 %):\nbench3 io_rate_mb_s: AS best, 2.00× DL (n=1: not tested, "
+            "--repetitions 4 or more)\n");
+  EXPECT_EQ(RenderVerdictText(VerdictFixture({"DL"}).Compute()),
+            "\nVerdict (headline rows; U test two-sided, p < 0.05 with 4 or more values a side, "
+            "threshold 5 %):\nNo headline metric was measured.\n");
+}
+
+}  // namespace
+}  // namespace elevbench
