@@ -10,9 +10,10 @@ rounds=${1:-3}
 modes=${2:-"off summary full"}
 bin=${ELEVBENCH:-build/elevbench}
 out=$(mktemp -d /var/tmp/elevbench-trace-cost-XXXXXX)
-trap 'rm -rf "$out"' EXIT
-suites=("tiobench --threads 1,4 --size 256 --random 2000"
-        "nickbench --benches 3,6 --size 128")
+# KEEP=1 keeps the results files (their traces are the evidence of the rows).
+[ "${KEEP:-0}" = 1 ] && echo "bench/trace_cost.sh: results kept in $out" >&2 || trap 'rm -rf "$out"' EXIT
+suites=("tiobench --threads 1,4 --size 128 --random 1000"
+        "nickbench --benches 3,6 --size 64")
 for round in $(seq 1 "$rounds"); do
   for mode in $modes; do
     for i in "${!suites[@]}"; do

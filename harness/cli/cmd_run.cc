@@ -204,9 +204,9 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
 }
 
 // --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
-// and needs root; auto decides later (TraceStep).
+// and needs root.
 bool CheckTraceOption(const RunOptions& o, const TargetOptions& t, std::string* err) {
-  if (o.trace_requests == "auto" || o.trace_requests == "off") return true;
+  if (o.trace_requests == "off") return true;
   if (!RunningAsRoot()) {
     *err = "--trace-requests " + o.trace_requests + " needs root (tracefs)";
     return false;
@@ -394,16 +394,11 @@ int MachineStep(RunState* s) {
   return kContinue;
 }
 
-// 5c. The request tracer: auto traces (summary) a device elevbench made; the disk is the one we
-// made or the one named with --device.
+// 5c. The request tracer (--trace-requests summary|full): the disk is the one we made or the one
+// named with --device.
 int TraceStep(RunState* s) {
-  const std::string& asked = s->o.trace_requests;
   TraceMode mode = TraceMode::kOff;
-  if (asked == "auto") {
-    mode = s->root && s->target.created_device() ? TraceMode::kSummary : TraceMode::kOff;
-  } else if (!ParseTraceMode(asked, &mode)) {
-    mode = TraceMode::kOff;
-  }
+  if (!ParseTraceMode(s->o.trace_requests, &mode)) mode = TraceMode::kOff;
   const std::vector<std::string>& disks = s->target.disks();
   if (mode == TraceMode::kOff || disks.empty()) return kContinue;
   const std::string disk = s->target.created_device() ? disks.front() : s->o.device;

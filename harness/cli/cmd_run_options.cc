@@ -67,11 +67,11 @@ void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
                   "Seconds one fio phase or probe may take before it is stopped (DNF)")
       ->check(CLI::Range(0.0, 7.0 * 24 * 3600));
   cmd->add_option("--trace-requests", run->trace_requests,
-                  "Trace every request through the scheduler (root): off, summary (block "
-                  "events in a private tracefs instance), full (also the scheduler's own log "
-                  "through the global blk tracer); default: summary on an emulated or scratch "
-                  "device, else off")
-      ->check(CLI::IsMember({"auto", "off", "summary", "full"}));
+                  "Trace every request through the scheduler (root; a device elevbench makes or "
+                  "the one named with --device): off (default), summary (block events in a "
+                  "private tracefs instance), full (also the scheduler's own log through the "
+                  "global blk tracer)")
+      ->check(CLI::IsMember({"off", "summary", "full"}));
 }
 
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {

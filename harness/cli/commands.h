@@ -41,9 +41,9 @@ struct RunOptions {
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
   bool no_drop_caches = false;
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
-  /// "--trace-requests off|summary|full"; "auto" = summary on a device elevbench made (root),
-  /// off elsewhere (docs/request-tracing.md: what it costs).
-  std::string trace_requests = "auto";
+  /// "--trace-requests off|summary|full"; off by default: tracing can tip bfq's close calls
+  /// (docs/performance.md, "Cost of the request tracer").
+  std::string trace_requests = "off";
   std::string identifier;
   std::string format;       ///< empty = the suite's default text format
   bool no_verdict = false;  ///< "--no-verdict": the tables without the verdict block

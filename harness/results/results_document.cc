@@ -12,9 +12,8 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label", "repetition",   "status", "error",
-    "started_at", "duration_seconds", "queue", "disk_counters",
-    "request_trace"};
+    "scheduler",  "identifier",       "label", "repetition",    "status",       "error",
+    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace"};
 
 bool IsCellField(const std::string& key) {
   return std::any_of(std::begin(kCellFields), std::end(kCellFields),

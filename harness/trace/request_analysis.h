@@ -151,7 +151,7 @@ class RequestAnalyzer {
     uint64_t length = 0;
     size_t phase = 0;
   } runs_[2];
-  size_t phase_ = 0;        // 0 = before any marker; else index + 1 into s_.phases
+  size_t phase_ = 0;  // 0 = before any marker; else index + 1 into s_.phases
   bool any_message_ = false;
   uint64_t first_message_ns_ = 0;
   std::string in_service_;  // the bfq queue last set in service, for queue-less messages

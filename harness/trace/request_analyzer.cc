@@ -262,7 +262,8 @@ void RequestAnalyzer::OnMessage(const TraceEvent& e) {
   const bool decisive = kind == "queue_merge" || kind == "merge_scheduled" ||
                         kind == "queue_split" || kind == "idle_armed";
   if (decisive && s_.scheduler_first_s.count(kind) == 0) {
-    s_.scheduler_first_s[kind] = static_cast<double>(e.time_ns - std::min(e.time_ns, first_message_ns_)) / 1e9;
+    s_.scheduler_first_s[kind] =
+        static_cast<double>(e.time_ns - std::min(e.time_ns, first_message_ns_)) / 1e9;
   }
   if (!queue.empty()) ++s_.scheduler_queues[queue][kind];
 }

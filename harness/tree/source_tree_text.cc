@@ -283,8 +283,8 @@ void AppendBuild(std::string* out, Rng& rng) {
   const std::string name = Ident(rng);
   switch (rng.Below(3)) {
     case 0: {
-      *out += "config " + MacroNameOf(name) + "\n\t" + (rng.Chance(500) ? "tristate" : "bool") + " \"" +
-              Sentence(rng, 2 + rng.Below(5)) + "\"\n\tdepends on " + Macro(rng) + "\n";
+      *out += "config " + MacroNameOf(name) + "\n\t" + (rng.Chance(500) ? "tristate" : "bool") +
+              " \"" + Sentence(rng, 2 + rng.Below(5)) + "\"\n\tdepends on " + Macro(rng) + "\n";
       *out += "\thelp\n";
       const uint64_t n = 1 + rng.Below(5);
       for (uint64_t i = 0; i < n; ++i) *out += "\t  " + Sentence(rng, 6 + rng.Below(6)) + "\n";
@@ -328,8 +328,9 @@ void AppendScript(std::string* out, Rng& rng) {
   const std::string v = Word(rng);
   switch (rng.Below(3)) {
     case 0:
-      *out += "if [ -f \"$" + MacroNameOf(v) + "\" ]; then\n\techo \"" + Sentence(rng, 3 + rng.Below(5)) +
-              "\"\n\t" + Word(rng) + " $" + MacroNameOf(v) + " > /dev/null\nfi\n\n";
+      *out += "if [ -f \"$" + MacroNameOf(v) + "\" ]; then\n\techo \"" +
+              Sentence(rng, 3 + rng.Below(5)) + "\"\n\t" + Word(rng) + " $" + MacroNameOf(v) +
+              " > /dev/null\nfi\n\n";
       return;
     case 1:
       *out += "sub " + Ident(rng) + " {\n\tmy ($" + v + ") = @_;\n\treturn $" + v + " =~ /" +
