@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/trace/request_analysis.h"
+
 namespace elevbench {
 namespace {
 
@@ -99,6 +101,22 @@ TEST(BlockEventsTest, BrokenLinesFailWithOneLine) {
   EXPECT_EQ(err, "block_rq_issue: no 'SECTOR + COUNT'");
   EXPECT_FALSE(ParseTraceLine("fio-1 [000] ..... 12.5: block_rq_insert: 7,0 R () 0 + 8", &e, &err));
   EXPECT_EQ(err, "block_rq_insert: no byte count");
+}
+
+// fuzz/trace_events_fuzz: a comm with bytes that are not UTF-8 made the results JSON throw on
+// dump. Every text kept from a line is printable ASCII.
+TEST(BlockEventsTest, NonAsciiBytesBecomeQuestionMarks) {
+  const TraceEvent e = Parsed(
+      "ab\x9b\xff-7 [000] ..... 1.000001: block_bio_queue: 7,0 R 0 + 8 [c\x9b"
+      "d\x01]");
+  EXPECT_EQ(e.task, "ab??");
+  EXPECT_EQ(e.comm, "c?d?");
+  const TraceEvent m = Parsed("x-7 [000] ..... 1.0: tracing_mark_write: elevbench phase \xe9t\xe9");
+  EXPECT_EQ(m.text, "elevbench phase ?t?");
+  RequestAnalyzer a(7, 0);
+  a.Add(e);
+  a.Add(m);
+  EXPECT_NO_THROW((void)a.Finish().ToJson().dump());
 }
 
 TEST(BlockEventsTest, RwbsFlags) {

@@ -8,6 +8,17 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// Text of the line kept as printable ASCII: a comm or a message may hold any byte, and the
+// results file is JSON, whose strings must be valid UTF-8 (fuzz/trace_events_fuzz found it).
+std::string PrintableText(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f) c = '?';
+  }
+  return out;
+}
+
 std::string_view TrimLeft(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   return s;
@@ -87,7 +98,7 @@ std::string BracketedTail(std::string_view rest) {
   rest = TrimRight(rest);
   const size_t open = rest.find('[');
   if (open == std::string_view::npos || rest.back() != ']') return "";
-  return std::string(rest.substr(open + 1, rest.size() - open - 2));
+  return PrintableText(rest.substr(open + 1, rest.size() - open - 2));
 }
 
 struct EventName {
@@ -116,7 +127,7 @@ bool ParseBlockPayload(const EventName& ev, std::string_view rest, TraceEvent* e
     *err = std::string(ev.name) + ": no device major,minor";
     return false;
   }
-  e->rwbs = std::string(NextToken(&rest));
+  e->rwbs = PrintableText(NextToken(&rest));
   ClassifyRwbs(e->rwbs, &e->op, &e->flush);
   uint64_t bytes = 0;
   if (ev.has_bytes && !ParseNumber(NextToken(&rest), &bytes)) {
@@ -149,7 +160,7 @@ bool ParseBlkTracerLine(std::string_view rest, TraceEvent* e) {
   if (token != "m") return true;
   NextToken(&rest);  // "N"
   e->kind = TraceEventKind::kSchedulerMessage;
-  e->text = std::string(TrimRight(TrimLeft(rest)));
+  e->text = PrintableText(TrimRight(TrimLeft(rest)));
   return true;
 }
 
@@ -196,7 +207,7 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
   }
   std::string_view head = TrimLeft(line.substr(0, cpu));
   const size_t dash = head.rfind('-');
-  out->task = std::string(head.substr(0, dash));
+  out->task = PrintableText(head.substr(0, dash));
   if (!ParseNumber(TrimRight(head.substr(dash + 1)), &out->pid)) {
     *err = "bad pid";
     return false;
@@ -205,7 +216,7 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
   std::string_view token = NextToken(&rest);
   if (!token.empty() && !IsDigit(token.front())) token = NextToken(&rest);  // irq flags
   if (!ParseTimestamp(token, &out->time_ns)) {
-    *err = "bad timestamp '" + std::string(token.substr(0, 32)) + "'";
+    *err = "bad timestamp '" + PrintableText(token.substr(0, 32)) + "'";
     return false;
   }
   std::string_view after_time = rest;
@@ -215,15 +226,15 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
   for (const EventName& ev : kBlockEvents) {
     if (token == ev.name) return ParseBlockPayload(ev, rest, out, err);
   }
-  out->name = std::string(token);
+  out->name = PrintableText(token);
   if (token == "tracing_mark_write") {
     out->kind = TraceEventKind::kMarker;
-    out->text = std::string(TrimLeft(rest));
+    out->text = PrintableText(TrimLeft(rest));
   } else if (token.rfind("kyber_", 0) == 0) {
     out->kind = TraceEventKind::kSchedulerEvent;
     std::string_view payload = rest;
     ParseDev(NextToken(&payload), &out->dev_major, &out->dev_minor);
-    out->text = std::string(TrimLeft(payload));
+    out->text = PrintableText(TrimLeft(payload));
   }
   return true;
 }
