@@ -92,24 +92,16 @@ void RenderPlots(const std::vector<Plot>& plots, std::ostringstream& out) {
 // The verdict section: the heading, then each file's lines (under its name with several files).
 bool RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
                        std::string* err) {
+  std::string heading;
+  std::vector<VerdictSection> sections;
+  if (!VerdictSectionsOf(files, &heading, &sections, err)) return false;
   out << "<section class=\"verdict\">\n<h2>Verdict</h2>\n";
-  for (size_t i = 0; i < files.size(); ++i) {
-    const NamedResults& file = files[i];
-    VerdictBlock block;
-    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
-      if (!file.name.empty()) *err = file.name + ": " + *err;
-      return false;
-    }
-    if (i == 0) out << "<p>" << MarkupEscape(VerdictHeading(block)) << "</p>\n";
-    if (files.size() > 1) {
-      out << "<h3>" << MarkupEscape(file.doc.suite);
-      if (!file.name.empty()) out << ": " << MarkupEscape(file.name);
-      out << "</h3>\n";
-    }
+  if (!sections.empty()) out << "<p>" << MarkupEscape(heading) << "</p>\n";
+  for (const VerdictSection& section : sections) {
+    if (!section.title.empty()) out << "<h3>" << MarkupEscape(section.title) << "</h3>\n";
     out << "<ul class=\"verdict\">\n";
-    if (block.lines.empty()) out << "<li>No headline metric was measured.</li>\n";
-    for (const VerdictLine& line : block.lines) {
-      out << "<li>" << MarkupEscape(VerdictLineText(block, line)) << "</li>\n";
+    for (const std::string& line : section.lines) {
+      out << "<li>" << MarkupEscape(line) << "</li>\n";
     }
     out << "</ul>\n";
   }

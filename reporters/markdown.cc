@@ -63,24 +63,14 @@ void RenderMarkdownTable(const ReportTable& table, std::ostringstream& out) {
 // "## Verdict": the heading of the first file's block, then every file's lines as a list.
 bool RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
                            std::string* err) {
+  std::string heading;
+  std::vector<VerdictSection> sections;
+  if (!VerdictSectionsOf(files, &heading, &sections, err)) return false;
   out << "## Verdict\n\n";
-  for (size_t i = 0; i < files.size(); ++i) {
-    const NamedResults& file = files[i];
-    VerdictBlock block;
-    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
-      if (!file.name.empty()) *err = file.name + ": " + *err;
-      return false;
-    }
-    if (i == 0) out << MarkdownEscape(VerdictHeading(block)) << "\n\n";
-    if (files.size() > 1) {
-      out << "### " << MarkdownEscape(file.doc.suite);
-      if (!file.name.empty()) out << ": " << MarkdownEscape(file.name);
-      out << "\n\n";
-    }
-    if (block.lines.empty()) out << "- No headline metric was measured.\n";
-    for (const VerdictLine& line : block.lines) {
-      out << "- " << MarkdownEscape(VerdictLineText(block, line)) << "\n";
-    }
+  if (!sections.empty()) out << MarkdownEscape(heading) << "\n\n";
+  for (const VerdictSection& section : sections) {
+    if (!section.title.empty()) out << "### " << MarkdownEscape(section.title) << "\n\n";
+    for (const std::string& line : section.lines) out << "- " << MarkdownEscape(line) << "\n";
     out << "\n";
   }
   return true;

@@ -151,4 +151,26 @@ std::string RenderVerdictText(const VerdictBlock& block) {
   return text;
 }
 
+bool VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
+                       std::vector<VerdictSection>* sections, std::string* err) {
+  sections->clear();
+  for (size_t i = 0; i < files.size(); ++i) {
+    const NamedResults& file = files[i];
+    VerdictBlock block;
+    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
+      if (!file.name.empty()) *err = file.name + ": " + *err;
+      return false;
+    }
+    if (i == 0) *heading = VerdictHeading(block);
+    VerdictSection section;
+    if (files.size() > 1)
+      section.title = file.doc.suite + (file.name.empty() ? "" : ": " + file.name);
+    if (block.lines.empty()) section.lines.push_back("No headline metric was measured.");
+    for (const VerdictLine& line : block.lines)
+      section.lines.push_back(VerdictLineText(block, line));
+    sections->push_back(std::move(section));
+  }
+  return true;
+}
+
 }  // namespace elevbench

@@ -7,8 +7,10 @@
 //   % vs 89 % bench3 jain_index: no difference between DL and AS (1.00×, p=0.004, n=5) — …
 
 #include <string>
+#include <vector>
 
 #include "harness/stats/verdict.h"
+#include "reporters/report_tables.h"
 
 namespace elevbench {
 
@@ -26,5 +28,18 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line);
 /// The block as a text format ends: a blank line, the heading, one line per headline row (or a
 /// line saying there is none), each ending in a newline.
 std::string RenderVerdictText(const VerdictBlock& block);
+
+/// One file's part of the verdict that Markdown and HTML open with: its title ("suite: file",
+/// empty when the report has one file) and its plain lines (a line saying there is no headline
+/// metric when there is none). The renderers only escape and wrap them.
+struct VerdictSection {
+  std::string title;
+  std::vector<std::string> lines;
+};
+
+/// The verdict of every file of a report: the first file's heading and one section per file.
+/// err is ComputeVerdict's, prefixed with the file's name when it has one.
+[[nodiscard]] bool VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
+                                     std::vector<VerdictSection>* sections, std::string* err);
 
 }  // namespace elevbench

@@ -30,7 +30,11 @@ template <typename T>
     ok = it->is_number();
     expected = "a number";
   } else if constexpr (std::is_unsigned_v<T>) {
-    ok = it->is_number_unsigned() && it->template get<uint64_t>() <= std::numeric_limits<T>::max();
+    // Parsed text holds non-negative integers as unsigned; a document built in memory may hold
+    // them as signed. Either is a count.
+    ok = (it->is_number_unsigned() ||
+          (it->is_number_integer() && it->template get<int64_t>() >= 0)) &&
+         it->template get<uint64_t>() <= std::numeric_limits<T>::max();
     expected = "a non-negative integer";
   } else {
     ok = it->is_number_integer() && it->template get<int64_t>() >= std::numeric_limits<T>::min() &&
@@ -43,6 +47,16 @@ template <typename T>
   }
   *out = it->template get<T>();
   return true;
+}
+
+/// GetJsonField for a member that may be left out: an absent or null member leaves *out as it
+/// is and succeeds; a present one follows GetJsonField's rules.
+template <typename T>
+[[nodiscard]] bool GetOptionalJsonField(const nlohmann::json& j, const char* key, T* out,
+                                        std::string* err) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return true;
+  return GetJsonField(j, key, out, err);
 }
 
 }  // namespace elevbench

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "harness/core/json_fields.h"
+
 namespace elevbench {
 namespace {
 
@@ -12,28 +14,6 @@ using nlohmann::json;
 bool TraceCount(const json& v, uint64_t* out) {
   if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0)) return false;
   *out = v.is_number_unsigned() ? v.get<uint64_t>() : static_cast<uint64_t>(v.get<int64_t>());
-  return true;
-}
-
-// A member that may be absent: false (err "<key>: expected …") only for one of the wrong type.
-bool TraceU64(const json& j, const char* key, uint64_t* out, std::string* err) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return true;
-  if (!TraceCount(*it, out)) {
-    *err = std::string(key) + ": expected a non-negative integer";
-    return false;
-  }
-  return true;
-}
-
-bool TraceDouble(const json& j, const char* key, double* out, std::string* err) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return true;
-  if (!it->is_number()) {
-    *err = std::string(key) + ": expected a number";
-    return false;
-  }
-  *out = it->get<double>();
   return true;
 }
 
@@ -75,16 +55,18 @@ bool TraceDirectionFromJson(const json& j, TraceDirection* out, std::string* err
     return false;
   }
   TraceDirection d;
-  if (!TraceU64(j, "requests", &d.requests, err) || !TraceU64(j, "bytes", &d.bytes, err) ||
-      !TraceHistogram(j, "q2c", &d.q2c, err) || !TraceHistogram(j, "i2d", &d.i2d, err) ||
-      !TraceHistogram(j, "d2c", &d.d2c, err) || !TraceU64(j, "dispatches", &d.dispatches, err) ||
-      !TraceDouble(j, "mean_dispatch_run", &d.mean_dispatch_run, err) ||
+  if (!GetOptionalJsonField(j, "requests", &d.requests, err) ||
+      !GetOptionalJsonField(j, "bytes", &d.bytes, err) || !TraceHistogram(j, "q2c", &d.q2c, err) ||
+      !TraceHistogram(j, "i2d", &d.i2d, err) || !TraceHistogram(j, "d2c", &d.d2c, err) ||
+      !GetOptionalJsonField(j, "dispatches", &d.dispatches, err) ||
+      !GetOptionalJsonField(j, "mean_dispatch_run", &d.mean_dispatch_run, err) ||
       !TraceRunLengths(j, &d.dispatch_run_lengths, err) ||
-      !TraceDouble(j, "seek_share", &d.seek_share, err) ||
-      !TraceDouble(j, "mean_seek_sectors", &d.mean_seek_sectors, err) ||
+      !GetOptionalJsonField(j, "seek_share", &d.seek_share, err) ||
+      !GetOptionalJsonField(j, "mean_seek_sectors", &d.mean_seek_sectors, err) ||
       !TraceHistogram(j, "seek_distance", &d.seek_distance, err) ||
-      !TraceU64(j, "merges", &d.merges, err) || !TraceU64(j, "requeues", &d.requeues, err) ||
-      !TraceDouble(j, "mean_request_kib", &d.mean_request_kib, err)) {
+      !GetOptionalJsonField(j, "merges", &d.merges, err) ||
+      !GetOptionalJsonField(j, "requeues", &d.requeues, err) ||
+      !GetOptionalJsonField(j, "mean_request_kib", &d.mean_request_kib, err)) {
     return false;
   }
   *out = std::move(d);
@@ -126,8 +108,8 @@ bool TracePhasesFromJson(const json& j, RequestTrace* t, std::string* err) {
 bool TraceQueuedFromJson(const json& j, RequestTrace* t, std::string* err) {
   const auto queued = j.find("queued");
   if (queued == j.end() || queued->is_null()) return true;
-  if (!queued->is_object() || !TraceDouble(*queued, "mean", &t->queued_mean, err) ||
-      !TraceDouble(*queued, "max", &t->queued_max, err)) {
+  if (!queued->is_object() || !GetOptionalJsonField(*queued, "mean", &t->queued_mean, err) ||
+      !GetOptionalJsonField(*queued, "max", &t->queued_max, err)) {
     *err = "queued: " + (queued->is_object() ? *err : std::string("expected an object"));
     return false;
   }
@@ -148,8 +130,8 @@ bool RequestTraceFromJson(const json& j, RequestTrace* out, std::string* err) {
     if (mode != j.end() && mode->is_string()) t.mode = mode->get<std::string>();
     const auto complete = j.find("complete");
     if (complete != j.end() && complete->is_boolean()) t.complete = complete->get<bool>();
-    if (!TraceU64(j, "events", &t.events, err) ||
-        !TraceU64(j, "dropped_events", &t.dropped_events, err) ||
+    if (!GetOptionalJsonField(j, "events", &t.events, err) ||
+        !GetOptionalJsonField(j, "dropped_events", &t.dropped_events, err) ||
         !TraceDirectionsFromJson(j, &t.total, err) || !TracePhasesFromJson(j, &t, err) ||
         !TraceQueuedFromJson(j, &t, err)) {
       *err = "request_trace." + *err;
