@@ -5,16 +5,20 @@
 
 #include "harness/stats/trace_measurements.h"
 #include "reporters/contest_text.h"
+#include "reporters/fiojobs_text.h"
 #include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/orasim_text.h"
 #include "reporters/post2003_text.h"
 #include "reporters/probes_text.h"
+#include "reporters/replay_text.h"
 #include "reporters/tiobench_text.h"
 #include "reporters/visave_text.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_suite.h"
 #include "scenarios/contest/contest_worker_commands.h"
+#include "scenarios/fiojobs/fiojobs_measurements.h"
+#include "scenarios/fiojobs/fiojobs_suite.h"
 #include "scenarios/morton/morton_measurements.h"
 #include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
@@ -24,6 +28,8 @@
 #include "scenarios/post2003/post2003_suite.h"
 #include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
+#include "scenarios/replay/replay_measurements.h"
+#include "scenarios/replay/replay_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_suite.h"
 #include "scenarios/visave/visave_measurements.h"
@@ -104,6 +110,22 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = ContestMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
                      "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
+      {.name = "fio",
+       .description = "Your own fio job files, one variant per file, placed on the target",
+       .make = MakeFioJobsSuite,
+       .formats = {"table"},
+       .render = RenderFioJobsReport,
+       .measure = FioJobsMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline tests/fixtures/fiojobs/two-jobs.fio "
+                     "--fio-set runtime=1"},
+      {.name = "replay",
+       .description = "A block trace made by `elevbench capture`, replayed by fio at its "
+                      "recorded times, one fio job per traced process, on a raw device",
+       .make = MakeReplaySuite,
+       .formats = {"table"},
+       .render = RenderReplayReport,
+       .measure = ReplayMeasurements,
+       .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace"},
   };
   return kSuites;
 }

@@ -29,6 +29,11 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand},
       {"restore", "Undo what a killed run left: sysfs values, loop devices, mounts",
        AddRestoreSubcommand},
+      {"capture",
+       "Record every bio of a disk into a block trace (a disk of yours read-only, or one "
+       "elevbench makes with a command run on it)",
+       AddCaptureSubcommand},
+      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand},
       {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand},
       {"internal", "Iterations of contest's loads (internal)", AddInternalSubcommand,
        /*hidden=*/true},

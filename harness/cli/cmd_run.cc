@@ -16,6 +16,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/run_journal.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
@@ -37,28 +38,6 @@ namespace {
 
 // A step's way of saying "go on to the next one"; any other value is the exit code.
 constexpr int kContinue = -1;
-
-// Undoes the journal when the run ends, however it ends.
-class JournalGuard {
- public:
-  explicit JournalGuard(RestoreJournal* journal) : journal_(journal) {}
-  ~JournalGuard() { Restore(); }
-  JournalGuard(const JournalGuard&) = delete;
-  JournalGuard& operator=(const JournalGuard&) = delete;
-  bool Restore() {
-    if (!journal_->is_open() || journal_->entries().empty()) return true;
-    std::vector<std::string> log;
-    std::string err;
-    if (!journal_->RestoreAll(&log, &err)) {
-      PrintError("restore incomplete: " + err + " (run 'elevbench restore')");
-      return false;
-    }
-    return true;
-  }
-
- private:
-  RestoreJournal* journal_;
-};
 
 // Everything the command line asked for, checked before the machine is touched.
 struct CheckedRun {
@@ -179,6 +158,25 @@ bool CheckEmulatedTarget(const RunOptions& o, TargetOptions* t, std::string* err
   return true;
 }
 
+// A suite on a raw device (replay): no --dir, no filesystem on the device elevbench makes, or
+// the --device the user names alone as the target.
+bool CheckRawTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
+  if (!o.directory.empty()) {
+    *err = std::string("run ") + o.entry->name + " replays onto a block device, not a directory: " +
+           "--emulated, --scratch or --device NAME";
+    return false;
+  }
+  t->fs = kRawDeviceFs;
+  t->emulated_options.fs = kRawDeviceFs;
+  if (o.device.empty() || !o.scratch.empty() || !o.emulated.empty()) return true;
+  if (!std::filesystem::exists("/sys/block/" + o.device + "/dev")) {
+    *err = "--device " + o.device + ": not a whole disk (see `elevbench devices`)";
+    return false;
+  }
+  t->raw_device = o.device;
+  return true;
+}
+
 // --dir, --scratch, --emulated (one of them) and --fs.
 bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
   if (!o.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
@@ -196,11 +194,30 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
     return false;
   }
   if (!CheckEmulatedTarget(o, t, err)) return false;
+  if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
   if (!o.directory.empty() && !WritableDirectory(o.directory)) {
     *err = "--dir " + o.directory + " is not a writable directory";
     return false;
   }
   return true;
+}
+
+// What the suite may check of the target before it is made (Suite::CheckTarget).
+TargetFacts FactsOf(const RunOptions& o, const TargetOptions& t) {
+  TargetFacts f;
+  f.directory = t.directory;
+  f.user_device = o.device;
+  f.raw_user_device = !t.raw_device.empty();
+  f.allow_writes = o.allow_writes;
+  if (f.raw_user_device) {
+    std::string size, ignored;
+    if (Sysfs().Read("/sys/block/" + t.raw_device + "/size", &size, &ignored)) {
+      f.raw_bytes = std::strtoull(size.c_str(), nullptr, 10) * 512;
+    }
+  } else if (t.fs == kRawDeviceFs) {
+    f.raw_bytes = t.emulated ? t.emulated_options.size_bytes : t.scratch_bytes;
+  }
+  return f;
 }
 
 // --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
@@ -234,10 +251,11 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
   if (!o.suite->Prepare(c->suite_machine, err)) return false;
   TargetOptions& t = c->target;
-  const bool default_scratch =
-      RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 && !t.emulated;
+  const bool default_scratch = RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 &&
+                               !t.emulated && t.raw_device.empty();
   if (!SizeTargetForSuite(o.entry->name, o.suite->BytesNeeded(),
-                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err)) {
+                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err) ||
+      !o.suite->CheckTarget(FactsOf(o, t), err)) {
     return false;
   }
   c->out_path = o.out.empty() ? DefaultResultsPath(o.entry->name, host.hostname) : o.out;
@@ -291,24 +309,8 @@ void RootStep(RunState* s) {
 int JournalStep(RunState* s) {
   InstallInterruptHandlers();
   if (!s->root) return kContinue;
-  const std::string state_dir = DefaultStateDir();
-  std::vector<std::string> log;
-  std::string err;
-  const bool leftover = access((state_dir + "/" + RestoreJournal::kJournalFile).c_str(), F_OK) == 0;
-  if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, &err)) {
-    PrintError("cannot restore what an earlier run left: " + err);
-    return kExitFailure;
-  }
-  if (leftover) {
-    s->progress.Note("elevbench: restored what an earlier run left behind (" +
-                     std::to_string(log.size()) + " steps):");
-    for (const std::string& line : log) s->progress.Note("  " + line);
-  }
-  if (!s->journal.Open(state_dir, "elevbench run (pid " + std::to_string(getpid()) + ")", &err)) {
-    PrintError(err);
-    return kExitFailure;
-  }
-  return kContinue;
+  return OpenCommandJournal(&s->journal, &s->progress,
+                            "elevbench run (pid " + std::to_string(getpid()) + ")");
 }
 
 // 4. The target: --emulated, --scratch, --dir, or a temporary directory.
@@ -475,6 +477,8 @@ SessionTarget SessionTargetOf(RunState* s) {
     };
   }
   if (s->trace_mode != TraceMode::kOff) st.tracer = &s->tracer;
+  st.device = s->target.device();
+  if (s->root) st.journal = &s->journal;
   return st;
 }
 

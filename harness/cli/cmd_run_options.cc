@@ -42,7 +42,11 @@ void AddTargetOptions(CLI::App* cmd, RunOptions* run) {
                       ": 1 CPU, 256 MB, no swap) or ram=SIZE,cpus=N; the suites size "
                       "their loads by it");
   cmd->add_option("--device", run->device,
-                  "Allow switching the scheduler of this existing device (e.g. sdb)");
+                  "Allow switching the scheduler of this existing device (e.g. sdb); for run "
+                  "replay, the device to replay onto");
+  cmd->add_flag("--allow-writes", run->allow_writes,
+                "Let a suite write to the raw --device (run replay of a trace with writes, a "
+                "fio job on it): DESTROYS ITS DATA");
 }
 
 void AddPlanOptions(CLI::App* cmd, RunOptions* run) {

@@ -28,11 +28,12 @@ struct RunOptions {
   std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
-  bool keep_wbt = false;   ///< "--keep-wbt": today's writeback throttling on the emulated disk
-  std::string machine;     ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
-  std::string device;      ///< "--device NAME": consent to switch a device we did not make
-  std::string schedulers;  ///< "all" or a list; empty = current scheduler only
-  std::string queue;       ///< "--queue attr=value,..."
+  bool keep_wbt = false;      ///< "--keep-wbt": today's writeback throttling on the emulated disk
+  std::string machine;        ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
+  std::string device;         ///< "--device NAME": consent to switch a device we did not make
+  bool allow_writes = false;  ///< "--allow-writes": a suite may write to the raw --device
+  std::string schedulers;     ///< "all" or a list; empty = current scheduler only
+  std::string queue;          ///< "--queue attr=value,..."
   std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
   double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
   uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
@@ -100,6 +101,8 @@ SubcommandRunner AddDevicesSubcommand(CLI::App* cmd, const std::string& command_
 SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string& command_line);
 
 /// `elevbench report FILE… --format F [--no-verdict]`: every file is loaded first (an unreadable
 /// one is a usage error), then rendered by RenderReport (scenarios/suites.h), with the verdict

@@ -206,7 +206,7 @@ bool CheckEmulatedPrerequisites(const EmulatedOptions& options, DiskProfile* pro
     *err = "the emulated disk needs /dev/fuse (modprobe fuse)";
     return false;
   }
-  if (!SupportedScratchFs(options.fs)) {
+  if (!SupportedDeviceFs(options.fs)) {
     *err = "unsupported --fs '" + options.fs + "' (ext2, ext4 or xfs)";
     return false;
   }
@@ -240,6 +240,7 @@ bool CreateEmulatedBacking(const EmulatedOptions& options, RestoreJournal* journ
     return false;
   }
   close(fd);
+  if (options.fs == kRawDeviceFs) return true;  // a raw device: no filesystem
   if (!RunChecked(MkfsCommand(options.fs, s->backing_path), nullptr, err)) {
     *err = "mkfs failed: " + *err;
     return false;
@@ -306,6 +307,10 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
   if (!AttachLoopDevice(s.fuse_dir + "/disk.img", journal, &s.loop_device, err)) return false;
   s.loop_name = s.loop_device.substr(5);
   if (!SetUpQueue(options, journal, &s, err)) return false;
+  if (options.fs == kRawDeviceFs) {  // a raw device: nothing to mount
+    *stack = s;
+    return true;
+  }
   s.mountpoint = s.work_dir + "/mnt";
   if (!MountJournaled(s.loop_device, s.mountpoint, journal, err)) return false;
   *stack = s;

@@ -27,8 +27,8 @@ bool PrepareFio(const FioInvocation& inv, std::vector<std::string>* argv, std::s
     global.extra.emplace_back("log_avg_msec", std::to_string(inv.bw_log_interval_ms));
     global.extra.emplace_back("per_job_logs", "1");
   }
-  std::string job_text;
-  if (!WriteFioJobFile(global, inv.streams, &job_text, err)) {
+  std::string job_text = inv.job_text;
+  if (job_text.empty() && !WriteFioJobFile(global, inv.streams, &job_text, err)) {
     *err = "fio job: " + *err;
     return false;
   }

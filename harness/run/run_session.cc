@@ -142,6 +142,8 @@ class SessionRun {
         plan_(
             BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)) {
     env_.directory = target.directory;
+    env_.device = target.device;
+    env_.journal = target.journal;
     env_.fio = fio;
     env_.work_dir = config.work_dir;
     env_.timeout_seconds = config.timeout_seconds;

@@ -48,6 +48,9 @@ struct SessionTarget {
   std::function<bool(std::string* err)> drop_caches;
   /// Traces each cell's requests; null = `--trace-requests off` or a target that cannot be.
   CellTracer* tracer = nullptr;
+  /// CellEnvironment::device and ::journal, handed to the suite.
+  std::string device;
+  RestoreJournal* journal = nullptr;
 };
 
 /// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %

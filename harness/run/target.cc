@@ -28,6 +28,7 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
       return false;
     }
     directory_ = stack_.mountpoint;
+    if (emu.fs == kRawDeviceFs) device_ = stack_.loop_device;
     disks_ = {stack_.loop_name};
     created_device_ = emulated_ = true;
     description_ = {{"kind", "emulated"},
@@ -45,12 +46,18 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
       return false;
     }
     directory_ = scratch.mountpoint;
+    if (o.fs == kRawDeviceFs) device_ = scratch.loop_device;
     disks_ = {scratch.loop_name};
     created_device_ = true;
     description_ = {{"kind", "scratch"},
                     {"loop_device", scratch.loop_device},
                     {"image", scratch.image_path},
                     {"size_bytes", o.scratch_bytes}};
+  } else if (!o.raw_device.empty()) {
+    device_ = "/dev/" + o.raw_device;
+    disks_ = {o.raw_device};
+    description_ = {{"kind", "device"}, {"device", device_}};
+    return true;
   } else {
     directory_ = o.directory;
     if (directory_.empty()) {

@@ -21,6 +21,9 @@ struct TargetOptions {
   bool emulated = false;       ///< --emulated
   EmulatedOptions emulated_options;
   std::string fs = "ext4";  ///< filesystem of a scratch device (emulated: emulated_options.fs)
+  /// A disk of the user's ("sdb", named with --device) that is itself the target, raw: for a
+  /// suite that wants a raw device (Suite::WantsRawDevice) and no other target.
+  std::string raw_device;
 };
 
 /// A built target. Not copyable; the temporary directory it may own is removed on destruction.
@@ -39,6 +42,9 @@ class RunTarget {
 
   /// Where the suite's files go.
   const std::string& directory() const { return directory_; }
+  /// The raw block device ("/dev/loop9") of a target without a filesystem (fs "none", or the
+  /// user's raw --device); empty when the target has a filesystem.
+  const std::string& device() const { return device_; }
   /// The disks whose queues serve the directory (the loop device of a device we made).
   const std::vector<std::string>& disks() const { return disks_; }
   /// True when elevbench made the device (scratch or emulated): it may be switched freely.
@@ -52,6 +58,7 @@ class RunTarget {
  private:
   std::string directory_;
   std::string temp_dir_;
+  std::string device_;
   std::vector<std::string> disks_;
   bool created_device_ = false;
   bool emulated_ = false;
