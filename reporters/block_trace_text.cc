@@ -73,7 +73,11 @@ std::string RenderBlockTraceText(const BlockTraceHeader& h, const BlockTraceSumm
   std::string out = "block trace of " + h.device + " (" + Megabytes(h.device_bytes) + ", " +
                     std::to_string(h.logical_block_bytes) + "-byte blocks), " + h.scheduler +
                     ", Linux " + h.kernel + ", " + h.captured_at + "\n";
-  out += "  source: " + h.source + "\n";
+  std::string source = h.source;  // a command may span lines: one line here
+  for (char& c : source) {
+    if (c == '\n' || c == '\t') c = ' ';
+  }
+  out += "  source: " + source + "\n";
   out += "  duration " + Format("%.3f", s.duration_seconds) + " s, " + std::to_string(s.records) +
          " bios from " + std::to_string(s.processes.size()) + " processes" +
          (h.lost_events > 0 ? ", " + std::to_string(h.lost_events) + " EVENTS LOST" : "") + "\n";

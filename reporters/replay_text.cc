@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "reporters/environment_text.h"
-#include "reporters/job_table.h"
 #include "scenarios/replay/replay_records.h"
 
 namespace elevbench {
@@ -52,6 +51,58 @@ std::string ConfigurationLine(const std::string& name, const std::vector<const R
                 lag_measured ? (std::to_string(static_cast<int>(lag + 0.5))).c_str() : "-",
                 lag_measured ? (kept ? "yes" : "NO") : "-");
   return line;
+}
+
+// One process's direction in one configuration, repetitions merged.
+struct ProcessRow {
+  std::string job, configuration, direction, engine;
+  LatencyHistogram latency;  // the kernel's (or fio's when the cell was not traced)
+  double fio_p99_ms = 0;     // fio's clat p99, beside it
+};
+
+void AddProcessRows(const std::string& id, const std::vector<const ReplayRecord*>& rs,
+                    std::vector<ProcessRow>* rows) {
+  std::vector<ProcessRow> mine;
+  for (const ReplayRecord* r : rs) {
+    for (size_t i = 0; i < r->processes.size(); ++i) {
+      const ReplayProcess& p = r->processes[i];
+      for (int d = 0; d < 2; ++d) {
+        const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
+        const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
+        const LatencyHistogram& used = r->lag_measured ? kernel : fio;
+        if (used.count() == 0) continue;
+        const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
+        auto it = std::find_if(mine.begin(), mine.end(), [&](const ProcessRow& row) {
+          return row.job == name && row.direction == (d == 0 ? "read" : "write");
+        });
+        if (it == mine.end()) {
+          mine.push_back({name, id, d == 0 ? "read" : "write", p.ioengine, {}, 0});
+          it = mine.end() - 1;
+        }
+        it->latency.Merge(used);
+        it->fio_p99_ms =
+            std::max(it->fio_p99_ms, static_cast<double>(fio.ValueAtPercentile(99)) / 1e6);
+      }
+    }
+  }
+  rows->insert(rows->end(), mine.begin(), mine.end());
+}
+
+std::string RenderProcessRows(const std::vector<ProcessRow>& rows) {
+  std::string out =
+      "Per process (one fio job each; latency of every bio as the kernel traced it, in ms):\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8s %8s %8s %8s %12s\n", "Process",
+                "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9", "fio clat p99");
+  out += line;
+  for (const ProcessRow& r : rows) {
+    std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f\n",
+                  r.job.c_str(), r.configuration.c_str(), r.direction.c_str(), r.engine.c_str(),
+                  static_cast<unsigned long long>(r.latency.count()), Ms(r.latency, 50).c_str(),
+                  Ms(r.latency, 99).c_str(), Ms(r.latency, 99.9).c_str(), r.fio_p99_ms);
+    out += line;
+  }
+  return out;
 }
 
 std::string CheckLine(const std::vector<ReplayRecord>& records) {
@@ -106,24 +157,19 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
   out += "(latencies in ms over every I/O of every repetition; lag bound " +
          std::to_string(static_cast<int>(doc.parameters.value("lag_bound_ms", 0.0))) +
          " ms at p99)\n" + head;
-  std::vector<JobTableRow> job_rows;
+  std::vector<ProcessRow> process_rows;
   for (const std::string& id : IdentifierOrder(doc)) {
     std::vector<const ReplayRecord*> rs;
-    std::vector<std::vector<JobResult>> jobs;
     for (const ReplayRecord& r : records) {
-      if (r.identifier != id) continue;
-      rs.push_back(&r);
-      jobs.emplace_back();
-      for (const ReplayProcess& p : r.processes) jobs.back().push_back(p.job);
+      if (r.identifier == id) rs.push_back(&r);
     }
     if (rs.empty()) continue;
     out += ConfigurationLine(id, rs);
-    for (JobTableRow& row : JobTableRows(id, jobs)) job_rows.push_back(std::move(row));
+    AddProcessRows(id, rs, &process_rows);
   }
-  std::stable_sort(job_rows.begin(), job_rows.end(),
-                   [](const JobTableRow& a, const JobTableRow& b) { return a.job < b.job; });
-  *text = out + "\nPer process (one fio job each):\n" + RenderJobTable(job_rows) + "\n" +
-          CheckLine(records);
+  std::stable_sort(process_rows.begin(), process_rows.end(),
+                   [](const ProcessRow& a, const ProcessRow& b) { return a.job < b.job; });
+  *text = out + "\n" + RenderProcessRows(process_rows) + "\n" + CheckLine(records);
   return true;
 }
 

@@ -41,15 +41,18 @@ TEST(ReplayPlanTest, OneJobPerProcessWithItsOwnIologAtTheRecordedTimes) {
   EXPECT_EQ(plan.mapping.mode, "as recorded");
   const ReplayJob& cat = plan.jobs[0];
   EXPECT_EQ(cat.name, "p42_cat");
-  EXPECT_EQ(cat.ioengine, "psync");  // one read in flight at a time
-  EXPECT_EQ(cat.start_delay_us, 1000u);
+  EXPECT_EQ(cat.ioengine, "psync");   // one read in flight at a time
+  EXPECT_EQ(cat.start_delay_us, 0u);  // every job starts with fio; its log's sync starts its clock
+  EXPECT_NE(cat.iolog.find("1 /dev/loop20 sync 0 0\n1001 /dev/loop20 read"), std::string::npos)
+      << cat.iolog;
+  EXPECT_EQ(cat.added_syncs, 1u);
   const ReplayJob& flusher = plan.jobs[1];
   EXPECT_EQ(flusher.ioengine, "libaio");  // three bios in flight together
   EXPECT_EQ(flusher.iodepth, 3u);
   EXPECT_EQ(flusher.ops, 3u);
   EXPECT_EQ(flusher.ios, 2u);  // the two contiguous ones were one plug-merged I/O
   const ReplayJob& jbd2 = plan.jobs[2];
-  EXPECT_EQ(jbd2.added_syncs, 1u);
+  EXPECT_EQ(jbd2.added_syncs, 2u);  // the clock's and the preflush's
   EXPECT_EQ(jbd2.fua_writes, 1u);
   std::string all;
   for (const ReplayJob& j : plan.jobs) all += "; " + j.name + "\n" + j.iolog;
@@ -82,11 +85,16 @@ TEST(ReplayPlanTest, SpeedScalesTheScheduleAndNoStallDropsIt) {
   std::string err;
   ASSERT_TRUE(
       PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {2, false, ReplayFit::kAuto}, &plan, &err));
-  EXPECT_EQ(plan.jobs[0].start_delay_us, 500u);
+  EXPECT_NE(plan.jobs[0].iolog.find("\n501 /dev/x read"), std::string::npos) << plan.jobs[0].iolog;
   EXPECT_DOUBLE_EQ(plan.duration_seconds, 0.025);
   ASSERT_TRUE(
       PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {1, true, ReplayFit::kAuto}, &plan, &err));
-  for (const ReplayJob& j : plan.jobs) EXPECT_EQ(j.start_delay_us, 0u);
+  for (const ReplayJob& j : plan.jobs) {
+    EXPECT_EQ(j.iolog.find(" sync 0 0\n"),
+              j.name == "p8_jbd2_loop9-8" ? j.iolog.find(" sync") : std::string::npos)
+        << j.iolog;  // no clock sync; only the trace's own flush and preflush
+  }
+  for (const ReplayScheduled& s : plan.scheduled) EXPECT_EQ(s.time_us, 0u);
 }
 
 TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {

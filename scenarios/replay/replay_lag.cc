@@ -4,24 +4,60 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace elevbench {
 
+namespace {
+
+using OpOffset = std::pair<BlockTraceOp, uint64_t>;
+
+uint64_t OffsetOf(const BlockTraceRecord& r) {
+  return r.op == BlockTraceOp::kFlush ? 0 : r.sector * 512;
+}
+
+// Which job each replaying pid is: the job with most scheduled I/Os at the (op, offset) of the
+// pid's bios. fio forks one process per job, so a pid is one job; matching inside that job only
+// keeps one job's rewrite of a block from being paired with another job's.
+std::map<int32_t, uint32_t> JobsOfPids(const std::vector<ReplayScheduled>& scheduled,
+                                       const std::vector<BlockTraceRecord>& replayed) {
+  std::map<OpOffset, std::set<uint32_t>> jobs_at;
+  for (const ReplayScheduled& s : scheduled) jobs_at[{s.op, s.offset}].insert(s.job);
+  std::map<int32_t, std::map<uint32_t, uint64_t>> votes;
+  for (const BlockTraceRecord& r : replayed) {
+    const auto it = jobs_at.find({r.op, OffsetOf(r)});
+    if (it == jobs_at.end()) continue;
+    for (uint32_t job : it->second) ++votes[r.pid][job];
+  }
+  std::map<int32_t, uint32_t> out;
+  for (const auto& [pid, by_job] : votes) {
+    out[pid] = std::max_element(by_job.begin(), by_job.end(), [](const auto& a, const auto& b) {
+                 return a.second < b.second;
+               })->first;
+  }
+  return out;
+}
+
+}  // namespace
+
 ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
                            const std::vector<BlockTraceRecord>& replayed) {
-  // (op, offset) -> the scheduled ones there, in time order
-  std::map<std::pair<BlockTraceOp, uint64_t>, std::deque<const ReplayScheduled*>> waiting;
-  for (const ReplayScheduled& s : scheduled) waiting[{s.op, s.offset}].push_back(&s);
+  // (job, op, offset) -> the scheduled ones there, in time order
+  std::map<std::pair<uint32_t, OpOffset>, std::deque<const ReplayScheduled*>> waiting;
+  for (const ReplayScheduled& s : scheduled) waiting[{s.job, {s.op, s.offset}}].push_back(&s);
   ReplayLag lag;
+  lag.job_of_pid = JobsOfPids(scheduled, replayed);
   std::vector<double> late_ns;  // issued − scheduled, ns
   uint32_t jobs = 0;
   for (const ReplayScheduled& s : scheduled) jobs = std::max(jobs, s.job + 1);
   std::vector<double> first_ns(jobs, -1);
   std::vector<bool> seen(jobs, false);
   for (const BlockTraceRecord& r : replayed) {
-    const uint64_t offset = r.op == BlockTraceOp::kFlush ? 0 : r.sector * 512;
-    const auto it = waiting.find({r.op, offset});
+    const auto job_of = lag.job_of_pid.find(r.pid);
+    const auto it = job_of == lag.job_of_pid.end()
+                        ? waiting.end()
+                        : waiting.find({job_of->second, {r.op, OffsetOf(r)}});
     if (it == waiting.end() || it->second.empty()) {
       ++lag.unmatched;
       continue;
@@ -31,7 +67,6 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
     lag.matched_bytes += it->second.front()->bytes;
     lag.matched_records += it->second.front()->records;
     const uint32_t job = it->second.front()->job;
-    lag.job_of_pid[r.pid] = job;
     if (!seen[job]) {
       seen[job] = true;
       first_ns[job] = late_ns.back();

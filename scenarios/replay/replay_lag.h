@@ -1,7 +1,8 @@
 #pragma once
 // How late a replay issued each I/O against its schedule (docs/replay.md, "Keeping time"). The
 // replayed bios are read from a private tracefs instance on the target (block_bio_queue, as
-// `capture` records them) and matched to the plan's schedule by operation and offset, in order.
+// `capture` records them) and matched to the plan's schedule by job (each fio job is one process:
+// its pid is the job most of its bios' offsets belong to), operation and offset, in order.
 // Time 0 of the replay is unknown to the harness (fio forks its jobs), so the reference is the
 // earliest I/O: lag = (issued − scheduled) − min over all I/Os of (issued − scheduled), ≥ 0.
 // A scheduled I/O that reached the device at its offset counts as replayed: the kernel's view,

@@ -139,11 +139,21 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
   job.iodepth = std::min(std::max(LargestBurst(ios), LargestInFlight(records)), kAsyncDepth);
   job.ioengine = job.iodepth > 1 ? "libaio" : "psync";
   const uint64_t first = IologTime(ios.front().time_ns, o);
-  job.start_delay_us = o.no_stall ? 0 : first - 1;
+  // Every job starts with fio (no startdelay: fio polls for delayed jobs, ~0.1 s late) and
+  // issues a `sync` at 1 µs: fio times each I/O from the previous issue and would issue the
+  // first one at once, so the sync gives the first record its wait (see the header).
+  job.start_delay_us = 0;
   std::string& log = job.iolog;
   log = "fio version 3 iolog\n";
-  log += std::to_string(first) + " " + device + " add\n";
-  log += std::to_string(first) + " " + device + " open\n";
+  log += "1 " + device + " add\n";
+  log += "1 " + device + " open\n";
+  if (!o.no_stall) {
+    log += "1 " + device + " sync 0 0\n";
+    ++job.added_syncs;
+    // Scheduled too (standing for no record), so that the lag pairs its FLUSH with it and not
+    // with a flush of the trace.
+    scheduled->push_back({0, BlockTraceOp::kFlush, 0, 0, index, 0});
+  }
   uint64_t last = first;
   for (const PlannedIo& io : ios) {
     last = IologTime(io.time_ns, o);
@@ -154,6 +164,7 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
     if (io.flags & kTracePreflush) {
       log += std::to_string(last) + " " + device + " sync 0 0\n";
       ++job.added_syncs;
+      scheduled->push_back({o.no_stall ? 0 : last - 1, BlockTraceOp::kFlush, 0, 0, index, 0});
     }
     if (io.op == BlockTraceOp::kWrite && (io.flags & kTraceFua)) ++job.fua_writes;
     log += std::to_string(last) + " " + device + " " + IologAction(io.op) + " " +

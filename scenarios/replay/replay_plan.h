@@ -5,9 +5,12 @@
 // what fio is handed can be golden-tested.
 //
 // What fio 3.33 does with it, and what this plan does about it:
-//   * A job starts at its first record (the delay before it is 0), so each job gets
-//     startdelay = its first record's time; the lag (replay_lag.h) shows whether they start
-//     together.
+//   * fio issues a job's first I/O at once (measured: jobs whose first records were 0.5 s and
+//     1.3 s into the trace started 0.82 s apart in the wrong order), and `startdelay` starts
+//     late by up to fio's 0.1 s poll (76 ms seen). So every job starts with fio and its log
+//     opens with a `sync` at 1 µs, which stamps fio's issue clock: the first record then waits
+//     out its recorded time. The sync is a FLUSH on a device with a write cache (counted in
+//     added_syncs). The lag (replay_lag.h) shows whether the jobs start together.
 //   * fio takes a record's delay from the previous record's time, except after a time of 0,
 //     so every time written is the recorded one plus 1 µs.
 //   * A data-less flush is the iolog action `sync` (fsync of the block device: a FLUSH); a
@@ -80,14 +83,15 @@ struct ReplayScheduled {
   uint64_t offset = 0;   ///< on the target, bytes
   uint64_t bytes = 0;    ///< its length (0 for a flush)
   uint32_t job = 0;      ///< index of its job in ReplayPlan::jobs
-  uint64_t records = 1;  ///< bios of the trace this I/O stands for (plug-merged ones)
+  uint64_t records = 1;  ///< bios of the trace this I/O stands for (plug-merged ones; 0 for a
+                         ///< sync elevbench added)
 };
 
 /// The whole plan.
 struct ReplayPlan {
   ReplayMapping mapping;
   std::vector<ReplayJob> jobs;             ///< by first record time
-  std::vector<ReplayScheduled> scheduled;  ///< every record, in time order
+  std::vector<ReplayScheduled> scheduled;  ///< every I/O fio issues, in time order
   uint64_t trace_ops = 0;
   uint64_t trace_bytes = 0;
   double duration_seconds = 0;  ///< the trace's duration after speed scaling
