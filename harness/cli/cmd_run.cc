@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,6 +31,7 @@
 #include "harness/run/run_policy.h"
 #include "harness/run/run_session.h"
 #include "harness/run/target.h"
+#include "harness/run/target_watch.h"
 #include "harness/trace/request_tracer.h"
 #include "scenarios/suites.h"
 
@@ -479,6 +481,9 @@ SessionTarget SessionTargetOf(RunState* s) {
   if (s->trace_mode != TraceMode::kOff) st.tracer = &s->tracer;
   st.device = s->target.device();
   if (s->root) st.journal = &s->journal;
+  st.failure_cause = DiskFailureCause;
+  const RunTarget* target = &s->target;
+  st.lost = [target](std::string* why) { return target->Lost(why); };
   return st;
 }
 
@@ -490,8 +495,21 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
     PrintError("--machine: " + *err);
     return kExitFailure;
   }
-  *finished = RunSession(*s->o.suite, s->session, SessionTargetOf(s), &fio, &s->progress, &s->doc,
-                         failed, err);
+  {
+    // A device lost under the run stops it within a second, not at fio's timeout.
+    const RunTarget* target = &s->target;
+    TargetWatch watch([target](std::string* why) { return target->Lost(why); }, RequestFaultStop,
+                      std::chrono::milliseconds(250));
+    const std::function<std::string()> by_signal = s->session.stop_reason;
+    s->session.stop_reason = [&watch, by_signal] {
+      std::string why = "stopped";
+      if (InterruptSignal() != 0 || !watch.Lost(&why)) return by_signal();
+      return why;
+    };
+    *finished = RunSession(*s->o.suite, s->session, SessionTargetOf(s), &fio, &s->progress, &s->doc,
+                           failed, err);
+    s->session.stop_reason = by_signal;
+  }
   std::string leave_err;
   if (!s->cgroups.Leave(&leave_err)) PrintError("--machine: " + leave_err);  // restore moves it
   if (!s->tracer.Close(&leave_err)) PrintError("--trace-requests: " + leave_err);  // restore does
@@ -532,11 +550,18 @@ int RunCommand(const RunOptions& o) {
   NoteRunInHistory(o, s.checked.out_path, s.doc);  // 10
   if (!finished) {
     PrintError(err);
-    return InterruptRequested() ? kExitInterrupted : kExitFailure;
+    return InterruptSignal() != 0 ? kExitInterrupted : kExitFailure;
   }
   if (failed > 0) {
     PrintError(std::to_string(failed) + " cell(s) failed; see " + s.checked.out_path);
     return kExitFailure;
+  }
+  if (InterruptSignal() != 0) {
+    // A signal after the last cell (during the teardown or the restore, which still ran to the
+    // end): every cell is in, but the run was interrupted, and says so as README promises.
+    PrintError("interrupted by signal " + std::to_string(InterruptSignal()) +
+               " after the last cell; the results are complete");
+    return kExitInterrupted;
   }
   return restored ? kExitOk : kExitFailure;
 }

@@ -89,6 +89,16 @@ std::vector<std::pair<std::string, std::string>> EmulatedVmSettings();
 [[nodiscard]] bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal,
                                        EmulatedStack* stack, std::string* err);
 
+/// Whether the stack's disk daemon has exited; *why then says how, from the line its watcher
+/// appends to the log (StartDetachedDaemon): "the emulated disk daemon died (signal 9)", or
+/// "... exited (status N): <its last log line>". Waits up to 0.5 s for that line.
+bool EmulatedDaemonGone(const EmulatedStack& stack, std::string* why);
+
+/// The cause of a failed cell that the emulated disk's counters over that cell (a CounterDelta
+/// of stats.json) show: "I/O error on the emulated disk after N MB" when an injected fault
+/// (--disk-set fail_after_mb / fail_rate) failed a request; empty otherwise.
+std::string DiskFailureCause(const nlohmann::json& cell_counters);
+
 /// Reads the daemon's live counters (stats.json).
 [[nodiscard]] bool ReadDiskCounters(const EmulatedStack& stack, nlohmann::json* counters,
                                     std::string* err);

@@ -1,5 +1,7 @@
 #include "harness/run/run_policy.h"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -49,6 +51,14 @@ bool SizeTargetForSuite(const std::string& suite, uint64_t needed, bool emulated
              "; give a larger device or a smaller --size";
       return false;
     }
+  }
+  struct statvfs fs {};
+  if (!t->directory.empty() && statvfs(t->directory.c_str(), &fs) == 0 &&
+      static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize < needed) {
+    *err = suite + " needs " + std::to_string(needed >> 20) + " MiB, but --dir " + t->directory +
+           " has " + std::to_string((static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize) >> 20) +
+           " MiB free; free some space or give a smaller --size";
+    return false;
   }
   if (default_scratch) t->scratch_bytes = fitting;
   return true;

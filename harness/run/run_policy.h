@@ -26,7 +26,8 @@ namespace elevbench {
 /// whose size was not given (`emulated_size_given` false) grows to fit (the files plus 192 MiB,
 /// at least 1 GiB), and so does the scratch device a root run without a target gets
 /// (`default_scratch`). A size that was given and cannot hold the files is refused: err names
-/// `suite`, both sizes and the flag, before anything is created.
+/// `suite`, both sizes and the flag, before anything is created; so is a --dir (t->directory)
+/// whose filesystem has less than `needed` bytes free.
 [[nodiscard]] bool SizeTargetForSuite(const std::string& suite, uint64_t needed,
                                       bool emulated_size_given, bool default_scratch,
                                       TargetOptions* target, std::string* err);

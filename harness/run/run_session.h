@@ -51,6 +51,13 @@ struct SessionTarget {
   /// CellEnvironment::device and ::journal, handed to the suite.
   std::string device;
   RestoreJournal* journal = nullptr;
+  /// The cause a failed cell's disk counters show (an injected EIO of the emulated disk:
+  /// DiskFailureCause), put before the cell's error; empty for none. Null: none is looked for.
+  std::function<std::string(const nlohmann::json& cell_counters)> failure_cause;
+  /// Asked after every cell: true with why (one line) when the device under the run is gone
+  /// (RunTarget::Lost: the emulated disk's daemon died, the loop device was detached). That
+  /// cell is failed with why and the session stops with it. Null: never lost.
+  std::function<bool(std::string* why)> lost;
 };
 
 /// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "harness/core/atomic_file.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
@@ -78,6 +79,22 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
     description_["filesystem"] = fstype;
     description_["mountpoint"] = mountpoint;
   }
+  return true;
+}
+
+bool RunTarget::Lost(std::string* why) const {
+  if (!created_device_ || disks_.empty()) return false;
+  if (emulated_ && EmulatedDaemonGone(stack_, why)) return true;
+  const std::string loop = "/sys/block/" + disks_.front() + "/loop/";
+  std::string autoclear, ignored;
+  const bool attached = std::filesystem::exists(loop + "backing_file");
+  if (attached && ReadWholeFile(loop + "autoclear", &autoclear, &ignored) &&
+      autoclear.rfind('0', 0) == 0) {
+    return false;
+  }
+  // elevbench never sets autoclear on its own device before the restore: someone detached it.
+  *why = "the loop device /dev/" + disks_.front() + " under the run was detached" +
+         (attached ? " (losetup -d: it goes once unmounted)" : "");
   return true;
 }
 

@@ -52,6 +52,11 @@ class RunTarget {
   bool emulated() const { return emulated_; }
   /// The emulated stack (valid when emulated()).
   const EmulatedStack& stack() const { return stack_; }
+  /// Whether the device under the run is gone or going, for a run to stop at once instead of
+  /// failing cell after cell: the emulated disk's daemon died (EmulatedDaemonGone), or someone
+  /// detached the loop device (`losetup -d`: autoclear set, or no backing file). *why is one
+  /// line. Always false for a directory. Reads a few /proc and /sys files: cheap to poll.
+  bool Lost(std::string* why) const;
   /// The results context's "target" block: kind, path, filesystem, device facts.
   const nlohmann::json& description() const { return description_; }
 
