@@ -37,6 +37,35 @@
 
 namespace elevbench {
 
+namespace {
+
+// The suites of the user's own workload (docs/fio-jobs.md, docs/replay.md).
+SuiteEntry FioJobsEntry() {
+  return {.name = "fio",
+          .description = "Your own fio job files, one variant per file, placed on the target",
+          .make = MakeFioJobsSuite,
+          .formats = {"table"},
+          .render = RenderFioJobsReport,
+          .measure = FioJobsMeasurements,
+          .smoke_args =
+              "--schedulers none,mq-deadline tests/fixtures/fiojobs/two-jobs.fio "
+              "--fio-set runtime=1"};
+}
+
+SuiteEntry ReplayEntry() {
+  return {.name = "replay",
+          .description =
+              "A block trace made by `elevbench capture`, replayed by fio at its "
+              "recorded times, one fio job per traced process, on a raw device",
+          .make = MakeReplaySuite,
+          .formats = {"table"},
+          .render = RenderReplayReport,
+          .measure = ReplayMeasurements,
+          .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace"};
+}
+
+}  // namespace
+
 const std::vector<SuiteEntry>& AllSuites() {
   static const std::vector<SuiteEntry> kSuites = {
       {.name = "tiobench",
@@ -110,22 +139,8 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = ContestMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
                      "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
-      {.name = "fio",
-       .description = "Your own fio job files, one variant per file, placed on the target",
-       .make = MakeFioJobsSuite,
-       .formats = {"table"},
-       .render = RenderFioJobsReport,
-       .measure = FioJobsMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline tests/fixtures/fiojobs/two-jobs.fio "
-                     "--fio-set runtime=1"},
-      {.name = "replay",
-       .description = "A block trace made by `elevbench capture`, replayed by fio at its "
-                      "recorded times, one fio job per traced process, on a raw device",
-       .make = MakeReplaySuite,
-       .formats = {"table"},
-       .render = RenderReplayReport,
-       .measure = ReplayMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace"},
+      FioJobsEntry(),
+      ReplayEntry(),
   };
   return kSuites;
 }

@@ -30,7 +30,7 @@ bool DirectionFromJson(const nlohmann::json& j, const char* key, JobDirectionRes
     *err = std::string(key) + ".clat: " + (clat == it->end() ? std::string("missing") : *err);
     return false;
   }
-  *d = std::move(r);
+  *d = r;
   return true;
 }
 

@@ -12,7 +12,9 @@ bool FioJobsMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     for (const JobResult& job : r.jobs) {
       const std::pair<const char*, const JobDirectionResult*> directions[] = {
           {"read", &job.read}, {"write", &job.write}, {"trim", &job.trim}};
-      for (const auto& [name, d] : directions) {
+      for (const auto& direction : directions) {
+        const char* name = direction.first;
+        const JobDirectionResult* d = direction.second;
         if (d->bytes == 0) continue;
         RecordMeasurements add("fio", r.job_file, r, out);
         add.SetRow(job.name + " " + name);
