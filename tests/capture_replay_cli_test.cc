@@ -14,21 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliOutcome {
-  int exit_code;
-  std::string out, err;
-};
-
-CliOutcome RunCaptureCli(std::vector<std::string> args) {
-  args.insert(args.begin(), ELEVBENCH_BINARY);
-  ProcessResult r;
-  std::string err;
-  ProcessOptions opts;
-  opts.timeout_seconds = 120;
-  EXPECT_TRUE(RunProcess(args, opts, &r, &err)) << err;
-  return {r.exit_code, r.output, r.error_output};
-}
-
 void WriteCliFixture(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
@@ -82,10 +67,11 @@ TEST(CaptureReplayCliTest, BadInputIsOneLineAndExit2AndNothingIsCreated) {
     std::string line;
     for (const std::string& a : c.args) line += a + " ";
     SCOPED_TRACE(line);
-    const CliOutcome r = RunCaptureCli(c.args);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+    const ProcessResult r = testing::RunElevbenchCli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.error_output;
+    EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1)
+        << "one line: " << r.error_output;
+    EXPECT_NE(r.error_output.find(c.needle), std::string::npos) << r.error_output;
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(trace));
   }

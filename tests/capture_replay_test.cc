@@ -45,26 +45,16 @@ std::string LeftoverState() {
          (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
 }
 
-ProcessResult RunCaptureRoot(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {ELEVBENCH_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ProcessOptions opts;
-  opts.timeout_seconds = 900;
-  ProcessResult run;
-  std::string err;
-  EXPECT_TRUE(RunProcess(argv, opts, &run, &err)) << err;
-  return run;
-}
-
 TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   std::string why;
   if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
   testing::ScopedTempDir temp("/var/tmp");
   const std::string before = LeftoverState();
   const std::string trace = temp.path() + "/w.trace", out = temp.path() + "/r.json";
-  const ProcessResult cap = RunCaptureRoot(
+  const ProcessResult cap = testing::RunElevbenchCli(
       {"capture", "--emulated", "ide-2003:256M", "--fs", "ext4", "--out", trace, "--", "sh", "-c",
-       "dd if=/dev/zero of=f bs=64k count=96 status=none && cat f > /dev/null"});
+       "dd if=/dev/zero of=f bs=64k count=96 status=none && cat f > /dev/null"},
+      900);
   ASSERT_EQ(cap.exit_code, 0) << cap.error_output;
   EXPECT_EQ(LeftoverState(), before);
   BlockTrace t;
@@ -80,8 +70,9 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   EXPECT_EQ(t.header.lost_events, 0u);
 
   const ProcessResult rep =
-      RunCaptureRoot({"run", "replay", "--trace", trace, "--emulated", "ide-2003:512M",
-                      "--schedulers", "none,mq-deadline", "--out", out, "--no-history"});
+      testing::RunElevbenchCli({"run", "replay", "--trace", trace, "--emulated", "ide-2003:512M",
+                                "--schedulers", "none,mq-deadline", "--out", out, "--no-history"},
+                               900);
   ASSERT_EQ(rep.exit_code, 0) << rep.error_output;
   EXPECT_EQ(LeftoverState(), before);
   ResultsDocument doc;
@@ -130,10 +121,11 @@ TEST(CaptureReplayRootTest, RunFioRunsBothJobsOfTheFileInEveryCell) {
   testing::ScopedTempDir temp("/var/tmp");
   const std::string before = LeftoverState();
   const std::string out = temp.path() + "/f.json";
-  const ProcessResult run =
-      RunCaptureRoot({"run", "fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"),
-                      "--fio-set", "runtime=2", "--scratch", "256M", "--schedulers",
-                      "none,mq-deadline", "--out", out, "--no-history"});
+  const ProcessResult run = testing::RunElevbenchCli(
+      {"run", "fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"), "--fio-set",
+       "runtime=2", "--scratch", "256M", "--schedulers", "none,mq-deadline", "--out", out,
+       "--no-history"},
+      900);
   ASSERT_EQ(run.exit_code, 0) << run.error_output;
   EXPECT_EQ(LeftoverState(), before);
   ResultsDocument doc;

@@ -19,13 +19,8 @@ struct CliRun {
   std::string err;
 };
 
-CliRun RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), ELEVBENCH_BINARY);
-  ProcessResult r;
-  std::string err;
-  ProcessOptions opts;
-  opts.timeout_seconds = 120;
-  EXPECT_TRUE(RunProcess(args, opts, &r, &err)) << err;
+CliRun RunCli(const std::vector<std::string>& args) {
+  const ProcessResult r = testing::RunElevbenchCli(args);
   return {r.exit_code, r.output, r.error_output};
 }
 

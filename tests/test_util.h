@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/process/subprocess.h"
 #include "reporters/report_tables.h"
 #include "scenarios/suites.h"
 
@@ -84,6 +85,11 @@ inline void ExpectPrintedMatchesGolden(const std::string& name, const ResultsDoc
   EXPECT_EQ(text.substr(tables.size()).rfind("\nVerdict (", 0), 0u) << text;
   ExpectMatchesGolden(name, text);
 }
+
+/// Runs this build's elevbench (ELEVBENCH_BINARY) with `args`, its stdout and stderr captured,
+/// stopped after `timeout_seconds`; a test failure when it cannot be started. The CLI tests'
+/// one way in.
+ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeout_seconds = 120);
 
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);

@@ -19,6 +19,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
+#include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/process/subprocess.h"
@@ -47,12 +48,6 @@ struct TracedDisk {
   std::string name;
   uint32_t major = 0, minor = 0;
 };
-
-std::string SelfExePath() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("elevbench") : p.string();
-}
 
 // "sdb" or "/dev/sdb" -> "sdb" when it is a whole disk (/sys/block/NAME exists).
 bool WholeDiskName(const std::string& given, std::string* name, std::string* err) {
@@ -112,7 +107,7 @@ bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* 
   }
   target->emulated = true;
   target->emulated_options.fs = o->fs;
-  target->emulated_options.self_exe = SelfExePath();
+  target->emulated_options.self_exe = SelfExecutablePath();
   return ParseEmulatedSpec(o->emulated, &target->emulated_options, err);
 }
 
@@ -127,9 +122,8 @@ std::string ReadSysfs(const std::string& path) {
 bool DescribeDisk(const std::string& disk, TracedDisk* traced, BlockTraceHeader* h,
                   std::string* err) {
   traced->name = disk;
-  const std::string dev = ReadSysfs("/sys/block/" + disk + "/dev");
-  if (std::sscanf(dev.c_str(), "%u:%u", &traced->major, &traced->minor) != 2) {
-    *err = "cannot read the device number of " + disk;
+  if (!ReadDiskNumbers(Sysfs(), disk, &traced->major, &traced->minor, err)) {
+    *err = "cannot read the device number of " + disk + ": " + *err;
     return false;
   }
   h->device = disk;
@@ -231,8 +225,7 @@ int CaptureWorkload(const CaptureOptions& o, const RunTarget* target, RestoreJou
   trace.header.command = o.command;
   const std::string raw = fs::absolute(o.out).string() + ".raw";
   BlockCapture capture;
-  if (!journal->Record(JournalEntry::File(raw), &err) ||
-      !capture.Start(journal, traced.major, traced.minor, raw, &err)) {
+  if (!capture.Start(journal, traced.major, traced.minor, raw, &err)) {
     PrintError("capture: " + err);
     return kExitFailure;
   }

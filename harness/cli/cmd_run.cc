@@ -90,12 +90,6 @@ bool WritableDirectory(const std::string& dir) {
   return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && access(dir.c_str(), W_OK) == 0;
 }
 
-std::string SelfExe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("elevbench") : p.string();
-}
-
 // --machine: the spec, its bounds on this host, root, and cgroups that can hold it; read-only.
 bool CheckMachineOption(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                         std::string* err) {
@@ -148,7 +142,7 @@ bool CheckEmulatedTarget(const RunOptions& o, TargetOptions* t, std::string* err
   emu.fs = o.fs;
   emu.trace_path = o.disk_trace;
   emu.keep_wbt = o.keep_wbt;
-  emu.self_exe = SelfExe();
+  emu.self_exe = SelfExecutablePath();
   DiskProfile probe;
   if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
   for (const std::string& s : emu.overrides) {
@@ -410,9 +404,8 @@ int TraceStep(RunState* s) {
   options.mode = mode;
   options.disk = disk;
   options.work_dir = s->work_dir;
-  std::string dev, err;
-  if (!s->sysfs.Read("/sys/block/" + disk + "/dev", &dev, &err) ||
-      std::sscanf(dev.c_str(), "%u:%u", &options.major, &options.minor) != 2) {
+  std::string err;
+  if (!ReadDiskNumbers(s->sysfs, disk, &options.major, &options.minor, &err)) {
     PrintError("--trace-requests: cannot read the device number of " + disk + ": " + err);
     return kExitFailure;
   }

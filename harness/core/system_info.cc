@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -153,6 +154,12 @@ bool DropCleanCaches(std::string* err) {
     return false;
   }
   return true;
+}
+
+std::string SelfExecutablePath() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("elevbench") : p.string();
 }
 
 }  // namespace elevbench

@@ -42,6 +42,10 @@ std::string UnescapeMountField(const std::string& field);
 /// True when running as root (euid 0).
 bool RunningAsRoot();
 
+/// This program's own path (/proc/self/exe), for the children that run elevbench again (the
+/// disk daemon); "elevbench" when it cannot be read.
+std::string SelfExecutablePath();
+
 /// sync(2) then `echo 3 > /proc/sys/vm/drop_caches`. Needs root.
 [[nodiscard]] bool DropCaches(std::string* err);
 

@@ -54,7 +54,8 @@ bool BlockCapture::Start(RestoreJournal* journal, uint32_t major, uint32_t minor
                          const std::string& raw_path, std::string* err,
                          const std::vector<std::string>& events) {
   std::string tracefs;
-  if (!LocateTracefs(journal, &tracefs, err) ||
+  if (!journal->Record(JournalEntry::File(raw_path), err) ||
+      !LocateTracefs(journal, &tracefs, err) ||
       !instance_.Create(journal, tracefs, major, minor, events, kCaptureBufferKb, err) ||
       !reader_.Start(instance_.PipePath(), raw_path, err)) {
     return false;

@@ -36,8 +36,9 @@ class BlockCapture {
   BlockCapture(const BlockCapture&) = delete;
   BlockCapture& operator=(const BlockCapture&) = delete;
 
-  /// Mounts tracefs if needed and makes the instance (both journaled), starts the thread that
-  /// streams its trace_pipe into `raw_path`, then switches tracing on; the capture's time 0 is
+  /// Journals `raw_path` (undo: unlink), mounts tracefs if needed and makes the instance (both
+  /// journaled), starts the thread that streams its trace_pipe into `raw_path`, then switches
+  /// tracing on; the capture's time 0 is
   /// taken just before. err is one line.
   /// `events` are the tracefs events recorded (block_bio_queue is the trace's; a replay adds
   /// the request events to time each bio, harness/trace/request_analysis.h).

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "harness/core/atomic_file.h"
+#include "harness/device/scratch_device.h"
 #include "harness/fio/fio_jobs.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/process/subprocess.h"
@@ -22,35 +23,12 @@ namespace fs = std::filesystem;
 // Where a device elevbench has not made yet stands when the files are checked up front.
 constexpr char kTargetPlaceholder[] = "/elevbench-target";
 
-// fio's size= ("1g", "512m", "4096"; base 1024 as fio's kb_base default), 0 when unknown.
+// fio's size= as the run's own sizes read it ("64m", "1G"; base 1024, fio's kb_base default),
+// 0 for what only fio knows (a percentage, "1kb").
 uint64_t FioSizeBytes(const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || value <= 0) return 0;
-  uint64_t scale = 1;
-  switch (*end) {
-    case 'k':
-    case 'K':
-      scale = 1ULL << 10;
-      break;
-    case 'm':
-    case 'M':
-      scale = 1ULL << 20;
-      break;
-    case 'g':
-    case 'G':
-      scale = 1ULL << 30;
-      break;
-    case 't':
-    case 'T':
-      scale = 1ULL << 40;
-      break;
-    case '\0':
-      break;
-    default:
-      return 0;  // a percentage or something else fio knows
-  }
-  return static_cast<uint64_t>(value * static_cast<double>(scale));
+  uint64_t bytes = 0;
+  std::string ignored;
+  return ParseSizeBytes(text, &bytes, &ignored) ? bytes : 0;
 }
 
 // Every job's size × numjobs: what the files need on the target.

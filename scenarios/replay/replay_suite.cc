@@ -7,10 +7,10 @@
 #include <filesystem>
 
 #include "harness/core/atomic_file.h"
+#include "harness/device/block_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/fio/fio_jobs.h"
 #include "harness/fio/fio_runner.h"
-#include "harness/trace/bio_timing.h"
 #include "harness/trace/block_capture.h"
 #include "harness/trace/tracefs.h"
 #include "scenarios/replay/replay_lag.h"
@@ -148,6 +148,7 @@ class ReplaySuite : public Suite {
     }
     uint64_t bytes = 0;
     if (!DeviceBytes(env.device, &bytes, err) ||
+        !ReadDiskNumbers(Sysfs(), env.device, &major_, &minor_, err) ||
         !PlanReplay(trace_, env.device, bytes, options_, &plan_, err)) {
       return false;
     }
@@ -190,20 +191,12 @@ class ReplaySuite : public Suite {
   // Starts the lag's capture of the target's bios (needs the journal: root).
   bool StartLagCapture(const CellEnvironment& env, BlockCapture* capture, std::string* raw) {
     if (env.journal == nullptr) return false;
-    const std::string name = std::filesystem::path(env.device).filename();
-    std::string dev, err;
-    uint32_t major = 0, minor = 0;
-    if (!Sysfs().Read("/sys/block/" + name + "/dev", &dev, &err) ||
-        std::sscanf(dev.c_str(), "%u:%u", &major, &minor) != 2) {
-      return false;
-    }
     *raw = env.work_dir + "/" + env.label_prefix + "replay-bios.trace";
-    return env.journal->Record(JournalEntry::File(*raw), &err) &&
-           capture->Start(env.journal, major, minor, *raw, &err, RequestEvents());
+    std::string err;
+    return capture->Start(env.journal, major_, minor_, *raw, &err, RequestEvents());
   }
 
-  void FillRecord(const FioRunResult& run, const BlockTrace* replayed, const std::string& raw,
-                  ReplayRecord* rec) const;
+  void FillRecord(const FioRunResult& run, const BlockTrace* replayed, ReplayRecord* rec) const;
 
   std::string trace_path_;
   std::string fit_ = "auto";
@@ -211,33 +204,26 @@ class ReplaySuite : public Suite {
   BlockTrace trace_;
   ReplayPlan plan_;
   std::vector<std::string> iologs_;
+  uint32_t major_ = 0, minor_ = 0;  // the target's device number, for the lag's trace
 };
 
-// Each job's bios timed by the kernel (bio_timing.h); fio's job processes are mapped to
-// jobs by the bios the lag matched.
-void AddKernelLatencies(const std::string& raw, const ReplayLag& lag, const std::string& device,
-                        ReplayRecord* rec) {
-  const std::string name = std::filesystem::path(device).filename();
-  std::string dev, text, err;
-  uint32_t major = 0, minor = 0;
-  if (!Sysfs().Read("/sys/block/" + name + "/dev", &dev, &err) ||
-      std::sscanf(dev.c_str(), "%u:%u", &major, &minor) != 2 || !ReadWholeFile(raw, &text, &err)) {
-    return;
-  }
-  for (const TimedBio& t : TimeBiosFromTrace(text, major, minor, nullptr)) {
-    const auto job = lag.job_of_pid.find(t.bio.pid);
-    if (t.done_ns < t.bio.time_ns || t.done_ns == 0 || job == lag.job_of_pid.end() ||
-        job->second >= rec->processes.size()) {
+// Each job's bios timed by the kernel (their latency_ns, bio_timing.h); fio's job processes are
+// mapped to jobs by the bios the lag matched.
+void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, ReplayRecord* rec) {
+  for (const BlockTraceRecord& r : replayed.records) {
+    const auto job = lag.job_of_pid.find(r.pid);
+    if (r.latency_ns < 0 || job == lag.job_of_pid.end() || job->second >= rec->processes.size()) {
       continue;
     }
     ReplayProcess& p = rec->processes[job->second];
-    if (t.bio.op == TraceOp::kRead) p.kernel_read.Record(t.done_ns - t.bio.time_ns);
-    if (t.bio.op == TraceOp::kWrite) p.kernel_write.Record(t.done_ns - t.bio.time_ns);
+    const auto ns = static_cast<uint64_t>(r.latency_ns);
+    if (r.op == BlockTraceOp::kRead) p.kernel_read.Record(ns);
+    if (r.op == BlockTraceOp::kWrite) p.kernel_write.Record(ns);
   }
 }
 
 void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed,
-                             const std::string& raw, ReplayRecord* rec) const {
+                             ReplayRecord* rec) const {
   rec->trace_ops = plan_.trace_ops;
   rec->trace_bytes = plan_.trace_bytes;
   rec->trace_seconds = plan_.duration_seconds;
@@ -279,7 +265,7 @@ void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed
   rec->lag_p99_ms = lag.p99_ms;
   rec->lag_max_ms = lag.max_ms;
   rec->keeps_time = !options_.no_stall && lag.p99_ms <= kReplayLagBoundMs;
-  AddKernelLatencies(raw, lag, replayed->header.device, rec);
+  AddKernelLatencies(*replayed, lag, rec);
 }
 
 bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
@@ -305,8 +291,7 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   }
   ReplayRecord rec;
   rec.replay_seconds = seconds;
-  replayed.header.device = env.device;
-  FillRecord(run, lag_ok ? &replayed : nullptr, raw, &rec);
+  FillRecord(run, lag_ok ? &replayed : nullptr, &rec);
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
   return true;
