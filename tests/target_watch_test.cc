@@ -20,7 +20,11 @@ TEST(TargetWatchTest, CallsOnLostOnceSoonAfterTheTargetIsLost) {
         if (gone) *why = "the emulated disk daemon died (signal 9)";
         return gone.load();
       },
-      [&] { ++stops; }, std::chrono::milliseconds(10));
+      [&](const std::string& why) {
+        EXPECT_EQ(why, "the emulated disk daemon died (signal 9)");
+        ++stops;
+      },
+      std::chrono::milliseconds(10));
   std::this_thread::sleep_for(std::chrono::milliseconds(60));
   EXPECT_FALSE(watch.Lost(nullptr));
   EXPECT_EQ(stops, 0);
@@ -39,7 +43,8 @@ TEST(TargetWatchTest, CallsOnLostOnceSoonAfterTheTargetIsLost) {
 
 TEST(TargetWatchTest, WithoutAQuestionItWatchesNothingAndStopsAtOnce) {
   TargetWatch watch(
-      nullptr, [] { FAIL() << "nothing to lose"; }, std::chrono::milliseconds(1));
+      nullptr, [](const std::string&) { FAIL() << "nothing to lose"; },
+      std::chrono::milliseconds(1));
   EXPECT_FALSE(watch.Lost(nullptr));
 }
 

@@ -91,6 +91,14 @@ inline void ExpectPrintedMatchesGolden(const std::string& name, const ResultsDoc
 /// one way in.
 ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeout_seconds = 120);
 
+/// Options for running `elevbench restore` from a test: stopped after 120 s (restore itself
+/// finishes within a bounded time; a test never waits on it without one).
+inline ProcessOptions RestoreProcessOptions() {
+  ProcessOptions options;
+  options.timeout_seconds = 120;
+  return options;
+}
+
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);
 

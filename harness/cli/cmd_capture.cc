@@ -22,6 +22,7 @@
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/device/sysfs.h"
+#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "harness/run/target.h"
 #include "harness/trace/block_capture.h"
@@ -191,12 +192,13 @@ bool WaitDuration(double seconds, Progress* progress, std::string* err) {
   return done;
 }
 
-// syncfs of the target's filesystem, so its writeback is in the trace.
+// syncfs of the target's filesystem, so its writeback is in the trace; bounded like the cache
+// drop's (a disk that stops answering gets its connection aborted, process/bounded_call.h).
 void DrainWriteback(const std::string& directory) {
-  const int fd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)syncfs(fd);
-  close(fd);
+  BoundedCallLimits limits;
+  limits.deadline_seconds = 120;
+  std::string err;
+  if (!SyncPathBounded(directory, limits, &err)) PrintError(err);
 }
 
 std::string SourceOf(const CaptureOptions& o) {

@@ -33,6 +33,7 @@
 #include "harness/run/target.h"
 #include "harness/run/target_watch.h"
 #include "harness/trace/request_tracer.h"
+#include "harness/trace/tracefs.h"
 #include "scenarios/suites.h"
 
 namespace elevbench {
@@ -274,6 +275,12 @@ int CheckStep(RunState* s) {
     PrintError("fio is required: " + err);
     return kExitFailure;
   }
+  TraceMode trace_mode = TraceMode::kOff;
+  if (ParseTraceMode(s->o.trace_requests, &trace_mode) && trace_mode == TraceMode::kFull &&
+      RunningAsRoot() && !GlobalTracerFree(&err)) {
+    PrintError(err);  // before anything is made: the global tracer is someone else's
+    return kExitUsage;
+  }
   // fio's job files and raw json+ outputs are kept beside the results for audit.
   s->work_dir = s->checked.out_path + ".fio";
   std::error_code ec;
@@ -456,7 +463,8 @@ void DescribeStep(RunState* s) {
 SessionTarget SessionTargetOf(RunState* s) {
   SessionTarget st;
   st.directory = s->target.directory();
-  st.drop_caches = DropCaches;
+  const RunTarget* synced = &s->target;
+  st.drop_caches = [synced](std::string* err) { return synced->DropCaches(err); };
   DeviceControl* control = s->control.get();
   if (s->switching) {
     st.control = control;
@@ -491,7 +499,12 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
   {
     // A device lost under the run stops it within a second, not at fio's timeout.
     const RunTarget* target = &s->target;
-    TargetWatch watch([target](std::string* why) { return target->Lost(why); }, RequestFaultStop,
+    // Said at once (the run's last line says it again once everything is restored).
+    TargetWatch watch([target](std::string* why) { return target->Lost(why); },
+                      [](const std::string& why) {
+                        PrintError("stopping the run: " + why);
+                        RequestFaultStop();
+                      },
                       std::chrono::milliseconds(250));
     const std::function<std::string()> by_signal = s->session.stop_reason;
     s->session.stop_reason = [&watch, by_signal] {

@@ -136,11 +136,6 @@ std::string UnescapeMountField(const std::string& s) {
 
 bool RunningAsRoot() { return geteuid() == 0; }
 
-bool DropCaches(std::string* err) {
-  sync();
-  return DropCleanCaches(err);
-}
-
 bool DropCleanCaches(std::string* err) {
   std::ofstream out("/proc/sys/vm/drop_caches");
   if (!out) {

@@ -46,9 +46,6 @@ bool RunningAsRoot();
 /// disk daemon); "elevbench" when it cannot be read.
 std::string SelfExecutablePath();
 
-/// sync(2) then `echo 3 > /proc/sys/vm/drop_caches`. Needs root.
-[[nodiscard]] bool DropCaches(std::string* err);
-
 /// `echo 3 > /proc/sys/vm/drop_caches` without a sync: drops clean page cache, dentries and
 /// inodes but leaves dirty data alone, so a running writer is not stalled by a global flush. For
 /// evicting a probe's files (data and metadata) while a load runs. Needs root.

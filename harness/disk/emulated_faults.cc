@@ -10,6 +10,8 @@
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/json_fields.h"
+#include "harness/device/fuse_connection.h"
+#include "harness/device/journal_undo.h"
 #include "harness/disk/daemon_start.h"
 #include "harness/disk/emulated_stack.h"
 #include "harness/process/subprocess.h"
@@ -34,6 +36,55 @@ bool EmulatedDaemonGone(const EmulatedStack& stack, std::string* why) {
     const std::string last = LastLine(log);
     *why = "the emulated disk daemon exited" + (last.empty() ? "" : ": " + last);
   }
+  return true;
+}
+
+namespace {
+
+double LivenessClockSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool DaemonStopped(pid_t pid) {
+  uint64_t start = 0;
+  std::string comm;
+  char state = '?';
+  return ReadProcStat(pid, &start, &comm, &state) && (state == 'T' || state == 't');
+}
+
+}  // namespace
+
+bool DaemonLiveness::Silent(const EmulatedStack& stack, std::string* why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!why_.empty()) {
+    *why = why_;
+    return true;
+  }
+  if (stack.daemon_pid <= 0 || stack.fuse_dir.empty()) return false;
+  const double now = LivenessClockSeconds();
+  std::string how;
+  if (DaemonStopped(stack.daemon_pid)) {
+    if (stopped_since_ < 0) stopped_since_ = now;
+    if (now - stopped_since_ >= kStoppedGraceSeconds) how = "stopped by a signal";
+  } else {
+    stopped_since_ = -1;
+    if (last_probe_ < 0 || now - last_probe_ >= kProbePeriodSeconds) {
+      last_probe_ = now;
+      if (!FuseDaemonAnswers(stack.fuse_dir, kAnswerSeconds)) {
+        how = "no answer to a statfs within " + std::to_string(static_cast<int>(kAnswerSeconds)) +
+              " s";
+      }
+    }
+  }
+  if (how.empty()) return false;
+  std::string abort_err;
+  const std::string conn = std::to_string(stack.fuse_connection);
+  const bool aborted = AbortFuseConnection(stack.fuse_connection, &abort_err);
+  why_ = "the emulated disk daemon stopped answering (pid " + std::to_string(stack.daemon_pid) +
+         ", " + how + "); " +
+         (aborted ? "its FUSE connection " + conn + " was aborted"
+                  : "aborting its FUSE connection " + conn + " failed: " + abort_err);
+  *why = why_;
   return true;
 }
 

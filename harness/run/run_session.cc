@@ -273,7 +273,7 @@ class SessionRun {
       if (!ok) return false;
     }
     if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
-      progress_->Phase("dropping caches");  // sync() first: seconds with much dirty data
+      progress_->Phase("dropping caches");  // the target's syncfs first: seconds when dirty
       return target_.drop_caches(err);
     }
     return true;

@@ -8,6 +8,7 @@
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
+#include "harness/process/bounded_call.h"
 
 namespace elevbench {
 
@@ -82,9 +83,18 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
   return true;
 }
 
+bool RunTarget::DropCaches(std::string* err) const {
+  BoundedCallLimits limits;
+  limits.deadline_seconds = 120;  // 48 MB of dirty data on the 2003 disk takes ~2 s
+  const std::string& path = device_.empty() ? directory_ : device_;
+  if (!path.empty() && !SyncPathBounded(path, limits, err)) return false;
+  return DropCleanCaches(err);
+}
+
 bool RunTarget::Lost(std::string* why) const {
   if (!created_device_ || disks_.empty()) return false;
   if (emulated_ && EmulatedDaemonGone(stack_, why)) return true;
+  if (emulated_ && liveness_.Silent(stack_, why)) return true;
   const std::string loop = "/sys/block/" + disks_.front() + "/loop/";
   std::string autoclear, ignored;
   const bool attached = std::filesystem::exists(loop + "backing_file");

@@ -53,10 +53,18 @@ class RunTarget {
   /// The emulated stack (valid when emulated()).
   const EmulatedStack& stack() const { return stack_; }
   /// Whether the device under the run is gone or going, for a run to stop at once instead of
-  /// failing cell after cell: the emulated disk's daemon died (EmulatedDaemonGone), or someone
-  /// detached the loop device (`losetup -d`: autoclear set, or no backing file). *why is one
-  /// line. Always false for a directory. Reads a few /proc and /sys files: cheap to poll.
+  /// failing cell after cell: the emulated disk's daemon died (EmulatedDaemonGone) or stopped
+  /// answering (DaemonLiveness::Silent, which aborts its FUSE connection), or someone detached
+  /// the loop device (`losetup -d`: autoclear set, or no backing file). *why is one line. Always
+  /// false for a directory. Reads a few /proc and /sys files, and every 2 s asks the daemon a
+  /// statfs from a child (up to 5 s): poll it from one thread (the target watch).
   bool Lost(std::string* why) const;
+  /// The cache drop before a cell: writes back what the run may write (syncfs of the target's
+  /// filesystem, or fsync of its raw device) under a deadline (process/bounded_call.h: 120 s,
+  /// then the emulated disk's connection is aborted), never the whole machine's dirty data
+  /// (sync(2) would hang the run on any stuck device of the machine), then drops the clean page
+  /// cache, dentries and inodes (DropCleanCaches). Needs root. err is one line.
+  [[nodiscard]] bool DropCaches(std::string* err) const;
   /// The results context's "target" block: kind, path, filesystem, device facts.
   const nlohmann::json& description() const { return description_; }
 
@@ -68,6 +76,7 @@ class RunTarget {
   bool created_device_ = false;
   bool emulated_ = false;
   EmulatedStack stack_;
+  mutable DaemonLiveness liveness_;  // asked by Lost, from the target watch's one thread
   nlohmann::json description_;
 };
 

@@ -2,7 +2,8 @@
 
 namespace elevbench {
 
-TargetWatch::TargetWatch(std::function<bool(std::string* why)> lost, std::function<void()> on_lost,
+TargetWatch::TargetWatch(std::function<bool(std::string* why)> lost,
+                         std::function<void(const std::string& why)> on_lost,
                          std::chrono::milliseconds period)
     : lost_fn_(std::move(lost)), on_lost_(std::move(on_lost)), period_(period) {
   if (lost_fn_) thread_ = std::thread([this] { Loop(); });
@@ -35,7 +36,7 @@ void TargetWatch::Loop() {
     lost_ = true;
     why_ = why;
     lock.unlock();
-    if (on_lost_) on_lost_();
+    if (on_lost_) on_lost_(why);
     return;
   }
 }

@@ -14,11 +14,13 @@
 namespace elevbench {
 
 /// A thread that asks `lost` every `period` and, the first time it says true, keeps its why and
-/// calls `on_lost` once (the run passes RequestFaultStop: children are stopped as on a signal).
+/// calls `on_lost` once with it (the run prints it and calls RequestFaultStop: children are
+/// stopped as on a signal).
 /// Stops and joins when destroyed. `lost` and `on_lost` run on the watch's thread.
 class TargetWatch {
  public:
-  TargetWatch(std::function<bool(std::string* why)> lost, std::function<void()> on_lost,
+  TargetWatch(std::function<bool(std::string* why)> lost,
+              std::function<void(const std::string& why)> on_lost,
               std::chrono::milliseconds period);
   ~TargetWatch();
   TargetWatch(const TargetWatch&) = delete;
@@ -31,7 +33,7 @@ class TargetWatch {
   void Loop();
 
   std::function<bool(std::string*)> lost_fn_;
-  std::function<void()> on_lost_;
+  std::function<void(const std::string&)> on_lost_;
   std::chrono::milliseconds period_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
