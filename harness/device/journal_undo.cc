@@ -228,14 +228,27 @@ Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
   if (current != e.backing_file) {
     return Say(line, Outcome::kGone, e.path + " now backs " + current + ", not ours; left alone");
   }
-  int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || ioctl(fd, LOOP_CLR_FD, 0) != 0) {
-    int saved = errno;
-    if (fd >= 0) close(fd);
-    if (saved == ENXIO) return Say(line, Outcome::kGone, e.path + " is already detached");
+  // LOOP_CLR_FD of an idle device freezes its queue, which waits for the requests in flight: under
+  // a deadline (bounded_call.h), like an unmount, in case the disk below stopped answering.
+  const char* device = e.path.c_str();
+  int saved = 0;
+  std::string err;
+  if (!RunBounded(
+          "detach " + e.path,
+          [device]() -> int {
+            const int fd = open(device, O_RDONLY | O_CLOEXEC);
+            if (fd < 0) return errno;
+            const int rc = ioctl(fd, LOOP_CLR_FD, 0) == 0 ? 0 : errno;
+            close(fd);
+            return rc;
+          },
+          BoundedCallLimits{}, &saved, &err)) {
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  if (saved == ENXIO) return Say(line, Outcome::kGone, e.path + " is already detached");
+  if (saved != 0) {
     return Say(line, Outcome::kFailed, "FAILED detach " + e.path + ": " + strerror(saved));
   }
-  close(fd);
   // A busy device only gets autoclear set and detaches on last close — after a lazy unmount, once
   // the filesystem has written back its dirty pages, which on the emulated 2003 disk takes seconds.
   auto deadline = Clock::now() + std::chrono::seconds(30);
