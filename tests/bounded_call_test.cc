@@ -3,6 +3,7 @@
 
 #include "harness/process/bounded_call.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -71,6 +72,23 @@ TEST(BoundedCallTest, AProbeDoesNotBreakStuckIo) {
   EXPECT_FALSE(RunBounded(
       "pause", [] { return pause(); }, limits, &call_error, &err));
   EXPECT_EQ(broke, 0);
+}
+
+// A call that outlives a SIGKILLed caller (a syncfs in an uninterruptible wait) must not hold the
+// caller's descriptors: the run's journal lock among them would make `restore` refuse.
+TEST(BoundedCallTest, TheCallHoldsNoneOfTheCallersDescriptors) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);  // not CLOEXEC: a plain fork would keep both
+  const int probe = fds[1];
+  int call_error = -1;
+  std::string err;
+  ASSERT_TRUE(RunBounded(
+      "fcntl", [probe] { return fcntl(probe, F_GETFD) == -1 && errno == EBADF ? 0 : EEXIST; }, {},
+      &call_error, &err))
+      << err;
+  EXPECT_EQ(call_error, 0) << "the caller's descriptor " << probe << " reached the call";
+  close(fds[0]);
+  close(fds[1]);
 }
 
 TEST(BoundedCallTest, SyncsADirectorysFilesystemAndNamesAMissingPath) {

@@ -24,7 +24,8 @@ struct BoundedCallLimits {
   bool break_stuck_io = true;
 };
 
-/// Runs `call` in a forked child (every signal blocked, dies with the caller) and waits for it
+/// Runs `call` in a forked child (every signal blocked, no descriptor of the caller's but 0-2,
+/// dies with the caller) and waits for it
 /// within `limits`. `call` returns 0 or an errno value and may only make system calls on data
 /// prepared before (no allocation, no locks: it runs in a fork of a threaded process). True when
 /// the call returned: *call_error gets its result. False with err "<what> did not finish within
