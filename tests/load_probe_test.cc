@@ -267,7 +267,7 @@ class ScopedMemoryCgroupForProbe {
 
 // A probe that needs more memory than its cgroup has is ended by the OOM killer, and the outcome
 // says so (the cgroup's oom_kill count rose): a failure of its own kind, not a DNF. The probe
-// runs from a forked child that moved itself into a 64 MiB memory cgroup, so only that child
+// runs from a forked child that moved itself into a 256 MiB memory cgroup, so only that child
 // and its probe live under the limit.
 TEST(LoadProbeOomRootTest, AProbeTheOomKillerEndsIsRecordedAsOomKilled) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root to make a memory cgroup";
@@ -276,14 +276,18 @@ TEST(LoadProbeOomRootTest, AProbeTheOomKillerEndsIsRecordedAsOomKilled) {
     GTEST_SKIP() << "needs the cgroup v1 memory hierarchy at " << hierarchy;
   }
   ScopedMemoryCgroupForProbe cgroup(hierarchy + "/elevbench-test-oom-" + std::to_string(getpid()),
-                                    64ULL << 20);
+                                    256ULL << 20);
   ASSERT_TRUE(cgroup.made());
   const std::string dir = hierarchy + "/elevbench-test-oom-" + std::to_string(getpid());
   const pid_t child = fork();
   if (child == 0) {
     std::ofstream(dir + "/cgroup.procs") << getpid() << "\n";
     ProbeSpec probe;
-    probe.argv = {"tail", "/dev/zero"};  // keeps one endless line in memory
+    // The probe makes itself the OOM killer's first choice (oom_score_adj 1000, worth the whole
+    // limit in pages; raising needs no privilege): the runner's resident set counts the pages it
+    // shares with the test binary, which under ASan outweigh the probe's.
+    // tail keeps one endless line in memory.
+    probe.argv = {"sh", "-c", "echo 1000 > /proc/self/oom_score_adj && exec tail /dev/zero"};
     probe.timeout_seconds = 60;
     ProbeOutcome outcome;
     std::string err;
