@@ -72,6 +72,19 @@ int RunCli(int argc, char** argv) {
     if (entry.hidden) cmd->group("");  // hidden from --help and the man page
     commands.emplace_back(cmd, entry.add(cmd, command_line));
   }
+  // A first word that is no subcommand: CLI11 would say "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const SubcommandEntry& entry : AllSubcommands()) {
+      known = known || argv[1] == std::string(entry.name);
+      if (!entry.hidden) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    }
+    if (!known) {
+      PrintError("unknown subcommand '" + std::string(argv[1]) + "' (one of: " + names + ")");
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -192,11 +193,33 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
   }
   if (!CheckEmulatedTarget(o, t, err)) return false;
   if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
+  if (!o.device.empty() && (o.device.find('/') != std::string::npos ||
+                            !std::filesystem::exists("/sys/block/" + o.device + "/dev"))) {
+    *err = "--device " + o.device + ": no such disk (a name such as sdb; see `elevbench devices`)";
+    return false;
+  }
   if (!o.directory.empty() && !WritableDirectory(o.directory)) {
     *err = "--dir " + o.directory + " is not a writable directory";
     return false;
   }
   return true;
+}
+
+// The image fits the disk it emulates: ide-2003 is a 40 GB disk, so ide-2003:64G is refused.
+bool CheckEmulatedCapacity(const EmulatedOptions& emu, std::string* err) {
+  DiskProfile p;
+  if (!LookupDiskProfile(emu.profile_name, &p, err)) return false;
+  for (const std::string& s : emu.overrides) {
+    if (!ApplyDiskOverride(s, &p, err)) return false;
+  }
+  if (emu.size_bytes <= p.capacity_bytes) return true;
+  char text[160];
+  std::snprintf(text, sizeof text, "%.4g GB is larger than the %.4g GB disk it emulates",
+                static_cast<double>(emu.size_bytes) / 1e9,
+                static_cast<double>(p.capacity_bytes) / 1e9);
+  *err = "--emulated " + emu.profile_name + ": " + text +
+         "; give a smaller PROFILE:SIZE, or --disk-set capacity_bytes=N";
+  return false;
 }
 
 // What the suite may check of the target before it is made (Suite::CheckTarget).
@@ -252,6 +275,7 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c
                                !t.emulated && t.raw_device.empty();
   if (!SizeTargetForSuite(o.entry->name, o.suite->BytesNeeded(),
                           o.emulated.find(':') != std::string::npos, default_scratch, &t, err) ||
+      (t.emulated && !CheckEmulatedCapacity(t.emulated_options, err)) ||
       !o.suite->CheckTarget(FactsOf(o, t), err)) {
     return false;
   }

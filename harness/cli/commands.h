@@ -119,11 +119,13 @@ struct CompareCommandOptions {
   double threshold_pct = kDefaultThresholdPct;  ///< "--threshold"
   bool no_significance = false;
   std::string format = "text";  ///< text, json, junit
+  std::string allow;            ///< "--allow failed,inconclusive,missing,parameters"
 };
 
-/// `elevbench compare BASE.json NEW.json | FILE --between A,B`: exit 0 without a significant
-/// regression beyond the threshold, 1 with at least one, 2 for usage errors and unreadable or
-/// mismatched files.
+/// `elevbench compare BASE.json NEW.json | FILE --between A,B`, a CI gate (docs/compare.md):
+/// exit 0 when the gate passes, 1 when it finds a regression or a row failed/DNF in the new
+/// results only, 3 when it cannot judge (untested changes beyond the threshold, rows missing,
+/// parameters that differ), 2 for usage errors and unreadable or mismatched files.
 int CompareCommand(const CompareCommandOptions& options);
 
 /// The end of `elevbench run`: records the run (the results file at `out_path`) in the

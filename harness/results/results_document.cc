@@ -1,6 +1,7 @@
 #include "harness/results/results_document.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string_view>
 
@@ -205,6 +206,11 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
 }
 
 bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string* err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *err = path + " is a directory, not a results file (give the .json a run wrote)";
+    return false;
+  }
   std::string text;
   if (!ReadWholeFile(path, &text, err)) return false;
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);

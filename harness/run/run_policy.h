@@ -32,8 +32,9 @@ namespace elevbench {
                                       bool emulated_size_given, bool default_scratch,
                                       TargetOptions* target, std::string* err);
 
-/// The default results path: results/<UTC time, compact>-<host>-<suite>.json, creating
-/// results/ (or ./ when it cannot be created).
+/// The default results path: results/<UTC time, compact>-<host>-<suite>.json. Creates
+/// nothing: the run makes results/ once every check has passed (a refused command leaves no
+/// directory behind).
 std::string DefaultResultsPath(const std::string& suite, const std::string& host);
 
 /// What the results file's context block says of a run.

@@ -126,6 +126,12 @@ class FioJobsSuite : public Suite {
                         facts.user_device, facts.allow_writes),
               &text, nullptr, err) ||
           !FioAccepts(f.path, text, err)) {
+        // The placeholder is no path of this machine: name what it stands for.
+        const size_t at = err->find(kTargetPlaceholder);
+        if (facts.directory.empty() && at != std::string::npos) {
+          err->replace(at, sizeof kTargetPlaceholder - 1,
+                       "(the filesystem elevbench makes for the run)");
+        }
         return false;
       }
     }
