@@ -4,6 +4,7 @@
 #include "scenarios/suites.h"
 
 #include "harness/stats/trace_measurements.h"
+#include "reporters/command_text.h"
 #include "reporters/contest_text.h"
 #include "reporters/fiojobs_text.h"
 #include "reporters/morton_text.h"
@@ -14,6 +15,8 @@
 #include "reporters/replay_text.h"
 #include "reporters/tiobench_text.h"
 #include "reporters/visave_text.h"
+#include "scenarios/command/command_measurements.h"
+#include "scenarios/command/command_suite.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_suite.h"
 #include "scenarios/contest/contest_worker_commands.h"
@@ -62,6 +65,24 @@ SuiteEntry ReplayEntry() {
           .render = RenderReplayReport,
           .measure = ReplayMeasurements,
           .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace"};
+}
+
+// The user's program itself (docs/command.md). Its smoke run writes and reads a few MB beside
+// a writing load; the program comes last, after `--`.
+SuiteEntry CommandEntry() {
+  return {.name = "command",
+          .description =
+              "Your own program (after --) under every configuration, beside an "
+              "optional background load",
+          .make = MakeCommandSuite,
+          .formats = {"nick"},
+          .render = RenderCommandReport,
+          .measure = CommandMeasurements,
+          .smoke_args =
+              "--schedulers none,mq-deadline --load seq-write --load-size 32 "
+              "--warmup 0.5 --space 32 -- sh -c 'dd if=/dev/zero of=f bs=1M count=8 "
+              "conv=fsync && cat f >/dev/null'",
+          .needs_timeout = true};
 }
 
 }  // namespace
@@ -141,6 +162,7 @@ const std::vector<SuiteEntry>& AllSuites() {
                      "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
       FioJobsEntry(),
       ReplayEntry(),
+      CommandEntry(),
   };
   return kSuites;
 }

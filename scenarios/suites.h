@@ -52,6 +52,9 @@ struct SuiteEntry {
   const char* smoke_args = "";
   /// The size of the scratch or emulated device that smoke run needs.
   const char* smoke_size = "256M";
+  /// The suite runs a program of the user's that may never end (run command): `--timeout`
+  /// must then be a positive number of seconds, and `--timeout 0` (no limit) is refused.
+  bool needs_timeout = false;
 };
 
 /// A hidden `elevbench internal NAME` command: one iteration of a suite's repeated-command

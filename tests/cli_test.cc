@@ -161,6 +161,36 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
   }
 }
 
+// run command's own refusals (#31): the program comes after `--`, so the common options go
+// before it; one line, exit 2, nothing made.
+TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
+  const std::string out = dir_ + "/r.json";
+  const struct {
+    std::vector<std::string> options;
+    std::vector<std::string> program;
+    const char* needle;
+  } kCases[] = {
+      {{}, {}, "run command needs the program after --"},
+      {{}, {"--"}, "run command needs the program after --"},
+      {{}, {"--", ""}, "the program's name is empty"},
+      {{"--load", "seq-lunch"}, {"--", "true"}, "--load: unknown load 'seq-lunch'"},
+      {{"--load", ""}, {"--", "true"}, "--load: unknown load ''"},
+      {{"--timeout", "0"}, {"--", "true"}, "--timeout: run command needs a limit"},
+      {{"--timeout", "-5"}, {"--", "true"}, "--timeout"},
+      {{"--warmup", "-1"}, {"--", "true"}, "--warmup"},
+      {{"--load-size", "0"}, {"--", "true"}, "--load-size"},
+      {{}, {"--", "no-such-program-elevbench"}, "'no-such-program-elevbench' not found in PATH"},
+  };
+  for (const auto& c : kCases) {
+    std::vector<std::string> args = {"run", "command", "--scratch", "1G", "--out", out};
+    args.insert(args.end(), c.options.begin(), c.options.end());
+    args.insert(args.end(), c.program.begin(), c.program.end());
+    SCOPED_TRACE(c.needle);
+    ExpectUsageError(args, c.needle);
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
 // cmake --install writes its manifest into the build directory, which in CI only root (its
 // owner) may write: a root test, though it changes nothing of the machine.
 using CliInstallRootTest = CliTest;

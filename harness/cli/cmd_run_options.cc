@@ -127,6 +127,11 @@ bool CheckOptionCombinations(CLI::App* cmd, const RunOptions& run, std::string* 
       return false;
     }
   }
+  if (run.entry->needs_timeout && cmd->count("--timeout") > 0 && run.timeout_seconds <= 0) {
+    *err = std::string("--timeout: run ") + run.entry->name +
+           " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
+    return false;
+  }
   if (cmd->count("--schedulers") > 0 && TrimWhitespace(run.schedulers).empty()) {
     *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
     return false;

@@ -70,6 +70,7 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
   uint64_t oom_kills_before = 0;
   const bool oom_known = ReadOwnOomKillCount(&oom_kills_before);
   ChildProcess child;
+  if (spec.on_start) spec.on_start();
   if (!child.Start(spec.argv, opts, err)) {
     *err = "probe: " + *err;
     return false;
@@ -80,7 +81,9 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
     if (sample > outcome->bytes_read) outcome->bytes_read = sample;
     Sleep(0.05);
   }
-  if (!child.Wait(0, err)) {
+  const bool waited = child.Wait(0, err);
+  if (spec.on_end) spec.on_end();
+  if (!waited) {
     *err = "probe: " + *err;
     return false;
   }

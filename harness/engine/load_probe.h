@@ -33,6 +33,11 @@ struct ProbeSpec {
   /// Called right before the probe starts (evicts the probe's files from the page cache, so it
   /// reads from the disk beside the load); false fails the run. May be empty.
   std::function<bool(std::string*)> evict;
+  /// Called right before the probe is started and right after it is reaped (both paths, the
+  /// load still running): a suite reads counters over the probe's own window (the disk's bytes
+  /// beside `run command`'s program). May be empty.
+  std::function<void()> on_start;
+  std::function<void()> on_end;
 };
 
 /// What a probe did.

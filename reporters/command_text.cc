@@ -1,0 +1,109 @@
+#include "reporters/command_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "reporters/environment_text.h"
+#include "reporters/gnu_time.h"
+#include "reporters/probes_text.h"
+#include "reporters/repetitions_text.h"
+
+namespace elevbench {
+namespace {
+
+uint32_t Finished(const CommandRow& row) { return row.repetitions - row.dnf - row.failed; }
+
+// "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
+std::string HowMany(uint32_t n, uint32_t of, const char* what) {
+  if (of == 1) return what;
+  return std::to_string(n) + " of " + std::to_string(of) + " repetitions " + what;
+}
+
+std::string LoadText(const CommandRow& row) {
+  if (row.load.empty() || row.load == "none") return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "; load %.1f MB/s at the device", row.load_device_mb_s);
+  return buf;
+}
+
+std::string Count(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", std::round(value));
+  return buf;
+}
+
+}  // namespace
+
+std::string RenderCommandRow(const std::string& label, const CommandRow& row) {
+  if (Finished(row) > 0) {
+    return label + " - " +
+           GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds) + " " +
+           Count(row.major_faults) + "major " + Count(row.minor_faults) + "minor, read " +
+           ProbeBytesText(static_cast<uint64_t>(std::llround(row.read_bytes))) + ", wrote " +
+           ProbeBytesText(static_cast<uint64_t>(std::llround(row.written_bytes))) + LoadText(row);
+  }
+  if (row.dnf > 0) return label + " - N/A" + LoadText(row);
+  return label + " - failed (" + row.failed_how + ")" + LoadText(row);
+}
+
+std::vector<std::string> CommandNotes(const std::string& label, const CommandRow& row) {
+  std::vector<std::string> notes;
+  if (row.dnf > 0) {
+    std::string note = "* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF");
+    if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
+    notes.push_back(note);
+  }
+  if (row.failed > 0) {
+    std::string note = "* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") + " (" +
+                       row.failed_how +
+                       (row.failed_stderr.empty() ? "" : ": " + row.failed_stderr) + ")";
+    notes.push_back(note);
+  }
+  return notes;
+}
+
+std::string RenderCommandText(const nlohmann::json& context, const std::string& setup,
+                              const std::vector<CommandRow>& rows) {
+  std::ostringstream out;
+  std::vector<uint32_t> repetitions;
+  for (const CommandRow& row : rows) repetitions.push_back(row.repetitions);
+  out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
+  if (rows.empty()) return out.str();
+  const CommandRow& first = rows.front();
+  out << first.command
+      << (first.load.empty() || first.load == "none" ? "" : " during " + first.load) << "\n";
+  if (!setup.empty()) out << "(set-up before each run: " << setup << ")\n";
+  std::vector<std::string> notes;
+  for (const CommandRow& row : rows) {
+    const std::string label = row.label.empty() ? row.identifier : row.label;
+    out << RenderCommandRow(label, row) << "\n";
+    for (std::string& n : CommandNotes(label, row)) notes.push_back(std::move(n));
+  }
+  for (const std::string& n : notes) out << n << "\n";
+  return out.str();
+}
+
+bool RenderCommandReport(const ResultsDocument& doc, const std::string& format, std::string* text,
+                         std::string* err) {
+  if (format != "nick") {
+    *err = "command results print as nick, not '" + format + "'";
+    return false;
+  }
+  std::vector<CommandRecord> records;
+  if (!CommandRecordsFromDocument(doc, &records, err)) return false;
+  std::vector<CommandRow> rows = AggregateCommandRows(records, IdentifierOrder(doc));
+  for (CommandRow& row : rows) {
+    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
+    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
+    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
+  }
+  const auto setup = doc.parameters.find("setup");
+  const std::string setup_text =
+      setup != doc.parameters.end() && setup->is_string() ? setup->get<std::string>() : "";
+  *text = RenderCommandText(doc.context, setup_text, rows);
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,36 @@
+#include "scenarios/command/command_measurements.h"
+
+#include "scenarios/command/command_records.h"
+
+namespace elevbench {
+
+bool CommandMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
+                         std::string* err) {
+  std::vector<CommandRecord> records;
+  if (!CommandRecordsFromDocument(doc, &records, err)) return false;
+  for (const CommandRecord& r : records) {
+    const RecordMeasurements record("command", r.command, r, out, r.status);
+    // The program's own numbers mean nothing for a DNF (cut at the timeout) or a failure.
+    auto program = [&](MetricInfo info, double value) { record(std::move(info), value); };
+    program({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+            r.elapsed_seconds);
+    program({"user_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+            r.user_seconds);
+    program({"system_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+            r.system_seconds);
+    program({"major_faults", "count", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+            static_cast<double>(r.major_faults));
+    program({"read_mb", "MB", Direction::kNeither, MeanKind::kArithmetic, false},
+            static_cast<double>(r.read_bytes) / (1 << 20));
+    program({"written_mb", "MB", Direction::kNeither, MeanKind::kArithmetic, false},
+            static_cast<double>(r.written_bytes) / (1 << 20));
+    // The load ran over the program's whole window whatever the program did.
+    if (r.load != "none" && r.elapsed_seconds > 0) {
+      record({"load_device_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
+             LoadDeviceMbPerSecond(r), "ok");
+    }
+  }
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,191 @@
+#include "scenarios/command/command_records.h"
+
+#include <algorithm>
+
+#include "harness/core/json_fields.h"
+#include "harness/stats/statistics.h"
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
+
+bool Contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// The numbers of a record, in the order of the JSON object.
+bool ReadNumbers(const json& j, CommandRecord* r, std::string* err) {
+  return GetJsonField(j, "exit_code", &r->exit_code, err) &&
+         GetJsonField(j, "term_signal", &r->term_signal, err) &&
+         GetJsonField(j, "elapsed_seconds", &r->elapsed_seconds, err) &&
+         GetJsonField(j, "user_seconds", &r->user_seconds, err) &&
+         GetJsonField(j, "system_seconds", &r->system_seconds, err) &&
+         GetJsonField(j, "timeout_seconds", &r->timeout_seconds, err) &&
+         GetJsonField(j, "setup_seconds", &r->setup_seconds, err) &&
+         GetJsonField(j, "warmup_seconds", &r->warmup_seconds, err) &&
+         GetJsonField(j, "major_faults", &r->major_faults, err) &&
+         GetJsonField(j, "minor_faults", &r->minor_faults, err) &&
+         GetJsonField(j, "read_bytes", &r->read_bytes, err) &&
+         GetJsonField(j, "written_bytes", &r->written_bytes, err) &&
+         GetJsonField(j, "device_read_bytes", &r->device_read_bytes, err) &&
+         GetJsonField(j, "device_written_bytes", &r->device_written_bytes, err);
+}
+
+}  // namespace
+
+const std::vector<std::string>& CommandLoads() {
+  static const std::vector<std::string> kLoads = {"none", "seq-write", "seq-read", "rand-read"};
+  return kLoads;
+}
+
+uint64_t LoadDeviceBytes(const CommandRecord& r) {
+  if (r.load == "none" || r.load.empty()) return 0;
+  const bool writes = r.load == "seq-write";
+  const uint64_t device = writes ? r.device_written_bytes : r.device_read_bytes;
+  const uint64_t own = writes ? r.written_bytes : r.read_bytes;
+  return device > own ? device - own : 0;
+}
+
+double LoadDeviceMbPerSecond(const CommandRecord& r) {
+  if (r.elapsed_seconds <= 0) return 0;
+  return static_cast<double>(LoadDeviceBytes(r)) / (1 << 20) / r.elapsed_seconds;
+}
+
+std::string CommandFailedHow(const CommandRecord& r) {
+  if (r.status == kCommandKilledOom) return r.status;
+  if (r.term_signal != 0) return "signal " + std::to_string(r.term_signal);
+  return "exit " + std::to_string(r.exit_code);
+}
+
+json CommandRecordToJson(const CommandRecord& r) {
+  json streams = json::array();
+  for (const StreamResult& s : r.load_streams) streams.push_back(StreamResultToJson(s));
+  json j{{"command", r.command},
+         {"load", r.load},
+         {"status", r.status},
+         {"exit_code", r.exit_code},
+         {"term_signal", r.term_signal},
+         {"stderr_tail", r.stderr_tail},
+         {"elapsed_seconds", r.elapsed_seconds},
+         {"user_seconds", r.user_seconds},
+         {"system_seconds", r.system_seconds},
+         {"timeout_seconds", r.timeout_seconds},
+         {"setup_seconds", r.setup_seconds},
+         {"warmup_seconds", r.warmup_seconds},
+         {"major_faults", r.major_faults},
+         {"minor_faults", r.minor_faults},
+         {"read_bytes", r.read_bytes},
+         {"written_bytes", r.written_bytes},
+         {"device_read_bytes", r.device_read_bytes},
+         {"device_written_bytes", r.device_written_bytes},
+         {"load_device_mb_s", LoadDeviceMbPerSecond(r)},
+         {"load_streams", std::move(streams)}};
+  WriteRecordHeader(r, &j);
+  return j;
+}
+
+bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) {
+  if (!j.is_object()) {
+    *err = "expected a command record object";
+    return false;
+  }
+  CommandRecord r;
+  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "command", &r.command, err) ||
+      !GetJsonField(j, "load", &r.load, err) || !GetJsonField(j, "status", &r.status, err) ||
+      !GetJsonField(j, "stderr_tail", &r.stderr_tail, err) || !ReadNumbers(j, &r, err)) {
+    return false;
+  }
+  if (!Contains(CommandLoads(), r.load)) {
+    *err = "load: unknown load '" + r.load + "'";
+    return false;
+  }
+  if (r.status != "ok" && r.status != "dnf" && r.status != "failed" &&
+      r.status != kCommandKilledOom) {
+    *err = "status: expected ok, dnf, failed or killed (OOM), not '" + r.status + "'";
+    return false;
+  }
+  if (!StreamResultsFromJson(j, "load_streams", &r.load_streams, err)) return false;
+  *out = std::move(r);
+  return true;
+}
+
+bool CommandRecordsFromDocument(const ResultsDocument& doc, std::vector<CommandRecord>* out,
+                                std::string* err) {
+  return ReadDocumentRecords(doc, CommandRecordFromJson, out, err);
+}
+
+std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& records,
+                                             const std::vector<std::string>& given_order) {
+  std::vector<CommandRow> rows;
+  for (const std::string& id : ConfigurationOrder(given_order, records)) {
+    CommandRow row;
+    row.identifier = id;
+    std::vector<double> elapsed, user, system, major, minor, read, written, load_rates;
+    for (const CommandRecord& r : records) {
+      if (r.identifier != id) continue;
+      if (row.label.empty()) row.label = r.label;
+      if (row.command.empty()) row.command = r.command;
+      if (row.load.empty()) row.load = r.load;
+      ++row.repetitions;
+      row.timeout_seconds = std::max(row.timeout_seconds, r.timeout_seconds);
+      if (r.load != "none") load_rates.push_back(LoadDeviceMbPerSecond(r));
+      if (r.status == "ok") {
+        elapsed.push_back(r.elapsed_seconds);
+        user.push_back(r.user_seconds);
+        system.push_back(r.system_seconds);
+        major.push_back(static_cast<double>(r.major_faults));
+        minor.push_back(static_cast<double>(r.minor_faults));
+        read.push_back(static_cast<double>(r.read_bytes));
+        written.push_back(static_cast<double>(r.written_bytes));
+      } else if (r.status == "dnf") {
+        ++row.dnf;
+      } else {
+        ++row.failed;
+        row.failed_how = CommandFailedHow(r);
+        row.failed_stderr = r.stderr_tail;
+      }
+    }
+    if (row.repetitions == 0) continue;
+    row.elapsed_seconds = Mean(elapsed);
+    row.user_seconds = Mean(user);
+    row.system_seconds = Mean(system);
+    row.major_faults = Mean(major);
+    row.minor_faults = Mean(minor);
+    row.read_bytes = Mean(read);
+    row.written_bytes = Mean(written);
+    row.load_device_mb_s = Summarize(load_rates, MeanKind::kHarmonic).mean;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+json CommandSummaryToJson(const std::vector<CommandRow>& rows) {
+  json summary = json::array();
+  for (const CommandRow& row : rows) {
+    summary.push_back(json{{"identifier", row.identifier},
+                           {"label", row.label},
+                           {"command", row.command},
+                           {"load", row.load},
+                           {"repetitions", row.repetitions},
+                           {"ok", row.repetitions - row.dnf - row.failed},
+                           {"dnf", row.dnf},
+                           {"failed", row.failed},
+                           {"mean", json{{"elapsed_seconds", row.elapsed_seconds},
+                                         {"user_seconds", row.user_seconds},
+                                         {"system_seconds", row.system_seconds},
+                                         {"major_faults", row.major_faults},
+                                         {"minor_faults", row.minor_faults},
+                                         {"read_bytes", row.read_bytes},
+                                         {"written_bytes", row.written_bytes}}},
+                           {"load_device_mb_s", row.load_device_mb_s},
+                           {"timeout_seconds", row.timeout_seconds},
+                           {"failed_how", row.failed_how},
+                           {"failed_stderr", row.failed_stderr}});
+  }
+  return summary;
+}
+
+}  // namespace elevbench
