@@ -28,6 +28,22 @@ std::string LoadText(const CommandRow& row) {
   return buf;
 }
 
+// "; its bios p99 read 12.3 ms, write 4.5 ms" when the program's bios were traced.
+std::string BiosText(const CommandRow& row) {
+  if (row.traced == 0) return "";
+  std::string text;
+  char buf[64];
+  for (const auto& [name, h] :
+       {std::pair<const char*, const LatencyHistogram*>{"read", &row.kernel_read},
+        {"write", &row.kernel_write}}) {
+    if (h->count() == 0) continue;
+    std::snprintf(buf, sizeof buf, "%s %s %.1f ms", text.empty() ? "; its bios p99" : ",", name,
+                  static_cast<double>(h->ValueAtPercentile(99)) / 1e6);
+    text += buf;
+  }
+  return text;
+}
+
 std::string Count(double value) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", std::round(value));
@@ -42,7 +58,8 @@ std::string RenderCommandRow(const std::string& label, const CommandRow& row) {
            GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds) + " " +
            Count(row.major_faults) + "major " + Count(row.minor_faults) + "minor, read " +
            ProbeBytesText(static_cast<uint64_t>(std::llround(row.read_bytes))) + ", wrote " +
-           ProbeBytesText(static_cast<uint64_t>(std::llround(row.written_bytes))) + LoadText(row);
+           ProbeBytesText(static_cast<uint64_t>(std::llround(row.written_bytes))) + BiosText(row) +
+           LoadText(row);
   }
   if (row.dnf > 0) return label + " - N/A" + LoadText(row);
   return label + " - failed (" + row.failed_how + ")" + LoadText(row);

@@ -112,12 +112,57 @@ TEST(CommandTextTest, RowsOfEveryDnfOrEveryFailure) {
   EXPECT_EQ(RenderCommandRow("CF", row), "CF - failed (signal 9)");
 }
 
+TEST(CommandTextTest, TracedBiosPrintTheirP99) {
+  CommandRow row;
+  row.repetitions = 1;
+  row.load = "none";
+  row.elapsed_seconds = 1;
+  row.traced = 1;
+  (void)row.kernel_read.Record(12'300'000);
+  (void)row.kernel_write.Record(4'500'000);
+  EXPECT_EQ(RenderCommandRow("DL", row),
+            "DL - 0.00user 0.00system 0:01.00elapsed 0major 0minor, read 0 B, wrote 0 B; its bios "
+            "p99 read 12.3 ms, write 4.5 ms");
+  row.kernel_read = LatencyHistogram();
+  EXPECT_EQ(RenderCommandRow("DL", row),
+            "DL - 0.00user 0.00system 0:01.00elapsed 0major 0minor, read 0 B, wrote 0 B; its bios "
+            "p99 write 4.5 ms");
+}
+
+TEST(CommandMeasurementsTest, TracedBiosGiveTheirP99) {
+  ResultsDocument doc;
+  doc.suite = "command";
+  CommandRecord r = MakeRecord("DL", "x", 0, 3);
+  r.load = "none";
+  r.bios_traced = true;
+  r.bios = 3;
+  (void)r.kernel_read.Record(2'000'000);
+  (void)r.kernel_write.Record(7'000'000);
+  doc.records.push_back(CommandRecordToJson(r));
+  std::vector<Measurement> m;
+  std::string err;
+  ASSERT_TRUE(CommandMeasurements(doc, &m, &err)) << err;
+  ASSERT_EQ(m.size(), 8u);  // the program's 6, its bios' read and write p99, no load
+  EXPECT_EQ(m[6].metric.name, "kernel_read_p99_ms");
+  EXPECT_DOUBLE_EQ(m[6].value, 2);
+  EXPECT_EQ(m[7].metric.name, "kernel_write_p99_ms");
+  EXPECT_DOUBLE_EQ(m[7].value, 7);
+  const std::vector<CommandRow> rows = AggregateCommandRows({r, r}, {});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].traced, 2u);
+  EXPECT_EQ(rows[0].kernel_read.count(), 2u);
+}
+
 TEST(CommandRecordsTest, RoundTripAndRefusals) {
-  const CommandRecord r = MakeRecord("DL", "x", 1, 3.5, "failed");
+  CommandRecord r = MakeRecord("DL", "x", 1, 3.5, "failed");
+  r.bios_traced = true;
+  r.bios = 2;
+  (void)r.kernel_write.Record(3'000'000);
   CommandRecord back;
   std::string err;
   ASSERT_TRUE(CommandRecordFromJson(CommandRecordToJson(r), &back, &err)) << err;
   EXPECT_EQ(CommandRecordToJson(back), CommandRecordToJson(r));
+  EXPECT_EQ(back.kernel_write.count(), 1u);
   nlohmann::json j = CommandRecordToJson(r);
   j["load"] = "seq-lunch";
   EXPECT_FALSE(CommandRecordFromJson(j, &back, &err));

@@ -131,7 +131,9 @@ bool TracefsInstance::Create(RestoreJournal* journal, const std::string& tracefs
   }
   for (const std::string& event : events) {
     const std::string dir = path_ + "/events/" + event;
-    if (!WriteTracefsFile(dir + "/filter", filter, err) ||
+    // Only the block layer's events have a dev field; others (sched/) are recorded whole.
+    const bool block = event.rfind("block/", 0) == 0;
+    if ((block && !WriteTracefsFile(dir + "/filter", filter, err)) ||
         !WriteTracefsFile(dir + "/enable", "1", err)) {
       return false;
     }

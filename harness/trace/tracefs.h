@@ -42,8 +42,9 @@ class TracefsInstance {
   TracefsInstance& operator=(const TracefsInstance&) = delete;
 
   /// Journals then makes the instance, sets its clock to `mono` (one clock across CPUs), its
-  /// per-CPU buffer to `buffer_kb`, and enables every event filtered to `dev == (major << 20) |
-  /// minor`. Tracing stays off until SetTracing(true). An event the kernel lacks fails it.
+  /// per-CPU buffer to `buffer_kb`, and enables every event, those of block/ filtered to
+  /// `dev == (major << 20) | minor` (others, such as sched/sched_process_fork, have no dev).
+  /// Tracing stays off until SetTracing(true). An event the kernel lacks fails it.
   [[nodiscard]] bool Create(RestoreJournal* journal, const std::string& tracefs, uint32_t major,
                             uint32_t minor, const std::vector<std::string>& events,
                             uint32_t buffer_kb, std::string* err);

@@ -24,6 +24,16 @@ bool CommandMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
             static_cast<double>(r.read_bytes) / (1 << 20));
     program({"written_mb", "MB", Direction::kNeither, MeanKind::kArithmetic, false},
             static_cast<double>(r.written_bytes) / (1 << 20));
+    // The kernel's time for the program's own bios (root: a private tracefs instance).
+    if (r.bios_traced && r.kernel_read.count() > 0) {
+      program({"kernel_read_p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+              static_cast<double>(r.kernel_read.ValueAtPercentile(99)) / 1e6);
+    }
+    if (r.bios_traced && r.kernel_write.count() > 0) {
+      program(
+          {"kernel_write_p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+          static_cast<double>(r.kernel_write.ValueAtPercentile(99)) / 1e6);
+    }
     // The load ran over the program's whole window whatever the program did.
     if (r.load != "none" && r.elapsed_seconds > 0) {
       record({"load_device_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},

@@ -34,6 +34,27 @@ bool ReadNumbers(const json& j, CommandRecord* r, std::string* err) {
          GetJsonField(j, "device_written_bytes", &r->device_written_bytes, err);
 }
 
+bool ReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::string* err) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    *err = std::string(key) + ": missing";
+    return false;
+  }
+  if (!LatencyHistogram::FromJson(*it, out, err)) {
+    *err = std::string(key) + ": " + *err;
+    return false;
+  }
+  return true;
+}
+
+json HistogramSummary(const LatencyHistogram& h) {
+  auto ms = [&](double p) { return static_cast<double>(h.ValueAtPercentile(p)) / 1e6; };
+  return json{{"bios", h.count()},
+              {"p50_ms", h.count() ? ms(50) : 0.0},
+              {"p99_ms", h.count() ? ms(99) : 0.0},
+              {"max_ms", static_cast<double>(h.max_ns()) / 1e6}};
+}
+
 }  // namespace
 
 const std::vector<std::string>& CommandLoads() {
@@ -82,7 +103,12 @@ json CommandRecordToJson(const CommandRecord& r) {
          {"device_read_bytes", r.device_read_bytes},
          {"device_written_bytes", r.device_written_bytes},
          {"load_device_mb_s", LoadDeviceMbPerSecond(r)},
-         {"load_streams", std::move(streams)}};
+         {"load_streams", std::move(streams)},
+         {"bios_traced", r.bios_traced},
+         {"bios", r.bios},
+         {"untimed_bios", r.untimed_bios},
+         {"kernel_read", r.kernel_read.ToJson()},
+         {"kernel_write", r.kernel_write.ToJson()}};
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -107,7 +133,14 @@ bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) 
     *err = "status: expected ok, dnf, failed or killed (OOM), not '" + r.status + "'";
     return false;
   }
-  if (!StreamResultsFromJson(j, "load_streams", &r.load_streams, err)) return false;
+  if (!StreamResultsFromJson(j, "load_streams", &r.load_streams, err) ||
+      !GetJsonField(j, "bios_traced", &r.bios_traced, err) ||
+      !GetJsonField(j, "bios", &r.bios, err) ||
+      !GetJsonField(j, "untimed_bios", &r.untimed_bios, err) ||
+      !ReadHistogram(j, "kernel_read", &r.kernel_read, err) ||
+      !ReadHistogram(j, "kernel_write", &r.kernel_write, err)) {
+    return false;
+  }
   *out = std::move(r);
   return true;
 }
@@ -132,6 +165,11 @@ std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& r
       ++row.repetitions;
       row.timeout_seconds = std::max(row.timeout_seconds, r.timeout_seconds);
       if (r.load != "none") load_rates.push_back(LoadDeviceMbPerSecond(r));
+      if (r.bios_traced) {
+        ++row.traced;
+        row.kernel_read.Merge(r.kernel_read);
+        row.kernel_write.Merge(r.kernel_write);
+      }
       if (r.status == "ok") {
         elapsed.push_back(r.elapsed_seconds);
         user.push_back(r.user_seconds);
@@ -181,6 +219,9 @@ json CommandSummaryToJson(const std::vector<CommandRow>& rows) {
                                          {"read_bytes", row.read_bytes},
                                          {"written_bytes", row.written_bytes}}},
                            {"load_device_mb_s", row.load_device_mb_s},
+                           {"traced", row.traced},
+                           {"kernel_read", HistogramSummary(row.kernel_read)},
+                           {"kernel_write", HistogramSummary(row.kernel_write)},
                            {"timeout_seconds", row.timeout_seconds},
                            {"failed_how", row.failed_how},
                            {"failed_stderr", row.failed_stderr}});

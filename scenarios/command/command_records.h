@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/latency_histogram.h"
 #include "harness/results/record_header.h"
 #include "harness/results/results_document.h"
 #include "harness/results/stream_result.h"
@@ -48,6 +49,13 @@ struct CommandRecord : RecordHeader {
   uint64_t device_read_bytes = 0;
   uint64_t device_written_bytes = 0;
   std::vector<StreamResult> load_streams;  ///< fio's account of the load over its whole run
+  /// The kernel's account of the program's own bios (scenarios/command/program_bios.h): false
+  /// without root or tracefs, or when the trace could not be taken (then the rest is empty).
+  bool bios_traced = false;
+  uint64_t bios = 0;             ///< bios its processes and threads queued on the target disk
+  uint64_t untimed_bios = 0;     ///< of those, without a completion (flushes, still in flight)
+  LatencyHistogram kernel_read;  ///< queued to the last sector completed, ns
+  LatencyHistogram kernel_write;
 };
 
 /// The bytes of the load as the device saw them in the program's window: the device's bytes in
@@ -89,6 +97,9 @@ struct CommandRow {
   /// The load's device rate, harmonic mean over every repetition (the load ran whatever the
   /// program did); 0 without a load.
   double load_device_mb_s = 0;
+  uint32_t traced = 0;           ///< repetitions whose bios were traced
+  LatencyHistogram kernel_read;  ///< the program's bios, merged over every repetition
+  LatencyHistogram kernel_write;
   double timeout_seconds = 0;  ///< the largest of the row's records
   std::string failed_how;      ///< the last failed repetition: "exit 2", "signal 9", "killed (OOM)"
   std::string failed_stderr;   ///< ... and the tail of its stderr
@@ -100,7 +111,8 @@ std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& r
 
 /// The summary block: per row identifier, label, command, load, repetitions, ok, dnf, failed,
 /// mean {elapsed_seconds, user_seconds, system_seconds, major_faults, minor_faults, read_bytes,
-/// written_bytes}, load_device_mb_s, timeout_seconds, failed_how, failed_stderr.
+/// written_bytes}, load_device_mb_s, traced, kernel_read and kernel_write {bios, p50_ms, p99_ms,
+/// max_ms}, timeout_seconds, failed_how, failed_stderr.
 nlohmann::json CommandSummaryToJson(const std::vector<CommandRow>& rows);
 
 /// How a failed program ended: "exit N", "signal N", or the status itself (killed (OOM)).

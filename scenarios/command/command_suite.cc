@@ -9,15 +9,19 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/core/atomic_file.h"
 #include "harness/core/strings.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/disk_stat.h"
+#include "harness/device/sysfs.h"
 #include "harness/engine/load_probe.h"
 #include "harness/engine/page_cache.h"
 #include "harness/fio/fio_job_file.h"
 #include "harness/process/bounded_call.h"
+#include "harness/trace/block_capture.h"
 #include "scenarios/command/command_records.h"
+#include "scenarios/command/program_bios.h"
 
 namespace elevbench {
 
@@ -59,6 +63,42 @@ bool FreshDirectory(const std::string& dir, std::string* err) {
   }
   return true;
 }
+
+// The program's bios, traced on the target disk from just before its fork to just after its
+// reap (a private tracefs instance: root, the run's journal). Untraced when it cannot be.
+class ProgramBioTrace {
+ public:
+  void Start(const CellEnvironment& env, uint32_t major, uint32_t minor) {
+    if (env.journal == nullptr || major == 0) return;
+    raw_ = env.work_dir + "/" + env.label_prefix + "command-bios.trace";
+    tid_ = static_cast<int32_t>(gettid());
+    std::string ignored;
+    started_ = capture_.Start(env.journal, major, minor, raw_, &ignored, ProgramTraceEvents());
+  }
+  void Stop() {
+    std::string ignored;
+    stopped_ = started_ && capture_.Stop(&trace_, &ignored);
+  }
+  void Fill(CommandRecord* rec) {
+    std::string text, ignored;
+    if (stopped_ && ReadWholeFile(raw_, &text, &ignored)) {
+      const ProgramBios b = ProgramBiosOf(trace_.records, DescendantsInTrace(text, tid_));
+      rec->bios_traced = true;
+      rec->bios = b.bios;
+      rec->untimed_bios = b.untimed;
+      rec->kernel_read = b.read;
+      rec->kernel_write = b.write;
+    }
+    if (!raw_.empty()) unlink(raw_.c_str());
+  }
+
+ private:
+  BlockCapture capture_;
+  BlockTrace trace_;
+  std::string raw_;
+  int32_t tid_ = 0;
+  bool started_ = false, stopped_ = false;
+};
 
 }  // namespace
 
@@ -173,6 +213,11 @@ class CommandSuite : public Suite {
         return false;
       }
     }
+    major_ = minor_ = 0;
+    if (disks_.size() == 1 && env.journal != nullptr &&
+        !ReadDiskNumbers(Sysfs(), disks_.front(), &major_, &minor_, &disk_err)) {
+      major_ = minor_ = 0;  // the program's bios go untraced
+    }
     if (!FreshDirectory(WorkDir(env.directory), err)) return false;
     if (load_ != "none" && !LayOutLoadFile(env, err)) return false;
     *setup = {{"working_directory", WorkDir(env.directory)},
@@ -199,8 +244,15 @@ class CommandSuite : public Suite {
     DiskIoCounters before, after;
     std::string counter_err;
     bool counted = true;
-    spec.on_start = [&] { counted = ReadCounters(&before, &counter_err); };
-    spec.on_end = [&] { counted = counted && ReadCounters(&after, &counter_err); };
+    ProgramBioTrace bios;
+    spec.on_start = [&] {
+      bios.Start(env, major_, minor_);
+      counted = ReadCounters(&before, &counter_err);
+    };
+    spec.on_end = [&] {
+      counted = counted && ReadCounters(&after, &counter_err);
+      bios.Stop();
+    };
     ProbeOutcome outcome;
     if (load_ == "none") {
       if (!Evict(env, err)) return false;
@@ -225,6 +277,7 @@ class CommandSuite : public Suite {
       return false;
     }
     FillRecord(outcome, spec.timeout_seconds, DiskIoDelta(before, after), &rec);
+    bios.Fill(&rec);
     records->push_back(CommandRecordToJson(rec));
     return true;
   }
@@ -390,6 +443,7 @@ class CommandSuite : public Suite {
   int64_t space_mb_ = 256;
   std::string directory_;
   std::vector<std::string> disks_;
+  uint32_t major_ = 0, minor_ = 0;  // the target disk's number, for the program's bio trace
 };
 
 }  // namespace
