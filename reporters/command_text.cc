@@ -13,15 +13,15 @@
 namespace elevbench {
 namespace {
 
-uint32_t Finished(const CommandRow& row) { return row.repetitions - row.dnf - row.failed; }
+uint32_t CommandFinished(const CommandRow& row) { return row.repetitions - row.dnf - row.failed; }
 
 // "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
-std::string HowMany(uint32_t n, uint32_t of, const char* what) {
+std::string CommandHowMany(uint32_t n, uint32_t of, const char* what) {
   if (of == 1) return what;
   return std::to_string(n) + " of " + std::to_string(of) + " repetitions " + what;
 }
 
-std::string LoadText(const CommandRow& row) {
+std::string CommandLoadText(const CommandRow& row) {
   if (row.load.empty() || row.load == "none") return "";
   char buf[64];
   std::snprintf(buf, sizeof buf, "; load %.1f MB/s at the device", row.load_device_mb_s);
@@ -29,7 +29,7 @@ std::string LoadText(const CommandRow& row) {
 }
 
 // "; its bios p99 read 12.3 ms, write 4.5 ms" when the program's bios were traced.
-std::string BiosText(const CommandRow& row) {
+std::string CommandBiosText(const CommandRow& row) {
   if (row.traced == 0) return "";
   std::string text;
   char buf[64];
@@ -44,7 +44,12 @@ std::string BiosText(const CommandRow& row) {
   return text;
 }
 
-std::string Count(double value) {
+// What the load was: its name, or the user's own command in backquotes.
+std::string CommandDuring(const CommandRow& row) {
+  return row.load == "command" ? "`" + row.load_command + "`" : row.load;
+}
+
+std::string CommandCount(double value) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", std::round(value));
   return buf;
@@ -53,28 +58,28 @@ std::string Count(double value) {
 }  // namespace
 
 std::string RenderCommandRow(const std::string& label, const CommandRow& row) {
-  if (Finished(row) > 0) {
+  if (CommandFinished(row) > 0) {
     return label + " - " +
            GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds) + " " +
-           Count(row.major_faults) + "major " + Count(row.minor_faults) + "minor, read " +
-           ProbeBytesText(static_cast<uint64_t>(std::llround(row.read_bytes))) + ", wrote " +
-           ProbeBytesText(static_cast<uint64_t>(std::llround(row.written_bytes))) + BiosText(row) +
-           LoadText(row);
+           CommandCount(row.major_faults) + "major " + CommandCount(row.minor_faults) +
+           "minor, read " + ProbeBytesText(static_cast<uint64_t>(std::llround(row.read_bytes))) +
+           ", wrote " + ProbeBytesText(static_cast<uint64_t>(std::llround(row.written_bytes))) +
+           CommandBiosText(row) + CommandLoadText(row);
   }
-  if (row.dnf > 0) return label + " - N/A" + LoadText(row);
-  return label + " - failed (" + row.failed_how + ")" + LoadText(row);
+  if (row.dnf > 0) return label + " - N/A" + CommandLoadText(row);
+  return label + " - failed (" + row.failed_how + ")" + CommandLoadText(row);
 }
 
 std::vector<std::string> CommandNotes(const std::string& label, const CommandRow& row) {
   std::vector<std::string> notes;
   if (row.dnf > 0) {
-    std::string note = "* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF");
+    std::string note = "* " + label + ": " + CommandHowMany(row.dnf, row.repetitions, "DNF");
     if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
     notes.push_back(note);
   }
   if (row.failed > 0) {
-    std::string note = "* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") + " (" +
-                       row.failed_how +
+    std::string note = "* " + label + ": " + CommandHowMany(row.failed, row.repetitions, "failed") +
+                       " (" + row.failed_how +
                        (row.failed_stderr.empty() ? "" : ": " + row.failed_stderr) + ")";
     notes.push_back(note);
   }
@@ -90,7 +95,8 @@ std::string RenderCommandText(const nlohmann::json& context, const std::string& 
   if (rows.empty()) return out.str();
   const CommandRow& first = rows.front();
   out << first.command
-      << (first.load.empty() || first.load == "none" ? "" : " during " + first.load) << "\n";
+      << (first.load.empty() || first.load == "none" ? "" : " during " + CommandDuring(first))
+      << "\n";
   if (!setup.empty()) out << "(set-up before each run: " << setup << ")\n";
   std::vector<std::string> notes;
   for (const CommandRow& row : rows) {

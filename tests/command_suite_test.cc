@@ -17,7 +17,7 @@
 namespace elevbench {
 namespace {
 
-bool CanRunHere(std::string* why) {
+bool CmdCanRunHere(std::string* why) {
   if (geteuid() != 0 || !ProgramInPath("fio")) {
     *why = "needs root (a scratch device, tracefs) and fio";
     return false;
@@ -26,7 +26,7 @@ bool CanRunHere(std::string* why) {
 }
 
 // What a run may leave behind: loop devices, mounts of its own or of tracefs, a journal.
-std::string LeftoverState() {
+std::string CmdLeftoverState() {
   std::string loops, ignored;
   (void)RunChecked({"losetup", "-a"}, &loops, &ignored);
   std::string mounts;
@@ -38,9 +38,9 @@ std::string LeftoverState() {
          (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
 }
 
-std::vector<CommandRecord> RunCommandSuite(const std::vector<std::string>& options,
-                                           const std::vector<std::string>& program,
-                                           const std::string& out) {
+std::vector<CommandRecord> CmdRunCommandSuite(const std::vector<std::string>& options,
+                                              const std::vector<std::string>& program,
+                                              const std::string& out) {
   std::vector<std::string> args = {"run",   "command", "--scratch",   "256M",
                                    "--out", out,       "--no-history"};
   args.insert(args.end(), options.begin(), options.end());
@@ -58,14 +58,14 @@ std::vector<CommandRecord> RunCommandSuite(const std::vector<std::string>& optio
 
 TEST(CommandRootTest, TheProgramRunsBesideItsLoadUnderEachScheduler) {
   std::string why;
-  if (!CanRunHere(&why)) GTEST_SKIP() << why;
+  if (!CmdCanRunHere(&why)) GTEST_SKIP() << why;
   testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
-  const std::vector<CommandRecord> records = RunCommandSuite(
+  const std::string before = CmdLeftoverState();
+  const std::vector<CommandRecord> records = CmdRunCommandSuite(
       {"--schedulers", "none,mq-deadline", "--load", "seq-write", "--load-size", "32", "--warmup",
        "0.5", "--space", "32", "--repetitions", "2"},
       {"sh", "-c", "dd if=/dev/zero of=f bs=1M count=8 conv=fsync"}, temp.path() + "/c.json");
-  EXPECT_EQ(LeftoverState(), before);
+  EXPECT_EQ(CmdLeftoverState(), before);
   ASSERT_EQ(records.size(), 4u);
   for (const CommandRecord& r : records) {
     EXPECT_EQ(r.status, "ok") << r.stderr_tail;
@@ -81,16 +81,16 @@ TEST(CommandRootTest, TheProgramRunsBesideItsLoadUnderEachScheduler) {
 
 TEST(CommandRootTest, ATimeoutIsADnfAndAFailureKeepsItsStderr) {
   std::string why;
-  if (!CanRunHere(&why)) GTEST_SKIP() << why;
+  if (!CmdCanRunHere(&why)) GTEST_SKIP() << why;
   testing::ScopedTempDir temp("/var/tmp");
-  std::vector<CommandRecord> records = RunCommandSuite({"--schedulers", "none", "--timeout", "1"},
-                                                       {"sleep", "30"}, temp.path() + "/dnf.json");
+  std::vector<CommandRecord> records = CmdRunCommandSuite(
+      {"--schedulers", "none", "--timeout", "1"}, {"sleep", "30"}, temp.path() + "/dnf.json");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].status, "dnf");
   EXPECT_LT(records[0].elapsed_seconds, 10);
-  records = RunCommandSuite({"--schedulers", "none"},
-                            {"sh", "-c", "echo first >&2; echo boom >&2; exit 3"},
-                            temp.path() + "/failed.json");
+  records = CmdRunCommandSuite({"--schedulers", "none"},
+                               {"sh", "-c", "echo first >&2; echo boom >&2; exit 3"},
+                               temp.path() + "/failed.json");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].status, "failed");
   EXPECT_EQ(records[0].exit_code, 3);

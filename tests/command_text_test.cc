@@ -18,16 +18,16 @@
 namespace elevbench {
 namespace {
 
-constexpr char kTar[] = "tar -xf /src/linux.tar";
+constexpr char kCommandTar[] = "tar -xf /src/linux.tar";
 
-CommandRecord MakeRecord(const std::string& label, const std::string& id, uint32_t rep,
-                         double elapsed, const std::string& status = "ok") {
+CommandRecord CmdMakeRecord(const std::string& label, const std::string& id, uint32_t rep,
+                            double elapsed, const std::string& status = "ok") {
   CommandRecord r;
   r.label = label;
   r.identifier = id;
   r.scheduler = label == "DL" ? "mq-deadline" : label == "BFQ" ? "bfq" : "none";
   r.repetition = rep;
-  r.command = kTar;
+  r.command = kCommandTar;
   r.load = "seq-write";
   r.status = status;
   r.elapsed_seconds = elapsed;
@@ -56,26 +56,27 @@ CommandRecord MakeRecord(const std::string& label, const std::string& id, uint32
   return r;
 }
 
-ResultsDocument CommandDocument() {
+ResultsDocument CmdCommandDocument() {
   ResultsDocument doc;
   doc.suite = "command";
   doc.identifiers = {"6.18.44-dl", "6.18.44-bfq", "6.18.44-none"};
   doc.labels = {"DL", "BFQ", "NO"};
-  doc.parameters = {{"command", kTar}, {"setup", "cp /src/linux.tar ."}, {"load", "seq-write"}};
+  doc.parameters = {
+      {"command", kCommandTar}, {"setup", "cp /src/linux.tar ."}, {"load", "seq-write"}};
   const double dl[] = {3.2, 3.3, 3.1, 3.25}, bfq[] = {2.3, 2.2, 2.35, 2.25};
   for (uint32_t i = 0; i < 4; ++i) {
-    doc.records.push_back(CommandRecordToJson(MakeRecord("DL", "6.18.44-dl", i, dl[i])));
-    doc.records.push_back(CommandRecordToJson(MakeRecord("BFQ", "6.18.44-bfq", i, bfq[i])));
+    doc.records.push_back(CommandRecordToJson(CmdMakeRecord("DL", "6.18.44-dl", i, dl[i])));
+    doc.records.push_back(CommandRecordToJson(CmdMakeRecord("BFQ", "6.18.44-bfq", i, bfq[i])));
   }
-  doc.records.push_back(CommandRecordToJson(MakeRecord("NO", "6.18.44-none", 0, 1200, "dnf")));
-  doc.records.push_back(CommandRecordToJson(MakeRecord("NO", "6.18.44-none", 1, 4, "failed")));
-  doc.records.push_back(CommandRecordToJson(MakeRecord("NO", "6.18.44-none", 2, 4.5)));
+  doc.records.push_back(CommandRecordToJson(CmdMakeRecord("NO", "6.18.44-none", 0, 1200, "dnf")));
+  doc.records.push_back(CommandRecordToJson(CmdMakeRecord("NO", "6.18.44-none", 1, 4, "failed")));
+  doc.records.push_back(CommandRecordToJson(CmdMakeRecord("NO", "6.18.44-none", 2, 4.5)));
   return doc;
 }
 
 TEST(CommandTextTest, GoldenReportWithItsVerdict) {
   std::string text, err;
-  ASSERT_TRUE(RenderCommandReport(CommandDocument(), "nick", &text, &err)) << err;
+  ASSERT_TRUE(RenderCommandReport(CmdCommandDocument(), "nick", &text, &err)) << err;
   EXPECT_NE(text.find("\ntar -xf /src/linux.tar during seq-write\n"
                       "(set-up before each run: cp /src/linux.tar .)\n"
                       "DL - 0.25user 1.50system 0:03.21elapsed 2major 1200minor, read 1.0 MB, "
@@ -87,13 +88,13 @@ TEST(CommandTextTest, GoldenReportWithItsVerdict) {
                       "open: No space left on device)\n"),
             std::string::npos)
       << text;
-  testing::ExpectPrintedMatchesGolden("command_report.txt", CommandDocument(), "nick", text);
+  testing::ExpectPrintedMatchesGolden("command_report.txt", CmdCommandDocument(), "nick", text);
   std::string all;
-  ASSERT_TRUE(RenderResults(CommandDocument(), "nick", ReportOptions{}, &all, &err)) << err;
+  ASSERT_TRUE(RenderResults(CmdCommandDocument(), "nick", ReportOptions{}, &all, &err)) << err;
   EXPECT_NE(all.find("tar -xf /src/linux.tar elapsed_seconds: BFQ best, 1.41× DL (p=0.029"),
             std::string::npos)
       << all;
-  EXPECT_FALSE(RenderCommandReport(CommandDocument(), "lkml", &text, &err));
+  EXPECT_FALSE(RenderCommandReport(CmdCommandDocument(), "lkml", &text, &err));
   EXPECT_EQ(err, "command results print as nick, not 'lkml'");
 }
 
@@ -132,7 +133,7 @@ TEST(CommandTextTest, TracedBiosPrintTheirP99) {
 TEST(CommandMeasurementsTest, TracedBiosGiveTheirP99) {
   ResultsDocument doc;
   doc.suite = "command";
-  CommandRecord r = MakeRecord("DL", "x", 0, 3);
+  CommandRecord r = CmdMakeRecord("DL", "x", 0, 3);
   r.load = "none";
   r.bios_traced = true;
   r.bios = 3;
@@ -154,7 +155,7 @@ TEST(CommandMeasurementsTest, TracedBiosGiveTheirP99) {
 }
 
 TEST(CommandRecordsTest, RoundTripAndRefusals) {
-  CommandRecord r = MakeRecord("DL", "x", 1, 3.5, "failed");
+  CommandRecord r = CmdMakeRecord("DL", "x", 1, 3.5, "failed");
   r.bios_traced = true;
   r.bios = 2;
   (void)r.kernel_write.Record(3'000'000);
@@ -177,7 +178,7 @@ TEST(CommandRecordsTest, RoundTripAndRefusals) {
 }
 
 TEST(CommandRecordsTest, TheLoadsBytesAreTheDevicesLessTheProgramsOwn) {
-  CommandRecord r = MakeRecord("DL", "x", 0, 2);
+  CommandRecord r = CmdMakeRecord("DL", "x", 0, 2);
   EXPECT_EQ(LoadDeviceBytes(r), uint64_t{80} << 20);
   EXPECT_DOUBLE_EQ(LoadDeviceMbPerSecond(r), 40);
   r.load = "seq-read";  // reads: the device's 2 MB less the program's 1 MB
@@ -186,14 +187,35 @@ TEST(CommandRecordsTest, TheLoadsBytesAreTheDevicesLessTheProgramsOwn) {
   EXPECT_EQ(LoadDeviceBytes(r), 0u);
   r.load = "none";
   EXPECT_EQ(LoadDeviceBytes(r), 0u);
+  // A command's direction is unknown: both, less the program's both.
+  r.load = "command";
+  r.read_bytes = uint64_t{1} << 20;
+  EXPECT_EQ(LoadDeviceBytes(r), (uint64_t{80} << 20) + (uint64_t{1} << 20));
+}
+
+TEST(CommandTextTest, ACommandLoadIsNamedInTheTitle) {
+  CommandRecord r = CmdMakeRecord("DL", "x", 0, 2);
+  r.load = "command";
+  r.load_command = "tar -cf /dev/null /usr";
+  r.load_iterations = 3;
+  const std::vector<CommandRow> rows = AggregateCommandRows({r}, {});
+  const std::string text = RenderCommandText(nlohmann::json::object(), "", rows);
+  EXPECT_NE(text.find("tar -xf /src/linux.tar during `tar -cf /dev/null /usr`\n"),
+            std::string::npos)
+      << text;
+  CommandRecord back;
+  std::string err;
+  ASSERT_TRUE(CommandRecordFromJson(CommandRecordToJson(r), &back, &err)) << err;
+  EXPECT_EQ(back.load_command, r.load_command);
+  EXPECT_EQ(back.load_iterations, 3u);
 }
 
 TEST(CommandMeasurementsTest, TheProgramsWallTimeIsTheHeadline) {
   std::vector<Measurement> m;
   std::string err;
-  ASSERT_TRUE(CommandMeasurements(CommandDocument(), &m, &err)) << err;
+  ASSERT_TRUE(CommandMeasurements(CmdCommandDocument(), &m, &err)) << err;
   ASSERT_EQ(m.size(), 11u * 7);  // 11 records × (6 of the program + the load's rate)
-  EXPECT_EQ(m[0].section, kTar);
+  EXPECT_EQ(m[0].section, kCommandTar);
   EXPECT_EQ(m[0].metric.name, "elapsed_seconds");
   EXPECT_TRUE(m[0].metric.headline);
   EXPECT_DOUBLE_EQ(m[0].value, 3.2);

@@ -184,6 +184,7 @@ bool RunCommandLoadWithProbe(const RepeatedCommandSpec& load, const ProbeSpec& p
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   const double warmup = Now() - started;
+  if (probe_ok && probe.evict) probe_ok = probe.evict(&probe_err);
   if (probe_ok) probe_ok = RunForegroundProbe(probe, probe_outcome, &probe_err);
   probe_outcome->warmup_seconds = warmup;
   // The load is stopped on every path; its failure comes second to the probe's.

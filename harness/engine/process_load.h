@@ -104,10 +104,10 @@ class RepeatedCommandLoad {
 };
 
 /// A repeated-command load beside a foreground probe: starts `load`, waits probe.warmup_seconds
-/// (the load must still run then), runs the probe to its end or its timeout (DNF), then stops
-/// the load. The load is stopped on every path. probe.warmup_bytes is not used (a command's
-/// progress is not counted in bytes). False with err when the load or the probe could not be
-/// started, or the load stopped running during the warm-up.
+/// (the load must still run then), calls probe.evict (when set; false fails the run), runs the
+/// probe to its end or its timeout (DNF), then stops the load. The load is stopped on every path.
+/// probe.warmup_bytes is not used (a command's progress is not counted in bytes). False with err
+/// when the load or the probe could not be started, or the load stopped running during the warm-up.
 [[nodiscard]] bool RunCommandLoadWithProbe(const RepeatedCommandSpec& load, const ProbeSpec& probe,
                                            RepeatedCommandResult* load_result,
                                            ProbeOutcome* probe_outcome, std::string* err);

@@ -10,14 +10,16 @@ namespace {
 
 using nlohmann::json;
 
-double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
+double CommandMean(const std::vector<double>& v) {
+  return Summarize(v, MeanKind::kArithmetic).mean;
+}
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
+bool CommandContains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 // The numbers of a record, in the order of the JSON object.
-bool ReadNumbers(const json& j, CommandRecord* r, std::string* err) {
+bool CommandReadNumbers(const json& j, CommandRecord* r, std::string* err) {
   return GetJsonField(j, "exit_code", &r->exit_code, err) &&
          GetJsonField(j, "term_signal", &r->term_signal, err) &&
          GetJsonField(j, "elapsed_seconds", &r->elapsed_seconds, err) &&
@@ -34,7 +36,7 @@ bool ReadNumbers(const json& j, CommandRecord* r, std::string* err) {
          GetJsonField(j, "device_written_bytes", &r->device_written_bytes, err);
 }
 
-bool ReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::string* err) {
+bool CommandReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::string* err) {
   const auto it = j.find(key);
   if (it == j.end()) {
     *err = std::string(key) + ": missing";
@@ -47,7 +49,7 @@ bool ReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::s
   return true;
 }
 
-json HistogramSummary(const LatencyHistogram& h) {
+json CommandHistogramSummary(const LatencyHistogram& h) {
   auto ms = [&](double p) { return static_cast<double>(h.ValueAtPercentile(p)) / 1e6; };
   return json{{"bios", h.count()},
               {"p50_ms", h.count() ? ms(50) : 0.0},
@@ -58,15 +60,20 @@ json HistogramSummary(const LatencyHistogram& h) {
 }  // namespace
 
 const std::vector<std::string>& CommandLoads() {
-  static const std::vector<std::string> kLoads = {"none", "seq-write", "seq-read", "rand-read"};
+  static const std::vector<std::string> kLoads = {"none", "seq-write", "seq-read", "rand-read",
+                                                  "command"};
   return kLoads;
 }
 
 uint64_t LoadDeviceBytes(const CommandRecord& r) {
   if (r.load == "none" || r.load.empty()) return 0;
-  const bool writes = r.load == "seq-write";
-  const uint64_t device = writes ? r.device_written_bytes : r.device_read_bytes;
-  const uint64_t own = writes ? r.written_bytes : r.read_bytes;
+  const bool writes = r.load == "seq-write", both = r.load == "command";
+  const uint64_t device = both     ? r.device_read_bytes + r.device_written_bytes
+                          : writes ? r.device_written_bytes
+                                   : r.device_read_bytes;
+  const uint64_t own = both     ? r.read_bytes + r.written_bytes
+                       : writes ? r.written_bytes
+                                : r.read_bytes;
   return device > own ? device - own : 0;
 }
 
@@ -104,6 +111,8 @@ json CommandRecordToJson(const CommandRecord& r) {
          {"device_written_bytes", r.device_written_bytes},
          {"load_device_mb_s", LoadDeviceMbPerSecond(r)},
          {"load_streams", std::move(streams)},
+         {"load_command", r.load_command},
+         {"load_iterations", r.load_iterations},
          {"bios_traced", r.bios_traced},
          {"bios", r.bios},
          {"untimed_bios", r.untimed_bios},
@@ -121,10 +130,10 @@ bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) 
   CommandRecord r;
   if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "command", &r.command, err) ||
       !GetJsonField(j, "load", &r.load, err) || !GetJsonField(j, "status", &r.status, err) ||
-      !GetJsonField(j, "stderr_tail", &r.stderr_tail, err) || !ReadNumbers(j, &r, err)) {
+      !GetJsonField(j, "stderr_tail", &r.stderr_tail, err) || !CommandReadNumbers(j, &r, err)) {
     return false;
   }
-  if (!Contains(CommandLoads(), r.load)) {
+  if (!CommandContains(CommandLoads(), r.load)) {
     *err = "load: unknown load '" + r.load + "'";
     return false;
   }
@@ -134,11 +143,13 @@ bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) 
     return false;
   }
   if (!StreamResultsFromJson(j, "load_streams", &r.load_streams, err) ||
+      !GetJsonField(j, "load_command", &r.load_command, err) ||
+      !GetJsonField(j, "load_iterations", &r.load_iterations, err) ||
       !GetJsonField(j, "bios_traced", &r.bios_traced, err) ||
       !GetJsonField(j, "bios", &r.bios, err) ||
       !GetJsonField(j, "untimed_bios", &r.untimed_bios, err) ||
-      !ReadHistogram(j, "kernel_read", &r.kernel_read, err) ||
-      !ReadHistogram(j, "kernel_write", &r.kernel_write, err)) {
+      !CommandReadHistogram(j, "kernel_read", &r.kernel_read, err) ||
+      !CommandReadHistogram(j, "kernel_write", &r.kernel_write, err)) {
     return false;
   }
   *out = std::move(r);
@@ -162,6 +173,7 @@ std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& r
       if (row.label.empty()) row.label = r.label;
       if (row.command.empty()) row.command = r.command;
       if (row.load.empty()) row.load = r.load;
+      if (row.load_command.empty()) row.load_command = r.load_command;
       ++row.repetitions;
       row.timeout_seconds = std::max(row.timeout_seconds, r.timeout_seconds);
       if (r.load != "none") load_rates.push_back(LoadDeviceMbPerSecond(r));
@@ -187,13 +199,13 @@ std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& r
       }
     }
     if (row.repetitions == 0) continue;
-    row.elapsed_seconds = Mean(elapsed);
-    row.user_seconds = Mean(user);
-    row.system_seconds = Mean(system);
-    row.major_faults = Mean(major);
-    row.minor_faults = Mean(minor);
-    row.read_bytes = Mean(read);
-    row.written_bytes = Mean(written);
+    row.elapsed_seconds = CommandMean(elapsed);
+    row.user_seconds = CommandMean(user);
+    row.system_seconds = CommandMean(system);
+    row.major_faults = CommandMean(major);
+    row.minor_faults = CommandMean(minor);
+    row.read_bytes = CommandMean(read);
+    row.written_bytes = CommandMean(written);
     row.load_device_mb_s = Summarize(load_rates, MeanKind::kHarmonic).mean;
     rows.push_back(std::move(row));
   }
@@ -207,6 +219,7 @@ json CommandSummaryToJson(const std::vector<CommandRow>& rows) {
                            {"label", row.label},
                            {"command", row.command},
                            {"load", row.load},
+                           {"load_command", row.load_command},
                            {"repetitions", row.repetitions},
                            {"ok", row.repetitions - row.dnf - row.failed},
                            {"dnf", row.dnf},
@@ -220,8 +233,8 @@ json CommandSummaryToJson(const std::vector<CommandRow>& rows) {
                                          {"written_bytes", row.written_bytes}}},
                            {"load_device_mb_s", row.load_device_mb_s},
                            {"traced", row.traced},
-                           {"kernel_read", HistogramSummary(row.kernel_read)},
-                           {"kernel_write", HistogramSummary(row.kernel_write)},
+                           {"kernel_read", CommandHistogramSummary(row.kernel_read)},
+                           {"kernel_write", CommandHistogramSummary(row.kernel_write)},
                            {"timeout_seconds", row.timeout_seconds},
                            {"failed_how", row.failed_how},
                            {"failed_stderr", row.failed_stderr}});

@@ -21,13 +21,14 @@ namespace elevbench {
 /// The status of a program the OOM killer ended: a failure, not a DNF.
 inline constexpr const char* kCommandKilledOom = "killed (OOM)";
 
-/// The background loads `--load` takes, "none" first (the default).
+/// The background loads `--load` takes, "none" first (the default); "command" is the user's
+/// own shell command (`--load-command`), run again and again.
 const std::vector<std::string>& CommandLoads();
 
 /// One run of the program (a cell).
 struct CommandRecord : RecordHeader {
   std::string command;  ///< the program as a shell shows it: "tar -xf /src/linux.tar"
-  std::string load;     ///< CommandLoads(): "none", "seq-write", "seq-read", "rand-read"
+  std::string load;     ///< CommandLoads(): "none", "seq-write", "seq-read", "rand-read", ...
   /// "ok" (exit 0), "dnf" (killed at its timeout), "failed" (non-zero exit or a signal) or
   /// kCommandKilledOom.
   std::string status;
@@ -49,6 +50,8 @@ struct CommandRecord : RecordHeader {
   uint64_t device_read_bytes = 0;
   uint64_t device_written_bytes = 0;
   std::vector<StreamResult> load_streams;  ///< fio's account of the load over its whole run
+  std::string load_command;      ///< the "command" load's shell command; empty for the others
+  uint64_t load_iterations = 0;  ///< the "command" load's iterations completed
   /// The kernel's account of the program's own bios (scenarios/command/program_bios.h): false
   /// without root or tracefs, or when the trace could not be taken (then the rest is empty).
   bool bios_traced = false;
@@ -59,8 +62,9 @@ struct CommandRecord : RecordHeader {
 };
 
 /// The bytes of the load as the device saw them in the program's window: the device's bytes in
-/// the load's direction (written for seq-write, read otherwise) less the program's own bytes in
-/// that direction, 0 when negative; 0 without a load.
+/// the load's direction (written for seq-write, read for seq-read and rand-read, both for a
+/// command, whose direction is unknown) less the program's own bytes in that direction, 0 when
+/// negative; 0 without a load.
 uint64_t LoadDeviceBytes(const CommandRecord& record);
 
 /// LoadDeviceBytes in MiB/s over the program's wall time; 0 without a load or a wall time.
@@ -84,6 +88,7 @@ struct CommandRow {
   std::string label;  ///< the first non-empty label of the row's records
   std::string command;
   std::string load;
+  std::string load_command;  ///< the "command" load's shell command
   uint32_t repetitions = 0;
   uint32_t dnf = 0;
   uint32_t failed = 0;         ///< failed or OOM-killed repetitions

@@ -17,6 +17,7 @@
 #include "harness/device/sysfs.h"
 #include "harness/engine/load_probe.h"
 #include "harness/engine/page_cache.h"
+#include "harness/engine/process_load.h"
 #include "harness/fio/fio_job_file.h"
 #include "harness/process/bounded_call.h"
 #include "harness/trace/block_capture.h"
@@ -29,19 +30,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kDefaultTimeoutSeconds = 20 * 60;  // the probes' "DNF after 20 minutes"
-constexpr uint32_t kSeqBlockBytes = 1 << 20;        // dd bs=1M, cat's large reads
-constexpr uint32_t kRandBlockBytes = 4096;          // tiobench's random reads
+constexpr double kCommandDefaultTimeoutSeconds = 20 * 60;  // the probes' "DNF after 20 minutes"
+constexpr uint32_t kCommandSeqBlockBytes = 1 << 20;        // dd bs=1M, cat's large reads
+constexpr uint32_t kCommandRandBlockBytes = 4096;          // tiobench's random reads
 
-std::string WorkDir(const std::string& dir) { return dir + "/elevbench-command"; }
-std::string LoadFile(const std::string& dir) { return dir + "/elevbench-command-load/data"; }
+std::string CommandWorkDir(const std::string& dir) { return dir + "/elevbench-command"; }
+std::string CommandLoadDir(const std::string& dir) { return dir + "/elevbench-command-load"; }
+std::string CommandLoadFile(const std::string& dir) { return CommandLoadDir(dir) + "/data"; }
 
-bool Contains(const std::vector<std::string>& v, const std::string& s) {
+bool CommandContains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 // True when `name` (no slash) is an executable file in a directory of PATH.
-bool InPath(const std::string& name) {
+bool CommandInPath(const std::string& name) {
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path == nullptr ? "/usr/bin:/bin" : path);
   std::string dir;
@@ -53,7 +55,7 @@ bool InPath(const std::string& name) {
 }
 
 // Empties (or makes) the program's working directory, so every cell starts alike.
-bool FreshDirectory(const std::string& dir, std::string* err) {
+bool CommandFreshDirectory(const std::string& dir, std::string* err) {
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (!ec) fs::create_directories(dir, ec);
@@ -147,7 +149,10 @@ class CommandSuite : public Suite {
                     "e.g. 'tar -xf /src/linux.tar'; the caches are dropped after it");
     cmd->add_option("--load", load_,
                     "Background load while the program runs: none (default), seq-write, "
-                    "seq-read, rand-read");
+                    "seq-read, rand-read, command (--load-command)");
+    cmd->add_option("--load-command", load_command_,
+                    "A shell command (sh -c) run again and again as the load, in a directory of "
+                    "its own on the target (implies --load command)");
     cmd->add_option("--load-size", load_mb_, "MB of the file the load loops over (default 512)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--warmup", warmup_seconds_,
@@ -168,11 +173,20 @@ class CommandSuite : public Suite {
       *err = "run command: the program's name is empty";
       return false;
     }
-    if (!Contains(CommandLoads(), load_)) {
-      *err = "--load: unknown load '" + load_ + "' (none, seq-write, seq-read, rand-read)";
+    if (!CommandContains(CommandLoads(), load_)) {
+      *err = "--load: unknown load '" + load_ + "' (none, seq-write, seq-read, rand-read, command)";
       return false;
     }
-    if (argv_[0].find('/') == std::string::npos && !InPath(argv_[0])) {
+    if (!load_command_.empty() && load_ != "none" && load_ != "command") {
+      *err = "--load " + load_ + " and --load-command are alternatives: give one";
+      return false;
+    }
+    if (!load_command_.empty()) load_ = "command";
+    if (load_ == "command" && TrimWhitespace(load_command_).empty()) {
+      *err = "--load command needs the command: --load-command 'CMD'";
+      return false;
+    }
+    if (argv_[0].find('/') == std::string::npos && !CommandInPath(argv_[0])) {
       *err = "run command: program '" + argv_[0] + "' not found in PATH";
       return false;
     }
@@ -180,17 +194,18 @@ class CommandSuite : public Suite {
   }
 
   uint64_t BytesNeeded() const override {
-    const uint64_t load = load_ == "none" ? 0 : static_cast<uint64_t>(load_mb_) << 20;
+    const uint64_t load = FioLoad() ? static_cast<uint64_t>(load_mb_) << 20 : 0;
     return (static_cast<uint64_t>(space_mb_) << 20) + load + load / 4 + (64ULL << 20);
   }
 
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
-            {"working_directory", directory_.empty() ? "" : WorkDir(directory_)},
+            {"working_directory", directory_.empty() ? "" : CommandWorkDir(directory_)},
             {"command", CommandText(argv_)},
             {"argv", argv_},
             {"setup", setup_},
             {"load", load_},
+            {"load_command", load_command_},
             {"load_size_mb", load_mb_},
             {"warmup_seconds", warmup_seconds_},
             {"space_mb", space_mb_},
@@ -218,19 +233,19 @@ class CommandSuite : public Suite {
         !ReadDiskNumbers(Sysfs(), disks_.front(), &major_, &minor_, &disk_err)) {
       major_ = minor_ = 0;  // the program's bios go untraced
     }
-    if (!FreshDirectory(WorkDir(env.directory), err)) return false;
-    if (load_ != "none" && !LayOutLoadFile(env, err)) return false;
-    *setup = {{"working_directory", WorkDir(env.directory)},
+    if (!CommandFreshDirectory(CommandWorkDir(env.directory), err)) return false;
+    if (FioLoad() && !LayOutLoadFile(env, err)) return false;
+    *setup = {{"working_directory", CommandWorkDir(env.directory)},
               {"disks", disks_},
-              {"load_file", load_ == "none" ? "" : LoadFile(env.directory)},
-              {"load_file_bytes", load_ == "none" ? 0 : static_cast<uint64_t>(load_mb_) << 20}};
+              {"load_file", FioLoad() ? CommandLoadFile(env.directory) : ""},
+              {"load_file_bytes", FioLoad() ? static_cast<uint64_t>(load_mb_) << 20 : 0}};
     return true;
   }
 
   bool RunCell(const SuiteVariant&, const CellEnvironment& env,
                std::vector<nlohmann::json>* records, std::string* err) override {
-    const std::string work = WorkDir(env.directory);
-    if (!FreshDirectory(work, err)) return false;
+    const std::string work = CommandWorkDir(env.directory);
+    if (!CommandFreshDirectory(work, err)) return false;
     CommandRecord rec;
     rec.command = CommandText(argv_);
     rec.load = load_;
@@ -258,6 +273,8 @@ class CommandSuite : public Suite {
       if (!Evict(env, err)) return false;
       if (env.on_phase) env.on_phase("running " + rec.command);
       if (!RunForegroundProbe(spec, &outcome, err)) return false;
+    } else if (load_ == "command") {
+      if (!RunBesideCommandLoad(env, spec, &outcome, &rec, err)) return false;
     } else {
       LoadProbeResult result;
       if (env.on_phase) env.on_phase(load_ + " warm-up");
@@ -284,8 +301,8 @@ class CommandSuite : public Suite {
 
   void TearDown(const CellEnvironment& env) override {
     std::error_code ec;
-    fs::remove_all(WorkDir(env.directory), ec);
-    fs::remove_all(fs::path(LoadFile(env.directory)).parent_path(), ec);
+    fs::remove_all(CommandWorkDir(env.directory), ec);
+    fs::remove_all(fs::path(CommandLoadFile(env.directory)).parent_path(), ec);
   }
 
   std::string CachePolicy(const std::string& global_drop) const override {
@@ -310,7 +327,7 @@ class CommandSuite : public Suite {
   }
 
   double TimeoutOf(const CellEnvironment& env) const {
-    return env.timeout_seconds > 0 ? env.timeout_seconds : kDefaultTimeoutSeconds;
+    return env.timeout_seconds > 0 ? env.timeout_seconds : kCommandDefaultTimeoutSeconds;
   }
 
   ProbeSpec ProgramSpec(const CellEnvironment& env, const std::string& work) const {
@@ -324,13 +341,35 @@ class CommandSuite : public Suite {
     return spec;
   }
 
+  bool FioLoad() const { return load_ != "none" && load_ != "command"; }
+
+  // The user's load command, again and again in its own emptied directory, beside the program.
+  bool RunBesideCommandLoad(const CellEnvironment& env, const ProbeSpec& spec,
+                            ProbeOutcome* outcome, CommandRecord* rec, std::string* err) const {
+    if (!CommandFreshDirectory(CommandLoadDir(env.directory), err)) return false;
+    RepeatedCommandSpec load;
+    load.argv = {"sh", "-c", load_command_};
+    load.working_directory = CommandLoadDir(env.directory);
+    if (env.on_phase) env.on_phase("load warm-up");
+    RepeatedCommandResult result;
+    if (!RunCommandLoadWithProbe(load, spec, &result, outcome, err)) {
+      if (result.failed > 0 && !result.last_failure_output.empty()) {
+        *err += " (the load's last failure: " + result.last_failure_output + ")";
+      }
+      return false;
+    }
+    rec->load_command = load_command_;
+    rec->load_iterations = result.completed;
+    return true;
+  }
+
   // `sh -c SETUP` in the program's directory, under the run's timeout; a failure fails the cell.
   bool RunSetUp(const CellEnvironment& env, double* seconds, std::string* err) const {
     if (setup_.empty()) return true;
     if (env.on_phase) env.on_phase("set-up");
     ProbeSpec spec;
     spec.argv = {"sh", "-c", setup_};
-    spec.working_directory = WorkDir(env.directory);
+    spec.working_directory = CommandWorkDir(env.directory);
     spec.stdout_path = env.work_dir + "/" + env.label_prefix + "setup.out";
     spec.timeout_seconds = TimeoutOf(env);
     ProbeOutcome outcome;
@@ -359,7 +398,7 @@ class CommandSuite : public Suite {
   bool Evict(const CellEnvironment& env, std::string* err) const {
     if (env.on_phase) env.on_phase("evicting the caches");
     if (env.drop_caches) return DropCleanCaches(err);
-    (void)EvictTreeFromPageCache(WorkDir(env.directory));
+    (void)EvictTreeFromPageCache(CommandWorkDir(env.directory));
     return true;
   }
 
@@ -401,9 +440,9 @@ class CommandSuite : public Suite {
   StreamSpec Stream(const std::string& dir) const {
     StreamSpec s;
     s.rw = load_ == "seq-write" ? "write" : load_ == "seq-read" ? "read" : "randread";
-    s.filename = LoadFile(dir);
+    s.filename = CommandLoadFile(dir);
     s.file_size_bytes = static_cast<uint64_t>(load_mb_) << 20;
-    s.block_size_bytes = load_ == "rand-read" ? kRandBlockBytes : kSeqBlockBytes;
+    s.block_size_bytes = load_ == "rand-read" ? kCommandRandBlockBytes : kCommandSeqBlockBytes;
     // Random 4 KiB reads of a file the page cache may come to hold: O_DIRECT, so every one of
     // them reaches the device.
     s.direct = load_ == "rand-read";
@@ -415,14 +454,14 @@ class CommandSuite : public Suite {
   bool LayOutLoadFile(const CellEnvironment& env, std::string* err) const {
     if (env.on_phase) env.on_phase("laying out the load's file");
     std::error_code ec;
-    fs::create_directories(fs::path(LoadFile(env.directory)).parent_path(), ec);
+    fs::create_directories(fs::path(CommandLoadFile(env.directory)).parent_path(), ec);
     FioInvocation inv;
     inv.global = LegacyToolFioGlobal();
     StreamSpec s = Stream(env.directory);
     s.name = "layout";
     s.rw = "write";
     s.direct = false;
-    s.block_size_bytes = kSeqBlockBytes;
+    s.block_size_bytes = kCommandSeqBlockBytes;
     s.end_fsync = true;
     inv.streams = {s};
     inv.work_dir = env.work_dir;
@@ -438,6 +477,7 @@ class CommandSuite : public Suite {
   std::vector<std::string> argv_;
   std::string setup_;
   std::string load_ = "none";
+  std::string load_command_;
   int64_t load_mb_ = 512;
   double warmup_seconds_ = 5;
   int64_t space_mb_ = 256;

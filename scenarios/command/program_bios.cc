@@ -8,7 +8,7 @@ namespace elevbench {
 namespace {
 
 // The number after `key` in `line` from `from` on; -1 when absent.
-int64_t NumberAfter(std::string_view line, std::string_view key, size_t from = 0) {
+int64_t CommandNumberAfter(std::string_view line, std::string_view key, size_t from = 0) {
   const size_t at = line.find(key, from);
   if (at == std::string_view::npos) return -1;
   const std::string digits(line.substr(at + key.size(), 12));
@@ -37,9 +37,9 @@ std::set<int32_t> DescendantsInTrace(std::string_view text, int32_t forking_tid)
     if (child_at == std::string_view::npos) continue;
     // The parent's pid is the last " pid=" before the child's fields (a comm may hold blanks).
     const size_t parent_at = line.substr(0, child_at).rfind(" pid=");
-    const int64_t parent = NumberAfter(
+    const int64_t parent = CommandNumberAfter(
         line, " pid=", parent_at == std::string_view::npos ? std::string_view::npos : parent_at);
-    const int64_t child = NumberAfter(line, " child_pid=", child_at);
+    const int64_t child = CommandNumberAfter(line, " child_pid=", child_at);
     if (parent < 0 || child < 0) continue;
     children.emplace(static_cast<int32_t>(parent), static_cast<int32_t>(child));
   }
