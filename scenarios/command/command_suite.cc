@@ -358,6 +358,13 @@ class CommandSuite : public Suite {
       }
       return false;
     }
+    // A load that never once succeeded is no load: the cell fails rather than measure beside it.
+    if (result.failed > 0 && result.completed == 0) {
+      *err = "--load-command failed every time (" + std::to_string(result.failed) +
+             " iterations, the last exit " + std::to_string(result.last_failure_exit_code) + ")" +
+             (result.last_failure_output.empty() ? "" : ": " + result.last_failure_output);
+      return false;
+    }
     rec->load_command = load_command_;
     rec->load_iterations = result.completed;
     return true;
