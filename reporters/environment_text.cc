@@ -56,6 +56,18 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
         << (tags.is_number() ? std::to_string(tags.get<int64_t>()) : std::string("unknown"))
         << ", writeback throttling " << JsonString(q, "writeback_throttling") << "\n";
   }
+  if (ctx.contains("lanes") && ctx["lanes"].is_object()) {
+    // --lanes: how many emulated disks served the plan at once (docs/lanes.md).
+    const nlohmann::json& l = ctx["lanes"];
+    const int count = l.value("count", 1);
+    out << "Lanes: " << count << (count == 1 ? " (serial run)" : " emulated disks at once")
+        << (l.value("asked", std::string()) == "auto" ? ", as many as --lanes auto allowed" : "");
+    if (count > 1) {
+      out << "; each in its own cpuset, " << (l.value("lane_dirty_bytes", uint64_t{0}) >> 20)
+          << " MB dirty limit per disk";
+    }
+    out << "\n";
+  }
   const std::string cache = JsonString(ctx, "cache_policy");
   if (!cache.empty()) out << cache << "\n";
   std::string s = out.str();

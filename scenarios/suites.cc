@@ -39,14 +39,16 @@ const std::vector<SuiteEntry>& AllSuites() {
        .formats = {"nick", "tiobench"},
        .render = RenderTiobenchReport,
        .measure = TiobenchMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100"},
+       .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100",
+       .lane_cpus = 1},
       {.name = "nickbench",
        .description = "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
        .make = MakeNickbenchSuite,
        .formats = {"nick"},
        .render = RenderNickbenchReport,
        .measure = NickbenchMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8"},
+       .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8",
+       .lane_cpus = 1},
       {.name = "probes",
        .description = "cat / ls -lR of a source tree during a streaming read or write",
        .make = MakeProbesSuite,
@@ -54,7 +56,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .render = RenderProbesReport,
        .measure = ProbeMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --tree-size 4 --load-size 32 --warmup 1 "
-                     "--probes cat-during-write,ls-during-read"},
+                     "--probes cat-during-write,ls-during-read",
+       .lanes_refused = "as root it drops the machine's clean caches, dentries and inodes, right "
+                        "before each probe, in the middle of the other lanes' cells"},
       {.name = "orasim",
        .description =
            "OraSim stand-in: an OLTP-like fio job (random 8 KiB reads, sync writes, a sync log)",
@@ -73,7 +77,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
        .smoke_args = "--schedulers none,mq-deadline --parts tiobench,nickbench "
                      "--part-args 'tiobench=--size 16 --threads 1 --random 100' "
-                     "--part-args 'nickbench=--benches 2 --size 8'"},
+                     "--part-args 'nickbench=--benches 2 --size 8'",
+       .lanes_refused = "its parts probes and contest do not take lanes; run its tiobench and "
+                        "nickbench parts on their own with --lanes"},
       {.name = "morton",
        .description = "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, "
                       "small files",
@@ -83,7 +89,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = MortonMeasurements,
        // morton's files need 275 MiB even at a fiftieth of the post's sizes.
        .smoke_args = "--schedulers none,mq-deadline --tests 1,2,4,9 --scale 0.02 --warmup 0.5",
-       .smoke_size = "512M"},
+       .smoke_size = "512M",
+       .lanes_refused = "it drops the machine's clean caches, dentries and inodes, before its "
+                        "timed reads, in the middle of the other lanes' cells"},
       {.name = "visave",
        .description =
            "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
@@ -103,7 +111,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .render = RenderContestReport,
        .measure = ContestMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
-                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
+                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
+       // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
+       .lane_cpus = 2},
   };
   return kSuites;
 }

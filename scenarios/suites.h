@@ -52,6 +52,11 @@ struct SuiteEntry {
   const char* smoke_args = "";
   /// The size of the scratch or emulated device that smoke run needs.
   const char* smoke_size = "256M";
+  /// `--lanes` (docs/lanes.md): the CPUs one lane of this suite needs (its cpuset; with
+  /// `--machine cpus=N` a lane needs at least N), or 0 when the suite refuses lanes...
+  int lane_cpus = 0;
+  /// ...and then why, in the refusal's words ("its probes drop the machine's caches …").
+  const char* lanes_refused = "it is not shown to measure in a lane what it measures alone";
 };
 
 /// A hidden `elevbench internal NAME` command: one iteration of a suite's repeated-command

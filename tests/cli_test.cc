@@ -103,6 +103,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"nickbench", "--size", "0"}, "size"},
       {{"probes", "--probes", "cat-during-lunch"}, "cat-during-lunch"},
       {{"probes", "--warmup", "-5"}, "warmup"},
+      {{"probes", "--lanes", "2"}, "probes does not run in lanes"},
+      {{"contest", "--lanes", "x"}, "--lanes"},
   };
   for (const auto& c : kCases) {
     std::vector<std::string> args = {"run"};
@@ -132,6 +134,10 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--machine", "cpus=9999"}, "online CPU(s)"},
       {{"--machine", "ram=32M"}, "below the 64 MiB"},
       {{"--machine", "ram=1000T"}, "more than this machine's"},
+      {{"--lanes", "two"}, "--lanes: expected a number of lanes"},
+      {{"--lanes", "0", "--emulated", "ide-2003"}, "--lanes: expected a number of lanes"},
+      {{"--lanes", "2"}, "--lanes needs --emulated"},
+      {{"--lanes", "9999", "--emulated", "ide-2003"}, "--lanes 9999"},
   };
   for (const auto& c : kTargets) {
     std::vector<std::string> args = {"run", "tiobench"};

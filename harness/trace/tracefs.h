@@ -36,9 +36,11 @@ class TracefsInstance {
   /// Journals then makes the instance, sets its clock to `mono` (one clock across CPUs), its
   /// per-CPU buffer to `buffer_kb`, and enables every event filtered to `dev == (major << 20) |
   /// minor`. Tracing stays off until SetTracing(true). An event the kernel lacks fails it.
+  /// The instance is `elevbench-<pid>`, or `elevbench-<pid>-<lane>` for lane >= 0 (--lanes:
+  /// one instance per lane's disk).
   [[nodiscard]] bool Create(RestoreJournal* journal, const std::string& tracefs, uint32_t major,
                             uint32_t minor, const std::vector<std::string>& events,
-                            uint32_t buffer_kb, std::string* err);
+                            uint32_t buffer_kb, std::string* err, int lane = -1);
   /// Removes the instance (rmdir) and its journal entry. Idempotent.
   [[nodiscard]] bool Remove(std::string* err);
 

@@ -1,0 +1,362 @@
+#include "harness/cli/run_lanes.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "harness/cli/cli.h"
+#include "harness/core/error.h"
+#include "harness/core/interrupt.h"
+#include "harness/device/bdi_limits.h"
+#include "harness/fio/fio_runner.h"
+#include "harness/process/subprocess.h"
+#include "harness/run/lanes.h"
+#include "harness/run/run_plan.h"
+
+namespace elevbench {
+
+struct RunLanes::Lane {
+  const EmulatedStack* stack = nullptr;  // lane 0: the run target's
+  EmulatedStack own_stack;
+  DeviceControl* control = nullptr;  // lane 0: the run's
+  std::unique_ptr<DeviceControl> own_control;
+  std::string bdi;
+  std::string cpus;
+  MachineCgroups session_cgroups;
+  MachineCgroups disk_cgroups;
+  RequestTracer tracer;
+  bool traced = false;
+  pid_t worker = 0;
+  int exit_code = -1;
+};
+
+namespace {
+
+// A lane's cache drop before a cell, standing in for the serial run's global sync +
+// drop_caches (which would reach into the other lanes' cells): the lane's filesystem is
+// unmounted and mounted again, which writes back its dirty data and drops its page cache,
+// dentries and inodes, and, the loop device being closed on the way, the device's own cache.
+bool RemountToDropCaches(const EmulatedStack& s, std::string* err) {
+  const int fd = open(s.mountpoint.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    (void)syncfs(fd);
+    close(fd);
+  }
+  for (int tries = 0; umount2(s.mountpoint.c_str(), 0) != 0; ++tries) {
+    if (errno != EBUSY || tries >= 50) {
+      return Fail(err, "cannot unmount " + s.mountpoint + " to drop its caches: " +
+                           std::strerror(errno));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (!RunChecked({"mount", s.loop_device, s.mountpoint}, nullptr, err)) {
+    *err = "cannot mount " + s.loop_device + " again after dropping its caches: " + *err;
+    return false;
+  }
+  return true;
+}
+
+// The CPUs of lane `k` of `per_lane` each, from the list allowed here ("0-1").
+bool LaneCpus(const std::string& allowed, int k, int per_lane, std::string* cpus,
+              std::string* err) {
+  std::vector<int> list;
+  if (!ParseCpuList(allowed, &list)) return Fail(err, "cannot read the CPU list '" + allowed + "'");
+  const size_t from = static_cast<size_t>(k) * static_cast<size_t>(per_lane);
+  if (from + static_cast<size_t>(per_lane) > list.size()) {
+    return Fail(err, "lane " + std::to_string(k) + " needs CPUs beyond the " +
+                         std::to_string(list.size()) + " allowed here (" + allowed + ")");
+  }
+  cpus->clear();
+  for (size_t i = from; i < from + static_cast<size_t>(per_lane); ++i) {
+    *cpus += (cpus->empty() ? "" : ",") + std::to_string(list[i]);
+  }
+  return true;
+}
+
+int ExitCodeOf(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+std::string LaneFile(const SessionConfig& config, int k) {
+  return config.work_dir + "/lane" + std::to_string(k) + ".json";
+}
+
+}  // namespace
+
+RunLanes::~RunLanes() { CloseTracers(); }
+
+bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOptions& options,
+                           const EmulatedStack& first, RestoreJournal* journal, Progress* progress,
+                           std::string* err) {
+  asked_ = asked;
+  for (int k = 0; k < count; ++k) {
+    auto lane = std::make_unique<Lane>();
+    if (k == 0) {
+      lane->stack = &first;
+    } else {
+      progress->Note("elevbench: building lane " + std::to_string(k) + "'s emulated " +
+                     options.profile_name + " disk");
+      if (!CreateEmulatedStack(options, journal, &lane->own_stack, err)) {
+        *err = "lane " + std::to_string(k) + "'s emulated disk: " + *err;
+        return false;
+      }
+      lane->stack = &lane->own_stack;
+    }
+    lanes_.push_back(std::move(lane));
+  }
+  return true;
+}
+
+bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,
+                            const std::vector<std::pair<std::string, std::string>>& pinned,
+                            std::string* err) {
+  uint64_t dirty = 0, background = 0;
+  for (const auto& [path, value] : EmulatedVmSettings()) {
+    (path.find("background") != std::string::npos ? background : dirty) = std::stoull(value);
+  }
+  const LaneWriteback limits = LaneWritebackLimits(dirty, background, count());
+  lane_dirty_bytes_ = limits.lane_dirty_bytes;
+  lane_background_bytes_ = limits.lane_background_bytes;
+  for (const auto& [path, value] : limits.vm) vm_[path] = value;
+  if (!ApplyVmSettings(sysfs, journal, limits.vm, err)) {
+    *err = "vm writeback settings: " + *err;
+    return false;
+  }
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    Lane& lane = *lanes_[k];
+    if (k == 0) {
+      lane.control = first;
+    } else {
+      lane.own_control =
+          std::make_unique<DeviceControl>(sysfs, journal, std::vector{lane.stack->loop_name});
+      lane.control = lane.own_control.get();
+      if (!pinned.empty() && !lane.control->PinQueueAttrs(pinned, err)) {
+        *err = "lane " + std::to_string(k) + ": " + *err;
+        return false;
+      }
+    }
+    // Journal the disk's scheduler now: the lane's child switches it, and only the parent may
+    // write the journal.
+    if (!lane.control->JournalDisks(err)) return false;
+    if (!BdiPathOfDisk(sysfs, lane.stack->loop_name, &lane.bdi, err) ||
+        !ApplyBdiLimits(sysfs, journal, lane.bdi, limits.ratio_fine, err)) {
+      *err = "lane " + std::to_string(k) + "'s writeback limit: " + *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool RunLanes::CreateCgroups(const MachineSpec& machine, const CgroupLayout& layout,
+                             int cpus_per_lane, RestoreJournal* journal, std::string* err) {
+  std::string allowed;
+  const Sysfs sysfs;
+  const std::string parent = layout.cpuset_parent;
+  if (!sysfs.Read(parent + (layout.version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus"),
+                  &allowed, err) &&
+      !sysfs.Read(parent + "/cpuset.cpus", &allowed, err)) {
+    return false;
+  }
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    Lane& lane = *lanes_[k];
+    if (!LaneCpus(allowed, static_cast<int>(k), cpus_per_lane, &lane.cpus, err)) return false;
+    const std::string name =
+        "elevbench-lane-" + std::to_string(getpid()) + "-" + std::to_string(k);
+    MachineSpec session = machine;
+    session.cpus = cpus_per_lane;
+    session.cpu_list = lane.cpus;
+    MachineSpec disk;
+    disk.cpus = cpus_per_lane;
+    disk.cpu_list = lane.cpus;
+    if (!lane.session_cgroups.Create(session, layout, name, journal, err) ||
+        !lane.disk_cgroups.Create(disk, layout, name + "-disk", journal, err) ||
+        !lane.disk_cgroups.Enter(lane.stack->daemon_pid, err)) {
+      *err = "lane " + std::to_string(k) + "'s cgroups: " + *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool RunLanes::OpenTracers(TraceMode mode, const std::string& work_dir, RestoreJournal* journal,
+                           std::string* err) {
+  if (mode == TraceMode::kOff) return true;
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    Lane& lane = *lanes_[k];
+    RequestTracerOptions options;
+    options.mode = mode;
+    options.disk = lane.stack->loop_name;
+    options.work_dir = work_dir;
+    options.lane = static_cast<int>(k);
+    std::string dev;
+    if (!Sysfs{}.Read("/sys/block/" + options.disk + "/dev", &dev, err) ||
+        std::sscanf(dev.c_str(), "%u:%u", &options.major, &options.minor) != 2) {
+      return Fail(err, "--trace-requests: cannot read the device number of " + options.disk);
+    }
+    if (!lane.tracer.Open(journal, options, err)) return false;
+    lane.traced = true;
+  }
+  return true;
+}
+
+void RunLanes::CloseTracers() {
+  for (auto& lane : lanes_) {
+    std::string ignored;
+    if (lane->traced) (void)lane->tracer.Close(&ignored);
+    lane->traced = false;
+  }
+}
+
+namespace {
+
+// What lane `lane`'s session may touch: its disk, its control, its counters, its cache drop and
+// its tracer.
+SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, bool switching,
+                         bool drop_caches, RequestTracer* tracer) {
+  SessionTarget st;
+  st.directory = stack->mountpoint;
+  if (switching) {
+    st.control = control;
+  } else {
+    st.snapshot = [control] { return control->Snapshot(); };
+  }
+  st.disk_counters = [stack]() -> nlohmann::json {
+    nlohmann::json counters;
+    std::string e;
+    return ReadDiskCounters(*stack, &counters, &e) ? counters : nlohmann::json(nullptr);
+  };
+  if (drop_caches) {
+    st.drop_caches = [stack](std::string* err) { return RemountToDropCaches(*stack, err); };
+  }
+  st.tracer = tracer;
+  return st;
+}
+
+// The child of lane `k`: into its cgroups, then the session on its share of the plan, into its
+// own results file. Never returns: it must not unwind the parent's state (the journal guard).
+[[noreturn]] void RunLaneChild(int k, MachineCgroups* cgroups, Suite& suite,
+                               const SessionConfig& config, const SessionTarget& target,
+                               ResultsDocument doc) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  std::string err;
+  int code = 0;
+  if (!cgroups->Enter(getpid(), &err)) {
+    PrintError("lane " + std::to_string(k) + ": " + err);
+    code = 1;
+  } else {
+    SystemFioRunner fio;
+    Progress progress(stderr, false);
+    size_t failed = 0;
+    if (!RunSession(suite, config, target, &fio, &progress, &doc, &failed, &err)) {
+      if (!InterruptRequested()) PrintError("lane " + std::to_string(k) + ": " + err);
+      code = InterruptRequested() ? 130 : 1;
+    }
+  }
+  std::fflush(nullptr);
+  _exit(code);
+}
+
+}  // namespace
+
+bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switching,
+                           bool drop_caches, Progress* progress, ResultsDocument* doc,
+                           size_t* failed, std::string* err) {
+  *failed = 0;
+  doc->identifiers = config.identifiers;
+  doc->labels = config.labels;
+  doc->parameters = suite.Parameters();
+  doc->complete = false;
+  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
+  const std::vector<std::vector<size_t>> dealt = DealPlanToLanes(
+      BuildRunPlan(config.identifiers.size(), suite.Variants().size(), config.repetitions,
+                   config.seed),
+      lanes_.size());
+  progress->Note("elevbench: " + std::to_string(lanes_.size()) + " lanes at once");
+  std::fflush(nullptr);
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    Lane& lane = *lanes_[k];
+    SessionConfig lc = config;
+    lc.lane = static_cast<int>(k);
+    lc.plan_cells = dealt[k];
+    lc.out_path = LaneFile(config, static_cast<int>(k));
+    const SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
+                                            lane.traced ? &lane.tracer : nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) return Fail(err, std::string("cannot start a lane: ") + std::strerror(errno));
+    if (pid == 0) RunLaneChild(static_cast<int>(k), &lane.session_cgroups, suite, lc, target, *doc);
+    lane.worker = pid;
+  }
+  // Wait for every lane; an interrupt of this process is passed on once.
+  bool forwarded = false;
+  for (size_t done = 0; done < lanes_.size();) {
+    if (InterruptRequested() && !forwarded) {
+      for (auto& lane : lanes_) {
+        if (lane->exit_code < 0) kill(lane->worker, InterruptSignal());
+      }
+      forwarded = true;
+    }
+    for (auto& lane : lanes_) {
+      int status = 0;
+      if (lane->exit_code >= 0 || waitpid(lane->worker, &status, WNOHANG) != lane->worker) continue;
+      lane->exit_code = ExitCodeOf(status);
+      ++done;
+    }
+    if (done < lanes_.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::vector<ResultsDocument> docs(lanes_.size());
+  std::string first_problem;
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    std::string e;
+    if (!LoadResultsFile(LaneFile(config, static_cast<int>(k)), &docs[k], &e)) {
+      docs[k] = ResultsDocument{};  // a lane that wrote nothing adds nothing
+    }
+    if (lanes_[k]->exit_code != 0 && first_problem.empty()) {
+      first_problem = "lane " + std::to_string(k) + " exited with code " +
+                      std::to_string(lanes_[k]->exit_code);
+    }
+  }
+  if (!MergeLaneDocuments(docs, doc, err)) return false;
+  doc->summary = suite.Summarize(*doc);
+  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
+  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
+  if (InterruptRequested()) {
+    *err = "interrupted by signal " + std::to_string(InterruptSignal());
+    return false;
+  }
+  if (!first_problem.empty()) return Fail(err, first_problem);
+  return true;
+}
+
+nlohmann::json RunLanes::Describe() const {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    const Lane& lane = *lanes_[k];
+    nlohmann::json cgroups = lane.session_cgroups.paths();
+    for (const std::string& p : lane.disk_cgroups.paths()) cgroups.push_back(p);
+    lanes.push_back({{"lane", k},
+                     {"loop_device", lane.stack->loop_device},
+                     {"mountpoint", lane.stack->mountpoint},
+                     {"daemon_pid", lane.stack->daemon_pid},
+                     {"cpus", lane.cpus},
+                     {"bdi", lane.bdi},
+                     {"cgroups", cgroups}});
+  }
+  return {{"count", lanes_.size()},
+          {"asked", asked_},
+          {"lane_dirty_bytes", lane_dirty_bytes_},
+          {"lane_background_bytes", lane_background_bytes_},
+          {"vm", vm_},
+          {"lanes", lanes}};
+}
+
+}  // namespace elevbench
