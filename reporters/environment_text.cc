@@ -75,4 +75,21 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
   return s;
 }
 
+double EmulatedMediaRateMbS(const nlohmann::json& ctx, bool write) {
+  if (!ctx.is_object() || !ctx.contains("target") || !ctx["target"].is_object()) return 0;
+  const nlohmann::json& t = ctx["target"];
+  if (t.value("kind", std::string()) != "emulated" || !t.contains("profile") ||
+      !t["profile"].is_object()) {
+    return 0;
+  }
+  const nlohmann::json& rate = t["profile"].contains(write ? "write_mbps" : "read_mbps")
+                                   ? t["profile"][write ? "write_mbps" : "read_mbps"]
+                                   : nlohmann::json();
+  return rate.is_number() ? rate.get<double>() : 0;
+}
+
+std::string PageCacheMark(double mb_s, double disk_mb_s) {
+  return disk_mb_s > 0 && mb_s > disk_mb_s * 1.1 ? " (page cache)" : "";
+}
+
 }  // namespace elevbench

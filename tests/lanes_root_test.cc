@@ -54,23 +54,38 @@ class LanesRootTest : public ::testing::Test {
     dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
     bdi_before_ = LanesBdiValues();
-    for (const char* f : {"dirty_bytes", "dirty_ratio", "dirty_background_bytes",
-                          "dirty_background_ratio"}) {
+    for (const char* f :
+         {"dirty_bytes", "dirty_ratio", "dirty_background_bytes", "dirty_background_ratio"}) {
       vm_before_[f] = testing::ReadFileOrEmpty(std::string("/proc/sys/vm/") + f);
     }
   }
 
   // Starts a two-lane tiobench run; `rounds` repetitions of none and mq-deadline.
   pid_t Start(int rounds) {
-    std::vector<std::string> args = {ELEVBENCH_BINARY, "run",         "tiobench",
-                                     "--emulated",     "ide-2003:384M", "--fs",
-                                     "ext2",           "--lanes",     "2",
-                                     "--schedulers",   "none,mq-deadline",
-                                     "--size",         "16",          "--threads",
-                                     "1",              "--random",    "100",
-                                     "--repetitions",  std::to_string(rounds),
-                                     "--seed",         "1",           "--out",
-                                     dir_ + "/r.json", "--no-history"};
+    std::vector<std::string> args = {ELEVBENCH_BINARY,
+                                     "run",
+                                     "tiobench",
+                                     "--emulated",
+                                     "ide-2003:384M",
+                                     "--fs",
+                                     "ext2",
+                                     "--lanes",
+                                     "2",
+                                     "--schedulers",
+                                     "none,mq-deadline",
+                                     "--size",
+                                     "16",
+                                     "--threads",
+                                     "1",
+                                     "--random",
+                                     "100",
+                                     "--repetitions",
+                                     std::to_string(rounds),
+                                     "--seed",
+                                     "1",
+                                     "--out",
+                                     dir_ + "/r.json",
+                                     "--no-history"};
     const pid_t pid = fork();
     if (pid == 0) {
       setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
@@ -93,8 +108,8 @@ class LanesRootTest : public ::testing::Test {
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;
       if (waitpid(pid, &status, WNOHANG) == pid) {
-        ADD_FAILURE() << "the run exited early (status " << status << "): "
-                      << testing::ReadFileOrEmpty(dir_ + "/stderr");
+        ADD_FAILURE() << "the run exited early (status " << status
+                      << "): " << testing::ReadFileOrEmpty(dir_ + "/stderr");
         return nullptr;
       }
       size_t ready = 0;

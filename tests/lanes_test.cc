@@ -79,7 +79,9 @@ TEST(LanesPlanTest, DealsBlocksRoundRobinAndKeepsTheSeededOrder) {
   for (const auto& lane : dealt) {
     for (size_t n = 0; n < lane.size(); ++n) {
       seen.insert(lane[n]);
-      if (n > 0) EXPECT_LT(lane[n - 1], lane[n]);  // plan order within a lane
+      if (n > 0) {
+        EXPECT_LT(lane[n - 1], lane[n]);  // plan order within a lane
+      }
     }
     // A lane holds whole blocks: a configuration's variants of one repetition together.
     for (size_t n = 0; n < lane.size(); n += 2) {
@@ -89,7 +91,7 @@ TEST(LanesPlanTest, DealsBlocksRoundRobinAndKeepsTheSeededOrder) {
     }
   }
   EXPECT_EQ(seen.size(), plan.size());  // every cell exactly once
-  EXPECT_EQ(dealt[0].size(), 12u);     // 12 blocks: 6 a lane
+  EXPECT_EQ(dealt[0].size(), 12u);      // 12 blocks: 6 a lane
   // Block b on lane b % 2.
   for (size_t i = 0; i < plan.size(); ++i) {
     const size_t lane = (i / 2) % 2;
@@ -121,7 +123,8 @@ CellRecord LaneCell(int lane, size_t plan_index, size_t records) {
 TEST(LanesMergeTest, CellsAndRecordsInPlanOrder) {
   std::vector<ResultsDocument> lanes(2);
   lanes[0].cells = {LaneCell(0, 0, 1), LaneCell(0, 3, 2)};
-  lanes[0].records = {{{"identifier", "a"}, {"n", 0}}, {{"identifier", "a"}, {"n", 3}},
+  lanes[0].records = {{{"identifier", "a"}, {"n", 0}},
+                      {{"identifier", "a"}, {"n", 3}},
                       {{"identifier", "a"}, {"n", 3}}};
   lanes[0].complete = true;
   lanes[0].setup = {{"files", 2}};
@@ -218,8 +221,7 @@ TEST(BdiLimitsTest, JournaledAndRestoredNewestFirst) {
   EXPECT_EQ(GetFile(bdi + "/strict_limit"), "1");
   std::vector<std::string> journaled;
   for (const JournalEntry& e : journal.entries()) journaled.push_back(e.path);
-  EXPECT_EQ(journaled, (std::vector<std::string>{path + "/max_ratio_fine",
-                                                 path + "/min_ratio_fine",
+  EXPECT_EQ(journaled, (std::vector<std::string>{path + "/max_ratio_fine", path + "/min_ratio_fine",
                                                  path + "/strict_limit"}));
   std::vector<std::string> log;
   ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;

@@ -21,6 +21,7 @@
 
 #include "fakes.h"
 #include "harness/device/scratch_device.h"
+#include "test_util.h"
 
 namespace elevbench {
 namespace {

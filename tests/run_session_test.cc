@@ -318,10 +318,10 @@ TEST_F(RunSessionLoopTest, LanesRunTheirShareAndMergeIntoTheSerialOrder) {
   std::string err;
   ASSERT_TRUE(RunSession(*suite_, config_, target_, &serial_fio, &progress_, &doc_, &failed, &err))
       << err;
-  const auto dealt = DealPlanToLanes(
-      BuildRunPlan(config_.identifiers.size(), suite_->Variants().size(), config_.repetitions,
-                   config_.seed),
-      2);
+  const auto dealt =
+      DealPlanToLanes(BuildRunPlan(config_.identifiers.size(), suite_->Variants().size(),
+                                   config_.repetitions, config_.seed),
+                      2);
   std::vector<ResultsDocument> lanes(2);
   for (int k = 0; k < 2; ++k) {
     testing::FakeFio fio;

@@ -16,8 +16,8 @@
 #include <random>
 
 #include "harness/cli/cli.h"
-#include "harness/cli/run_lanes.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/run_lanes.h"
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
@@ -230,26 +230,34 @@ bool CheckTraceOption(const RunOptions& o, const TargetOptions& t, std::string* 
 
 // --lanes: what it needs (root, an emulated disk, a fixed plan, one tracer each) and how many
 // the suite, the CPUs and the RAM allow; read-only.
+// --lanes, its words and whether the suite takes lanes: checked first, before any sizing.
+bool CheckLanesWords(const RunOptions& o, std::string* err) {
+  if (o.lanes.empty()) return true;
+  LaneBounds words;
+  words.suite = o.entry->name;
+  words.online_cpus = 1 << 20;  // no bound yet: only the words
+  int lanes = 1;
+  if (!ParseLanesOption(o.lanes, words, &lanes, err)) return false;
+  if (o.lanes != "1" && o.lanes != "auto" && o.entry->lane_cpus == 0) {
+    return Fail(err, "--lanes " + o.lanes + ": " + words.suite +
+                         " does not run in lanes: " + o.entry->lanes_refused);
+  }
+  return true;
+}
+
 bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                       std::string* err) {
   if (o.lanes.empty()) return true;
   LaneBounds b;
   b.suite = o.entry->name;
   if (o.entry->lane_cpus == 0) b.refusal = o.entry->lanes_refused;
-  int lanes = 1;
-  LaneBounds syntax = b;  // the words first, then what the run needs, then the bounds
-  syntax.refusal.clear();
-  if (!ParseLanesOption(o.lanes, syntax, &lanes, err)) return false;
-  if (o.lanes != "1" && o.lanes != "auto" && !b.refusal.empty()) {
-    return Fail(err, "--lanes " + o.lanes + ": " + b.suite + " does not run in lanes: " + b.refusal);
-  }
-  const char* why = !c->target.emulated ? "needs --emulated (each lane is an emulated disk of its own)"
-                    : !RunningAsRoot()  ? "needs root (a disk, cpuset and writeback limit per lane)"
-                    : c->adaptive.enabled
-                        ? "needs a fixed --repetitions (auto decides between rounds)"
-                    : o.trace_requests == "full" ? "cannot trace in full (one global blk tracer)"
-                    : !o.disk_trace.empty() ? "cannot write one --disk-trace for several disks"
-                                            : nullptr;
+  const char* why =
+      !c->target.emulated          ? "needs --emulated (each lane is an emulated disk of its own)"
+      : !RunningAsRoot()           ? "needs root (a disk, cpuset and writeback limit per lane)"
+      : c->adaptive.enabled        ? "needs a fixed --repetitions (auto decides between rounds)"
+      : o.trace_requests == "full" ? "cannot trace in full (one global blk tracer)"
+      : !o.disk_trace.empty()      ? "cannot write one --disk-trace for several disks"
+                                   : nullptr;
   if (why != nullptr) return Fail(err, "--lanes " + std::string(why));
   cpu_set_t set;
   b.online_cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host.cpus;
@@ -270,7 +278,8 @@ bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* 
 // False with err for a usage error (exit 2).
 bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                      std::string* err) {
-  if (!ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
+  if (!CheckLanesWords(o, err) ||
+      !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
       !CheckFormatAndSchedulers(o, c, err) || !CheckTarget(o, &c->target, err) ||
       !CheckMachineOption(o, host, c, err)) {
@@ -427,10 +436,13 @@ int DeviceStep(RunState* s) {
 // The context's machine block when every lane is the --machine.
 nlohmann::json LaneMachineJson(const CheckedRun& c) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  return {{"profile", c.machine_spec.profile}, {"spec", c.machine_spec.text},
+  return {{"profile", c.machine_spec.profile},
+          {"spec", c.machine_spec.text},
           {"memory_bytes", c.machine_spec.memory_bytes / page * page},
-          {"cpus", c.cpus_per_lane},  {"swap_bytes", 0},
-          {"cgroup_version", c.cgroup_layout.version}, {"per_lane", true}};
+          {"cpus", c.cpus_per_lane},
+          {"swap_bytes", 0},
+          {"cgroup_version", c.cgroup_layout.version},
+          {"per_lane", true}};
 }
 
 // 5b. --machine: its cgroups, made after the target, so the emulated disk's daemon (started
@@ -531,13 +543,17 @@ void DescribeStep(RunState* s) {
   s->doc.context = RunContextJson(
       {o.command_line, s->machine, s->emulated_machine, s->checked.fio_version, &s->target,
        s->switching, s->pinned, sc.seed, s->root, sc.drop_caches, o.timeout_seconds,
-       o.suite->CachePolicy(GlobalCacheDropNote(s->root, sc.drop_caches))});
+       o.suite->CachePolicy(s->checked.lanes > 1 && sc.drop_caches
+                                ? "; each lane's filesystem remounted before each cell (its "
+                                  "page cache, dentries and inodes dropped)"
+                                : GlobalCacheDropNote(s->root, sc.drop_caches))});
   s->doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
   s->doc.context["trace_requests"] = {{"mode", TraceModeName(s->trace_mode)},
                                       {"device", s->traced_disk}};
   if (!o.lanes.empty()) {
-    s->doc.context["lanes"] = s->checked.lanes > 1 ? s->lanes.Describe()
-                                                   : nlohmann::json{{"count", 1}, {"asked", o.lanes}};
+    s->doc.context["lanes"] = s->checked.lanes > 1
+                                  ? s->lanes.Describe()
+                                  : nlohmann::json{{"count", 1}, {"asked", o.lanes}};
   }
 }
 

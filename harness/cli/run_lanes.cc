@@ -53,8 +53,8 @@ bool RemountToDropCaches(const EmulatedStack& s, std::string* err) {
   }
   for (int tries = 0; umount2(s.mountpoint.c_str(), 0) != 0; ++tries) {
     if (errno != EBUSY || tries >= 50) {
-      return Fail(err, "cannot unmount " + s.mountpoint + " to drop its caches: " +
-                           std::strerror(errno));
+      return Fail(
+          err, "cannot unmount " + s.mountpoint + " to drop its caches: " + std::strerror(errno));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -162,16 +162,16 @@ bool RunLanes::CreateCgroups(const MachineSpec& machine, const CgroupLayout& lay
   std::string allowed;
   const Sysfs sysfs;
   const std::string parent = layout.cpuset_parent;
-  if (!sysfs.Read(parent + (layout.version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus"),
-                  &allowed, err) &&
+  if (!sysfs.Read(
+          parent + (layout.version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus"),
+          &allowed, err) &&
       !sysfs.Read(parent + "/cpuset.cpus", &allowed, err)) {
     return false;
   }
   for (size_t k = 0; k < lanes_.size(); ++k) {
     Lane& lane = *lanes_[k];
     if (!LaneCpus(allowed, static_cast<int>(k), cpus_per_lane, &lane.cpus, err)) return false;
-    const std::string name =
-        "elevbench-lane-" + std::to_string(getpid()) + "-" + std::to_string(k);
+    const std::string name = "elevbench-lane-" + std::to_string(getpid()) + "-" + std::to_string(k);
     MachineSpec session = machine;
     session.cpus = cpus_per_lane;
     session.cpu_list = lane.cpus;
@@ -244,10 +244,11 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
 
 // The child of lane `k`: into its cgroups, then the session on its share of the plan, into its
 // own results file. Never returns: it must not unwind the parent's state (the journal guard).
-[[noreturn]] void RunLaneChild(int k, MachineCgroups* cgroups, Suite& suite,
+[[noreturn]] void RunLaneChild(pid_t parent, int k, MachineCgroups* cgroups, Suite& suite,
                                const SessionConfig& config, const SessionTarget& target,
                                ResultsDocument doc) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(1);  // the run died before the line above
   std::string err;
   int code = 0;
   if (!cgroups->Enter(getpid(), &err)) {
@@ -277,10 +278,10 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
   doc->parameters = suite.Parameters();
   doc->complete = false;
   if (!SaveResultsFile(config.out_path, *doc, err)) return false;
-  const std::vector<std::vector<size_t>> dealt = DealPlanToLanes(
-      BuildRunPlan(config.identifiers.size(), suite.Variants().size(), config.repetitions,
-                   config.seed),
-      lanes_.size());
+  const std::vector<std::vector<size_t>> dealt =
+      DealPlanToLanes(BuildRunPlan(config.identifiers.size(), suite.Variants().size(),
+                                   config.repetitions, config.seed),
+                      lanes_.size());
   progress->Note("elevbench: " + std::to_string(lanes_.size()) + " lanes at once");
   std::fflush(nullptr);
   for (size_t k = 0; k < lanes_.size(); ++k) {
@@ -291,9 +292,11 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
     lc.out_path = LaneFile(config, static_cast<int>(k));
     const SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
                                             lane.traced ? &lane.tracer : nullptr);
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return Fail(err, std::string("cannot start a lane: ") + std::strerror(errno));
-    if (pid == 0) RunLaneChild(static_cast<int>(k), &lane.session_cgroups, suite, lc, target, *doc);
+    if (pid == 0)
+      RunLaneChild(parent, static_cast<int>(k), &lane.session_cgroups, suite, lc, target, *doc);
     lane.worker = pid;
   }
   // Wait for every lane; an interrupt of this process is passed on once.
@@ -321,8 +324,8 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
       docs[k] = ResultsDocument{};  // a lane that wrote nothing adds nothing
     }
     if (lanes_[k]->exit_code != 0 && first_problem.empty()) {
-      first_problem = "lane " + std::to_string(k) + " exited with code " +
-                      std::to_string(lanes_[k]->exit_code);
+      first_problem =
+          "lane " + std::to_string(k) + " exited with code " + std::to_string(lanes_[k]->exit_code);
     }
   }
   if (!MergeLaneDocuments(docs, doc, err)) return false;

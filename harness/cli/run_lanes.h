@@ -43,8 +43,7 @@ class RunLanes {
   /// Step 5: every lane's device control (lane 0's is `first`), the pinned queue attributes on
   /// the other lanes' disks, and the writeback limits: the global ones raised to hold every
   /// lane's and each disk's own (journaled; in place of EmulatedVmSettings).
-  [[nodiscard]] bool SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal,
-                                  DeviceControl* first,
+  [[nodiscard]] bool SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,
                                   const std::vector<std::pair<std::string, std::string>>& pinned,
                                   std::string* err);
 

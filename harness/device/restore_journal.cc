@@ -72,7 +72,8 @@ bool IsElevbenchInstancePath(const std::string& p) {
   auto digits = [](const std::string& s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
   };
-  return digits(name.substr(0, dash)) && (dash == std::string::npos || digits(name.substr(dash + 1)));
+  return digits(name.substr(0, dash)) &&
+         (dash == std::string::npos || digits(name.substr(dash + 1)));
 }
 
 bool ValidateEntry(const JournalEntry& e, std::string* err) {

@@ -208,9 +208,8 @@ bool MachineCgroups::SetCpuset(const std::string& dir, const std::string& parent
   if (!cpu_list.empty()) {
     std::vector<int> wanted, have;
     if (!ParseCpuList(cpu_list, &wanted) || !ParseCpuList(allowed, &have) ||
-        !std::all_of(wanted.begin(), wanted.end(), [&](int c) {
-          return std::find(have.begin(), have.end(), c) != have.end();
-        })) {
+        !std::all_of(wanted.begin(), wanted.end(),
+                     [&](int c) { return std::find(have.begin(), have.end(), c) != have.end(); })) {
       return Fail(err, "CPUs " + cpu_list + " are not all allowed here (" + allowed + ")");
     }
     cpuset_cpus_ = FormatCpuList(wanted);

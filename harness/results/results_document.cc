@@ -12,9 +12,9 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label", "repetition",    "status",       "error",
-    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace",
-    "lane",       "plan_index",       "lane_records"};
+    "scheduler",  "identifier",       "label", "repetition",    "status",        "error",
+    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace", "lane",
+    "plan_index", "lane_records"};
 
 bool IsCellField(const std::string& key) {
   return std::any_of(std::begin(kCellFields), std::end(kCellFields),

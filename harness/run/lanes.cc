@@ -16,14 +16,13 @@ int MaxLanes(const LaneBounds& b) {
   return std::max(most, 1);
 }
 
-bool ParseLanesOption(const std::string& text, const LaneBounds& b, int* lanes,
-                      std::string* err) {
+bool ParseLanesOption(const std::string& text, const LaneBounds& b, int* lanes, std::string* err) {
   if (text == "auto") {
     *lanes = b.refusal.empty() ? MaxLanes(b) : 1;
     return true;
   }
-  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(text) < 1) {
+  if (text.empty() || text.size() > 4 ||
+      text.find_first_not_of("0123456789") != std::string::npos || std::stoi(text) < 1) {
     return Fail(err, "--lanes: expected a number of lanes (1 or more) or auto, got '" + text + "'");
   }
   const int n = std::stoi(text);
@@ -81,7 +80,8 @@ bool MergeLaneDocuments(const std::vector<ResultsDocument>& lanes, ResultsDocume
       Placed p{c.plan_index, &c, {}};
       for (size_t r = 0; r < c.record_count; ++r, ++next) {
         if (next >= lane.records.size()) {
-          return Fail(err, "lane " + std::to_string(k) + ": its cells claim more records than it has");
+          return Fail(err,
+                      "lane " + std::to_string(k) + ": its cells claim more records than it has");
         }
         p.records.push_back(&lane.records[next]);
       }

@@ -17,11 +17,11 @@ namespace elevbench {
 
 /// What bounds the number of lanes of a run.
 struct LaneBounds {
-  int online_cpus = 1;     ///< CPUs this process may run on
-  int cpus_per_lane = 1;   ///< what one lane needs: the suite's, or --machine's cpus
-  uint64_t disk_bytes = 0;       ///< one lane's emulated disk (its image lives in RAM: tmpfs)
-  uint64_t memory_bytes = 0;     ///< the host's RAM; the images may take at most half of it
-  std::string suite;             ///< for the messages
+  int online_cpus = 1;        ///< CPUs this process may run on
+  int cpus_per_lane = 1;      ///< what one lane needs: the suite's, or --machine's cpus
+  uint64_t disk_bytes = 0;    ///< one lane's emulated disk (its image lives in RAM: tmpfs)
+  uint64_t memory_bytes = 0;  ///< the host's RAM; the images may take at most half of it
+  std::string suite;          ///< for the messages
   /// Why the suite refuses lanes altogether; empty when it takes them.
   std::string refusal;
 };

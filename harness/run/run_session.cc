@@ -147,8 +147,7 @@ class SessionRun {
         // Adaptive runs take the plan of the cap and stop at the end of a round (the plan is
         // ordered by repetition), so their order is the one a fixed run of that many
         // repetitions would have.
-        plan_(
-            BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)),
+        plan_(BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)),
         cells_(CellsOfSession(config, plan_.size())) {
     env_.directory = target.directory;
     env_.fio = fio;
