@@ -26,7 +26,7 @@ for pair in $(seq 1 "$pairs"); do
     [ "$side" = lanes ] && extra=(--lanes "$lanes")
     echo "$pair $side $(uptime)" >> "$out/uptime.txt"
     start=$(date +%s.%N)
-    flock "$lock" "$bin" run "$@" "${common[@]}" "${extra[@]}" --seed "$pair" --out "$r" \
+    flock "$lock" "$bin" run "$@" "${common[@]}" "${extra[@]}" --seed "$((pair + ${SEED_BASE:-0}))" --out "$r" \
       >/dev/null 2>"$r.log"
     end=$(date +%s.%N)
     echo "$pair $side wall $(echo "$end - $start" | bc) s" | tee -a "$out/uptime.txt" >&2

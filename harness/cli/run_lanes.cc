@@ -93,6 +93,7 @@ std::string LaneFile(const SessionConfig& config, int k) {
 
 }  // namespace
 
+RunLanes::RunLanes() = default;
 RunLanes::~RunLanes() { CloseTracers(); }
 
 bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOptions& options,

@@ -29,7 +29,7 @@ namespace elevbench {
 /// The lanes of one run. Not copyable; destroyed before the journal is restored.
 class RunLanes {
  public:
-  RunLanes() = default;
+  RunLanes();
   ~RunLanes();
   RunLanes(const RunLanes&) = delete;
   RunLanes& operator=(const RunLanes&) = delete;
