@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -67,19 +68,30 @@ std::vector<std::string> MkfsCommand(const std::string& fs, const std::string& d
 
 bool MakeJournaledTempDir(const std::string& base, RestoreJournal* journal, std::string* path,
                           std::string* err) {
-  std::string tmpl = base + "/elevbench-XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) {
-    *err = "cannot create a directory in " + base + ": " + strerror(errno);
-    return false;
+  // The name is chosen and journaled before the directory exists (mkdtemp would make it first,
+  // and a SIGKILL between mkdtemp and the journal's write left it behind: the kill-point
+  // sweep's lanes rows found one). Same form as mkdtemp's: elevbench-XXXXXX.
+  static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = base + "/elevbench-";
+    for (int i = 0; i < 6; ++i) name += kChars[rd() % (sizeof kChars - 1)];
+    const JournalEntry entry = JournalEntry::Directory(name);
+    if (!journal->Record(entry, err)) return false;
+    if (mkdir(name.c_str(), 0700) == 0) {
+      *path = name;
+      return true;
+    }
+    const int e = errno;
+    std::string ignored;
+    (void)journal->Forget(entry, &ignored);
+    if (e != EEXIST) {
+      *err = "cannot create a directory in " + base + ": " + strerror(e);
+      return false;
+    }
   }
-  *path = buf.data();
-  if (!journal->Record(JournalEntry::Directory(*path), err)) {
-    rmdir(path->c_str());
-    return false;
-  }
-  return true;
+  *err = "cannot create a directory in " + base + ": 100 names taken";
+  return false;
 }
 
 bool CreateLoopDevice(const std::string& backing_file, RestoreJournal* journal, std::string* device,

@@ -59,7 +59,8 @@ std::vector<std::string> MkfsCommand(const std::string& fs, const std::string& d
 [[nodiscard]] bool CreateScratchDevice(const ScratchOptions& options, RestoreJournal* journal,
                                        ScratchDevice* scratch, std::string* err);
 
-/// Makes a private directory "<base>/elevbench-XXXXXX" and journals it.
+/// Makes a private directory "<base>/elevbench-XXXXXX" (mode 0700), journaled before it is made:
+/// no kill can leave it unjournaled.
 [[nodiscard]] bool MakeJournaledTempDir(const std::string& base, RestoreJournal* journal,
                                         std::string* path, std::string* err);
 
