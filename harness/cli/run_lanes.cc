@@ -268,6 +268,22 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
   _exit(code);
 }
 
+// The lanes' files as they are now, merged into *doc, summarized and saved at the run's path.
+// A lane that has written nothing yet adds nothing.
+bool MergeLaneFiles(const Suite& suite, const SessionConfig& config, size_t lanes,
+                    ResultsDocument* doc, std::string* err) {
+  std::vector<ResultsDocument> docs(lanes);
+  for (size_t k = 0; k < lanes; ++k) {
+    std::string e;
+    if (!LoadResultsFile(LaneFile(config, static_cast<int>(k)), &docs[k], &e)) {
+      docs[k] = ResultsDocument{};
+    }
+  }
+  if (!MergeLaneDocuments(docs, doc, err)) return false;
+  doc->summary = suite.Summarize(*doc);
+  return SaveResultsFile(config.out_path, *doc, err);
+}
+
 }  // namespace
 
 bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switching,
@@ -302,6 +318,7 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
   }
   // Wait for every lane; an interrupt of this process is passed on once.
   bool forwarded = false;
+  size_t ticks = 0;
   for (size_t done = 0; done < lanes_.size();) {
     if (InterruptRequested() && !forwarded) {
       for (auto& lane : lanes_) {
@@ -316,23 +333,22 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
       ++done;
     }
     if (done < lanes_.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  std::vector<ResultsDocument> docs(lanes_.size());
-  std::string first_problem;
-  for (size_t k = 0; k < lanes_.size(); ++k) {
-    std::string e;
-    if (!LoadResultsFile(LaneFile(config, static_cast<int>(k)), &docs[k], &e)) {
-      docs[k] = ResultsDocument{};  // a lane that wrote nothing adds nothing
+    // Once a second the run's file gets the lanes' finished cells, so that a SIGKILL of the
+    // run keeps them there too (and not only in the lanes' own files).
+    if (++ticks % 10 == 0) {
+      std::string ignored;
+      (void)MergeLaneFiles(suite, config, lanes_.size(), doc, &ignored);
     }
-    if (lanes_[k]->exit_code != 0 && first_problem.empty()) {
+  }
+  if (!MergeLaneFiles(suite, config, lanes_.size(), doc, err)) return false;
+  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
+  std::string first_problem;
+  for (size_t k = 0; k < lanes_.size() && first_problem.empty(); ++k) {
+    if (lanes_[k]->exit_code != 0) {
       first_problem =
           "lane " + std::to_string(k) + " exited with code " + std::to_string(lanes_[k]->exit_code);
     }
   }
-  if (!MergeLaneDocuments(docs, doc, err)) return false;
-  doc->summary = suite.Summarize(*doc);
-  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
-  if (!SaveResultsFile(config.out_path, *doc, err)) return false;
   if (InterruptRequested()) {
     *err = "interrupted by signal " + std::to_string(InterruptSignal());
     return false;
