@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -307,6 +308,12 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
     lc.lane = static_cast<int>(k);
     lc.plan_cells = dealt[k];
     lc.out_path = LaneFile(config, static_cast<int>(k));
+    // Each lane's job files, fio outputs and the suites' own files (nickbench's iolog, the
+    // set-up's job) in a folder of its own: the lanes run the same names at the same time.
+    lc.work_dir = config.work_dir + "/lane" + std::to_string(k);
+    if (mkdir(lc.work_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      return Fail(err, "cannot create " + lc.work_dir + ": " + std::strerror(errno));
+    }
     const SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
                                             lane.traced ? &lane.tracer : nullptr);
     const pid_t parent = getpid();
