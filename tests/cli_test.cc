@@ -136,7 +136,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--machine", "ram=1000T"}, "more than this machine's"},
       {{"--lanes", "two"}, "--lanes: expected a number of lanes"},
       {{"--lanes", "0", "--emulated", "ide-2003"}, "--lanes: expected a number of lanes"},
-      {{"--lanes", "2"}, "--lanes needs --emulated"},
+      {{"--lanes", "2"}, "--lanes 2 needs --emulated"},
       {{"--lanes", "9999", "--emulated", "ide-2003"}, "--lanes 9999"},
   };
   for (const auto& c : kTargets) {

@@ -258,7 +258,7 @@ bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* 
       : o.trace_requests == "full" ? "cannot trace in full (one global blk tracer)"
       : !o.disk_trace.empty()      ? "cannot write one --disk-trace for several disks"
                                    : nullptr;
-  if (why != nullptr) return Fail(err, "--lanes " + std::string(why));
+  if (why != nullptr) return Fail(err, "--lanes " + o.lanes + " " + why);
   cpu_set_t set;
   b.online_cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host.cpus;
   b.cpus_per_lane = std::max(o.entry->lane_cpus, c->machine_spec.cpus);
