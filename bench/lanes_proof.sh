@@ -23,10 +23,11 @@ for pair in $(seq 1 "$pairs"); do
   for side in serial lanes; do
     r="$out/$pair-$side.json"
     extra=()
-    [ "$side" = lanes ] && extra=(--lanes "$lanes")
+    # Like with like: the serial side runs on the machine one lane has (docs/lanes.md).
+    if [ "$side" = lanes ]; then extra=(--lanes "$lanes"); else extra=(--machine "cpus=$(( $(nproc) / lanes ))"); fi
     echo "$pair $side $(uptime)" >> "$out/uptime.txt"
     start=$(date +%s.%N)
-    flock "$lock" "$bin" run "$@" "${common[@]}" "${extra[@]}" --seed "$((pair + ${SEED_BASE:-0}))" --out "$r" \
+    flock -w 3600 "$lock" timeout -k 30 2400 "$bin" run "$@" "${common[@]}" "${extra[@]}" --seed "$((pair + ${SEED_BASE:-0}))" --out "$r" \
       >/dev/null 2>"$r.log"
     end=$(date +%s.%N)
     echo "$pair $side wall $(echo "$end - $start" | bc) s" | tee -a "$out/uptime.txt" >&2

@@ -54,25 +54,33 @@ nlohmann::json CompareToJson(const Comparison& c) {
   for (const ConfigurationRef& u : c.unpaired_new) j["only_in_new"].push_back(u.identifier);
   j["notes"] = c.notes;
   const VerdictCounts n = c.Counts();
-  j["counts"] = {{"regressions", n.regressions},
-                 {"improvements", n.improvements},
-                 {"changed", n.changed},
-                 {"unchanged", n.unchanged},
-                 {"not_comparable", n.not_comparable}};
+  j["counts"] = {{"regressions", n.regressions}, {"improvements", n.improvements},
+                 {"changed", n.changed},         {"inconclusive", n.inconclusive},
+                 {"unchanged", n.unchanged},     {"not_comparable", n.not_comparable}};
+  j["gate"] = {{"outcome", GateOutcomeName(c.Outcome())},
+               {"summary", GateSummary(c)},
+               {"allowed", nlohmann::json::array()},
+               {"findings", nlohmann::json::array()}};
+  for (GateRule rule : c.allowed) j["gate"]["allowed"].push_back(GateRuleName(rule));
+  for (const GateFinding& f : c.findings) {
+    j["gate"]["findings"].push_back({{"rule", GateRuleName(f.rule)}, {"what", f.what}});
+  }
   j["rows"] = nlohmann::json::array();
   for (const ComparisonRow& r : c.rows) {
-    nlohmann::json row = {{"suite", r.suite},
-                          {"section", r.section},
-                          {"row", r.row},
-                          {"metric", r.metric.name},
-                          {"unit", r.metric.unit},
-                          {"direction", DirectionName(r.metric.direction)},
-                          {"mean", MeanKindName(r.metric.mean)},
-                          {"presence", PresenceName(r.presence)},
-                          {"significance", SignificanceName(r.significance)},
-                          {"verdict", VerdictName(r.verdict)},
-                          {"exact", r.exact},
-                          {"note", r.note}};
+    nlohmann::json row = {
+        {"suite", r.suite},
+        {"section", r.section},
+        {"row", r.row},
+        {"metric", r.metric.name},
+        {"unit", r.metric.unit},
+        {"direction", DirectionName(r.metric.direction)},
+        {"mean", MeanKindName(r.metric.mean)},
+        {"presence", PresenceName(r.presence)},
+        {"significance", SignificanceName(r.significance)},
+        {"verdict", VerdictName(r.verdict)},
+        {"gate", r.gate ? nlohmann::json(GateRuleName(*r.gate)) : nlohmann::json(nullptr)},
+        {"exact", r.exact},
+        {"note", r.note}};
     row["base"] = r.presence == Presence::kOnlyNew
                       ? nlohmann::json(nullptr)
                       : SideJson(r.base_config, r.base_values, r.base_not_measured, r.base);

@@ -35,7 +35,20 @@ std::string Plural(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// Upper case when the row fails the gate: REGRESSION, FAILED, MISSING, INCONCLUSIVE.
 std::string VerdictText(const ComparisonRow& row) {
+  if (row.gate) {
+    switch (*row.gate) {
+      case GateRule::kFailed:
+        return "FAILED";
+      case GateRule::kMissing:
+        return "MISSING";
+      case GateRule::kInconclusive:
+        return "INCONCLUSIVE";
+      default:
+        break;
+    }
+  }
   switch (row.verdict) {
     case Verdict::kRegression:
       return "REGRESSION";
@@ -44,6 +57,19 @@ std::string VerdictText(const ComparisonRow& row) {
     default:
       return VerdictName(row.verdict);
   }
+}
+
+// "gate: fails on regression, failed, inconclusive, missing, parameters" and what --allow
+// relaxed.
+std::string GateRulesText(const Comparison& c) {
+  std::string text = "gate: fails on regression";
+  std::string allowed;
+  for (GateRule rule :
+       {GateRule::kFailed, GateRule::kInconclusive, GateRule::kMissing, GateRule::kParameters}) {
+    const bool relaxed = std::find(c.allowed.begin(), c.allowed.end(), rule) != c.allowed.end();
+    (relaxed ? allowed : text) += std::string(", ") + GateRuleName(rule);
+  }
+  return text + (allowed.empty() ? "" : " (allowed: " + allowed.substr(2) + ")") + "\n";
 }
 
 }  // namespace
@@ -123,6 +149,7 @@ std::string RenderCompareText(const Comparison& c) {
     out += "regression: p < " + alpha + " and a change beyond " + threshold +
            " in the metric's bad direction\n";
   }
+  out += GateRulesText(c);
   for (const ConfigurationPair& p : c.pairs) {
     if (p.rule == MatchRule::kIdentifier) continue;
     out += "paired: " + p.base.identifier + " (base) with " + p.next.identifier + " (new), " +
@@ -174,12 +201,13 @@ std::string RenderCompareText(const Comparison& c) {
   out += "\n";
   out += "*: p < " + alpha +
          "   n=1: one value on a side, no test possible   few: too few values " + "for p < " +
-         alpha + "\n";
+         alpha + "   UPPER CASE: fails the gate\n";
   out += Plural(n.regressions, "regression", "regressions") + ", " +
          Plural(n.improvements, "improvement", "improvements") + ", " + std::to_string(n.changed) +
-         " changed, " + std::to_string(n.unchanged) + " unchanged, " +
-         std::to_string(n.not_comparable) + " not comparable\n";
-  return out;
+         " changed, " + std::to_string(n.inconclusive) + " inconclusive, " +
+         std::to_string(n.unchanged) + " unchanged, " + std::to_string(n.not_comparable) +
+         " not comparable\n";
+  return out + GateSummary(c) + "\n";
 }
 
 }  // namespace elevbench

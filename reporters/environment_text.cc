@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "harness/core/json_fields.h"
 #include "harness/machine/machine_spec.h"
 
 namespace elevbench {
@@ -17,11 +18,13 @@ std::string JsonString(const nlohmann::json& j, const char* key) {
 std::string EmulatedMachineNote(const nlohmann::json& ctx) {
   if (!ctx.contains("emulated_machine") || !ctx["emulated_machine"].is_object()) return "";
   const nlohmann::json& m = ctx["emulated_machine"];
-  const int64_t cpus = m.contains("cpus") && m["cpus"].is_number() ? m["cpus"].get<int64_t>() : 0;
-  const uint64_t bytes = m.contains("memory_bytes") && m["memory_bytes"].is_number_unsigned()
-                             ? m["memory_bytes"].get<uint64_t>()
-                             : 0;
-  const std::string limits = DescribeMachineLimits(static_cast<int>(cpus), bytes);
+  // Numbers through GetOptionalJsonField: get<int64_t>() of a float such as 1e300 is undefined.
+  int cpus = 0;
+  uint64_t bytes = 0;
+  std::string ignored;
+  if (!GetOptionalJsonField(m, "cpus", &cpus, &ignored)) cpus = 0;
+  if (!GetOptionalJsonField(m, "memory_bytes", &bytes, &ignored)) bytes = 0;
+  const std::string limits = DescribeMachineLimits(cpus, bytes);
   return limits.empty() ? "" : " (emulated: " + limits + ")";
 }
 
@@ -31,9 +34,16 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
   std::ostringstream out;
   if (!ctx.is_object()) return "";
   if (ctx.contains("cpus")) {
-    const int cpus = ctx.value("cpus", 0);
-    const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
-    const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
+    int cpus = 0;
+    std::string bad_cpus;
+    if (!GetOptionalJsonField(ctx, "cpus", &cpus, &bad_cpus)) cpus = 0;
+    uint64_t mem_bytes = 0;
+    uint64_t swap_bytes = 0;
+    std::string ignored;
+    if (!GetOptionalJsonField(ctx, "memory_bytes", &mem_bytes, &ignored)) mem_bytes = 0;
+    if (!GetOptionalJsonField(ctx, "swap_bytes", &swap_bytes, &ignored)) swap_bytes = 0;
+    const uint64_t mem_mb = mem_bytes >> 20;
+    const uint64_t swap_mb = swap_bytes >> 20;
     out << "Machine is " << (cpus > 1 ? "SMP " + std::to_string(cpus) + "x " : "UP ")
         << JsonString(ctx, "cpu_model") << ", " << mem_mb << "MB "
         << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap"))
@@ -51,10 +61,12 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
   if (ctx.contains("emulated_queue") && ctx["emulated_queue"].is_object()) {
     // Which elevator set-up the emulated disk had: the 2003 verdicts depend on both.
     const nlohmann::json& q = ctx["emulated_queue"];
-    const nlohmann::json& tags = q.contains("driver_tags") ? q["driver_tags"] : nlohmann::json();
+    int64_t tags = 0;
+    std::string ignored;
+    const bool known = q.contains("driver_tags") && GetJsonField(q, "driver_tags", &tags, &ignored);
     out << "Emulated disk queue: driver tags "
-        << (tags.is_number() ? std::to_string(tags.get<int64_t>()) : std::string("unknown"))
-        << ", writeback throttling " << JsonString(q, "writeback_throttling") << "\n";
+        << (known ? std::to_string(tags) : std::string("unknown")) << ", writeback throttling "
+        << JsonString(q, "writeback_throttling") << "\n";
   }
   if (ctx.contains("lanes") && ctx["lanes"].is_object()) {
     // --lanes: how many emulated disks served the plan at once (docs/lanes.md).
@@ -63,8 +75,12 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
     out << "Lanes: " << count << (count == 1 ? " (serial run)" : " emulated disks at once")
         << (l.value("asked", std::string()) == "auto" ? ", as many as --lanes auto allowed" : "");
     if (count > 1) {
-      out << "; each in its own cpuset, " << (l.value("lane_dirty_bytes", uint64_t{0}) >> 20)
-          << " MB dirty limit per disk";
+      const int cpus = l.value("cpus_per_lane", 0);
+      out << "; each in its own cpuset";
+      if (cpus > 0) out << " of " << cpus << " CPU" << (cpus == 1 ? "" : "s");
+      const std::string serial = l.value("serial_equivalent", std::string());
+      if (!serial.empty()) out << " (a serial run's " << serial << ")";
+      out << ", " << (l.value("lane_dirty_bytes", uint64_t{0}) >> 20) << " MB dirty limit per disk";
     }
     out << "\n";
   }

@@ -154,8 +154,12 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
       }
       out << "</ul>\n";
     }
-    if (can_plot && !plots.empty()) {
-      DrawPlots(&plots, "f" + std::to_string(f) + "p", gnuplot);
+    if (!plots.empty()) {
+      // Without gnuplot every plot still has its place, with a note saying why it is empty.
+      if (can_plot) DrawPlots(&plots, "f" + std::to_string(f) + "p", gnuplot);
+      for (Plot& p : plots) {
+        if (!can_plot) p.error = "'" + gnuplot.program + "' (gnuplot) is not in PATH";
+      }
       out << "<h3>Plots</h3>\n";
       RenderPlots(plots, out);
     }

@@ -51,13 +51,19 @@ std::string ProbeBytesText(uint64_t bytes) {
   return buf;
 }
 
+// "exit N", or "killed (OOM)" for a probe the OOM killer ended (rows built before the field: the
+// exit code).
+std::string FailedHow(const ProbeRow& row) {
+  return row.failed_how.empty() ? "exit " + std::to_string(row.failed_exit_code) : row.failed_how;
+}
+
 std::string RenderProbeRow(const std::string& label, const ProbeRow& row) {
   if (Finished(row) > 0) {
     return label + " - " +
            GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds);
   }
   if (row.dnf > 0) return label + " - N/A";
-  return label + " - failed (exit " + std::to_string(row.failed_exit_code) + ")";
+  return label + " - failed (" + FailedHow(row) + ")";
 }
 
 std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& row) {
@@ -76,8 +82,8 @@ std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& ro
     notes.push_back(note);
   }
   if (row.failed > 0 && (Finished(row) > 0 || row.dnf > 0)) {
-    notes.push_back("* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") +
-                    " (exit " + std::to_string(row.failed_exit_code) + ")");
+    notes.push_back("* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") + " (" +
+                    FailedHow(row) + ")");
   }
   return notes;
 }

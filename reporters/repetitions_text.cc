@@ -2,12 +2,19 @@
 
 #include <algorithm>
 
+#include "harness/core/json_fields.h"
+
 namespace elevbench {
 
 uint32_t RequestedRepetitions(const nlohmann::json& context) {
-  const auto it = context.find("repetitions");
-  if (it == context.end() || !it->is_number_unsigned()) return 0;
-  return it->get<uint32_t>();
+  // GetOptionalJsonField: a count past uint32_t is refused (0), not truncated.
+  uint32_t repetitions = 0;
+  std::string ignored;
+  if (!context.is_object() ||
+      !GetOptionalJsonField(context, "repetitions", &repetitions, &ignored)) {
+    return 0;
+  }
+  return repetitions;
 }
 
 std::string MeansLine(const std::vector<uint32_t>& repetitions_per_row, const std::string& how) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "harness/core/append_unique.h"
+#include "harness/core/json_fields.h"
 #include "harness/stats/metric_table.h"
 
 namespace elevbench {
@@ -43,10 +44,17 @@ std::string Fixed(double value, int decimals) {
 }
 
 std::string MachineText(const nlohmann::json& ctx) {
-  if (!ctx.contains("cpus") || !ctx["cpus"].is_number()) return "";
-  const int64_t cpus = ctx["cpus"].get<int64_t>();
-  const uint64_t mem_mb = ctx.value("memory_bytes", uint64_t{0}) >> 20;
-  const uint64_t swap_mb = ctx.value("swap_bytes", uint64_t{0}) >> 20;
+  // Numbers through GetJsonField: get<int64_t>() of a float such as 1e300 is undefined, and
+  // value() of a string throws.
+  int64_t cpus = 0;
+  uint64_t mem_bytes = 0;
+  uint64_t swap_bytes = 0;
+  std::string ignored;
+  if (!ctx.contains("cpus") || !GetJsonField(ctx, "cpus", &cpus, &ignored)) return "";
+  if (!GetOptionalJsonField(ctx, "memory_bytes", &mem_bytes, &ignored)) mem_bytes = 0;
+  if (!GetOptionalJsonField(ctx, "swap_bytes", &swap_bytes, &ignored)) swap_bytes = 0;
+  const uint64_t mem_mb = mem_bytes >> 20;
+  const uint64_t swap_mb = swap_bytes >> 20;
   std::string model = ContextString(ctx, "cpu_model");
   std::string text = std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs");
   if (!model.empty()) text += " (" + model + ")";
@@ -79,8 +87,10 @@ std::string TargetText(const nlohmann::json& ctx) {
   if (!fs.empty()) text += ", " + fs;
   if (ctx.contains("emulated_queue") && ctx["emulated_queue"].is_object()) {
     const nlohmann::json& q = ctx["emulated_queue"];
-    if (q.contains("driver_tags") && q["driver_tags"].is_number()) {
-      text += "; driver tags " + std::to_string(q["driver_tags"].get<int64_t>());
+    int64_t tags = 0;
+    std::string ignored;
+    if (q.contains("driver_tags") && GetJsonField(q, "driver_tags", &tags, &ignored)) {
+      text += "; driver tags " + std::to_string(tags);
     }
     const std::string wbt = ContextString(q, "writeback_throttling");
     if (!wbt.empty()) text += ", writeback throttling " + wbt;

@@ -64,12 +64,20 @@ std::string PerlCpuText(double cpu_pct) {
 
 std::string PerlNumericField(double value, int width, int decimals) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%*.*f", width, decimals, value);
-  std::string s = buf;
-  if (static_cast<int>(s.size()) > width || !std::isfinite(value)) {
-    return std::string(static_cast<size_t>(width), '#');
+  if (!std::isfinite(value)) {
+    std::snprintf(buf, sizeof buf, "%*s", width,
+                  std::isnan(value) ? "nan"
+                  : value > 0       ? "inf"
+                                    : "-inf");
+    return buf;
   }
-  return s;
+  // Perl's formline prints '#' characters for a number wider than its field; a reader needs
+  // the number (a rate of 1362 MB/s), so give up decimals first, then widen the field.
+  for (int d = decimals; d >= 0; --d) {
+    std::snprintf(buf, sizeof buf, "%*.*f", width, d, value);
+    if (static_cast<int>(std::string(buf).size()) <= width) return buf;
+  }
+  return buf;
 }
 
 namespace {

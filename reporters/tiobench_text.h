@@ -21,8 +21,9 @@ enum class TioLayout {
 /// tiobench.pl's `@>>>>%` text field printed CPU% ("2.500", "0.488", "11.09").
 std::string PerlCpuText(double cpu_pct);
 
-/// A Perl format numeric field (`@##.##` …): `%width.decimalsf`, or `width` '#' characters when
-/// the number does not fit, as Perl's formline does.
+/// A Perl format numeric field (`@##.##` …): `%width.decimalsf`. A number that does not fit
+/// loses decimals, then widens the field ("1362.0", "12806"), where Perl's formline printed
+/// `width` '#' characters; "inf" or "nan" right-aligned for a number that is not finite.
 std::string PerlNumericField(double value, int width, int decimals);
 
 /// One row in Nick's layout (75 characters for in-range values), without newline.

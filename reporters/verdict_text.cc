@@ -84,12 +84,30 @@ std::string VersusText(const VerdictBlock& block, const VerdictLine& line, const
       return RatioText(v.ratio) + " " + name + " (" + PText(v.p_value) + ", " + n + ")";
     case VerdictKind::kUntested:
       return RatioText(v.ratio) + " " + name + " (" + n + untested + ")";
+    case VerdictKind::kWithinThreshold:
+      return RatioText(v.ratio) + " " + name + " (" + PText(v.p_value) + ", " + n +
+             ": within the " + VerdictPrintf("%g", block.settings.threshold_pct) + " % threshold)";
     case VerdictKind::kNoDifference:
       return name + " no difference (" + NoDifferenceDetail(line, v) + ")";
     case VerdictKind::kNotMeasured:
       break;
   }
   return name + " " + MissingText(v.other) + " (no value)";
+}
+
+// Every other configuration untested with the same counts: ", 1.02× AS, 1.10× CF (n=1: not
+// tested, --repetitions 4 or more)", said once for the line; "" otherwise.
+std::string AllUntestedText(const VerdictBlock& block, const VerdictLine& line) {
+  const auto counts = [&](const VerdictVersus& v) {
+    return NText(line.best.n, v.other.n) + PartialText(v.other);
+  };
+  std::string text;
+  for (const VerdictVersus& v : line.others) {
+    if (v.kind != VerdictKind::kUntested || counts(v) != counts(line.others.front())) return "";
+    text += ", " + RatioText(v.ratio) + " " + v.other.name;
+  }
+  return text + " (" + counts(line.others.front()) + ": not tested, --repetitions " +
+         std::to_string(block.settings.min_values_tested) + " or more)";
 }
 
 std::string EvidenceText(const VerdictLine& line) {
@@ -140,6 +158,8 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
                   [](const VerdictVersus& v) { return v.kind == VerdictKind::kNoDifference; });
   if (alike) return what + AllAlikeText(line, best.name + best_note) + EvidenceText(line);
   std::string text = what + best.name + " best" + best_note;
+  const std::string untested = AllUntestedText(block, line);
+  if (!untested.empty()) return text + untested + EvidenceText(line);
   for (const VerdictVersus& v : line.others) text += ", " + VersusText(block, line, v);
   return text + EvidenceText(line);
 }

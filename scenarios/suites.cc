@@ -5,16 +5,20 @@
 
 #include "harness/stats/trace_measurements.h"
 #include "reporters/contest_text.h"
+#include "reporters/fiojobs_text.h"
 #include "reporters/morton_text.h"
 #include "reporters/nickbench_text.h"
 #include "reporters/orasim_text.h"
 #include "reporters/post2003_text.h"
 #include "reporters/probes_text.h"
+#include "reporters/replay_text.h"
 #include "reporters/tiobench_text.h"
 #include "reporters/visave_text.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_suite.h"
 #include "scenarios/contest/contest_worker_commands.h"
+#include "scenarios/fiojobs/fiojobs_measurements.h"
+#include "scenarios/fiojobs/fiojobs_suite.h"
 #include "scenarios/morton/morton_measurements.h"
 #include "scenarios/morton/morton_suite.h"
 #include "scenarios/nickbench/nickbench_measurements.h"
@@ -24,12 +28,49 @@
 #include "scenarios/post2003/post2003_suite.h"
 #include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
+#include "scenarios/replay/replay_measurements.h"
+#include "scenarios/replay/replay_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_suite.h"
 #include "scenarios/visave/visave_measurements.h"
 #include "scenarios/visave/visave_suite.h"
 
 namespace elevbench {
+
+namespace {
+
+// The suites of the user's own workload (docs/fio-jobs.md, docs/replay.md).
+SuiteEntry FioJobsEntry() {
+  return {.name = "fio",
+          .description = "Your own fio job files, one variant per file, placed on the target",
+          .make = MakeFioJobsSuite,
+          .formats = {"table"},
+          .render = RenderFioJobsReport,
+          .measure = FioJobsMeasurements,
+          .smoke_args =
+              "--schedulers none,mq-deadline tests/fixtures/fiojobs/two-jobs.fio "
+              "--fio-set runtime=1",
+          .lanes_refused =
+              "a job file sets its own jobs, depths and CPU use (numjobs, "
+              "iodepth, cpus_allowed), which a lane's cpuset would change unseen"};
+}
+
+SuiteEntry ReplayEntry() {
+  return {.name = "replay",
+          .description =
+              "A block trace made by `elevbench capture`, replayed by fio at its "
+              "recorded times, one fio job per traced process, on a raw device",
+          .make = MakeReplaySuite,
+          .formats = {"table"},
+          .render = RenderReplayReport,
+          .measure = ReplayMeasurements,
+          .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace",
+          .lanes_refused =
+              "it replays onto a raw device, where a lane's cache drop (a remount "
+              "of its filesystem) has nothing to remount"};
+}
+
+}  // namespace
 
 const std::vector<SuiteEntry>& AllSuites() {
   static const std::vector<SuiteEntry> kSuites = {
@@ -114,6 +155,8 @@ const std::vector<SuiteEntry>& AllSuites() {
                      "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
        // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
        .lane_cpus = 2},
+      FioJobsEntry(),
+      ReplayEntry(),
   };
   return kSuites;
 }

@@ -19,13 +19,8 @@ struct CliRun {
   std::string err;
 };
 
-CliRun RunCli(std::vector<std::string> args) {
-  args.insert(args.begin(), ELEVBENCH_BINARY);
-  ProcessResult r;
-  std::string err;
-  ProcessOptions opts;
-  opts.timeout_seconds = 120;
-  EXPECT_TRUE(RunProcess(args, opts, &r, &err)) << err;
+CliRun RunCli(const std::vector<std::string>& args) {
+  const ProcessResult r = testing::RunElevbenchCli(args);
   return {r.exit_code, r.output, r.error_output};
 }
 
@@ -103,7 +98,25 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"nickbench", "--size", "0"}, "size"},
       {{"probes", "--probes", "cat-during-lunch"}, "cat-during-lunch"},
       {{"probes", "--warmup", "-5"}, "warmup"},
+      // #29: these reached the target step before.
+      {{"tiobench", "--random", "0"}, "--random 0: fewer random operations than threads (1)"},
+      {{"tiobench", "--random", "3", "--threads", "1,4"},
+       "--random 3: fewer random operations than threads (4)"},
+      {{"tiobench", "--device", "nosuchdisk0"}, "--device nosuchdisk0: no such disk"},
+      {{"tiobench", "--device", "../sda"}, "no such disk"},
+      {{"tiobench", "--seed", "-1"}, "--seed"},
+      {{"tiobench", "--schedulers", ""}, "--schedulers: empty"},
+      {{"tiobench", "--schedulers", " "}, "--schedulers: empty"},
+      {{"tiobench", "--max-repetitions", "5"},
+       "--max-repetitions applies only with --repetitions auto"},
+      {{"tiobench", "--ci-width", "3"}, "--ci-width applies only with --repetitions auto"},
+      {{"tiobench", "--disk-set", "rpm=5400"}, "--disk-set applies to an emulated disk"},
+      {{"tiobench", "--keep-wbt", "--threads", "1"}, "--keep-wbt applies to an emulated disk"},
       {{"probes", "--lanes", "2"}, "probes does not run in lanes"},
+      {{"fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"), "--lanes", "2"},
+       "fio does not run in lanes: a job file sets its own jobs"},
+      {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--lanes", "2"},
+       "replay does not run in lanes: it replays onto a raw device"},
       {{"contest", "--lanes", "x"}, "--lanes"},
   };
   for (const auto& c : kCases) {
@@ -134,6 +147,14 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--machine", "cpus=9999"}, "online CPU(s)"},
       {{"--machine", "ram=32M"}, "below the 64 MiB"},
       {{"--machine", "ram=1000T"}, "more than this machine's"},
+      {{"--machine", "ram=64K"}, "ram=64 KiB is below the 64 MiB"},
+      // #29: silently ignored, or a disk larger than the one emulated.
+      {{"--dir", "/tmp", "--fs", "xfs"}, "--fs applies to a device elevbench makes"},
+      {{"--dir", "/tmp", "--keep-wbt"}, "--keep-wbt applies to a device elevbench makes"},
+      {{"--dir", "/tmp", "--disk-set", "rpm=5400"}, "--disk-set applies to a device"},
+      {{"--emulated", "ide-2003:64G"}, "larger than the 40 GB disk it emulates"},
+      {{"--emulated", "ide-2003:1G", "--disk-set", "capacity_bytes=500000000", "--size", "100"},
+       "larger than the 0.5 GB disk"},
       {{"--lanes", "two"}, "--lanes: expected a number of lanes"},
       {{"--lanes", "0", "--emulated", "ide-2003"}, "--lanes: expected a number of lanes"},
       {{"--lanes", "2"}, "--lanes 2 needs --emulated"},
@@ -210,6 +231,24 @@ TEST_F(CliTest, MissingResultsFile) {
 TEST_F(CliTest, ResultsFileThatIsNotJson) {
   std::ofstream(dir_ + "/bad.json") << "{ not json";
   ExpectUsageError({"report", dir_ + "/bad.json"}, "not valid JSON");
+  ExpectUsageError({"report", dir_}, "is a directory, not a results file");
+}
+
+// A refused command makes nothing: no results/ in the working directory, no history database.
+TEST_F(CliTest, RefusedCommandsLeaveNothingBehind) {
+  ProcessOptions opts;
+  opts.working_directory = dir_;
+  opts.timeout_seconds = 60;
+  ProcessResult r;
+  std::string err;
+  ASSERT_TRUE(RunProcess(
+      {ELEVBENCH_BINARY, "run", "tiobench", "--dir", dir_, "--trace-requests", "summary"}, opts, &r,
+      &err))
+      << err;
+  EXPECT_EQ(r.exit_code, 2) << r.error_output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/results"));
+  ExpectUsageError({"history", "import", dir_ + "/nope.json", "--db", dir_ + "/h.db"}, "nope.json");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/h.db"));
 }
 
 TEST_F(CliTest, ReportOfSeveralFilesInEveryGenericFormat) {
@@ -247,7 +286,9 @@ TEST_F(CliTest, FileSetLargerThanTheDevice) {
                    "does not fit");
 }
 
-TEST_F(CliTest, UnknownSubcommand) { ExpectUsageError({"frobnicate"}, "subcommand"); }
+TEST_F(CliTest, UnknownSubcommand) {
+  ExpectUsageError({"frobnicate"}, "unknown subcommand 'frobnicate' (one of: ");
+}
 
 }  // namespace
 }  // namespace elevbench

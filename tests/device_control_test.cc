@@ -24,6 +24,7 @@
 #include "harness/device/driver_tags.h"
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"
+#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -447,7 +448,7 @@ TEST_F(LoopDeviceRootTest, SigkilledRunIsRestoredByElevbenchRestore) {
   }
   kill(pid, SIGKILL);
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(ReapChildWithin(pid, 300, &status)) << "pid " << pid << " still running after 300 s";
   ASSERT_TRUE(got) << "the run failed before it was killed (status " << status << ")";
   ASSERT_TRUE(fs::exists(state + "/journal.json"));
   ProcessResult r;
@@ -455,7 +456,7 @@ TEST_F(LoopDeviceRootTest, SigkilledRunIsRestoredByElevbenchRestore) {
   bool ran = false;
   {
     testing::ScopedEnv state_dir("ELEVBENCH_STATE_DIR", state);
-    ran = RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err);
+    ran = RunProcess({ELEVBENCH_BINARY, "restore"}, testing::RestoreProcessOptions(), &r, &err);
   }
   ASSERT_TRUE(ran) << err;
   EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;

@@ -30,6 +30,7 @@
 
 #include "harness/disk/disk_engine.h"
 #include "harness/disk/disk_model.h"
+#include "harness/process/bounded_call.h"
 
 namespace elevbench {
 namespace {
@@ -169,7 +170,7 @@ class DiskDaemonRootTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     kill(child_, SIGKILL);
-    waitpid(child_, &status, 0);
+    (void)ReapChildWithin(child_, 60, &status);
     child_ = -1;
     return -1;
   }

@@ -69,7 +69,7 @@ TEST(HtmlReportTest, InlineSvgDropsTheProlog_PrefixesIdsAndNamesNoUrl) {
   EXPECT_EQ(out.substr(out.size() - 6), "</svg>");
 }
 
-TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
+TEST(HtmlReportTest, WithoutGnuplotTheTablesAndOneNotePerPlot) {
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
   std::string html;
@@ -80,7 +80,11 @@ TEST(HtmlReportTest, WithoutGnuplotTheTablesAndANote) {
       << err;
   EXPECT_NE(html.find("gnuplot-nox"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
-  EXPECT_EQ(html.find("<figure"), std::string::npos);
+  // Every plot keeps its place, with one note saying why it is not drawn (issue #18).
+  const size_t figures = Count(html, "<figure");
+  EXPECT_GT(figures, 0u);
+  EXPECT_EQ(Count(html, "(gnuplot) is not in PATH</p>") + Count(html, "Nothing to plot"), figures);
+  EXPECT_GT(Count(html, "(gnuplot) is not in PATH</p>"), 0u);
   EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 4u);  // one per probe
   EXPECT_NE(html.find("<td class=\"num missing\">DNF</td>"), std::string::npos);
 }

@@ -67,6 +67,22 @@ TEST_F(InterruptTest, SigtermIsForwardedToEveryRunningChild) {
   EXPECT_EQ(RegisteredChildGroupCount(), 0);
 }
 
+// Issue #18: a fault the run finds itself (its disk's daemon died) stops it as a signal would,
+// but with no signal recorded, so the run exits 1 and not 130.
+TEST_F(InterruptTest, AFaultStopEndsChildrenWithoutASignal) {
+  ChildProcess load;
+  std::string err;
+  ASSERT_TRUE(load.Start({"sleep", "60"}, ProcessOptions{}, &err)) << err;
+  RequestFaultStop();
+  EXPECT_TRUE(InterruptRequested());
+  EXPECT_TRUE(FaultStopRequested());
+  EXPECT_EQ(InterruptSignal(), 0);
+  ResetInterruptForTesting();
+  ASSERT_TRUE(load.Wait(5, &err)) << err;
+  EXPECT_EQ(load.result().term_signal, SIGTERM);
+  EXPECT_FALSE(FaultStopRequested());
+}
+
 TEST_F(InterruptTest, RunProcessStopsItsChildPromptly) {
   // Another child sends SIGTERM to elevbench 0.3 s after the waited-for child started ignoring
   // SIGTERM; that child writes nowhere, so only the wait loop noticing the flag (and SIGKILL

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -130,11 +131,24 @@ class LanesRootTest : public ::testing::Test {
     return nullptr;
   }
 
-  int Wait(pid_t pid) {
+  // The run's exit code; a run still going after `seconds` is SIGKILLed (a test never waits
+  // without a bound) and counts as a failure.
+  int Wait(pid_t pid, double seconds = 600) {
     int status = 0;
-    EXPECT_EQ(waitpid(pid, &status, 0), pid);
+    if (!ReapChildWithin(pid, seconds, &status)) {
+      ADD_FAILURE() << "the run did not exit within " << seconds << " s";
+      kill(pid, SIGKILL);
+      if (!ReapChildWithin(pid, 30, &status)) return -1;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
+
+  void TearDown() override {
+    // A daemon a failed test left stopped would hang the next test's I/O: continue it.
+    if (stopped_daemon_ > 0) kill(stopped_daemon_, SIGCONT);
+  }
+
+  pid_t stopped_daemon_ = 0;
 
   // Nothing of any lane is left: loop devices, daemons, mounts, cgroups; bdi and vm values as
   // before.
@@ -229,9 +243,39 @@ TEST_F(LanesRootTest, SigkillThenRestoreLeavesNothing) {
   std::string err;
   {
     testing::ScopedEnv state_dir("ELEVBENCH_STATE_DIR", state_dir_);
-    ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
+    ProcessOptions bounded;
+    bounded.timeout_seconds = 120;
+    ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, bounded, &r, &err)) << err;
   }
   EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
+  ExpectEveryLaneGone(lanes);
+}
+
+// One lane's disk daemon stops answering (SIGSTOP) while both lanes run: the parent's watch of
+// every lane's disk stops the run as a serial run's watch does — that lane's FUSE connection
+// aborted, every lane stopped, exit 1 naming the lane — and nothing of any lane is left.
+TEST_F(LanesRootTest, ASigstoppedLaneDaemonStopsTheRunAndLeavesNothing) {
+  const pid_t pid = Start(6);
+  ASSERT_GT(pid, 0);
+  const nlohmann::json lanes = WaitForBothLanes(pid);
+  ASSERT_FALSE(lanes.is_null());
+  const pid_t daemon = lanes["lanes"][1].value("daemon_pid", 0);
+  ASSERT_GT(daemon, 1);
+  ASSERT_EQ(kill(daemon, SIGSTOP), 0);
+  stopped_daemon_ = daemon;
+  const auto stopped = std::chrono::steady_clock::now();
+  EXPECT_EQ(Wait(pid, 180), 1) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped).count();
+  EXPECT_LT(seconds, 90) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const std::string err_text = testing::ReadFileOrEmpty(dir_ + "/stderr");
+  EXPECT_NE(err_text.find("stopping the run: lane 1: the emulated disk daemon stopped answering"),
+            std::string::npos)
+      << err_text;
+  EXPECT_NE(err_text.find("was aborted"), std::string::npos) << err_text;
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_FALSE(j["complete"].get<bool>());
   ExpectEveryLaneGone(lanes);
 }
 

@@ -4,11 +4,16 @@
 #include "harness/engine/load_probe.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 
 #include "fakes.h"
+#include "harness/process/bounded_call.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -227,6 +232,73 @@ TEST_F(LoadProbeTest, FirstEndRunsSetExitallAndTakeTheLongestRuntime) {
   EXPECT_EQ(streams[1].direction, "write");
   EXPECT_EQ(streams[1].bytes_written, 10u << 20);
   EXPECT_DOUBLE_EQ(elapsed, 2.0);
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// A memory cgroup (v1) of the test's own, with a limit; removed with its tasks moved out.
+class ScopedMemoryCgroupForProbe {
+ public:
+  ScopedMemoryCgroupForProbe(const std::string& path, uint64_t limit_bytes) : path_(path) {
+    made_ = mkdir(path.c_str(), 0755) == 0;
+    if (!made_) return;
+    std::ofstream(path + "/memory.limit_in_bytes") << limit_bytes << "\n";
+    std::ofstream memsw(path + "/memory.memsw.limit_in_bytes");
+    if (memsw) memsw << limit_bytes << "\n";  // no swap to spill into, where swap is accounted
+  }
+  ~ScopedMemoryCgroupForProbe() {
+    if (!made_) return;
+    std::ifstream procs(path_ + "/cgroup.procs");
+    for (std::string pid; procs >> pid;) {
+      std::ofstream(path_.substr(0, path_.rfind('/')) + "/cgroup.procs") << pid << "\n";
+    }
+    for (int i = 0; i < 100 && rmdir(path_.c_str()) != 0 && errno == EBUSY; ++i) usleep(20000);
+  }
+  bool made() const { return made_; }
+
+ private:
+  std::string path_;
+  bool made_ = false;
+};
+
+// A probe that needs more memory than its cgroup has is ended by the OOM killer, and the outcome
+// says so (the cgroup's oom_kill count rose): a failure of its own kind, not a DNF. The probe
+// runs from a forked child that moved itself into a 256 MiB memory cgroup, so only that child
+// and its probe live under the limit.
+TEST(LoadProbeOomRootTest, AProbeTheOomKillerEndsIsRecordedAsOomKilled) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to make a memory cgroup";
+  const std::string hierarchy = "/sys/fs/cgroup/memory";
+  if (access((hierarchy + "/cgroup.procs").c_str(), W_OK) != 0) {
+    GTEST_SKIP() << "needs the cgroup v1 memory hierarchy at " << hierarchy;
+  }
+  ScopedMemoryCgroupForProbe cgroup(hierarchy + "/elevbench-test-oom-" + std::to_string(getpid()),
+                                    256ULL << 20);
+  ASSERT_TRUE(cgroup.made());
+  const std::string dir = hierarchy + "/elevbench-test-oom-" + std::to_string(getpid());
+  const pid_t child = fork();
+  if (child == 0) {
+    std::ofstream(dir + "/cgroup.procs") << getpid() << "\n";
+    ProbeSpec probe;
+    // The probe makes itself the OOM killer's first choice (oom_score_adj 1000, worth the whole
+    // limit in pages; raising needs no privilege): the runner's resident set counts the pages it
+    // shares with the test binary, which under ASan outweigh the probe's.
+    // tail keeps one endless line in memory.
+    probe.argv = {"sh", "-c", "echo 1000 > /proc/self/oom_score_adj && exec tail /dev/zero"};
+    probe.timeout_seconds = 60;
+    ProbeOutcome outcome;
+    std::string err;
+    if (!RunForegroundProbe(probe, &outcome, &err)) _exit(3);
+    _exit(outcome.oom_killed ? 0 : outcome.dnf ? 2 : 1);
+  }
+  int status = 0;
+  ASSERT_TRUE(ReapChildWithin(child, 120, &status)) << "the probe's runner did not finish";
+  ASSERT_TRUE(WIFEXITED(status)) << "the runner itself was killed (signal " << WTERMSIG(status)
+                                 << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: not recorded as OOM-killed, 2: DNF, 3: not run";
 }
 
 }  // namespace

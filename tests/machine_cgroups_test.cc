@@ -17,6 +17,7 @@
 
 #include "fakes.h"
 #include "harness/core/strings.h"
+#include "harness/process/bounded_call.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -233,7 +234,10 @@ class RealCgroups {
   ~RealCgroups() {
     if (child_ > 0) {
       kill(child_, SIGKILL);
-      waitpid(child_, nullptr, 0);
+      {
+        int reaped_status = 0;
+        (void)ReapChildWithin(child_, 60, &reaped_status);
+      }
     }
     std::vector<std::string> log;
     std::string err;
@@ -370,7 +374,8 @@ TEST(MachineCgroupRootTest, TheMemoryLimitBindsWithoutSwap) {
   ASSERT_EQ(write(go[1], "x", 1), 1);
   close(go[1]);
   int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(ReapChildWithin(child, 300, &status))
+      << "pid " << child << " still running after 300 s";
   real.child_ = -1;
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
       << "the child exited " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1)

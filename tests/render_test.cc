@@ -87,5 +87,28 @@ TEST(RenderTest, AFormatTheSuiteDoesNotPrintNamesTheFileAndTheChoices) {
   EXPECT_NE(err.find("nick, md, csv, csv-summary, html, json"), std::string::npos) << err;
 }
 
+// Issue #18: numbers of a results file that are floats (or strings, or past their type) where
+// an integer belongs are read through GetJsonField, not get<int64_t>() (undefined for 1e300):
+// the fuzz corpus's regression files render in every format, without those facts.
+TEST(RenderTest, FloatsWhereIntegersBelongAreLeftOutNotConverted) {
+  for (const char* name : {"float_cpus_in_context.json", "float_emulated_machine_and_tags.json",
+                           "float_repetitions.json"}) {
+    SCOPED_TRACE(name);
+    const NamedResults file =
+        testing::LoadNamedResults(std::string("../fuzz/corpus/report_render_fuzz/") + name);
+    for (const char* format : {"", "md", "csv", "csv-summary", "json"}) {
+      std::string text, err;
+      EXPECT_NO_THROW(EXPECT_TRUE(RenderReport({file}, format, ReportOptions{}, &text, &err))
+                      << format << ": " << err);
+    }
+    const std::string md = Report({file}, "md");
+    EXPECT_EQ(md.find("9223372036854775807"), std::string::npos) << "a float read as int64_t";
+    EXPECT_EQ(md.find("driver tags -"), std::string::npos);
+  }
+  const NamedResults tags = testing::LoadNamedResults(
+      "../fuzz/corpus/report_render_fuzz/float_emulated_machine_and_tags.json");
+  EXPECT_NE(Report({tags}, "").find("driver tags unknown"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -51,14 +51,7 @@ bool CanBuildEmulatedDisk(std::string* why) {
 }
 
 ProcessResult RunElevbench(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {ELEVBENCH_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  ProcessOptions opts;
-  opts.timeout_seconds = 900;
-  ProcessResult run;
-  std::string err;
-  EXPECT_TRUE(RunProcess(argv, opts, &run, &err)) << err;
-  return run;
+  return testing::RunElevbenchCli(args, 900);
 }
 
 // The daemon's mean service (end - arrival) of its reads of exactly `len` bytes, in ns.

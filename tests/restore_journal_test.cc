@@ -21,6 +21,7 @@
 
 #include "fakes.h"
 #include "harness/device/scratch_device.h"
+#include "harness/process/bounded_call.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -135,7 +136,8 @@ TEST_F(RestoreJournalTest, CrashOfAnotherProcess) {
     _exit(ok ? 0 : 1);  // no destructor, no restore: killed mid-run
   }
   int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(ReapChildWithin(child, 300, &status))
+      << "pid " << child << " still running after 300 s";
   ASSERT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(Get(kSched), "none mq-deadline kyber [bfq]");
   std::vector<std::string> log;
@@ -353,7 +355,10 @@ TEST_F(RestoreJournalTest, LiveOwnerIsNotRestoredOver) {
   EXPECT_FALSE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_));
   EXPECT_EQ(err, "another elevbench run (pid " + std::to_string(owner) + ") is active");
   kill(owner, SIGKILL);
-  waitpid(owner, nullptr, 0);
+  {
+    int reaped_status = 0;
+    (void)ReapChildWithin(owner, 60, &reaped_status);
+  }
   ASSERT_TRUE(RestoreJournal::ApplyLeftoverJournal(state_, &log, &err, sysfs_)) << err;
   EXPECT_FALSE(fs::exists(JournalPath()));
 }
@@ -406,6 +411,27 @@ TEST_F(RestoreJournalTest, FilesDirectoriesAndForget) {
   ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
   EXPECT_EQ(log, (std::vector<std::string>{"removed " + d + "/data", "removed directory " + d}));
   EXPECT_FALSE(fs::exists(d));
+}
+
+TEST_F(RestoreJournalTest, TempDirIsJournaledBeforeItIsMade) {
+  std::string base = dir_ + "/base";
+  fs::create_directory(base);
+  RestoreJournal closed(sysfs_);
+  std::string path, err;
+  // A journal that cannot record: no directory may appear (it would be left unjournaled).
+  EXPECT_FALSE(MakeJournaledTempDir(base, &closed, &path, &err));
+  EXPECT_TRUE(fs::is_empty(base));
+
+  RestoreJournal j(sysfs_);
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  ASSERT_TRUE(MakeJournaledTempDir(base, &j, &path, &err)) << err;
+  EXPECT_EQ(path.rfind(base + "/elevbench-", 0), 0u) << path;
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_all);
+  ASSERT_EQ(j.entries().size(), 1u);
+  EXPECT_TRUE(j.entries()[0].SameResource(JournalEntry::Directory(path)));
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  EXPECT_TRUE(fs::is_empty(base));
 }
 
 TEST_F(RestoreJournalTest, LoopEntriesLeaveOtherDevicesAlone) {
@@ -544,7 +570,10 @@ TEST_F(RestoreJournalTest, ProcessesAreTerminatedOnlyIfStillTheSame) {
   EXPECT_EQ(log[2], "terminated process " + std::to_string(polite) + " (sleep)");
   EXPECT_EQ(kill(innocent, 0), 0);
   kill(innocent, SIGKILL);
-  waitpid(innocent, nullptr, 0);
+  {
+    int reaped_status = 0;
+    (void)ReapChildWithin(innocent, 60, &reaped_status);
+  }
 }
 
 TEST(DefaultStateDirTest, EnvironmentOverrides) {
@@ -722,6 +751,51 @@ TEST(ParseJournalTest, TracefsInstancesOnlyOurOwn) {
                              path + "\"}]}";
     EXPECT_FALSE(ParseJournal(text, "j.json", &contents, &err)) << path;
   }
+}
+
+TEST(ParseJournalTest, AFuseConnectionKeepsItsDaemonAndNumber) {
+  JournalContents contents;
+  std::string err;
+  ASSERT_TRUE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "fuse_connection", "path": "/var/tmp/elevbench-a1/fuse",
+                   "connection": "45", "pid": 4243, "start_time": 99, "comm": "elevbench"}]})",
+                           "j.json", &contents, &err))
+      << err;
+  ASSERT_EQ(contents.entries.size(), 1u);
+  const JournalEntry& e = contents.entries[0];
+  EXPECT_EQ(e.kind, JournalEntryKind::kFuseConnection);
+  EXPECT_EQ(e.path, "/var/tmp/elevbench-a1/fuse");
+  EXPECT_EQ(e.original, "45");
+  EXPECT_EQ(e.pid, 4243);
+  EXPECT_EQ(e.start_time, 99u);
+  for (const char* bad : {R"("connection": "4x", "pid": 4243, "start_time": 99)",
+                          R"("connection": "45", "pid": 1, "start_time": 99)",
+                          R"("connection": "45", "pid": 4243, "start_time": 0)",
+                          R"("connection": "", "pid": 4243, "start_time": 99)"}) {
+    const std::string text = std::string(R"({"schema_version": 1, "owner_pid": 7,
+        "sysfs_root": "/", "entries": [{"kind": "fuse_connection", "path": "/f", )") +
+                             bad + "}]}";
+    EXPECT_FALSE(ParseJournal(text, "j.json", &contents, &err)) << bad;
+  }
+}
+
+// A restore's first lines are about the FUSE daemons: one whose filesystem is gone is said so
+// and left alone, and its entry is done in its turn.
+TEST_F(RestoreJournalTest, AFuseConnectionWhoseMountIsGoneIsCheckedFirstAndDone) {
+  std::string err;
+  RestoreJournal j(sysfs_);
+  ASSERT_TRUE(j.Open(state_, "run", &err)) << err;
+  const std::string file = dir_ + "/f";
+  { std::ofstream(file) << "x"; }
+  ASSERT_TRUE(j.Record(JournalEntry::File(file), &err)) << err;
+  ASSERT_TRUE(j.Record(JournalEntry::FuseConnection(dir_ + "/fuse", 45, getpid(), 1, "t"), &err))
+      << err;
+  std::vector<std::string> log;
+  ASSERT_TRUE(j.RestoreAll(&log, &err)) << err;
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[0], "FUSE connection 45 of " + dir_ + "/fuse is gone");
+  EXPECT_EQ(log[1], "FUSE connection 45 of " + dir_ + "/fuse: its daemon goes next");
+  EXPECT_EQ(log[2], "removed " + file);
 }
 
 // Undo removes the instance directory (on a fake tree: an empty directory with tracing_on) and

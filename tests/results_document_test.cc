@@ -152,6 +152,39 @@ TEST(ResultsTest, IntegersOutOfRangeAreRefusedNotConverted) {
   }
 }
 
+// The text a run streams into its results file after every cell is byte for byte the dump of
+// ResultsToJson, for a full document, one with empty arrays, labels and set-up facts, and
+// strings that the dump must escape (a newline in a string is not layout).
+TEST(ResultsTest, StreamedTextIsTheDumpOfTheJson) {
+  auto streamed = [](const ResultsDocument& doc) {
+    std::string text;
+    WriteResultsText(doc, [&text](std::string_view piece) { text.append(piece); });
+    return text;
+  };
+  ResultsDocument doc = SmallTiobenchDocument();
+  EXPECT_EQ(streamed(doc), ResultsToJson(doc).dump(2) + "\n");
+  doc.labels = {"DL", "BFQ-LL0"};
+  doc.setup = {{"files", nlohmann::json::array()}, {"digest", "a\nb\t\"c\" \u00e9"}};
+  doc.cells[0].label = "DL";
+  doc.cells[0].error = "line one\nline two";
+  doc.cells[1].request_trace = {{"complete", false}, {"problem", "not traced"}};
+  doc.records[0]["empty"] = nlohmann::json::object();
+  doc.records[0]["nested"] = {{"list", {1, 2.5, nullptr}}, {"none", nlohmann::json::array()}};
+  EXPECT_EQ(streamed(doc), ResultsToJson(doc).dump(2) + "\n");
+  ResultsDocument empty;
+  empty.suite = "tiobench";
+  EXPECT_EQ(streamed(empty), ResultsToJson(empty).dump(2) + "\n");
+  empty.summary = nlohmann::json::object();
+  empty.context = nlohmann::json::object();
+  EXPECT_EQ(streamed(empty), ResultsToJson(empty).dump(2) + "\n");
+
+  testing::ScopedTempDir dir;
+  const std::string path = dir.path() + "/results.json";
+  std::string err;
+  ASSERT_TRUE(SaveResultsFile(path, doc, &err)) << err;
+  EXPECT_EQ(testing::ReadTestFile(path), ResultsToJson(doc).dump(2) + "\n");
+}
+
 // Files written before the suites became plug-ins (cells with "threads" beside the generic
 // fields, no labels) still load, and the cell's variant is its thread count.
 TEST(ResultsTest, ReadsCellsOfEarlierFiles) {

@@ -41,6 +41,10 @@ TEST(RunPolicyTest, AGivenSizeThatCannotHoldTheSuiteIsRefused) {
   EXPECT_FALSE(SizeTargetForSuite("morton", 275ULL << 20, false, false, &t, &err));
   EXPECT_NE(err.find("morton needs 275 MiB"), std::string::npos) << err;
   EXPECT_NE(err.find("256 MiB device of --scratch"), std::string::npos) << err;
+  // Only the suites with a --size are told to make it smaller.
+  EXPECT_NE(err.find("fewer or smaller loads"), std::string::npos) << err;
+  EXPECT_FALSE(SizeTargetForSuite("tiobench", 275ULL << 20, false, false, &t, &err));
+  EXPECT_NE(err.find("a smaller --size"), std::string::npos) << err;
   TargetOptions e;
   e.emulated = true;
   e.emulated_options.size_bytes = 256ULL << 20;

@@ -304,6 +304,55 @@ TEST_F(RunSessionLoopTest, NoConfigurationsRunsOnePassOnTheCurrentScheduler) {
   EXPECT_EQ(doc_.cells[0].scheduler, "");
 }
 
+// Issue #18: a failed cell whose disk counters show an injected EIO says so before its error.
+TEST_F(RunSessionLoopTest, AFailedCellSaysWhatTheDiskCountersShow) {
+  testing::FakeFio fio;
+  fio.failing_runs = {2};
+  int reads = 0;
+  target_.disk_counters = [&]() -> nlohmann::json {
+    ++reads;
+    return {{"failed_requests", reads > 1 ? 4 : 0}, {"first_failure_after_bytes", 64'000'000}};
+  };
+  target_.failure_cause = [](const nlohmann::json& c) {
+    return c.value("failed_requests", 0) > 0 ? std::string("I/O error on the emulated disk")
+                                             : std::string();
+  };
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  EXPECT_EQ(failed, 1u);
+  EXPECT_EQ(doc_.cells[0].error.rfind("I/O error on the emulated disk: ", 0), 0u)
+      << doc_.cells[0].error;
+  EXPECT_NE(doc_.cells[0].error.find("fake fio failure"), std::string::npos);
+  EXPECT_EQ(doc_.cells[0].disk_counters["failed_requests"], 4);  // differenced over the cell
+  EXPECT_EQ(doc_.cells[1].status, "ok");  // 0 failed in its own delta: no cause, still ok
+}
+
+// Issue #18: a device lost under the run (its daemon died) fails that cell with why and stops
+// the session with it; the results file holds the cells done so far.
+TEST_F(RunSessionLoopTest, ALostTargetFailsTheCellAndStopsTheSession) {
+  testing::FakeFio fio;
+  int asked = 0;
+  target_.lost = [&](std::string* why) {
+    if (++asked < 3) return false;
+    *why = "the emulated disk daemon died (signal 9)";
+    return true;
+  };
+  size_t failed = 0;
+  std::string err;
+  EXPECT_FALSE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err));
+  EXPECT_EQ(err, "the emulated disk daemon died (signal 9)");
+  ASSERT_EQ(doc_.cells.size(), 3u);
+  EXPECT_EQ(doc_.cells[1].status, "ok");
+  EXPECT_EQ(doc_.cells[2].status, "failed");
+  EXPECT_EQ(doc_.cells[2].error, "the emulated disk daemon died (signal 9)");
+  EXPECT_EQ(doc_.records.size(), 2u * 4);
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_EQ(saved.cells.size(), 3u);
+  EXPECT_FALSE(saved.complete);
+}
+
 }  // namespace
 }  // namespace elevbench
 

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "harness/device/driver_tags.h"
+#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -99,14 +100,17 @@ class RunSignalsRootTest : public ::testing::Test {
   void KillAndRestore(pid_t pid) {
     kill(pid, SIGKILL);
     int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(ReapChildWithin(pid, 300, &status))
+        << "pid " << pid << " still running after 300 s";
     ASSERT_TRUE(std::filesystem::exists(state_dir_ + "/journal.json"))
         << "a killed run must leave its journal";
     ProcessResult r;
     std::string err;
     {
       testing::ScopedEnv state_dir("ELEVBENCH_STATE_DIR", state_dir_);
-      ASSERT_TRUE(RunProcess({ELEVBENCH_BINARY, "restore"}, ProcessOptions{}, &r, &err)) << err;
+      ASSERT_TRUE(
+          RunProcess({ELEVBENCH_BINARY, "restore"}, testing::RestoreProcessOptions(), &r, &err))
+          << err;
     }
     EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
   }
@@ -147,7 +151,7 @@ TEST_F(RunSignalsRootTest, SigintRestoresEverythingAndKeepsFinishedCells) {
   ASSERT_GT(pid, 0);
   kill(pid, SIGINT);
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(ReapChildWithin(pid, 300, &status)) << "pid " << pid << " still running after 300 s";
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
   auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
@@ -171,7 +175,7 @@ TEST_F(RunSignalsRootTest, SigintDuringAProbeCellStopsLoadAndProbe) {
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the next warm-up
   kill(pid, SIGINT);
   int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(ReapChildWithin(pid, 300, &status)) << "pid " << pid << " still running after 300 s";
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
   auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);

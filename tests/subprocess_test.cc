@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "harness/core/interrupt.h"
+#include "harness/process/bounded_call.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -186,7 +187,8 @@ TEST(SubprocessTest, FailedForkClosesEveryDescriptor) {
     _exit(0);
   }
   int status = 0;
-  ASSERT_EQ(waitpid(helper, &status, 0), helper);
+  ASSERT_TRUE(ReapChildWithin(helper, 300, &status))
+      << "pid " << helper << " still running after 300 s";
   ASSERT_TRUE(WIFEXITED(status));
   if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "cannot drop privileges to provoke EAGAIN";
   EXPECT_EQ(WEXITSTATUS(status), 0) << "1: started, 2: wrong message, 3: fd leak, 4: registered";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/process/subprocess.h"
 #include "reporters/report_tables.h"
 #include "scenarios/suites.h"
 
@@ -83,6 +84,19 @@ inline void ExpectPrintedMatchesGolden(const std::string& name, const ResultsDoc
   ASSERT_EQ(text.rfind(tables, 0), 0u) << "the tables come first, unchanged:\n" << text;
   EXPECT_EQ(text.substr(tables.size()).rfind("\nVerdict (", 0), 0u) << text;
   ExpectMatchesGolden(name, text);
+}
+
+/// Runs this build's elevbench (ELEVBENCH_BINARY) with `args`, its stdout and stderr captured,
+/// stopped after `timeout_seconds`; a test failure when it cannot be started. The CLI tests'
+/// one way in.
+ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeout_seconds = 120);
+
+/// Options for running `elevbench restore` from a test: stopped after 120 s (restore itself
+/// finishes within a bounded time; a test never waits on it without one).
+inline ProcessOptions RestoreProcessOptions() {
+  ProcessOptions options;
+  options.timeout_seconds = 120;
+  return options;
 }
 
 /// Reads a whole file (test failure if missing).

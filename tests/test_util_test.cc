@@ -61,6 +61,17 @@ std::string ReadFileOrEmpty(const std::string& path) {
   return ss.str();
 }
 
+ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeout_seconds) {
+  std::vector<std::string> argv = {ELEVBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions opts;
+  opts.timeout_seconds = timeout_seconds;
+  ProcessResult run;
+  std::string err;
+  EXPECT_TRUE(RunProcess(argv, opts, &run, &err)) << err;
+  return run;
+}
+
 NamedResults LoadNamedResults(const std::string& relative, const std::string& name) {
   NamedResults file;
   file.name = name.empty() ? relative.substr(relative.rfind('/') + 1) : name;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/tiobench/tiobench_records.h"
 #include "scenarios/tiobench/tiobench_runner.h"
 
 namespace elevbench {
@@ -249,6 +250,30 @@ TEST(TiobenchTest, AFailedEvictionFailsTheCellBeforeFioRuns) {
   EXPECT_NE(err.find("seq_read"), std::string::npos) << err;
   EXPECT_NE(err.find("posix_fadvise failed"), std::string::npos) << err;
   EXPECT_EQ(events, (std::vector<std::string>{"fio write", "fio randwrite"}));
+}
+
+// Issue #18 (fuzz/corpus/results_fuzz/float_tiobench_parameters.json): a results file's
+// parameters with floats where integers belong are refused with the field's name, not
+// converted (get<uint64_t>() of 1e56 is undefined).
+TEST(TiobenchTest, ParametersWithFloatsWhereIntegersBelongAreRefused) {
+  nlohmann::json p = {{"directory", "/mnt"}, {"size_mb", 64},     {"threads", {1, 4}},
+                      {"block_bytes", 4096}, {"random_ops", 100}, {"numruns", 1}};
+  TiobenchParams params;
+  std::string err;
+  ASSERT_TRUE(TiobenchParamsFromJson(p, &params, &err)) << err;
+  EXPECT_EQ(params.threads, (std::vector<uint32_t>{1, 4}));
+  nlohmann::json bad = p;
+  bad["size_mb"] = 1e56;
+  EXPECT_FALSE(TiobenchParamsFromJson(bad, &params, &err));
+  EXPECT_NE(err.find("size_mb: expected a non-negative integer"), std::string::npos) << err;
+  bad = p;
+  bad["threads"] = {1, 4.0e40};
+  EXPECT_FALSE(TiobenchParamsFromJson(bad, &params, &err));
+  EXPECT_NE(err.find("threads[1]"), std::string::npos) << err;
+  bad = p;
+  bad["numruns"] = 4294967297;
+  EXPECT_FALSE(TiobenchParamsFromJson(bad, &params, &err));
+  EXPECT_NE(err.find("numruns"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 
 #include "test_util.h"
@@ -100,9 +101,14 @@ TEST(TiobenchTextTest, PerlCpuTextTruncatesToFiveCharacters) {
   EXPECT_EQ(PerlCpuText(123456.7), "12345");
 }
 
-TEST(TiobenchTextTest, NumericFieldOverflowPrintsHashes) {
+// Where Perl printed '#' characters, the number is printed: fewer decimals, then wider.
+TEST(TiobenchTextTest, NumericFieldOverflowPrintsTheNumber) {
   EXPECT_EQ(PerlNumericField(48.214, 6, 2), " 48.21");
-  EXPECT_EQ(PerlNumericField(1234.5, 6, 2), "######");
+  EXPECT_EQ(PerlNumericField(1234.5, 6, 2), "1234.5");
+  EXPECT_EQ(PerlNumericField(12805.7, 6, 2), " 12806");
+  EXPECT_EQ(PerlNumericField(1234567.8, 6, 2), "1234568");
+  EXPECT_EQ(PerlNumericField(100, 5, 2), "100.0");
+  EXPECT_EQ(PerlNumericField(std::numeric_limits<double>::infinity(), 6, 2), "   inf");
 }
 
 TEST(TiobenchTextTest, VerbatimSeedRowsAreByteIdentical) {

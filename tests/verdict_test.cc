@@ -122,15 +122,17 @@ TEST(VerdictTest, FewerThanFourValuesASideAreNotTested) {
   EXPECT_NE(VerdictLineText(block, block.lines[0]).find("(n=3/4: not tested"), std::string::npos);
 }
 
-TEST(VerdictTest, InsideTheThresholdOrNotSignificantIsNoDifference) {
+// "No difference" needs a test that could have found one and did not: a significant change
+// inside the threshold is said to be one, and n = 1 is not tested.
+TEST(VerdictTest, NoDifferenceOnlyWhenTestedAndNotSignificant) {
   VerdictFixture f({"DL", "AS"});  // separated, so p = 0.008, but only 3 % apart
   f.Add("DL", kVerdictRate, {100, 100.2, 100.4, 100.6, 100.8});
   f.Add("AS", kVerdictRate, {103, 103.2, 103.4, 103.6, 103.8});
   VerdictBlock block = f.Compute();
   EXPECT_DOUBLE_EQ(block.settings.threshold_pct, CompareSettings{}.threshold_pct);
-  EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kNoDifference);
+  EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kWithinThreshold);
   EXPECT_EQ(VerdictLineText(block, block.lines[0]),
-            "bench3 io_rate_mb_s: no difference between AS and DL (1.03×, p=0.008, n=5)");
+            "bench3 io_rate_mb_s: AS best, 1.03× DL (p=0.008, n=5: within the 5 % threshold)");
   // The same samples against a threshold of 2 %: a difference.
   VerdictSettings tight;
   tight.threshold_pct = 2;
@@ -144,6 +146,16 @@ TEST(VerdictTest, InsideTheThresholdOrNotSignificantIsNoDifference) {
   EXPECT_TRUE(v.tested);
   EXPECT_GE(v.p_value, 0.05);
   EXPECT_EQ(v.kind, VerdictKind::kNoDifference);
+
+  VerdictFixture one({"DL", "AS", "CF"});  // n = 1, 2 % and 1 % apart: not "no difference"
+  one.Add("DL", kVerdictRate, {100});
+  one.Add("AS", kVerdictRate, {102});
+  one.Add("CF", kVerdictRate, {101});
+  block = one.Compute();
+  EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kUntested);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: AS best, 1.02× DL, 1.01× CF (n=1: not tested, --repetitions 4 "
+            "or more)");
 }
 
 TEST(VerdictTest, ADnfOrFailedConfigurationSaysSoInsteadOfARatio) {

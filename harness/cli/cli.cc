@@ -29,6 +29,11 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand},
       {"restore", "Undo what a killed run left: sysfs values, loop devices, mounts",
        AddRestoreSubcommand},
+      {"capture",
+       "Record every bio of a disk into a block trace (a disk of yours read-only, or one "
+       "elevbench makes with a command run on it)",
+       AddCaptureSubcommand},
+      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand},
       {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand},
       {"internal", "Iterations of contest's loads (internal)", AddInternalSubcommand,
        /*hidden=*/true},
@@ -66,6 +71,19 @@ int RunCli(int argc, char** argv) {
     CLI::App* cmd = app.add_subcommand(entry.name, entry.description);
     if (entry.hidden) cmd->group("");  // hidden from --help and the man page
     commands.emplace_back(cmd, entry.add(cmd, command_line));
+  }
+  // A first word that is no subcommand: CLI11 would say "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const SubcommandEntry& entry : AllSubcommands()) {
+      known = known || argv[1] == std::string(entry.name);
+      if (!entry.hidden) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    }
+    if (!known) {
+      PrintError("unknown subcommand '" + std::string(argv[1]) + "' (one of: " + names + ")");
+      return kExitUsage;
+    }
   }
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitFailure = 1,        ///< a run or a restore failed
   kExitUsage = 2,          ///< bad command line or bad input file
+  kExitUndecided = 3,      ///< compare's gate could not judge (docs/compare.md, "The gate")
   kExitInterrupted = 130,  ///< stopped by SIGINT/SIGTERM/SIGHUP (after cleanup)
 };
 

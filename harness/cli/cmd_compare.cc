@@ -36,6 +36,9 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                 "possible)");
   cmd->add_option("--format", options->format, "text (default), json or junit (JUnit XML)")
       ->check(CLI::IsMember({"text", "json", "junit"}));
+  cmd->add_option("--allow", options->allow,
+                  "Gate rules that do not fail the gate: failed, inconclusive, missing, "
+                  "parameters (comma-separated; a regression always fails)");
   return [options] { return CompareCommand(*options); };
 }
 
@@ -46,7 +49,8 @@ int CompareCommand(const CompareCommandOptions& options) {
   settings.no_significance = options.no_significance;
   std::string err;
   if (!ParseMetricSelection(options.metrics, &settings, &err) ||
-      (!options.between.empty() && !ParseBetween(options.between, &settings, &err))) {
+      (!options.between.empty() && !ParseBetween(options.between, &settings, &err)) ||
+      (!options.allow.empty() && !ParseAllow(options.allow, &settings, &err))) {
     PrintError(err);
     return kExitUsage;
   }
@@ -84,7 +88,10 @@ int CompareCommand(const CompareCommandOptions& options) {
   if (!base.complete) PrintNote(options.base_path + " is from an unfinished run");
   if (!one_file && !next.complete) PrintNote(options.new_path + " is from an unfinished run");
   std::cout.flush();
-  return comparison.HasRegression() ? kExitFailure : kExitOk;
+  const GateOutcome outcome = comparison.Outcome();
+  if (outcome == GateOutcome::kPass) return kExitOk;
+  PrintError(GateSummary(comparison));  // the cause, on one line
+  return outcome == GateOutcome::kRegressed ? kExitFailure : kExitUndecided;
 }
 
 }  // namespace elevbench

@@ -59,14 +59,10 @@ int ListCommand(const HistoryCommands& c) {
 }
 
 int ImportCommand(const HistoryCommands& c) {
-  const std::string location = c.db.empty() ? DefaultHistoryLocation(true) : c.db;
   std::unique_ptr<HistoryStore> store;
   std::string err;
-  if (!OpenHistoryStore(location, /*create=*/true, &store, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
   // Every file is tried; the exit code is the worst outcome (2 unreadable file, 1 not recorded).
+  // The history is opened (made) at the first readable file: a refused import makes no file.
   int exit_code = kExitOk;
   for (const std::string& file : c.files) {
     ResultsDocument doc;
@@ -74,6 +70,11 @@ int ImportCommand(const HistoryCommands& c) {
       PrintError(err);
       exit_code = std::max<int>(exit_code, kExitUsage);
       continue;
+    }
+    const std::string location = c.db.empty() ? DefaultHistoryLocation(true) : c.db;
+    if (store == nullptr && !OpenHistoryStore(location, /*create=*/true, &store, &err)) {
+      PrintError(err);
+      return kExitUsage;
     }
     int64_t id = 0;
     AppendOutcome outcome = AppendOutcome::kAdded;

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/run_journal.h"
 #include "harness/cli/run_lanes.h"
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
@@ -33,7 +36,9 @@
 #include "harness/run/run_policy.h"
 #include "harness/run/run_session.h"
 #include "harness/run/target.h"
+#include "harness/run/target_watch.h"
 #include "harness/trace/request_tracer.h"
+#include "harness/trace/tracefs.h"
 #include "scenarios/suites.h"
 
 namespace elevbench {
@@ -41,28 +46,6 @@ namespace {
 
 // A step's way of saying "go on to the next one"; any other value is the exit code.
 constexpr int kContinue = -1;
-
-// Undoes the journal when the run ends, however it ends.
-class JournalGuard {
- public:
-  explicit JournalGuard(RestoreJournal* journal) : journal_(journal) {}
-  ~JournalGuard() { Restore(); }
-  JournalGuard(const JournalGuard&) = delete;
-  JournalGuard& operator=(const JournalGuard&) = delete;
-  bool Restore() {
-    if (!journal_->is_open() || journal_->entries().empty()) return true;
-    std::vector<std::string> log;
-    std::string err;
-    if (!journal_->RestoreAll(&log, &err)) {
-      PrintError("restore incomplete: " + err + " (run 'elevbench restore')");
-      return false;
-    }
-    return true;
-  }
-
- private:
-  RestoreJournal* journal_;
-};
 
 // Everything the command line asked for, checked before the machine is touched.
 struct CheckedRun {
@@ -114,12 +97,6 @@ struct RunState {
 bool WritableDirectory(const std::string& dir) {
   struct stat st {};
   return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && access(dir.c_str(), W_OK) == 0;
-}
-
-std::string SelfExe() {
-  std::error_code ec;
-  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("elevbench") : p.string();
 }
 
 // --machine: the spec, its bounds on this host, root, and cgroups that can hold it; read-only.
@@ -174,7 +151,7 @@ bool CheckEmulatedTarget(const RunOptions& o, TargetOptions* t, std::string* err
   emu.fs = o.fs;
   emu.trace_path = o.disk_trace;
   emu.keep_wbt = o.keep_wbt;
-  emu.self_exe = SelfExe();
+  emu.self_exe = SelfExecutablePath();
   DiskProfile probe;
   if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
   for (const std::string& s : emu.overrides) {
@@ -183,6 +160,25 @@ bool CheckEmulatedTarget(const RunOptions& o, TargetOptions* t, std::string* err
       return false;
     }
   }
+  return true;
+}
+
+// A suite on a raw device (replay): no --dir, no filesystem on the device elevbench makes, or
+// the --device the user names alone as the target.
+bool CheckRawTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
+  if (!o.directory.empty()) {
+    *err = std::string("run ") + o.entry->name + " replays onto a block device, not a directory: " +
+           "--emulated, --scratch or --device NAME";
+    return false;
+  }
+  t->fs = kRawDeviceFs;
+  t->emulated_options.fs = kRawDeviceFs;
+  if (o.device.empty() || !o.scratch.empty() || !o.emulated.empty()) return true;
+  if (!std::filesystem::exists("/sys/block/" + o.device + "/dev")) {
+    *err = "--device " + o.device + ": not a whole disk (see `elevbench devices`)";
+    return false;
+  }
+  t->raw_device = o.device;
   return true;
 }
 
@@ -203,11 +199,52 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
     return false;
   }
   if (!CheckEmulatedTarget(o, t, err)) return false;
+  if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
+  if (!o.device.empty() && (o.device.find('/') != std::string::npos ||
+                            !std::filesystem::exists("/sys/block/" + o.device + "/dev"))) {
+    *err = "--device " + o.device + ": no such disk (a name such as sdb; see `elevbench devices`)";
+    return false;
+  }
   if (!o.directory.empty() && !WritableDirectory(o.directory)) {
     *err = "--dir " + o.directory + " is not a writable directory";
     return false;
   }
   return true;
+}
+
+// The image fits the disk it emulates: ide-2003 is a 40 GB disk, so ide-2003:64G is refused.
+bool CheckEmulatedCapacity(const EmulatedOptions& emu, std::string* err) {
+  DiskProfile p;
+  if (!LookupDiskProfile(emu.profile_name, &p, err)) return false;
+  for (const std::string& s : emu.overrides) {
+    if (!ApplyDiskOverride(s, &p, err)) return false;
+  }
+  if (emu.size_bytes <= p.capacity_bytes) return true;
+  char text[160];
+  std::snprintf(text, sizeof text, "%.4g GB is larger than the %.4g GB disk it emulates",
+                static_cast<double>(emu.size_bytes) / 1e9,
+                static_cast<double>(p.capacity_bytes) / 1e9);
+  *err = "--emulated " + emu.profile_name + ": " + text +
+         "; give a smaller PROFILE:SIZE, or --disk-set capacity_bytes=N";
+  return false;
+}
+
+// What the suite may check of the target before it is made (Suite::CheckTarget).
+TargetFacts FactsOf(const RunOptions& o, const TargetOptions& t) {
+  TargetFacts f;
+  f.directory = t.directory;
+  f.user_device = o.device;
+  f.raw_user_device = !t.raw_device.empty();
+  f.allow_writes = o.allow_writes;
+  if (f.raw_user_device) {
+    std::string size, ignored;
+    if (Sysfs().Read("/sys/block/" + t.raw_device + "/size", &size, &ignored)) {
+      f.raw_bytes = std::strtoull(size.c_str(), nullptr, 10) * 512;
+    }
+  } else if (t.fs == kRawDeviceFs) {
+    f.raw_bytes = t.emulated ? t.emulated_options.size_bytes : t.scratch_bytes;
+  }
+  return f;
 }
 
 // --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
@@ -266,6 +303,11 @@ bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* 
   b.memory_bytes = host.memory_bytes;
   if (!ParseLanesOption(o.lanes, b, &c->lanes, err)) return false;
   c->cpus_per_lane = b.cpus_per_lane;
+  // Without --machine cpus=N a lane is an equal share of the CPUs, ⌊CPUs / lanes⌋: the machine
+  // the header names as the serial run's equivalent (docs/lanes.md).
+  if (c->lanes > 1 && c->machine_spec.cpus == 0) {
+    c->cpus_per_lane = std::max(c->cpus_per_lane, b.online_cpus / c->lanes);
+  }
   if (c->lanes > 1 && !c->machine_spec.limits()) {
     std::ifstream in("/proc/self/cgroup");
     const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -288,10 +330,12 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
   if (!o.suite->Prepare(c->suite_machine, err)) return false;
   TargetOptions& t = c->target;
-  const bool default_scratch =
-      RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 && !t.emulated;
+  const bool default_scratch = RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 &&
+                               !t.emulated && t.raw_device.empty();
   if (!SizeTargetForSuite(o.entry->name, o.suite->BytesNeeded(),
-                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err)) {
+                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err) ||
+      (t.emulated && !CheckEmulatedCapacity(t.emulated_options, err)) ||
+      !o.suite->CheckTarget(FactsOf(o, t), err)) {
     return false;
   }
   c->out_path = o.out.empty() ? DefaultResultsPath(o.entry->name, host.hostname) : o.out;
@@ -313,6 +357,12 @@ int CheckStep(RunState* s) {
   if (!FioVersion(&s->checked.fio_version, &err)) {
     PrintError("fio is required: " + err);
     return kExitFailure;
+  }
+  TraceMode trace_mode = TraceMode::kOff;
+  if (ParseTraceMode(s->o.trace_requests, &trace_mode) && trace_mode == TraceMode::kFull &&
+      RunningAsRoot() && !GlobalTracerFree(&err)) {
+    PrintError(err);  // before anything is made: the global tracer is someone else's
+    return kExitUsage;
   }
   // fio's job files and raw json+ outputs are kept beside the results for audit.
   s->work_dir = s->checked.out_path + ".fio";
@@ -345,24 +395,8 @@ void RootStep(RunState* s) {
 int JournalStep(RunState* s) {
   InstallInterruptHandlers();
   if (!s->root) return kContinue;
-  const std::string state_dir = DefaultStateDir();
-  std::vector<std::string> log;
-  std::string err;
-  const bool leftover = access((state_dir + "/" + RestoreJournal::kJournalFile).c_str(), F_OK) == 0;
-  if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, &err)) {
-    PrintError("cannot restore what an earlier run left: " + err);
-    return kExitFailure;
-  }
-  if (leftover) {
-    s->progress.Note("elevbench: restored what an earlier run left behind (" +
-                     std::to_string(log.size()) + " steps):");
-    for (const std::string& line : log) s->progress.Note("  " + line);
-  }
-  if (!s->journal.Open(state_dir, "elevbench run (pid " + std::to_string(getpid()) + ")", &err)) {
-    PrintError(err);
-    return kExitFailure;
-  }
-  return kContinue;
+  return OpenCommandJournal(&s->journal, &s->progress,
+                            "elevbench run (pid " + std::to_string(getpid()) + ")");
 }
 
 // 4. The target: --emulated, --scratch, --dir, or a temporary directory.
@@ -500,9 +534,8 @@ int TraceStep(RunState* s) {
   options.mode = mode;
   options.disk = disk;
   options.work_dir = s->work_dir;
-  std::string dev, err;
-  if (!s->sysfs.Read("/sys/block/" + disk + "/dev", &dev, &err) ||
-      std::sscanf(dev.c_str(), "%u:%u", &options.major, &options.minor) != 2) {
+  std::string err;
+  if (!ReadDiskNumbers(s->sysfs, disk, &options.major, &options.minor, &err)) {
     PrintError("--trace-requests: cannot read the device number of " + disk + ": " + err);
     return kExitFailure;
   }
@@ -561,7 +594,8 @@ void DescribeStep(RunState* s) {
 SessionTarget SessionTargetOf(RunState* s) {
   SessionTarget st;
   st.directory = s->target.directory();
-  st.drop_caches = DropCaches;
+  const RunTarget* synced = &s->target;
+  st.drop_caches = [synced](std::string* err) { return synced->DropCaches(err); };
   DeviceControl* control = s->control.get();
   if (s->switching) {
     st.control = control;
@@ -577,6 +611,11 @@ SessionTarget SessionTargetOf(RunState* s) {
     };
   }
   if (s->trace_mode != TraceMode::kOff) st.tracer = &s->tracer;
+  st.device = s->target.device();
+  if (s->root) st.journal = &s->journal;
+  st.failure_cause = DiskFailureCause;
+  const RunTarget* target = &s->target;
+  st.lost = [target](std::string* why) { return target->Lost(why); };
   return st;
 }
 
@@ -594,8 +633,26 @@ int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
     PrintError("--machine: " + *err);
     return kExitFailure;
   }
-  *finished = RunSession(*s->o.suite, s->session, SessionTargetOf(s), &fio, &s->progress, &s->doc,
-                         failed, err);
+  {
+    // A device lost under the run stops it within a second, not at fio's timeout.
+    const RunTarget* target = &s->target;
+    // Said at once (the run's last line says it again once everything is restored).
+    TargetWatch watch([target](std::string* why) { return target->Lost(why); },
+                      [](const std::string& why) {
+                        PrintError("stopping the run: " + why);
+                        RequestFaultStop();
+                      },
+                      std::chrono::milliseconds(250));
+    const std::function<std::string()> by_signal = s->session.stop_reason;
+    s->session.stop_reason = [&watch, by_signal] {
+      std::string why = "stopped";
+      if (InterruptSignal() != 0 || !watch.Lost(&why)) return by_signal();
+      return why;
+    };
+    *finished = RunSession(*s->o.suite, s->session, SessionTargetOf(s), &fio, &s->progress, &s->doc,
+                           failed, err);
+    s->session.stop_reason = by_signal;
+  }
   std::string leave_err;
   if (!s->cgroups.Leave(&leave_err)) PrintError("--machine: " + leave_err);  // restore moves it
   if (!s->tracer.Close(&leave_err)) PrintError("--trace-requests: " + leave_err);  // restore does
@@ -636,11 +693,18 @@ int RunCommand(const RunOptions& o) {
   NoteRunInHistory(o, s.checked.out_path, s.doc);  // 10
   if (!finished) {
     PrintError(err);
-    return InterruptRequested() ? kExitInterrupted : kExitFailure;
+    return InterruptSignal() != 0 ? kExitInterrupted : kExitFailure;
   }
   if (failed > 0) {
     PrintError(std::to_string(failed) + " cell(s) failed; see " + s.checked.out_path);
     return kExitFailure;
+  }
+  if (InterruptSignal() != 0) {
+    // A signal after the last cell (during the teardown or the restore, which still ran to the
+    // end): every cell is in, but the run was interrupted, and says so as README promises.
+    PrintError("interrupted by signal " + std::to_string(InterruptSignal()) +
+               " after the last cell; the results are complete");
+    return kExitInterrupted;
   }
   return restored ? kExitOk : kExitFailure;
 }

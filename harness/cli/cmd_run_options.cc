@@ -8,6 +8,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
+#include "harness/core/strings.h"
 #include "harness/machine/machine_spec.h"
 
 namespace elevbench {
@@ -42,7 +43,11 @@ void AddTargetOptions(CLI::App* cmd, RunOptions* run) {
                       ": 1 CPU, 256 MB, no swap) or ram=SIZE,cpus=N; the suites size "
                       "their loads by it");
   cmd->add_option("--device", run->device,
-                  "Allow switching the scheduler of this existing device (e.g. sdb)");
+                  "Allow switching the scheduler of this existing device (e.g. sdb); for run "
+                  "replay, the device to replay onto");
+  cmd->add_flag("--allow-writes", run->allow_writes,
+                "Let a suite write to the raw --device (run replay of a trace with writes, a "
+                "fio job on it): DESTROYS ITS DATA");
 }
 
 void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
@@ -62,7 +67,9 @@ void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_option("--lanes", run->lanes,
                   "Run the plan on N emulated disks at once (root, --emulated), each lane on "
                   "its own CPUs, or 'auto': as many as the CPUs and the suite allow");
-  cmd->add_option("--seed", run->seed, "Seed of the interleaving order (default: random)");
+  cmd->add_option("--seed", run->seed,
+                  "Seed of the interleaving order, 0 or more (default: random)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-drop-caches", run->no_drop_caches,
                 "Do not drop all caches before each cell (a suite still evicts its own "
                 "files where it says so)");
@@ -100,6 +107,36 @@ struct RunCommandLine {
   std::vector<CLI::App*> suite_cmds;
 };
 
+// Options that only mean something beside another one, refused when it is missing instead of
+// being silently ignored; and option values CLI11 lets through.
+bool CheckOptionCombinations(CLI::App* cmd, const RunOptions& run, std::string* err) {
+  const bool dir = cmd->count("--dir") > 0, scratch = cmd->count("--scratch") > 0;
+  for (const char* flag : {"--fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
+    if (dir && cmd->count(flag) > 0) {
+      *err = std::string(flag) + " applies to a device elevbench makes (--emulated" +
+             (flag == std::string("--fs") ? ", --scratch" : "") + "), not to --dir";
+      return false;
+    }
+  }
+  for (const char* flag : {"--disk-set", "--keep-wbt", "--disk-trace"}) {
+    if (scratch && cmd->count(flag) > 0) {
+      *err = std::string(flag) + " applies to an emulated disk (--emulated), not to --scratch";
+      return false;
+    }
+  }
+  for (const char* flag : {"--max-repetitions", "--ci-width"}) {
+    if (cmd->count(flag) > 0 && run.repetitions != "auto") {
+      *err = std::string(flag) + " applies only with --repetitions auto";
+      return false;
+    }
+  }
+  if (cmd->count("--schedulers") > 0 && TrimWhitespace(run.schedulers).empty()) {
+    *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
+    return false;
+  }
+  return true;
+}
+
 // After parsing: the chosen suite, its setting where the command line was silent, then the run.
 int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   RunOptions& run = c->run;
@@ -117,6 +154,11 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
     PrintError((c->unknown_suite.empty() ? std::string("no suite given")
                                          : "unknown suite '" + c->unknown_suite + "'") +
                " (available: " + names + ")");
+    return kExitUsage;
+  }
+  std::string err;
+  if (!CheckOptionCombinations(cmd, run, &err)) {
+    PrintError(err);
     return kExitUsage;
   }
   GivenRunOptions given;

@@ -28,11 +28,12 @@ struct RunOptions {
   std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
-  bool keep_wbt = false;   ///< "--keep-wbt": today's writeback throttling on the emulated disk
-  std::string machine;     ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
-  std::string device;      ///< "--device NAME": consent to switch a device we did not make
-  std::string schedulers;  ///< "all" or a list; empty = current scheduler only
-  std::string queue;       ///< "--queue attr=value,..."
+  bool keep_wbt = false;      ///< "--keep-wbt": today's writeback throttling on the emulated disk
+  std::string machine;        ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
+  std::string device;         ///< "--device NAME": consent to switch a device we did not make
+  bool allow_writes = false;  ///< "--allow-writes": a suite may write to the raw --device
+  std::string schedulers;     ///< "all" or a list; empty = current scheduler only
+  std::string queue;          ///< "--queue attr=value,..."
   std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
   std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial
   double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
@@ -101,6 +102,8 @@ SubcommandRunner AddDevicesSubcommand(CLI::App* cmd, const std::string& command_
 SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string& command_line);
 
 /// `elevbench report FILE… --format F [--no-verdict]`: every file is loaded first (an unreadable
 /// one is a usage error), then rendered by RenderReport (scenarios/suites.h), with the verdict
@@ -117,11 +120,13 @@ struct CompareCommandOptions {
   double threshold_pct = kDefaultThresholdPct;  ///< "--threshold"
   bool no_significance = false;
   std::string format = "text";  ///< text, json, junit
+  std::string allow;            ///< "--allow failed,inconclusive,missing,parameters"
 };
 
-/// `elevbench compare BASE.json NEW.json | FILE --between A,B`: exit 0 without a significant
-/// regression beyond the threshold, 1 with at least one, 2 for usage errors and unreadable or
-/// mismatched files.
+/// `elevbench compare BASE.json NEW.json | FILE --between A,B`, a CI gate (docs/compare.md):
+/// exit 0 when the gate passes, 1 when it finds a regression or a row failed/DNF in the new
+/// results only, 3 when it cannot judge (untested changes beyond the threshold, rows missing,
+/// parameters that differ), 2 for usage errors and unreadable or mismatched files.
 int CompareCommand(const CompareCommandOptions& options);
 
 /// The end of `elevbench run`: records the run (the results file at `out_path`) in the

@@ -1,8 +1,6 @@
 #include "harness/cli/run_lanes.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -12,16 +10,21 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "harness/cli/cli.h"
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
+#include "harness/core/stuck_io.h"
 #include "harness/device/bdi_limits.h"
 #include "harness/fio/fio_runner.h"
+#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_plan.h"
+#include "harness/run/target.h"
+#include "harness/run/target_watch.h"
 
 namespace elevbench {
 
@@ -36,6 +39,7 @@ struct RunLanes::Lane {
   MachineCgroups disk_cgroups;
   RequestTracer tracer;
   bool traced = false;
+  DaemonLiveness liveness;  // asked by the parent's target watch only
   pid_t worker = 0;
   int exit_code = -1;
 };
@@ -46,16 +50,20 @@ namespace {
 // drop_caches (which would reach into the other lanes' cells): the lane's filesystem is
 // unmounted and mounted again, which writes back its dirty data and drops its page cache,
 // dentries and inodes, and, the loop device being closed on the way, the device's own cache.
+// Each step is bounded (process/bounded_call.h): a daemon that stops answering gets its FUSE
+// connection aborted instead of holding the lane in state D.
 bool RemountToDropCaches(const EmulatedStack& s, std::string* err) {
-  const int fd = open(s.mountpoint.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    (void)syncfs(fd);
-    close(fd);
-  }
-  for (int tries = 0; umount2(s.mountpoint.c_str(), 0) != 0; ++tries) {
-    if (errno != EBUSY || tries >= 50) {
-      return Fail(
-          err, "cannot unmount " + s.mountpoint + " to drop its caches: " + std::strerror(errno));
+  BoundedCallLimits limits;
+  limits.deadline_seconds = 120;  // as RunTarget::DropCaches: the lane's dirty data written back
+  if (!SyncPathBounded(s.mountpoint, limits, err)) return false;
+  limits.deadline_seconds = 30;
+  int call_error = 0;
+  for (int tries = 0;; ++tries) {
+    if (!UnmountBounded(s.mountpoint, 0, limits, &call_error, err)) return false;
+    if (call_error == 0) break;
+    if (call_error != EBUSY || tries >= 50) {
+      return Fail(err, "cannot unmount " + s.mountpoint +
+                           " to drop its caches: " + std::strerror(call_error));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -161,6 +169,8 @@ bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceC
 
 bool RunLanes::CreateCgroups(const MachineSpec& machine, const CgroupLayout& layout,
                              int cpus_per_lane, RestoreJournal* journal, std::string* err) {
+  cpus_per_lane_ = cpus_per_lane;
+  lane_memory_bytes_ = machine.memory_bytes;
   std::string allowed;
   const Sysfs sysfs;
   const std::string parent = layout.cpuset_parent;
@@ -241,6 +251,13 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
     st.drop_caches = [stack](std::string* err) { return RemountToDropCaches(*stack, err); };
   }
   st.tracer = tracer;
+  st.failure_cause = DiskFailureCause;
+  // The lane's own view of its disk, so that the cell it was running is recorded as failed
+  // with the cause; the parent's watch (WaitForLanes) is what stops the run.
+  auto liveness = std::make_shared<DaemonLiveness>();
+  st.lost = [stack, liveness](std::string* why) {
+    return EmulatedStackLost(*stack, liveness.get(), why);
+  };
   return st;
 }
 
@@ -296,12 +313,36 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
   doc->parameters = suite.Parameters();
   doc->complete = false;
   if (!SaveResultsFile(config.out_path, *doc, err)) return false;
+  progress->Note("elevbench: " + std::to_string(lanes_.size()) + " lanes at once");
+  std::fflush(nullptr);
+  if (!StartLanes(suite, config, switching, drop_caches, *doc, err)) {
+    StopLanes();
+    return false;
+  }
+  std::string stopped_why;
+  const bool all_exited = WaitForLanes(suite, config, doc, &stopped_why);
+  if (!MergeLaneFiles(suite, config, lanes_.size(), doc, err)) return false;
+  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
+  if (!stopped_why.empty()) return Fail(err, stopped_why);
+  if (!all_exited) return Fail(err, "a lane did not exit after it was stopped");
+  if (InterruptRequested()) {
+    return Fail(err, "interrupted by signal " + std::to_string(InterruptSignal()));
+  }
+  for (size_t k = 0; k < lanes_.size(); ++k) {
+    if (lanes_[k]->exit_code != 0) {
+      return Fail(err, "lane " + std::to_string(k) + " exited with code " +
+                           std::to_string(lanes_[k]->exit_code));
+    }
+  }
+  return true;
+}
+
+bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switching,
+                          bool drop_caches, const ResultsDocument& doc, std::string* err) {
   const std::vector<std::vector<size_t>> dealt =
       DealPlanToLanes(BuildRunPlan(config.identifiers.size(), suite.Variants().size(),
                                    config.repetitions, config.seed),
                       lanes_.size());
-  progress->Note("elevbench: " + std::to_string(lanes_.size()) + " lanes at once");
-  std::fflush(nullptr);
   for (size_t k = 0; k < lanes_.size(); ++k) {
     Lane& lane = *lanes_[k];
     SessionConfig lc = config;
@@ -319,20 +360,42 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return Fail(err, std::string("cannot start a lane: ") + std::strerror(errno));
-    if (pid == 0)
-      RunLaneChild(parent, static_cast<int>(k), &lane.session_cgroups, suite, lc, target, *doc);
+    if (pid == 0) {
+      RunLaneChild(parent, static_cast<int>(k), &lane.session_cgroups, suite, lc, target, doc);
+    }
     lane.worker = pid;
   }
-  // Wait for every lane; an interrupt of this process is passed on once.
-  bool forwarded = false;
+  return true;
+}
+
+bool RunLanes::WaitForLanes(const Suite& suite, const SessionConfig& config, ResultsDocument* doc,
+                            std::string* stopped_why) {
+  // Every lane's disk watched as the serial run watches its target (docs/reliability.md): the
+  // first one lost stops the run within a second.
+  TargetWatch watch(
+      [this](std::string* why) {
+        for (size_t k = 0; k < lanes_.size(); ++k) {
+          if (EmulatedStackLost(*lanes_[k]->stack, &lanes_[k]->liveness, why)) {
+            *why = "lane " + std::to_string(k) + ": " + *why;
+            return true;
+          }
+        }
+        return false;
+      },
+      [](const std::string& why) {
+        PrintError("stopping the run: " + why);
+        RequestFaultStop();
+      },
+      std::chrono::milliseconds(250));
+  std::optional<std::chrono::steady_clock::time_point> stopped_at;
   size_t ticks = 0;
   for (size_t done = 0; done < lanes_.size();) {
-    if (InterruptRequested() && !forwarded) {
-      for (auto& lane : lanes_) {
-        if (lane->exit_code < 0) kill(lane->worker, InterruptSignal());
-      }
-      forwarded = true;
+    if (InterruptRequested() && !stopped_at) {
+      // A fault stop has no signal of its own: the lanes get SIGTERM, as on a user's.
+      StopLanes(InterruptSignal() != 0 ? InterruptSignal() : SIGTERM);
+      stopped_at = std::chrono::steady_clock::now();
     }
+    if (stopped_at && !ForceLanesAfterStop(*stopped_at)) return false;
     for (auto& lane : lanes_) {
       int status = 0;
       if (lane->exit_code >= 0 || waitpid(lane->worker, &status, WNOHANG) != lane->worker) continue;
@@ -347,21 +410,30 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
       (void)MergeLaneFiles(suite, config, lanes_.size(), doc, &ignored);
     }
   }
-  if (!MergeLaneFiles(suite, config, lanes_.size(), doc, err)) return false;
-  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
-  std::string first_problem;
-  for (size_t k = 0; k < lanes_.size() && first_problem.empty(); ++k) {
-    if (lanes_[k]->exit_code != 0) {
-      first_problem =
-          "lane " + std::to_string(k) + " exited with code " + std::to_string(lanes_[k]->exit_code);
-    }
-  }
-  if (InterruptRequested()) {
-    *err = "interrupted by signal " + std::to_string(InterruptSignal());
-    return false;
-  }
-  if (!first_problem.empty()) return Fail(err, first_problem);
+  if (FaultStopRequested()) (void)watch.Lost(stopped_why);
   return true;
+}
+
+void RunLanes::StopLanes(int signal) {
+  for (auto& lane : lanes_) {
+    if (lane->worker > 0 && lane->exit_code < 0) kill(lane->worker, signal);
+  }
+}
+
+bool RunLanes::ForceLanesAfterStop(std::chrono::steady_clock::time_point stopped_at) {
+  // A lane stops after its current cell's children, which ChildProcess already bounds (SIGKILL,
+  // stuck I/O broken, abandoned); these deadlines are for a lane that still does not exit.
+  constexpr double kKillAfterSeconds = 60, kAbandonAfterSeconds = 90;
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count();
+  if (waited > kKillAfterSeconds && !lanes_killed_) {
+    PrintError("lanes still running " + std::to_string(static_cast<int>(kKillAfterSeconds)) +
+               " s after the stop: killing them");
+    BreakStuckIo("lanes that do not stop", waited);
+    StopLanes(SIGKILL);
+    lanes_killed_ = true;
+  }
+  return waited <= kAbandonAfterSeconds;
 }
 
 nlohmann::json RunLanes::Describe() const {
@@ -378,8 +450,13 @@ nlohmann::json RunLanes::Describe() const {
                      {"bdi", lane.bdi},
                      {"cgroups", cgroups}});
   }
+  // The machine each lane is, as a serial run would ask for it (docs/lanes.md: like with like).
+  std::string serial = "--machine cpus=" + std::to_string(cpus_per_lane_);
+  if (lane_memory_bytes_ > 0) serial += ",ram=" + std::to_string(lane_memory_bytes_ >> 20) + "M";
   return {{"count", lanes_.size()},
           {"asked", asked_},
+          {"cpus_per_lane", cpus_per_lane_},
+          {"serial_equivalent", serial},
           {"lane_dirty_bytes", lane_dirty_bytes_},
           {"lane_background_bytes", lane_background_bytes_},
           {"vm", vm_},

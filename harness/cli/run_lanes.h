@@ -9,6 +9,9 @@
 // the children start, so the children never write the journal, and the parent's JournalGuard
 // undoes every lane on every exit path.
 
+#include <signal.h>
+
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -68,14 +71,31 @@ class RunLanes {
   /// Gives the tracers' instances back (the journal would otherwise). Idempotent.
   void CloseTracers();
 
-  /// The results context's "lanes" block: count, what was asked, the writeback limits, and per
-  /// lane its loop device, CPUs, cgroups and backing device info.
+  /// The results context's "lanes" block: count, what was asked, the CPUs of a lane and the
+  /// serial run's `--machine` that is the same machine, the writeback limits, and per lane its
+  /// loop device, CPUs, cgroups and backing device info.
   nlohmann::json Describe() const;
 
   int count() const { return static_cast<int>(lanes_.size()); }
 
  private:
   struct Lane;
+  /// Forks one child per lane, each running its share of the plan; err when one cannot start.
+  [[nodiscard]] bool StartLanes(Suite& suite, const SessionConfig& config, bool switching,
+                                bool drop_caches, const ResultsDocument& doc, std::string* err);
+  /// Waits for every lane under a watch of their disks, passing a stop on to them and merging
+  /// their files into *doc once a second. A disk lost stops the run: *stopped_why says which
+  /// and why. False when a lane did not exit within the deadlines after a stop.
+  bool WaitForLanes(const Suite& suite, const SessionConfig& config, ResultsDocument* doc,
+                    std::string* stopped_why);
+  /// Sends `signal` to every lane still running.
+  void StopLanes(int signal = SIGTERM);
+  /// After a stop: SIGKILL (stuck I/O broken first) to lanes still running after 60 s; false
+  /// once 90 s have passed, so that the run stops waiting for them.
+  bool ForceLanesAfterStop(std::chrono::steady_clock::time_point stopped_at);
+  bool lanes_killed_ = false;
+  int cpus_per_lane_ = 0;
+  uint64_t lane_memory_bytes_ = 0;
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::string asked_;
   uint64_t lane_dirty_bytes_ = 0;

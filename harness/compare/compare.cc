@@ -192,8 +192,12 @@ void Judge(const CompareSettings& settings, ComparisonRow* r) {
   }
 
   const bool beyond = std::fabs(r->change_pct) > settings.threshold_pct;
+  const bool untestable = r->significance == Significance::kSingleValue ||
+                          r->significance == Significance::kTooFewValues;
   const bool trusted = settings.no_significance || r->significance == Significance::kSignificant;
-  if (!beyond || !trusted) {
+  if (untestable && !settings.no_significance) {
+    r->verdict = Verdict::kInconclusive;  // no test could have found a change
+  } else if (!beyond || !trusted) {
     r->verdict = Verdict::kUnchanged;
   } else if (r->metric.direction == Direction::kNeither) {
     r->verdict = Verdict::kChanged;
@@ -426,6 +430,9 @@ VerdictCounts Comparison::Counts() const {
       case Verdict::kChanged:
         ++c.changed;
         break;
+      case Verdict::kInconclusive:
+        ++c.inconclusive;
+        break;
       case Verdict::kUnchanged:
         ++c.unchanged;
         break;
@@ -465,6 +472,7 @@ bool CompareMetricRows(const std::vector<MetricRow>& base_rows,
     *err = NothingToCompareMessage(base_configs, new_configs, settings);
     return false;
   }
+  ApplyGate(settings, {}, &c);
   *out = std::move(c);
   return true;
 }
@@ -506,6 +514,7 @@ bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
   }
   if (same || !base.parameters.is_object() || !next.parameters.is_object()) return true;
   // Parameters that differ change what was measured; "directory" only says where.
+  std::vector<std::string> differing;
   std::set<std::string> keys;
   for (const auto& [k, v] : base.parameters.items()) keys.insert(k);
   for (const auto& [k, v] : next.parameters.items()) keys.insert(k);
@@ -514,9 +523,11 @@ bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
     const auto b = base.parameters.find(k), n = next.parameters.find(k);
     const std::string bv = b == base.parameters.end() ? "(absent)" : b->dump();
     const std::string nv = n == next.parameters.end() ? "(absent)" : n->dump();
-    if (bv != nv)
-      out->notes.push_back("parameter " + k + " differs: " + bv + " (base) vs " + nv + " (new)");
+    if (bv == nv) continue;
+    out->notes.push_back("parameter " + k + " differs: " + bv + " (base) vs " + nv + " (new)");
+    differing.push_back(k);
   }
+  ApplyGate(settings, differing, out);
   return true;
 }
 
@@ -528,6 +539,8 @@ const char* VerdictName(Verdict verdict) {
       return "regression";
     case Verdict::kChanged:
       return "changed";
+    case Verdict::kInconclusive:
+      return "inconclusive";
     case Verdict::kUnchanged:
       return "unchanged";
     case Verdict::kNotComparable:

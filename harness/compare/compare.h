@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,28 @@ enum class MetricSelection {
   kNamed,     ///< the metrics named in CompareSettings::metric_names
 };
 
+/// A rule of the gate (docs/compare.md, "The gate"): each makes `compare` exit non-zero.
+enum class GateRule {
+  kRegression,    ///< a tested regression; never allowed (raise --threshold instead)
+  kFailed,        ///< a row with more repetitions failed or DNF in the new results than the base
+  kInconclusive,  ///< an untested change beyond the threshold in the metric's bad direction
+  kMissing,       ///< a row of the base that the new results do not have
+  kParameters,    ///< a suite parameter that differs between the two files
+};
+
+/// What the gate concludes; the CLI maps it to the exit code (0, 1, 3).
+enum class GateOutcome {
+  kPass,       ///< no rule broken (or every broken one allowed)
+  kRegressed,  ///< a regression, or a row that failed/DNF in the new results only
+  kUndecided,  ///< could not judge: inconclusive changes, rows missing, parameters differ
+};
+
+/// One broken rule: a row, or a parameter.
+struct GateFinding {
+  GateRule rule = GateRule::kRegression;
+  std::string what;  ///< "seq_read threads=1 6.18.44-dl rate_mb_s -10.14%", "size_mb"
+};
+
 /// How to compare. The defaults are the CLI's.
 struct CompareSettings {
   double alpha = kDefaultAlpha;  ///< significance level of the U test: p < alpha is significant
@@ -43,6 +66,8 @@ struct CompareSettings {
   /// order. Both empty: match the configurations of two documents (ConfigurationPair).
   std::string between_base;
   std::string between_new;
+  /// `--allow NAME,…`: gate rules that do not fail the gate (never kRegression).
+  std::vector<GateRule> allowed;
 };
 
 /// Parses `--metrics headline|all|name,name` into `settings`. err for an empty list item.
@@ -52,6 +77,10 @@ struct CompareSettings {
 /// Parses `--between A,B` into `settings`. err unless there are exactly two non-empty names.
 [[nodiscard]] bool ParseBetween(const std::string& text, CompareSettings* settings,
                                 std::string* err);
+
+/// Parses `--allow failed,inconclusive,missing,parameters` into `settings.allowed`. err for an
+/// unknown name or "regression" (which cannot be allowed).
+[[nodiscard]] bool ParseAllow(const std::string& text, CompareSettings* settings, std::string* err);
 
 /// A configuration as the rows name it.
 struct ConfigurationRef {
@@ -91,10 +120,13 @@ enum class Significance {
 
 /// The decision about a row.
 enum class Verdict {
-  kImprovement,    ///< significant (or --no-significance) and beyond the threshold, good way
-  kRegression,     ///< significant (or --no-significance) and beyond the threshold, bad way
-  kChanged,        ///< as the two above, for a metric without a better direction (kNeither)
-  kUnchanged,      ///< anything else that was compared
+  kImprovement,  ///< significant (or --no-significance) and beyond the threshold, good way
+  kRegression,   ///< significant (or --no-significance) and beyond the threshold, bad way
+  kChanged,      ///< as the two above, for a metric without a better direction (kNeither)
+  /// Compared, but no test could have found a change (n=1 or too few values, without
+  /// --no-significance): never "unchanged".
+  kInconclusive,
+  kUnchanged,      ///< tested and not significant, or significant within the threshold
   kNotComparable,  ///< only on one side, or a side without a single value (failed, DNF)
 };
 
@@ -124,6 +156,8 @@ struct ComparisonRow {
   bool exact = false;        ///< p from the exact distribution
   Significance significance = Significance::kNotTested;
   Verdict verdict = Verdict::kNotComparable;
+  /// The gate rule this row breaks and that is not allowed; empty when it breaks none.
+  std::optional<GateRule> gate;
   /// Why the row is not comparable or what limits it, for the report: "only in base", "no
   /// values in new (2 failed/DNF)", "base incomplete: 3 of 5"; "" when nothing to say.
   std::string note;
@@ -134,6 +168,7 @@ struct VerdictCounts {
   size_t regressions = 0;
   size_t improvements = 0;
   size_t changed = 0;
+  size_t inconclusive = 0;
   size_t unchanged = 0;
   size_t not_comparable = 0;
 };
@@ -156,12 +191,32 @@ struct Comparison {
   std::vector<ComparisonRow> rows;
   /// Facts a reader should know that do not fit a row: "parameters differ: size_mb 64 vs 128".
   std::vector<std::string> notes;
+  std::vector<GateRule> allowed;  ///< the rules --allow relaxed
+  /// Every broken rule that is not allowed, rows in row order, then parameters.
+  std::vector<GateFinding> findings;
 
   /// How many rows got each verdict (the footer of every report).
   VerdictCounts Counts() const;
-  /// At least one regression: what exit code 1 means.
+  /// At least one regression.
   bool HasRegression() const { return Counts().regressions > 0; }
+  /// The gate's conclusion from `findings`.
+  GateOutcome Outcome() const;
 };
+
+/// The gate in one line: "gate: pass", or "gate: regressed: 1 regression (seq_read threads=1
+/// 6.18.44-dl rate_mb_s -10.14%); 4 parameters differ (size_mb, …); --allow parameters to
+/// accept". The text report ends with it; the CLI prints it on stderr when the gate fails.
+std::string GateSummary(const Comparison& comparison);
+
+/// Fills `findings` and each row's `gate` from the rows' verdicts and notes, as `settings`
+/// allow; `differing_parameters` are the suite parameters that differ (GateRule::kParameters).
+void ApplyGate(const CompareSettings& settings,
+               const std::vector<std::string>& differing_parameters, Comparison* comparison);
+
+/// "regression", "failed", "inconclusive", "missing", "parameters": the --allow names.
+const char* GateRuleName(GateRule rule);
+/// "pass", "regressed", "undecided".
+const char* GateOutcomeName(GateOutcome outcome);
 
 /// Compares the rows of `base_rows` and `new_rows` (MetricRowsOf of two documents, or of one).
 /// Configurations are paired as `settings.between_*` say, or else: equal identifiers; then,

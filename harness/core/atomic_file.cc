@@ -20,6 +20,12 @@ bool FsyncDirectory(const std::string& dir) {
 }
 
 bool WriteFileAtomically(const std::string& path, std::string_view content, std::string* err) {
+  return WriteFileAtomically(
+      path, [content](const ContentSink& sink) { sink(content); }, err);
+}
+
+bool WriteFileAtomically(const std::string& path, const ContentProducer& produce,
+                         std::string* err) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -30,19 +36,46 @@ bool WriteFileAtomically(const std::string& path, std::string_view content, std:
     return false;
   }
   fchmod(fd, 0644);
-  size_t done = 0;
   bool ok = true;
-  while (ok && done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n > 0;
-    if (ok) done += static_cast<size_t>(n);
+  int write_errno = 0;  // a failed write's errno: the producer may run on and change errno
+  auto write_all = [&](std::string_view piece) {
+    size_t done = 0;
+    while (ok && done < piece.size()) {
+      ssize_t n = write(fd, piece.data() + done, piece.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      ok = n > 0;
+      if (ok) done += static_cast<size_t>(n);
+      if (!ok) write_errno = n < 0 ? errno : EIO;
+    }
+  };
+  // Small pieces are gathered into writes of about kWriteChunk bytes; a failed write ends the
+  // writing (the producer still runs to its end, its pieces dropped).
+  constexpr size_t kWriteChunk = 64 * 1024;
+  std::string buffer;
+  const ContentSink sink = [&](std::string_view piece) {
+    if (!ok) return;
+    if (buffer.size() + piece.size() < kWriteChunk) {
+      if (buffer.capacity() < kWriteChunk) buffer.reserve(kWriteChunk);
+      buffer.append(piece);
+      return;
+    }
+    write_all(buffer);
+    buffer.clear();
+    write_all(piece);
+  };
+  try {
+    produce(sink);
+  } catch (...) {
+    close(fd);
+    unlink(tmp.c_str());
+    throw;
   }
+  write_all(buffer);
   ok = ok && fsync(fd) == 0;
   ok = (close(fd) == 0) && ok;
   ok = ok && rename(tmp.c_str(), path.c_str()) == 0;
   if (!ok) {
-    *err = "cannot write " + path + ": " + strerror(errno);
+    *err = "cannot write " + path + ": " + strerror(write_errno != 0 ? write_errno : errno);
     unlink(tmp.c_str());
     return false;
   }

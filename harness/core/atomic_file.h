@@ -2,6 +2,7 @@
 // Atomic file replacement: results are rewritten after every cell, so a crash or a signal at any
 // moment leaves either the previous complete file or the new complete file, never a torn one.
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,18 @@ namespace elevbench {
 /// Writes `content` to `path` via a temporary file in the same directory (".<name>.XXXXXX"),
 /// fsync, rename, and an fsync of the directory so the rename survives a crash too.
 [[nodiscard]] bool WriteFileAtomically(const std::string& path, std::string_view content,
+                                       std::string* err);
+
+/// Takes one piece of a file's content (the pieces in order make the file).
+using ContentSink = std::function<void(std::string_view piece)>;
+/// Produces a file's content by handing it to the sink in pieces.
+using ContentProducer = std::function<void(const ContentSink& sink)>;
+
+/// WriteFileAtomically of the content `produce` hands to its sink piece by piece, written out as
+/// it comes (in writes of about 64 KiB), so the whole content is never held in memory. After a
+/// failed write the remaining pieces are dropped and false is returned. If `produce` throws, the
+/// temporary file is removed, `path` is left as it was and the exception propagates.
+[[nodiscard]] bool WriteFileAtomically(const std::string& path, const ContentProducer& produce,
                                        std::string* err);
 
 /// fsync(2) of a directory (after a rename or unlink in it); false if it cannot be opened.

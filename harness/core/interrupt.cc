@@ -9,19 +9,24 @@ namespace elevbench {
 namespace {
 
 std::atomic<int> g_signal{0};
+std::atomic<bool> g_fault{false};
 
 // A fixed table, so the handler reads it without locks or allocation. 0 marks a free slot.
 std::atomic<pid_t> g_groups[kMaxChildGroups];
 static_assert(std::atomic<pid_t>::is_always_lock_free, "the handler needs lock-free slots");
 
-void OnSignal(int sig) {
-  const int saved_errno = errno;
-  int expected = 0;
-  g_signal.compare_exchange_strong(expected, sig);
+void TerminateChildGroups() {
   for (std::atomic<pid_t>& slot : g_groups) {
     pid_t pgid = slot.load();
     if (pgid > 0) kill(-pgid, SIGTERM);
   }
+}
+
+void OnSignal(int sig) {
+  const int saved_errno = errno;
+  int expected = 0;
+  g_signal.compare_exchange_strong(expected, sig);
+  TerminateChildGroups();
   errno = saved_errno;
 }
 
@@ -37,7 +42,14 @@ void InstallInterruptHandlers() {
   signal(SIGPIPE, SIG_IGN);
 }
 
-bool InterruptRequested() { return g_signal.load() != 0; }
+bool InterruptRequested() { return g_signal.load() != 0 || g_fault.load(); }
+
+void RequestFaultStop() {
+  g_fault.store(true);
+  TerminateChildGroups();
+}
+
+bool FaultStopRequested() { return g_fault.load(); }
 
 int InterruptSignal() { return g_signal.load(); }
 
@@ -64,6 +76,9 @@ int RegisteredChildGroupCount() {
   return n;
 }
 
-void ResetInterruptForTesting() { g_signal.store(0); }
+void ResetInterruptForTesting() {
+  g_signal.store(0);
+  g_fault.store(false);
+}
 
 }  // namespace elevbench

@@ -22,6 +22,15 @@ bool InterruptRequested();
 /// The signal that arrived first (0 if none).
 int InterruptSignal();
 
+/// Stops the run as a signal would (InterruptRequested() turns true and every registered child
+/// group gets SIGTERM) for a fault the run found itself (the emulated disk's daemon died, the
+/// loop device was detached). InterruptSignal() stays 0, so the run can tell a fault (exit 1)
+/// from a user's signal (exit 130). Thread-safe; not for signal handlers.
+void RequestFaultStop();
+
+/// True once RequestFaultStop was called.
+bool FaultStopRequested();
+
 /// Adds the process group `pgid` (> 0) to the groups the handler forwards SIGTERM to. Returns
 /// false when all kMaxChildGroups slots are taken. Async-signal-safe and thread-safe; a group
 /// registered twice takes two slots and needs two UnregisterChildGroup calls. ChildProcess

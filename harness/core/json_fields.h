@@ -10,8 +10,8 @@
 
 namespace elevbench {
 
-/// Reads j[key] into *out when it has T's JSON type (string, number, non-negative integer in
-/// range for unsigned T, integer in range for signed T); otherwise false with "<key>: missing"
+/// Reads j[key] into *out when it has T's JSON type (string, boolean, number, non-negative integer
+/// in range for unsigned T, integer in range for signed T); otherwise false with "<key>: missing"
 /// or "<key>: expected <kind>" in err and *out untouched.
 template <typename T>
 [[nodiscard]] bool GetJsonField(const nlohmann::json& j, const char* key, T* out,
@@ -26,6 +26,9 @@ template <typename T>
   if constexpr (std::is_same_v<T, std::string>) {
     ok = it->is_string();
     expected = "a string";
+  } else if constexpr (std::is_same_v<T, bool>) {
+    ok = it->is_boolean();
+    expected = "true or false";
   } else if constexpr (std::is_floating_point_v<T>) {
     ok = it->is_number();
     expected = "a number";

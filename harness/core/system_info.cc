@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -135,11 +136,6 @@ std::string UnescapeMountField(const std::string& s) {
 
 bool RunningAsRoot() { return geteuid() == 0; }
 
-bool DropCaches(std::string* err) {
-  sync();
-  return DropCleanCaches(err);
-}
-
 bool DropCleanCaches(std::string* err) {
   std::ofstream out("/proc/sys/vm/drop_caches");
   if (!out) {
@@ -153,6 +149,12 @@ bool DropCleanCaches(std::string* err) {
     return false;
   }
   return true;
+}
+
+std::string SelfExecutablePath() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("elevbench") : p.string();
 }
 
 }  // namespace elevbench

@@ -42,8 +42,9 @@ std::string UnescapeMountField(const std::string& field);
 /// True when running as root (euid 0).
 bool RunningAsRoot();
 
-/// sync(2) then `echo 3 > /proc/sys/vm/drop_caches`. Needs root.
-[[nodiscard]] bool DropCaches(std::string* err);
+/// This program's own path (/proc/self/exe), for the children that run elevbench again (the
+/// disk daemon); "elevbench" when it cannot be read.
+std::string SelfExecutablePath();
 
 /// `echo 3 > /proc/sys/vm/drop_caches` without a sync: drops clean page cache, dentries and
 /// inodes but leaves dirty data alone, so a running writer is not stalled by a global flush. For

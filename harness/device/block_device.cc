@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -371,6 +372,18 @@ std::vector<std::string> OfferedSchedulers() {
     }
   }
   return offered;
+}
+
+bool ReadDiskNumbers(const Sysfs& sysfs, const std::string& disk, uint32_t* major, uint32_t* minor,
+                     std::string* err) {
+  const std::string name = disk.rfind("/dev/", 0) == 0 ? disk.substr(5) : disk;
+  std::string dev;
+  if (!sysfs.Read("/sys/block/" + name + "/dev", &dev, err)) return false;
+  if (std::sscanf(dev.c_str(), "%u:%u", major, minor) != 2) {
+    *err = "/sys/block/" + name + "/dev: not MAJOR:MINOR";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace elevbench

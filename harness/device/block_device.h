@@ -114,4 +114,9 @@ nlohmann::json ToJson(const BlockDeviceInfo& info);
 /// scheduler built as a module is listed only once loaded, and selecting it loads it.
 std::vector<std::string> OfferedSchedulers();
 
+/// The device number of a whole disk, from /sys/block/<disk>/dev; `disk` is a kernel name
+/// ("loop9") or its /dev path. The tracers filter their events by it. err is one line.
+[[nodiscard]] bool ReadDiskNumbers(const Sysfs& sysfs, const std::string& disk, uint32_t* major,
+                                   uint32_t* minor, std::string* err);
+
 }  // namespace elevbench

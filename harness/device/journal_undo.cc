@@ -12,10 +12,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
+#include "harness/core/stuck_io.h"
 #include "harness/device/driver_tags.h"
+#include "harness/device/fuse_connection.h"
+#include "harness/process/bounded_call.h"
 
 namespace elevbench {
 namespace {
@@ -171,6 +175,7 @@ Outcome UndoProcess(const JournalEntry& e, std::chrono::milliseconds grace, std:
     return Say(line, Outcome::kGone, what + " already exited");
   }
   kill(e.pid, SIGTERM);
+  kill(e.pid, SIGCONT);  // a stopped process acts on SIGTERM only once continued
   if (WaitGone(e, grace)) return Say(line, Outcome::kDone, "terminated " + what);
   if (ProcessAlive(e.pid, e.start_time)) kill(e.pid, SIGKILL);
   if (WaitGone(e, std::chrono::seconds(2))) {
@@ -181,20 +186,38 @@ Outcome UndoProcess(const JournalEntry& e, std::chrono::milliseconds grace, std:
 
 // A killed run's fio is still dying (PR_SET_PDEATHSIG) and may hold files open until its last
 // I/O to a slow emulated disk completes: give EBUSY 15 s before falling back to a lazy unmount.
+// Each umount2 runs under a deadline (bounded_call.h): one that waits on a FUSE daemon which
+// stopped answering gets the stuck I/O broken (the journaled connections aborted) after 30 s.
 Outcome UndoMount(const JournalEntry& e, std::string* line) {
+  const BoundedCallLimits limits;
+  int call_error = 0;
+  std::string err;
   for (int attempt = 0; attempt < 75; ++attempt) {
-    if (umount2(e.path.c_str(), 0) == 0) return Say(line, Outcome::kDone, "unmounted " + e.path);
-    if (errno == EINVAL || errno == ENOENT) {
+    if (!UnmountBounded(e.path, 0, limits, &call_error, &err)) {
+      return Say(line, Outcome::kFailed, "FAILED " + err);
+    }
+    if (call_error == 0) return Say(line, Outcome::kDone, "unmounted " + e.path);
+    if (call_error == EINVAL || call_error == ENOENT) {
       return Say(line, Outcome::kGone, e.path + " is not mounted");
     }
-    if (errno != EBUSY) break;
+    if (call_error != EBUSY) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  std::string first_error = strerror(errno);
-  if (umount2(e.path.c_str(), MNT_DETACH) == 0) {
+  std::string first_error = strerror(call_error);
+  if (!UnmountBounded(e.path, MNT_DETACH, limits, &call_error, &err)) {
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  if (call_error == 0) {
     return Say(line, Outcome::kDone, "lazily detached " + e.path + " (" + first_error + ")");
   }
-  return Say(line, Outcome::kFailed, "FAILED umount " + e.path + ": " + strerror(errno));
+  return Say(line, Outcome::kFailed, "FAILED umount " + e.path + ": " + strerror(call_error));
+}
+
+// At its turn everything above the daemon is already undone (UnblockFuseDaemons ran first); the
+// daemon itself goes with the next, older entry.
+Outcome UndoFuseConnection(const JournalEntry& e, std::string* line) {
+  return Say(line, Outcome::kDone,
+             "FUSE connection " + e.original + " of " + e.path + ": its daemon goes next");
 }
 
 Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
@@ -205,14 +228,27 @@ Outcome UndoLoop(const Sysfs& sysfs, const JournalEntry& e, std::string* line) {
   if (current != e.backing_file) {
     return Say(line, Outcome::kGone, e.path + " now backs " + current + ", not ours; left alone");
   }
-  int fd = open(e.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || ioctl(fd, LOOP_CLR_FD, 0) != 0) {
-    int saved = errno;
-    if (fd >= 0) close(fd);
-    if (saved == ENXIO) return Say(line, Outcome::kGone, e.path + " is already detached");
+  // LOOP_CLR_FD of an idle device freezes its queue, which waits for the requests in flight: under
+  // a deadline (bounded_call.h), like an unmount, in case the disk below stopped answering.
+  const char* device = e.path.c_str();
+  int saved = 0;
+  std::string err;
+  if (!RunBounded(
+          "detach " + e.path,
+          [device]() -> int {
+            const int fd = open(device, O_RDONLY | O_CLOEXEC);
+            if (fd < 0) return errno;
+            const int rc = ioctl(fd, LOOP_CLR_FD, 0) == 0 ? 0 : errno;
+            close(fd);
+            return rc;
+          },
+          BoundedCallLimits{}, &saved, &err)) {
+    return Say(line, Outcome::kFailed, "FAILED " + err);
+  }
+  if (saved == ENXIO) return Say(line, Outcome::kGone, e.path + " is already detached");
+  if (saved != 0) {
     return Say(line, Outcome::kFailed, "FAILED detach " + e.path + ": " + strerror(saved));
   }
-  close(fd);
   // A busy device only gets autoclear set and detaches on last close — after a lazy unmount, once
   // the filesystem has written back its dirty pages, which on the emulated 2003 disk takes seconds.
   auto deadline = Clock::now() + std::chrono::seconds(30);
@@ -340,9 +376,27 @@ bool ProcessAlive(pid_t pid, uint64_t start_time) {
   return now_start == start_time && state != 'Z';
 }
 
+void UnblockFuseDaemons(const std::vector<JournalEntry>& entries, std::vector<std::string>* log) {
+  for (const JournalEntry& e : entries) {
+    if (e.kind != JournalEntryKind::kFuseConnection) continue;
+    std::string line;
+    UnblockFuseDaemon(e, kFuseAnswerSeconds, &line);
+    log->push_back(line);
+  }
+}
+
 bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
                     std::vector<JournalEntry>* entries, std::vector<std::string>* log,
                     std::string* err) {
+  // Before anything above a FUSE daemon is unmounted: continue it, or abort its connection.
+  // While the entries are undone, a wait that runs out breaks their connections too.
+  UnblockFuseDaemons(*entries, log);
+  std::vector<std::unique_ptr<ScopedStuckIoBreaker>> breakers;
+  for (const JournalEntry& e : *entries) {
+    if (e.kind != JournalEntryKind::kFuseConnection) continue;
+    breakers.push_back(
+        std::make_unique<ScopedStuckIoBreaker>([e] { return AbortJournaledFuseConnection(e); }));
+  }
   size_t total = entries->size();
   std::vector<bool> failed(total, false);
   std::vector<size_t> deferred;
@@ -367,6 +421,8 @@ bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
         return UndoCgroup(sysfs, e, &line);
       case JournalEntryKind::kTracefsInstance:
         return UndoTracefsInstance(sysfs, e, &line);
+      case JournalEntryKind::kFuseConnection:
+        return UndoFuseConnection(e, &line);
       default:
         return UndoPath(e, &line);
     }

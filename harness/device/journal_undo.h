@@ -29,11 +29,20 @@ bool ReadProcStat(pid_t pid, uint64_t* start_time, std::string* comm, char* stat
 /// True while `pid` is the same process (its start time matches) and not a zombie.
 bool ProcessAlive(pid_t pid, uint64_t start_time);
 
+/// How long a journaled FUSE daemon gets to answer a statfs before its connection is aborted.
+inline constexpr double kFuseAnswerSeconds = 3;
+
+/// The restore's first step: UnblockFuseDaemon (fuse_connection.h) for every FUSE connection in
+/// `entries`, one log line each.
+void UnblockFuseDaemons(const std::vector<JournalEntry>& entries, std::vector<std::string>* log);
+
 /// Undoes `entries` newest first and keeps going past failures; each step appends one line to
-/// `log`. Leaves only the failed entries in *entries. Sysfs values and driver tags that fail get
-/// a second chance at the end: an iosched tunable comes back once its scheduler is restored.
-/// `grace` is how long a recorded process gets between SIGTERM and SIGKILL. False with a summary
-/// in err when any step failed.
+/// `log`. First of all UnblockFuseDaemons, and while it runs every journaled FUSE connection is a
+/// stuck-I/O breaker (core/stuck_io.h), so a bounded wait that runs out aborts it. Leaves only the
+/// failed entries in *entries. Sysfs values and driver tags that fail get a second chance at the
+/// end: an iosched tunable comes back once its scheduler is restored. `grace` is how long a
+/// recorded process gets between SIGTERM and SIGKILL. False with a summary in err when any step
+/// failed.
 bool RestoreEntries(const Sysfs& sysfs, std::chrono::milliseconds grace,
                     std::vector<JournalEntry>* entries, std::vector<std::string>* log,
                     std::string* err);

@@ -29,8 +29,9 @@ constexpr int kSchemaVersion = 1;
 using JournalFile = JournalContents;
 
 constexpr const char* kKindNames[] = {
-    "sysfs_value", "loop_device",  "mount",  "fuse_mount",      "file", "directory", "process",
-    "driver_tags", "loop_created", "cgroup", "tracefs_instance"};
+    "sysfs_value",      "loop_device",    "mount",       "fuse_mount",   "file",
+    "directory",        "process",        "driver_tags", "loop_created", "cgroup",
+    "tracefs_instance", "fuse_connection"};
 
 bool IsLoopDevicePath(const std::string& p) {
   return p.rfind("/dev/loop", 0) == 0 && p.size() > 9 &&
@@ -92,6 +93,9 @@ bool ValidateEntry(const JournalEntry& e, std::string* err) {
     ok = ok && IsElevbenchCgroupPath(e.path);
   } else if (e.kind == JournalEntryKind::kTracefsInstance) {
     ok = ok && IsElevbenchInstancePath(e.path);
+  } else if (e.kind == JournalEntryKind::kFuseConnection) {
+    ok = ok && e.pid > 1 && e.start_time > 0 && !e.original.empty() && e.original.size() < 11 &&
+         e.original.find_first_not_of("0123456789") == std::string::npos;
   }
   if (!ok) *err = std::string("invalid ") + KindName(e.kind) + " entry '" + e.path + "'";
   return ok;
@@ -99,10 +103,13 @@ bool ValidateEntry(const JournalEntry& e, std::string* err) {
 
 nlohmann::json EntryToJson(const JournalEntry& e) {
   nlohmann::json j = {{"kind", KindName(e.kind)}};
-  if (e.kind == JournalEntryKind::kProcess) {
+  if (e.kind == JournalEntryKind::kProcess || e.kind == JournalEntryKind::kFuseConnection) {
     j["pid"] = e.pid;
     j["start_time"] = e.start_time;
     j["comm"] = e.comm;
+    if (e.kind == JournalEntryKind::kProcess) return j;
+    j["path"] = e.path;
+    j["connection"] = e.original;
     return j;
   }
   const bool loop =
@@ -123,7 +130,7 @@ bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
     if (i == std::size(kKindNames)) return Fail(err, "unknown journal entry kind '" + kind + "'");
     *e = JournalEntry();
     e->kind = static_cast<JournalEntryKind>(i);
-    if (e->kind == JournalEntryKind::kProcess) {
+    if (e->kind == JournalEntryKind::kProcess || e->kind == JournalEntryKind::kFuseConnection) {
       // Numbers through GetJsonField: a float such as 1e56 read as an integer is undefined
       // behaviour in nlohmann's get<>.
       if (!GetJsonField(j, "pid", &e->pid, err) ||
@@ -131,6 +138,10 @@ bool EntryFromJson(const nlohmann::json& j, JournalEntry* e, std::string* err) {
         return Fail(err, "bad journal entry: " + *err);
       }
       e->comm = j.value("comm", "");
+      if (e->kind == JournalEntryKind::kFuseConnection) {
+        e->path = j.at("path");
+        e->original = j.at("connection");
+      }
     } else {
       const bool loop =
           e->kind == JournalEntryKind::kLoopDevice || e->kind == JournalEntryKind::kLoopCreated;

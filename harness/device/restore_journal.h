@@ -39,6 +39,10 @@ enum class JournalEntryKind {
                  ///< /sys/fs/cgroup/ that the run made), moving any task left in it to the parent.
   kTracefsInstance,  ///< remove the tracefs instance `path` (".../instances/elevbench-<pid>"),
                      ///< after turning its tracing off.
+  kFuseConnection,   ///< the FUSE connection `original` (a number) of daemon `pid` serving
+                     ///< mountpoint `path`. Acted on first, before anything is undone: a
+                     ///< stopped daemon gets SIGCONT, a silent one its connection aborted
+                     ///< (fuse_connection.h), so nothing above it can hang the restore.
 };
 
 /// The kind's name in the journal file: "sysfs_value", "loop_device", ...
@@ -48,11 +52,13 @@ const char* KindName(JournalEntryKind kind);
 struct JournalEntry {
   JournalEntryKind kind = JournalEntryKind::kFile;
   std::string path;          ///< attribute, "/dev/loopN", mountpoint, file or directory.
-  std::string original;      ///< kSysfsValue: the value to restore (scheduler: bare name).
+  std::string original;      ///< kSysfsValue: the value to restore (scheduler: bare name);
+                             ///< kDriverTags: the depth; kFuseConnection: the number.
   std::string backing_file;  ///< kLoopDevice, kLoopCreated.
-  pid_t pid = 0;             ///< kProcess.
-  uint64_t start_time = 0;   ///< kProcess: /proc/<pid>/stat field 22, guards against pid reuse.
-  std::string comm;          ///< kProcess: for the log only.
+  pid_t pid = 0;             ///< kProcess, kFuseConnection (the daemon).
+  uint64_t start_time = 0;   ///< kProcess, kFuseConnection: /proc/<pid>/stat field 22, guards
+                             ///< against pid reuse.
+  std::string comm;          ///< kProcess, kFuseConnection: for the log only.
 
   /// An entry of `kind` for `path`; the named constructors below fill the other fields.
   static JournalEntry Of(JournalEntryKind kind, std::string path) {
@@ -102,6 +108,17 @@ struct JournalEntry {
   /// `path`: the instance directory ("/sys/kernel/tracing/instances/elevbench-7").
   static JournalEntry TracefsInstance(std::string path) {
     return Of(JournalEntryKind::kTracefsInstance, std::move(path));
+  }
+  /// The connection `connection` of the FUSE filesystem the daemon `pid` (started at
+  /// `start_time`) serves at `mountpoint`.
+  static JournalEntry FuseConnection(std::string mountpoint, unsigned connection, pid_t pid,
+                                     uint64_t start_time, std::string comm) {
+    JournalEntry e = Of(JournalEntryKind::kFuseConnection, std::move(mountpoint));
+    e.original = std::to_string(connection);
+    e.pid = pid;
+    e.start_time = start_time;
+    e.comm = std::move(comm);
+    return e;
   }
   static JournalEntry Process(pid_t pid, uint64_t start_time, std::string comm) {
     JournalEntry e = Of(JournalEntryKind::kProcess, "");

@@ -60,6 +60,10 @@ bool SupportedScratchFs(const std::string& fs) {
   return fs == "ext2" || fs == "ext4" || fs == "xfs";
 }
 
+bool SupportedDeviceFs(const std::string& fs) {
+  return SupportedScratchFs(fs) || fs == kRawDeviceFs;
+}
+
 std::vector<std::string> MkfsCommand(const std::string& fs, const std::string& device) {
   if (fs == "xfs") return {"mkfs.xfs", "-q", "-f", device};
   if (fs == "ext2") return {"mkfs.ext2", "-q", "-F", device};
@@ -164,7 +168,7 @@ bool MountJournaled(const std::string& device, const std::string& mountpoint,
 
 bool CreateScratchDevice(const ScratchOptions& options, RestoreJournal* journal,
                          ScratchDevice* scratch, std::string* err) {
-  if (!SupportedScratchFs(options.fs)) {
+  if (!SupportedDeviceFs(options.fs)) {
     *err = "unsupported --fs '" + options.fs + "' (ext2, ext4 or xfs)";
     return false;
   }
@@ -187,6 +191,10 @@ bool CreateScratchDevice(const ScratchOptions& options, RestoreJournal* journal,
   }
   if (!AttachLoopDevice(s.image_path, journal, &s.loop_device, err)) return false;
   s.loop_name = s.loop_device.substr(5);
+  if (options.fs == kRawDeviceFs) {  // a raw device: no filesystem
+    *scratch = s;
+    return true;
+  }
   if (!RunChecked(MkfsCommand(options.fs, s.loop_device), nullptr, err)) {
     *err = "mkfs failed: " + *err;
     return false;

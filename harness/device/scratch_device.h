@@ -34,6 +34,12 @@ struct ScratchDevice {
 /// True for the filesystems mkfs can make here.
 bool SupportedScratchFs(const std::string& fs);
 
+/// The `fs` of a device made without a filesystem (run replay's raw target): no mkfs, no mount.
+inline constexpr const char* kRawDeviceFs = "none";
+
+/// SupportedScratchFs, or kRawDeviceFs.
+bool SupportedDeviceFs(const std::string& fs);
+
 /// The mkfs command line for `fs` on `device` (lazy ext4 initialisation is off, so no
 /// background writes disturb the measurements).
 std::vector<std::string> MkfsCommand(const std::string& fs, const std::string& device);

@@ -47,6 +47,11 @@ void DiskStats::Record(const DiskRequest& req, const DiskService& svc, int64_t a
   c_.max_overrun_ns = std::max(c_.max_overrun_ns, achieved_ns - svc.service_ns);
 }
 
+void DiskStats::RecordFailure(uint64_t moved_bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (c_.failed_requests++ == 0) c_.first_failure_after_bytes = moved_bytes;
+}
+
 DiskCounters DiskStats::Snapshot(int64_t now_ns) const {
   std::lock_guard<std::mutex> lock(mu_);
   DiskCounters copy = c_;
@@ -58,7 +63,7 @@ nlohmann::json DiskStatsToJson(const DiskCounters& c, const DiskProfile& profile
                                int64_t uptime_ns) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  return nlohmann::json{
+  nlohmann::json j{
       {"requests", c.requests},
       {"reads", c.reads},
       {"writes", c.writes},
@@ -75,7 +80,10 @@ nlohmann::json DiskStatsToJson(const DiskCounters& c, const DiskProfile& profile
       {"cpu_user_s", TimevalSeconds(ru.ru_utime)},
       {"cpu_sys_s", TimevalSeconds(ru.ru_stime)},
       {"profile", DiskProfileToJson(profile)},
+      {"failed_requests", c.failed_requests},
   };
+  if (c.failed_requests > 0) j["first_failure_after_bytes"] = c.first_failure_after_bytes;
+  return j;
 }
 
 DiskTrace::~DiskTrace() {

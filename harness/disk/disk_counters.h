@@ -37,6 +37,10 @@ struct DiskCounters {
   /// Most requests inside the daemon at once (1 when queue_depth == 1: the
   /// single-threaded loop takes the next request only after the last).
   int max_queue_depth = 0;
+  /// Requests failed with EIO by an injected fault (DiskFaults).
+  uint64_t failed_requests = 0;
+  /// Bytes the disk had moved when the first of them failed (0 while none has).
+  uint64_t first_failure_after_bytes = 0;
 };
 
 /// Thread-safe accumulator behind stats.json. Enter/Leave bracket each
@@ -49,6 +53,8 @@ class DiskStats {
   void Leave(int64_t now_ns);
   /// Adds one served request and its achieved service time.
   void Record(const DiskRequest& req, const DiskService& svc, int64_t achieved_ns);
+  /// Adds one request failed by an injected fault, the disk having moved `moved_bytes` so far.
+  void RecordFailure(uint64_t moved_bytes);
   /// Copy of the counters; an open busy period is counted up to `now_ns`.
   DiskCounters Snapshot(int64_t now_ns) const;
 

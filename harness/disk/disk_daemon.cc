@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <memory>
@@ -23,6 +24,8 @@
 
 namespace elevbench {
 namespace {
+
+constexpr int kPrSetIoFlusher = 57;  // PR_SET_IO_FLUSHER (linux/prctl.h, Linux 5.6)
 
 constexpr char kImageName[] = "disk.img";
 constexpr char kStatsName[] = "stats.json";
@@ -308,6 +311,14 @@ int RunDiskFuseLoop(fuse* f, int queue_depth) {
 int ServeDiskSession(const DiskDaemonOptions& options, DaemonState* state, std::string* err) {
   Session session;
   session.state = state;
+  // An I/O flusher (PR_SET_IO_FLUSHER, Linux 5.6): the daemon serves the loop device's writeback,
+  // so its own allocations must not wait on that writeback (no reclaim through I/O, no dirty
+  // throttling), or the disk would deadlock under memory pressure (a small --machine ram=).
+  // Threads started below inherit it. Without CAP_SYS_RESOURCE it is only noted.
+  if (prctl(kPrSetIoFlusher, 1UL, 0UL, 0UL, 0UL) != 0) {
+    std::fprintf(stderr, "elevbench disk: PR_SET_IO_FLUSHER: %s (serving without it)\n",
+                 std::strerror(errno));
+  }
   int rc = MountDiskSession(options, state, &session, err) ? 0 : 1;
   // Sleep deadlines are absolute; a 1 ns timer slack (instead of the default
   // 50 us) keeps wake-ups on time. Threads started below inherit it.

@@ -64,7 +64,8 @@ DiskEngine::DiskEngine(int fd, const DiskProfile& profile, DiskStats* stats, Dis
       rt_priority_(rt_priority),
       stats_(stats),
       trace_(trace),
-      model_(profile) {}
+      model_(profile),
+      faults_(profile) {}
 
 DiskEngine::~DiskEngine() { Stop(); }
 
@@ -142,6 +143,10 @@ ssize_t DiskEngine::Submit(bool is_write, char* buf, size_t len, uint64_t offset
 }
 
 ssize_t DiskEngine::Serve(const DiskService& svc, const DiskRequest& req, char* buf) {
+  if (faults_.enabled() && faults_.Fails(req.length)) {
+    stats_->RecordFailure(faults_.moved_bytes());
+    return -EIO;
+  }
   const ssize_t result = FullIo(fd_, req.is_write, buf, req.length, req.offset);
   // Trace output is written inside the service window, before the sleep, so
   // it does not add latency unless it overruns the deadline.

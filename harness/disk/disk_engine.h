@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "harness/disk/disk_counters.h"
+#include "harness/disk/disk_faults.h"
 #include "harness/disk/disk_model.h"
 
 namespace elevbench {
@@ -64,7 +65,8 @@ class DiskEngine {
   bool realtime() const { return realtime_.load(); }
 
   /// One request: reads into / writes from `buf`, returns bytes done or
-  /// -errno, and returns no earlier than the modelled completion.
+  /// -errno, and returns no earlier than the modelled completion. A request failed by an injected
+  /// fault (DiskFaults) returns -EIO at once, without touching the backing file.
   ssize_t Submit(bool is_write, char* buf, size_t len, uint64_t offset);
 
  private:
@@ -91,7 +93,8 @@ class DiskEngine {
   int saved_priority_ = 0;
   DiskStats* stats_;
   DiskTrace* trace_;
-  DiskModel model_;  // Guarded by mu_.
+  DiskModel model_;    // Guarded by mu_.
+  DiskFaults faults_;  // Used where requests are served (one at a time).
   int64_t last_actual_end_ns_ = 0;
 
   std::mutex mu_;

@@ -103,6 +103,30 @@ int64_t TransferNs(uint64_t bytes, double mbps) {
   return std::llround(static_cast<double>(bytes) * 1000.0 / mbps);
 }
 
+// The fault-injection keys (fail_after_mb, fail_rate, fail_seed) of ApplyDiskOverride.
+bool ApplyDiskFaultOverride(std::string_view key, std::string_view value, DiskProfile* profile,
+                            std::string* err) {
+  auto bad = [&](const char* want) {
+    *err = "disk override " + std::string(key) + ": '" + std::string(value) + "' is not " + want;
+    return false;
+  };
+  if (key == "fail_after_mb" || key == "fail_seed") {
+    uint64_t v = 0;
+    if (!ParseU64(value, &v) || v > (uint64_t{1} << 40)) return bad("an integer in [0, 2^40]");
+    (key == "fail_seed" ? profile->fail_seed : profile->fail_after_mb) = v;
+    return true;
+  }
+  if (key == "fail_rate") {
+    double v = 0;
+    if (!ParseDouble(value, &v) || !(v >= 0 && v <= 1)) return bad("a probability in [0, 1]");
+    profile->fail_rate = v;
+    return true;
+  }
+  *err = "unknown disk parameter '" + std::string(key) +
+         "' (the faults are fail_after_mb, fail_rate, fail_seed)";
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> DiskProfileNames() {
@@ -152,6 +176,7 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
     profile->name = std::string(value);
     return true;
   }
+  if (key.substr(0, 5) == "fail_") return ApplyDiskFaultOverride(key, value, profile, err);
   if (key == "capacity_bytes" || key == "stream_cache_bytes") {
     uint64_t v = 0;
     if (!ParseU64(value, &v)) return bad("an unsigned integer");
@@ -203,7 +228,7 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
   *err = "unknown disk parameter '" + std::string(key) +
          "' (known: name, capacity_bytes, track_to_track_ms, avg_seek_ms, full_stroke_ms, rpm, "
          "read_mbps, write_mbps, overhead_ms, queue_depth, driver_tags, aging_ms, "
-         "stream_cache_bytes)";
+         "stream_cache_bytes, fail_after_mb, fail_rate, fail_seed)";
   return false;
 }
 
@@ -254,12 +279,16 @@ bool ValidateDiskProfile(const DiskProfile& p, std::string* err) {
            ": driver_tags must be 0 or in [4, 4096] (4 is the kernel's minimum)";
     return false;
   }
+  if (!(p.fail_rate >= 0 && p.fail_rate <= 1) || p.fail_after_mb > (uint64_t{1} << 40)) {
+    *err = "disk profile " + p.name + ": fail_rate must be in [0, 1], fail_after_mb <= 2^40";
+    return false;
+  }
   return true;
 }
 
 nlohmann::json DiskProfileToJson(const DiskProfile& p) {
   const double avg_rotation_ms = p.rpm > 0 ? 30000.0 / p.rpm : 0.0;
-  return nlohmann::json{
+  nlohmann::json j{
       {"name", p.name},
       {"capacity_bytes", p.capacity_bytes},
       {"track_to_track_ms", p.track_to_track_ms},
@@ -275,6 +304,13 @@ nlohmann::json DiskProfileToJson(const DiskProfile& p) {
       {"aging_ms", p.aging_ms},
       {"stream_cache_bytes", p.stream_cache_bytes},
   };
+  // Injected faults only when asked for, so that a normal run's context is as before.
+  if (p.fail_after_mb > 0) j["fail_after_mb"] = p.fail_after_mb;
+  if (p.fail_rate > 0) {
+    j["fail_rate"] = p.fail_rate;
+    j["fail_seed"] = p.fail_seed;
+  }
+  return j;
 }
 
 DiskModel::DiskModel(const DiskProfile& profile) : profile_(profile) {}

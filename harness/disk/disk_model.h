@@ -62,6 +62,14 @@ struct DiskProfile {
   /// bytes, so a following sequential request in the same direction has that
   /// part of its transfer already done. 0 disables it.
   uint64_t stream_cache_bytes = 0;
+  /// Fault injection (docs/reliability.md): every request after the disk has moved this many
+  /// MB (1e6 bytes, counted from the daemon's start, mkfs included) fails with EIO. 0 = never.
+  uint64_t fail_after_mb = 0;
+  /// Fault injection: each request fails with EIO with this probability, drawn from a
+  /// generator seeded with fail_seed, so a failing run can be repeated. 0 = never.
+  double fail_rate = 0;
+  /// Seed of fail_rate's draws.
+  uint64_t fail_seed = 1;
 };
 
 /// Names of the built-in profiles, in a stable order, for `list` output and

@@ -13,8 +13,10 @@
 #include <thread>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/stuck_io.h"
 #include "harness/device/device_control.h"
 #include "harness/device/driver_tags.h"
+#include "harness/device/fuse_connection.h"
 #include "harness/device/scratch_device.h"
 #include "harness/disk/daemon_start.h"
 #include "harness/process/subprocess.h"
@@ -206,7 +208,7 @@ bool CheckEmulatedPrerequisites(const EmulatedOptions& options, DiskProfile* pro
     *err = "the emulated disk needs /dev/fuse (modprobe fuse)";
     return false;
   }
-  if (!SupportedScratchFs(options.fs)) {
+  if (!SupportedDeviceFs(options.fs)) {
     *err = "unsupported --fs '" + options.fs + "' (ext2, ext4 or xfs)";
     return false;
   }
@@ -240,6 +242,7 @@ bool CreateEmulatedBacking(const EmulatedOptions& options, RestoreJournal* journ
     return false;
   }
   close(fd);
+  if (options.fs == kRawDeviceFs) return true;  // a raw device: no filesystem
   if (!RunChecked(MkfsCommand(options.fs, s->backing_path), nullptr, err)) {
     *err = "mkfs failed: " + *err;
     return false;
@@ -269,6 +272,24 @@ bool AwaitEmulatedMount(const EmulatedStack& s, std::string* err) {
   return true;
 }
 
+// The daemon's FUSE connection, journaled so that the teardown and `restore` look at the daemon
+// before they unmount anything above it, and a stuck-I/O breaker for the rest of the process: a
+// bounded wait that runs out aborts it (it does nothing once the disk is unmounted).
+bool JournalFuseConnection(RestoreJournal* journal, EmulatedStack* s, std::string* err) {
+  if (!FuseConnectionOf(s->fuse_dir, &s->fuse_connection, err)) return false;
+  uint64_t start_time = 0;
+  std::string comm;
+  if (!ReadProcessIdentity(s->daemon_pid, &start_time, &comm, err)) return false;
+  const JournalEntry entry = JournalEntry::FuseConnection(s->fuse_dir, s->fuse_connection,
+                                                          s->daemon_pid, start_time, comm);
+  if (!journal->Record(entry, err)) return false;
+  RegisterStuckIoBreaker([entry] {
+    const std::string done = AbortJournaledFuseConnection(entry);
+    return done.empty() ? done : "the emulated disk: " + done;
+  });
+  return true;
+}
+
 // 3. The FUSE daemon. Journal order: the mount before the process, so undo kills the daemon
 //    first (it unmounts itself on SIGTERM) and then makes sure the mount is gone.
 bool StartEmulatedDaemon(const EmulatedOptions& options, RestoreJournal* journal, EmulatedStack* s,
@@ -289,7 +310,8 @@ bool StartEmulatedDaemon(const EmulatedOptions& options, RestoreJournal* journal
     kill(s->daemon_pid, SIGTERM);
     return false;
   }
-  return AwaitEmulatedMount(*s, err);
+  if (!AwaitEmulatedMount(*s, err)) return false;
+  return JournalFuseConnection(journal, s, err);
 }
 
 }  // namespace
@@ -306,6 +328,10 @@ bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal
   if (!AttachLoopDevice(s.fuse_dir + "/disk.img", journal, &s.loop_device, err)) return false;
   s.loop_name = s.loop_device.substr(5);
   if (!SetUpQueue(options, journal, &s, err)) return false;
+  if (options.fs == kRawDeviceFs) {  // a raw device: nothing to mount
+    *stack = s;
+    return true;
+  }
   s.mountpoint = s.work_dir + "/mnt";
   if (!MountJournaled(s.loop_device, s.mountpoint, journal, err)) return false;
   *stack = s;

@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -46,6 +47,8 @@ struct EmulatedStack {
   std::string mountpoint;  ///< filesystem on the loop device
   pid_t daemon_pid = 0;
   std::string daemon_log;
+  /// The FUSE connection of fuse_dir (/sys/fs/fuse/connections/N), journaled.
+  unsigned fuse_connection = 0;
   /// Driver tags in force on the loop device after creation, as read from debugfs; -1 when the
   /// profile leaves them (driver_tags 0) and debugfs could not be read.
   int driver_tags = -1;
@@ -88,6 +91,39 @@ std::vector<std::pair<std::string, std::string>> EmulatedVmSettings();
 /// Builds the stack. Needs root and /dev/fuse.
 [[nodiscard]] bool CreateEmulatedStack(const EmulatedOptions& options, RestoreJournal* journal,
                                        EmulatedStack* stack, std::string* err);
+
+/// Whether the stack's disk daemon has exited; *why then says how, from the line its watcher
+/// appends to the log (StartDetachedDaemon): "the emulated disk daemon died (signal 9)", or
+/// "... exited (status N): <its last log line>". Waits up to 0.5 s for that line.
+bool EmulatedDaemonGone(const EmulatedStack& stack, std::string* why);
+
+/// Whether the stack's disk daemon still answers, for the target watch (run/target_watch.h),
+/// which asks every 250 ms. Thread-safe (the session asks too, after a failed cell).
+class DaemonLiveness {
+ public:
+  /// How long the daemon may be stopped (state T: SIGSTOP, a debugger) before it counts as silent.
+  static constexpr double kStoppedGraceSeconds = 2;
+  /// How often it is asked a statfs, and how long it gets to answer (a deadlocked daemon).
+  static constexpr double kProbePeriodSeconds = 2;
+  static constexpr double kAnswerSeconds = 5;
+
+  /// True once the daemon has been stopped for kStoppedGraceSeconds, or did not answer a statfs
+  /// within kAnswerSeconds: then its FUSE connection is aborted (so nothing of the run waits on it
+  /// in state D) and *why says "the emulated disk daemon stopped answering (…); its FUSE
+  /// connection N was aborted". Stays true afterwards. A dead daemon is EmulatedDaemonGone's.
+  bool Silent(const EmulatedStack& stack, std::string* why);
+
+ private:
+  std::mutex mu_;
+  double stopped_since_ = -1;
+  double last_probe_ = -1;
+  std::string why_;
+};
+
+/// The cause of a failed cell that the emulated disk's counters over that cell (a CounterDelta
+/// of stats.json) show: "I/O error on the emulated disk after N MB" when an injected fault
+/// (--disk-set fail_after_mb / fail_rate) failed a request; empty otherwise.
+std::string DiskFailureCause(const nlohmann::json& cell_counters);
 
 /// Reads the daemon's live counters (stats.json).
 [[nodiscard]] bool ReadDiskCounters(const EmulatedStack& stack, nlohmann::json* counters,

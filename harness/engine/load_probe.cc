@@ -1,11 +1,14 @@
 #include "harness/engine/load_probe.h"
 
+#include <signal.h>
+
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
+#include "harness/core/oom_kills.h"
 
 namespace elevbench {
 namespace {
@@ -64,6 +67,8 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
   opts.working_directory = spec.working_directory;
   opts.timeout_seconds = spec.timeout_seconds;
   opts.kill_grace_seconds = 2;
+  uint64_t oom_kills_before = 0;
+  const bool oom_known = ReadOwnOomKillCount(&oom_kills_before);
   ChildProcess child;
   if (!child.Start(spec.argv, opts, err)) {
     *err = "probe: " + *err;
@@ -81,6 +86,9 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
   }
   outcome->process = child.result();
   outcome->dnf = outcome->process.timed_out;
+  uint64_t oom_kills_after = 0;
+  outcome->oom_killed = oom_known && !outcome->dnf && outcome->process.term_signal == SIGKILL &&
+                        ReadOwnOomKillCount(&oom_kills_after) && oom_kills_after > oom_kills_before;
   return true;
 }
 

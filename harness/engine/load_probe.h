@@ -37,8 +37,11 @@ struct ProbeSpec {
 
 /// What a probe did.
 struct ProbeOutcome {
-  ProcessResult process;      ///< rusage, wall time, exit status of the probe
-  bool dnf = false;           ///< killed at its timeout
+  ProcessResult process;  ///< rusage, wall time, exit status of the probe
+  bool dnf = false;       ///< killed at its timeout
+  /// Ended by SIGKILL while the OOM-kill count of the run's memory cgroup rose (oom_kills.h):
+  /// killed for want of memory (`--machine ram=`), not by its timeout or by someone else.
+  bool oom_killed = false;
   uint64_t bytes_read = 0;    ///< its read() bytes (/proc/<pid>/io rchar), last sample
   double warmup_seconds = 0;  ///< how long the load had run when the probe started
 };

@@ -126,6 +126,22 @@ bool ParseDirection(const json& job, const char* dir, const std::string& job_pat
          ParseClat(*clat, path + ".clat_ns", &d->clat, err);
 }
 
+// The parts a job may lack (older layouts, hand-made fixtures): trim, sync's count, groupid.
+bool ParseOptionalParts(const json& job, const std::string& path, FioJobResult* r,
+                        std::string* err) {
+  if (job.contains("trim") && !ParseDirection(job, "trim", path, &r->trim, err)) return false;
+  if (const auto sync = job.find("sync");
+      sync != job.end() && sync->is_object() && sync->contains("total_ios")) {
+    if (!ReadU64(*sync, "total_ios", path + ".sync", &r->sync_ios, err)) return false;
+  }
+  if (job.contains("groupid")) {
+    uint64_t group = 0;
+    if (!ReadU64(job, "groupid", path, &group, err)) return false;
+    r->group = static_cast<uint32_t>(group);
+  }
+  return true;
+}
+
 bool ParseJob(const json& job, const std::string& path, FioJobResult* r, std::string* err) {
   if (!job.is_object()) {
     *err = path + ": expected an object";
@@ -144,7 +160,8 @@ bool ParseJob(const json& job, const std::string& path, FioJobResult* r, std::st
          ReadDouble(job, "sys_cpu", path, &r->sys_cpu_pct, err) &&
          ReadU64(job, "ctx", path, &r->ctx, err) &&
          ParseDirection(job, "read", path, &r->read, err) &&
-         ParseDirection(job, "write", path, &r->write, err);
+         ParseDirection(job, "write", path, &r->write, err) &&
+         ParseOptionalParts(job, path, r, err);
 }
 
 // Parses one JSON value starting at text[pos]; trailing text (late fio messages) is ignored.

@@ -54,6 +54,12 @@ struct FioJobResult {
   uint64_t ctx = 0;             ///< context switches
   FioDirectionResult read;
   FioDirectionResult write;
+  /// Discards ("trim"); zero when the output has no trim object.
+  FioDirectionResult trim;
+  /// fsyncs (iolog `sync` actions, fsync=N): "sync"."total_ios"; 0 when absent.
+  uint64_t sync_ios = 0;
+  /// The job's reporting group ("groupid"); 0 when absent.
+  uint32_t group = 0;
   /// Throughput over time from fio's bandwidth log (KiB/s per interval, read and write summed),
   /// filled by the runner when the invocation asked for a log; empty otherwise.
   std::vector<double> bw_kib_s;

@@ -1,7 +1,9 @@
 #include "harness/fio/fio_runner.h"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 
 #include "harness/core/atomic_file.h"
 #include "harness/process/subprocess.h"
@@ -27,8 +29,8 @@ bool PrepareFio(const FioInvocation& inv, std::vector<std::string>* argv, std::s
     global.extra.emplace_back("log_avg_msec", std::to_string(inv.bw_log_interval_ms));
     global.extra.emplace_back("per_job_logs", "1");
   }
-  std::string job_text;
-  if (!WriteFioJobFile(global, inv.streams, &job_text, err)) {
+  std::string job_text = inv.job_text;
+  if (job_text.empty() && !WriteFioJobFile(global, inv.streams, &job_text, err)) {
     *err = "fio job: " + *err;
     return false;
   }
@@ -39,6 +41,33 @@ bool PrepareFio(const FioInvocation& inv, std::vector<std::string>* argv, std::s
   }
   *argv = {"fio", "--output-format=json+", "--output=" + OutputPath(inv), JobPath(inv)};
   return true;
+}
+
+// Where the invocation's files are: its first stream's directory, else fio's working directory.
+std::string FioDirectory(const FioInvocation& inv) {
+  for (const StreamSpec& stream : inv.streams) {
+    if (!stream.directory.empty()) return stream.directory;
+  }
+  return "fio's working directory";
+}
+
+// Whether a fio that exited non-zero ran out of space: a job's error 28 in its output, or
+// ENOSPC's text on its stderr (an error while laying out its files leaves no job error).
+bool FioRanOutOfSpace(const FioInvocation& inv, const ProcessResult& pr) {
+  if (pr.error_output.find(std::strerror(ENOSPC)) != std::string::npos ||
+      pr.output.find(std::strerror(ENOSPC)) != std::string::npos) {
+    return true;
+  }
+  std::string text, ignored;
+  FioRunResult parsed;
+  if (!ReadWholeFile(OutputPath(inv), &text, &ignored) ||
+      !ParseFioJsonPlus(text, &parsed, &ignored)) {
+    return false;
+  }
+  for (const FioJobResult& job : parsed.jobs) {
+    if (job.error == ENOSPC) return true;
+  }
+  return false;
 }
 
 // The common end of a fio run: checks how it ended, parses its output and bandwidth logs.
@@ -53,13 +82,20 @@ bool FinishFio(const FioInvocation& inv, const ProcessResult& pr, bool stopped,
     *err = "fio timed out after " + std::to_string(static_cast<int>(inv.timeout_seconds)) + " s";
     return false;
   }
+  if (!stopped && pr.term_signal != 0) {
+    // Not ours (an interrupt or a timeout is said above): someone else killed it.
+    *err = "fio killed by signal " + std::to_string(pr.term_signal);
+    return false;
+  }
   if (!stopped && pr.exit_code != 0) {
+    if (FioRanOutOfSpace(inv, pr)) {
+      *err = "no space left on " + FioDirectory(inv);
+      return false;
+    }
     std::string why = LastLine(pr.error_output);
     if (why.empty()) why = LastLine(pr.output);
-    *err = "fio failed (" +
-           (pr.term_signal ? "signal " + std::to_string(pr.term_signal)
-                           : "exit " + std::to_string(pr.exit_code)) +
-           ")" + (why.empty() ? "" : ": " + why);
+    *err =
+        "fio failed (exit " + std::to_string(pr.exit_code) + ")" + (why.empty() ? "" : ": " + why);
     return false;
   }
   std::string text;
@@ -69,8 +105,13 @@ bool FinishFio(const FioInvocation& inv, const ProcessResult& pr, bool stopped,
     return false;
   }
   for (const FioJobResult& job : result->jobs) {
+    if (job.error == ENOSPC) {
+      *err = "no space left on " + FioDirectory(inv);
+      return false;
+    }
     if (job.error != 0) {
-      *err = "fio job " + job.name + " reported error " + std::to_string(job.error);
+      *err = "fio job " + job.name + " reported error " + std::to_string(job.error) + " (" +
+             std::strerror(job.error) + ")";
       return false;
     }
   }

@@ -15,6 +15,9 @@ namespace elevbench {
 struct FioInvocation {
   FioGlobalSpec global;
   std::vector<StreamSpec> streams;
+  /// A complete job file to run instead of one made of `global` and `streams` (a user's job
+  /// file placed on the target, scenarios/fiojobs/); bw_log_interval_ms must then be 0.
+  std::string job_text;
   std::string work_dir;  ///< where the job file and the json+ output are written (kept for audit)
   std::string label;     ///< file name stem for the job and output files
   double timeout_seconds = 0;  ///< 0 = no limit

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "harness/core/json_fields.h"
+
 namespace elevbench {
 namespace {
 
@@ -84,9 +86,12 @@ RunFacts RunFactsOf(const ResultsDocument& doc, const std::string& results_path)
       context.is_object() && context.contains("target") ? context["target"] : nlohmann::json();
   run.target = TargetSummary(target);
   facts.target_json = target.is_null() ? "{}" : target.dump();
-  if (context.is_object() && context.contains("repetitions") &&
-      context["repetitions"].is_number_unsigned()) {
-    run.repetitions = context["repetitions"].get<uint32_t>();
+  uint32_t repetitions = 0;
+  std::string ignored;
+  // GetOptionalJsonField: a count past uint32_t is left out, not truncated.
+  if (context.is_object() && GetOptionalJsonField(context, "repetitions", &repetitions, &ignored) &&
+      repetitions > 0) {
+    run.repetitions = repetitions;
   }
   run.results_path = AbsolutePath(results_path);
   run.complete = doc.complete;

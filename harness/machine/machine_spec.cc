@@ -86,6 +86,16 @@ bool ParseMachineSpec(const std::string& text, MachineSpec* spec, std::string* e
   return true;
 }
 
+namespace {
+
+// "64 KiB" below a mebibyte (which MiB would print as 0), else "256 MiB".
+std::string MachineMemoryText(uint64_t bytes) {
+  if (bytes < (1ULL << 20)) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+}  // namespace
+
 bool CheckMachineSpec(const MachineSpec& spec, const MachineInfo& host, std::string* err) {
   if (spec.cpus != 0 && (spec.cpus < 1 || spec.cpus > host.cpus)) {
     return Fail(err, "--machine cpus=" + std::to_string(spec.cpus) + ": this machine has " +
@@ -93,14 +103,12 @@ bool CheckMachineSpec(const MachineSpec& spec, const MachineInfo& host, std::str
                          std::to_string(host.cpus));
   }
   if (spec.memory_bytes != 0 && spec.memory_bytes < kMinMachineMemoryBytes) {
-    return Fail(err, "--machine ram=" + std::to_string(spec.memory_bytes >> 20) +
-                         " MiB is below the " + std::to_string(kMinMachineMemoryBytes >> 20) +
-                         " MiB a run needs");
+    return Fail(err, "--machine ram=" + MachineMemoryText(spec.memory_bytes) + " is below the " +
+                         MachineMemoryText(kMinMachineMemoryBytes) + " a run needs");
   }
   if (spec.memory_bytes != 0 && spec.memory_bytes > host.memory_bytes) {
-    return Fail(err, "--machine ram=" + std::to_string(spec.memory_bytes >> 20) +
-                         " MiB is more than this machine's " +
-                         std::to_string(host.memory_bytes >> 20) + " MiB");
+    return Fail(err, "--machine ram=" + MachineMemoryText(spec.memory_bytes) +
+                         " is more than this machine's " + MachineMemoryText(host.memory_bytes));
   }
   return true;
 }

@@ -19,6 +19,8 @@
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
+#include "harness/core/stuck_io.h"
+#include "harness/process/bounded_call.h"
 
 namespace elevbench {
 namespace {
@@ -28,6 +30,12 @@ constexpr size_t kStderrTailBytes = 64 * 1024;   // stderr: the tail is kept
 constexpr size_t kMaxDrainBytes = 1024 * 1024;   // per pipe and round, so a flood cannot starve
 constexpr double kPollSliceSeconds = 0.1;        // interrupts are noticed at least this often
 constexpr double kNoPidfdSliceSeconds = 0.01;    // exit polling when pidfd_open is unavailable
+// After SIGKILL a child can only still be there in an uninterruptible wait (I/O on a disk whose
+// FUSE daemon stopped answering): the stuck I/O is broken this long after the kill, and the child
+// abandoned this much later again (core/stuck_io.h).
+constexpr double kBreakAfterKillSeconds = 10;
+constexpr double kAbandonAfterBreakSeconds = 10;
+constexpr double kRunCheckedTimeoutSeconds = 600;  // mkfs, mount, losetup: never without a bound
 
 double MonotonicSeconds() {
   timespec ts{};
@@ -79,6 +87,8 @@ struct ChildReport {
   int error;
 };
 
+constexpr unsigned kCloseRangeCloexec = 1U << 2;  // CLOSE_RANGE_CLOEXEC (linux/close_range.h)
+
 // Runs in the forked child: only async-signal-safe calls until exec.
 [[noreturn]] void ExecChild(char* const* argv, const char* dir, pid_t parent, int devnull,
                             int out_fd, int err_fd, int status_fd) {
@@ -103,6 +113,11 @@ struct ChildReport {
   }
   if (devnull < 0 || out_fd < 0 || dup2(devnull, STDIN_FILENO) < 0 ||
       dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO) < 0) {
+    report.error = errno;
+  } else if (syscall(SYS_close_range, 3U, ~0U, kCloseRangeCloexec) != 0 && errno != ENOSYS &&
+             errno != EINVAL) {
+    // Only stdin, stdout and stderr reach the program: not the run's lock files, journal, pipes
+    // or a descriptor of the disk (CLOEXEC, so the status pipe still reports a failed exec).
     report.error = errno;
   } else if (dir != nullptr && chdir(dir) != 0) {
     report = {kStageChdir, errno};
@@ -264,7 +279,10 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   kill_grace_seconds_ = other.kill_grace_seconds_;
   stopping_ = other.stopping_;
   killed_ = other.killed_;
+  broke_ = other.broke_;
   kill_at_ = other.kill_at_;
+  killed_at_ = other.killed_at_;
+  name_ = std::move(other.name_);
   wait_error_ = std::move(other.wait_error_);
   result_ = std::move(other.result_);
   return *this;
@@ -283,7 +301,8 @@ bool ChildProcess::Start(const std::vector<std::string>& argv, const ProcessOpti
   CloseAll();
   state_ = State::kIdle;
   pid_ = 0;
-  stopping_ = killed_ = false;
+  stopping_ = killed_ = broke_ = false;
+  name_ = argv.empty() ? "" : argv[0];
   wait_error_.clear();
   result_ = ProcessResult{};
 
@@ -424,8 +443,34 @@ bool ChildProcess::Step(std::string* err) {
   if (stopping_ && !killed_ && now >= kill_at_) {
     kill(-pid_, SIGKILL);
     killed_ = true;
+    killed_at_ = now;
+  }
+  if (killed_ && !broke_ && now >= killed_at_ + kBreakAfterKillSeconds) {
+    broke_ = true;
+    BreakStuckIo(Describe() + " after SIGKILL", kBreakAfterKillSeconds);
+  }
+  if (killed_ && now >= killed_at_ + kBreakAfterKillSeconds + kAbandonAfterBreakSeconds) {
+    Abandon(err);
+    return false;
   }
   return true;
+}
+
+std::string ChildProcess::Describe() const {
+  return "pid " + std::to_string(pid_) + " (" + name_ + ")";
+}
+
+void ChildProcess::Abandon(std::string* err) {
+  UnregisterChildGroup(pid_);
+  state_ = State::kExited;
+  CloseAll();
+  result_.term_signal = SIGKILL;
+  result_.wall_seconds = MonotonicSeconds() - started_at_;
+  char seconds[32];
+  snprintf(seconds, sizeof seconds, "%g", kBreakAfterKillSeconds + kAbandonAfterBreakSeconds);
+  wait_error_ = Describe() + " did not exit " + seconds +
+                " s after SIGKILL (an uninterruptible wait); abandoned";
+  *err = wait_error_;
 }
 
 bool ChildProcess::running() {
@@ -491,8 +536,13 @@ void ChildProcess::KillAndReap() {
     UnregisterChildGroup(pid_);
     kill(-pid_, SIGKILL);
     int status = 0;
-    rusage usage{};
-    ReapBlocking(pid_, &status, &usage);
+    if (!ReapChildWithin(pid_, kBreakAfterKillSeconds, &status)) {
+      BreakStuckIo(Describe() + " after SIGKILL", kBreakAfterKillSeconds);
+      if (!ReapChildWithin(pid_, kAbandonAfterBreakSeconds, &status)) {
+        std::fprintf(stderr, "elevbench: %s did not exit after SIGKILL; abandoned\n",
+                     Describe().c_str());
+      }
+    }
     state_ = State::kExited;
   }
   CloseAll();
@@ -512,7 +562,15 @@ bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& opti
 
 bool RunChecked(const std::vector<std::string>& argv, std::string* output, std::string* err) {
   ProcessResult r;
-  if (!RunProcess(argv, ProcessOptions{}, &r, err)) return false;
+  ProcessOptions options;
+  options.timeout_seconds = kRunCheckedTimeoutSeconds;
+  if (!RunProcess(argv, options, &r, err)) return false;
+  if (r.timed_out) {
+    char seconds[32];
+    snprintf(seconds, sizeof seconds, "%g", kRunCheckedTimeoutSeconds);
+    *err = argv[0] + " did not finish within " + seconds + " s";
+    return false;
+  }
   if (output) *output = r.output;
   if (r.exit_code != 0) {
     std::string why = LastLine(r.error_output);

@@ -6,7 +6,8 @@
 //
 // Every child: its own process group (pgid = pid), PR_SET_PDEATHSIG(SIGKILL) (it dies with
 // elevbench, and exits at once if elevbench is already gone), SIGINT/SIGTERM/SIGHUP/SIGPIPE at
-// their defaults and no signal blocked, stdin from /dev/null. Its group is registered with
+// their defaults and no signal blocked, stdin from /dev/null, no descriptor but 0-2 (close_range).
+// Its group is registered with
 // interrupt.h while it runs, so SIGINT/SIGTERM/SIGHUP to elevbench are forwarded as SIGTERM.
 
 #include <sys/resource.h>
@@ -64,7 +65,8 @@ struct ProcessResult {
 };
 
 /// One child process, run asynchronously. Movable, not copyable; used from one thread at a time.
-/// The destructor of a ChildProcess whose child still runs sends SIGKILL to its group and reaps it.
+/// The destructor of a ChildProcess whose child still runs sends SIGKILL to its group and reaps
+/// it, within the same bound as Stop.
 ///
 /// Captured output is read only inside running(), Wait() and Stop(); a child that writes more
 /// than a pipe holds (64 KiB) blocks until one of them is called. After the reap, output that is
@@ -104,8 +106,11 @@ class ChildProcess {
   [[nodiscard]] bool Wait(double timeout_seconds, std::string* err);
 
   /// Sends SIGTERM to the child's group, SIGKILL after grace_seconds if the child still runs, and
-  /// reaps it (blocks until it is gone). Group members still alive when the child dies get SIGKILL
-  /// too. True with result() filled; true at once if the child already exited.
+  /// reaps it. Group members still alive when the child dies get SIGKILL too. True with result()
+  /// filled; true at once if the child already exited. Bounded: a child still there 10 s after
+  /// SIGKILL is in an uninterruptible wait, so the stuck I/O is broken (core/stuck_io.h: the
+  /// emulated disk's FUSE connection aborted); 10 s later again it is abandoned, false with
+  /// "pid N (fio) did not exit 20 s after SIGKILL …". Wait and running() apply the same rule.
   [[nodiscard]] bool Stop(double grace_seconds, std::string* err);
 
   /// The result; final once running() returned false after Start (or Wait/Stop returned true).
@@ -113,7 +118,9 @@ class ChildProcess {
 
  private:
   enum class State { kIdle, kRunning, kExited };
-  bool Step(std::string* err);  // one non-blocking round: drain, reap, timeout/interrupt/kill
+  bool Step(std::string* err);     // one non-blocking round: drain, reap, timeout/interrupt/kill
+  void Abandon(std::string* err);  // the child outlived SIGKILL by 20 s: give up on it
+  std::string Describe() const;    // "pid N (fio)"
   void BeginStop(double grace_seconds, double now);
   bool Reap(std::string* err);
   void Drain();
@@ -130,7 +137,10 @@ class ChildProcess {
   double kill_grace_seconds_ = 5;
   bool stopping_ = false;  // SIGTERM sent; SIGKILL due at kill_at_
   bool killed_ = false;
+  bool broke_ = false;  // BreakStuckIo called for a child that outlived SIGKILL
   double kill_at_ = 0;
+  double killed_at_ = 0;
+  std::string name_;  // argv[0], for messages
   std::string wait_error_;
   ProcessResult result_;
 };
@@ -142,8 +152,9 @@ class ChildProcess {
 [[nodiscard]] bool RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options,
                               ProcessResult* result, std::string* err);
 
-/// Convenience: runs argv and returns true only if it exited 0; err gets the command's name and
-/// the last line of its stderr otherwise.
+/// Convenience: runs argv and returns true only if it exited 0 within 600 s (mkfs, mount, losetup:
+/// a tool blocked on a stuck disk is stopped, never waited on forever); err gets the command's
+/// name and the last line of its stderr otherwise.
 [[nodiscard]] bool RunChecked(const std::vector<std::string>& argv, std::string* output,
                               std::string* err);
 

@@ -1,6 +1,9 @@
 #include "harness/results/results_document.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string_view>
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/json_fields.h"
@@ -32,7 +35,32 @@ std::vector<std::string> IdentifierOrder(const ResultsDocument& doc) {
   return order;
 }
 
-json ResultsToJson(const ResultsDocument& doc) {
+namespace {
+
+// The JSON object of one cell.
+json CellToJson(const CellRecord& c) {
+  json cell = c.variant.is_object() ? c.variant : json::object();
+  cell.update(json{{"scheduler", c.scheduler},
+                   {"identifier", c.identifier},
+                   {"repetition", c.repetition},
+                   {"status", c.status},
+                   {"error", c.error},
+                   {"started_at", c.started_at},
+                   {"duration_seconds", c.duration_seconds},
+                   {"queue", c.queue},
+                   {"disk_counters", c.disk_counters}});
+  if (!c.label.empty()) cell["label"] = c.label;
+  if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
+  if (c.lane >= 0) {
+    cell["lane"] = c.lane;
+    cell["plan_index"] = c.plan_index;
+    cell["lane_records"] = c.record_count;
+  }
+  return cell;
+}
+
+// Every member of the document's JSON object but "cells" and "records".
+json ResultsHeadToJson(const ResultsDocument& doc) {
   json j;
   j["schema_version"] = kResultsSchemaVersion;
   j["suite"] = doc.suite;
@@ -42,31 +70,75 @@ json ResultsToJson(const ResultsDocument& doc) {
   j["identifiers"] = doc.identifiers;
   if (!doc.labels.empty()) j["labels"] = doc.labels;
   if (!doc.setup.is_null()) j["setup"] = doc.setup;
-  json cells = json::array();
-  for (const CellRecord& c : doc.cells) {
-    json cell = c.variant.is_object() ? c.variant : json::object();
-    cell.update(json{{"scheduler", c.scheduler},
-                     {"identifier", c.identifier},
-                     {"repetition", c.repetition},
-                     {"status", c.status},
-                     {"error", c.error},
-                     {"started_at", c.started_at},
-                     {"duration_seconds", c.duration_seconds},
-                     {"queue", c.queue},
-                     {"disk_counters", c.disk_counters}});
-    if (!c.label.empty()) cell["label"] = c.label;
-    if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
-    if (c.lane >= 0) {
-      cell["lane"] = c.lane;
-      cell["plan_index"] = c.plan_index;
-      cell["lane_records"] = c.record_count;
-    }
-    cells.push_back(std::move(cell));
-  }
-  j["cells"] = cells;
-  j["records"] = doc.records;
   j["summary"] = doc.summary;
   return j;
+}
+
+// `text`, a value's dump(2), as dump(2) writes it nested `indent` spaces deep: each line after
+// the first indented by that much more. Every '\n' of a dump is layout (strings escape theirs).
+void WriteIndented(const std::string& text, size_t indent, const ContentSink& sink) {
+  const std::string newline = "\n" + std::string(indent, ' ');
+  size_t from = 0;
+  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    sink(std::string_view(text).substr(from, nl - from));
+    sink(newline);
+    from = nl + 1;
+  }
+  sink(std::string_view(text).substr(from));
+}
+
+// An array member of the top-level object (2 spaces deep) of `count` values, dumping the i-th
+// only when it is written, as dump(2) lays it out.
+void WriteArray(size_t count, const std::function<std::string(size_t)>& dump_element,
+                const ContentSink& sink) {
+  if (count == 0) {
+    sink("[]");
+    return;
+  }
+  sink("[\n");
+  for (size_t i = 0; i < count; ++i) {
+    sink("    ");
+    WriteIndented(dump_element(i), 4, sink);
+    sink(i + 1 < count ? ",\n" : "\n");
+  }
+  sink("  ]");
+}
+
+}  // namespace
+
+json ResultsToJson(const ResultsDocument& doc) {
+  json j = ResultsHeadToJson(doc);
+  json cells = json::array();
+  for (const CellRecord& c : doc.cells) cells.push_back(CellToJson(c));
+  j["cells"] = std::move(cells);
+  j["records"] = doc.records;
+  return j;
+}
+
+void WriteResultsText(const ResultsDocument& doc, const ContentSink& sink) {
+  json head = ResultsHeadToJson(doc);
+  // Placeholders that put "cells" and "records" in their places of the object's sorted member
+  // order; their values are written one element at a time below.
+  head["cells"] = nullptr;
+  head["records"] = nullptr;
+  sink("{\n");
+  bool first = true;
+  for (auto it = head.begin(); it != head.end(); ++it) {
+    sink(first ? "  " : ",\n  ");
+    first = false;
+    sink(json(it.key()).dump());
+    sink(": ");
+    if (it.key() == "cells") {
+      WriteArray(
+          doc.cells.size(), [&](size_t i) { return CellToJson(doc.cells[i]).dump(2); }, sink);
+    } else if (it.key() == "records") {
+      WriteArray(
+          doc.records.size(), [&](size_t i) { return doc.records[i].dump(2); }, sink);
+    } else {
+      WriteIndented(it.value().dump(2), 2, sink);
+    }
+  }
+  sink("\n}\n");
 }
 
 bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
@@ -146,6 +218,11 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
 }
 
 bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string* err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    *err = path + " is a directory, not a results file (give the .json a run wrote)";
+    return false;
+  }
   std::string text;
   if (!ReadWholeFile(path, &text, err)) return false;
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -161,7 +238,8 @@ bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string*
 }
 
 bool SaveResultsFile(const std::string& path, const ResultsDocument& doc, std::string* err) {
-  return WriteFileAtomically(path, ResultsToJson(doc).dump(2) + "\n", err);
+  return WriteFileAtomically(
+      path, [&doc](const ContentSink& sink) { WriteResultsText(doc, sink); }, err);
 }
 
 }  // namespace elevbench

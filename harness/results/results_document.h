@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/atomic_file.h"
+
 namespace elevbench {
 
 /// Version of the results JSON layout; bump on incompatible changes (additions are compatible).
@@ -60,6 +62,12 @@ struct ResultsDocument {
 /// The JSON form of the document.
 nlohmann::json ResultsToJson(const ResultsDocument& doc);
 
+/// The document's text, byte for byte ResultsToJson(doc).dump(2) followed by a newline, handed
+/// to `sink` in pieces without building that JSON value or the whole text: the records and cells
+/// are dumped one at a time. A run rewrites its results file after every cell this way, so the
+/// rewrite needs no copy of the document it holds. Throws what dump throws (invalid UTF-8).
+void WriteResultsText(const ResultsDocument& doc, const ContentSink& sink);
+
 /// Reads a results JSON back (for `report`); err says what is missing or malformed. Suite
 /// records are kept as they are: the suite's reader checks them. Takes `j` by value: a caller that
 /// hands over its parsed document (std::move) gives the records away instead of copying them.
@@ -68,7 +76,8 @@ nlohmann::json ResultsToJson(const ResultsDocument& doc);
 /// Loads and parses a results file; err is one line naming the file.
 [[nodiscard]] bool LoadResultsFile(const std::string& path, ResultsDocument* doc, std::string* err);
 
-/// Writes the document atomically (temp file + fsync + rename).
+/// Writes the document atomically (temp file + fsync + rename), its text streamed to the file as
+/// WriteResultsText produces it.
 [[nodiscard]] bool SaveResultsFile(const std::string& path, const ResultsDocument& doc,
                                    std::string* err);
 

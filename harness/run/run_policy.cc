@@ -1,5 +1,7 @@
 #include "harness/run/run_policy.h"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -34,6 +36,17 @@ bool ParseRepetitionsOption(const std::string& text, uint32_t max_repetitions, d
   return true;
 }
 
+namespace {
+
+// How to need less: only tiobench, nickbench and orasim have a --size.
+std::string SmallerLoadHint(const std::string& suite) {
+  if (suite == "tiobench" || suite == "nickbench" || suite == "orasim") return "a smaller --size";
+  if (suite == "replay") return "a shorter trace";
+  return "fewer or smaller loads";
+}
+
+}  // namespace
+
 bool SizeTargetForSuite(const std::string& suite, uint64_t needed, bool emulated_size_given,
                         bool default_scratch, TargetOptions* t, std::string* err) {
   const uint64_t fitting = std::max<uint64_t>(needed + (192ULL << 20), 1ULL << 30);
@@ -45,24 +58,29 @@ bool SizeTargetForSuite(const std::string& suite, uint64_t needed, bool emulated
         {"--emulated", t->emulated ? t->emulated_options.size_bytes : 0}}) {
     if (bytes > 0 && bytes < needed) {
       *err = suite + " needs " + std::to_string(needed >> 20) + " MiB, which does not fit on the " +
-             std::to_string(bytes >> 20) + " MiB device of " + flag +
-             "; give a larger device or a smaller --size";
+             std::to_string(bytes >> 20) + " MiB device of " + flag + "; give a larger device or " +
+             SmallerLoadHint(suite);
       return false;
     }
+  }
+  struct statvfs fs {};
+  if (!t->directory.empty() && statvfs(t->directory.c_str(), &fs) == 0 &&
+      static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize < needed) {
+    *err = suite + " needs " + std::to_string(needed >> 20) + " MiB, but --dir " + t->directory +
+           " has " + std::to_string((static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize) >> 20) +
+           " MiB free; free some space or give " + SmallerLoadHint(suite);
+    return false;
   }
   if (default_scratch) t->scratch_bytes = fitting;
   return true;
 }
 
 std::string DefaultResultsPath(const std::string& suite, const std::string& host) {
-  std::error_code ec;
-  std::filesystem::create_directories("results", ec);
   std::string compact;
   for (char c : NowIso8601()) {
     if (c != '-' && c != ':') compact += c;
   }
-  return (ec ? std::string(".") : std::string("results")) + "/" + compact + "-" + host + "-" +
-         suite + ".json";
+  return "results/" + compact + "-" + host + "-" + suite + ".json";
 }
 
 std::string GlobalCacheDropNote(bool root, bool drop_caches) {

@@ -26,13 +26,15 @@ namespace elevbench {
 /// whose size was not given (`emulated_size_given` false) grows to fit (the files plus 192 MiB,
 /// at least 1 GiB), and so does the scratch device a root run without a target gets
 /// (`default_scratch`). A size that was given and cannot hold the files is refused: err names
-/// `suite`, both sizes and the flag, before anything is created.
+/// `suite`, both sizes and the flag, before anything is created; so is a --dir (t->directory)
+/// whose filesystem has less than `needed` bytes free.
 [[nodiscard]] bool SizeTargetForSuite(const std::string& suite, uint64_t needed,
                                       bool emulated_size_given, bool default_scratch,
                                       TargetOptions* target, std::string* err);
 
-/// The default results path: results/<UTC time, compact>-<host>-<suite>.json, creating
-/// results/ (or ./ when it cannot be created).
+/// The default results path: results/<UTC time, compact>-<host>-<suite>.json. Creates
+/// nothing: the run makes results/ once every check has passed (a refused command leaves no
+/// directory behind).
 std::string DefaultResultsPath(const std::string& suite, const std::string& host);
 
 /// What the results file's context block says of a run.

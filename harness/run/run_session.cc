@@ -35,9 +35,9 @@ nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& 
   // Monotonic counters are differenced; everything else (maxima, flags, the profile) is the
   // value at the end of the cell.
   static const char* const kMonotonic[] = {
-      "requests",   "reads",     "writes",      "bytes_read",  "bytes_written",
-      "seeks",      "busy_ns",   "modelled_ns", "achieved_ns", "cached_bytes",
-      "cpu_user_s", "cpu_sys_s", "uptime_ns"};
+      "requests",   "reads",     "writes",      "bytes_read",     "bytes_written",
+      "seeks",      "busy_ns",   "modelled_ns", "achieved_ns",    "cached_bytes",
+      "cpu_user_s", "cpu_sys_s", "uptime_ns",   "failed_requests"};
   nlohmann::json delta = nlohmann::json::object();
   for (auto it = after.begin(); it != after.end(); ++it) {
     bool monotonic = false;
@@ -150,6 +150,8 @@ class SessionRun {
         plan_(BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)),
         cells_(CellsOfSession(config, plan_.size())) {
     env_.directory = target.directory;
+    env_.device = target.device;
+    env_.journal = target.journal;
     env_.fio = fio;
     env_.work_dir = config.work_dir;
     env_.timeout_seconds = config.timeout_seconds;
@@ -219,6 +221,12 @@ class SessionRun {
     if (target_.disk_counters) {
       rec.disk_counters = CounterDelta(counters_before, target_.disk_counters());
     }
+    std::string lost_why;
+    const bool lost = target_.lost && target_.lost(&lost_why);
+    if (lost) {
+      ok = false;
+      cell_err = lost_why;
+    }
     rec.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (ok) {
@@ -226,9 +234,12 @@ class SessionRun {
       rec.record_count = records.size();
       AppendRecords(rec, &records);
     } else {
-      rec.status = Stopped() ? "interrupted" : "failed";
+      const std::string cause =
+          target_.failure_cause && !lost ? target_.failure_cause(rec.disk_counters) : std::string();
+      if (!cause.empty()) cell_err = cause + ": " + cell_err;
+      rec.status = Stopped() && !lost ? "interrupted" : "failed";
       rec.error = cell_err;
-      if (!Stopped()) {
+      if (!Stopped() && !lost) {
         ++*failed_cells;
         progress_->Note("elevbench: cell " + std::to_string(i + 1) + " (" + rec.identifier + ", " +
                         variant.label + ") failed: " + cell_err);
@@ -240,7 +251,9 @@ class SessionRun {
     if (n + 1 == cells_.size() || plan_[cells_[n + 1]].repetition != cell.repetition) {
       EndRound(cell);
     }
-    return SaveResultsFile(config_.out_path, *doc_, err);
+    if (!SaveResultsFile(config_.out_path, *doc_, err)) return false;
+    if (lost) *err = lost_why;
+    return !lost;
   }
 
   // After the last cell or a stop: complete, or the stop's reason as the error.
@@ -279,7 +292,7 @@ class SessionRun {
       if (!ok) return false;
     }
     if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
-      progress_->Phase("dropping caches");  // sync() first: seconds with much dirty data
+      progress_->Phase("dropping caches");  // the target's syncfs first: seconds when dirty
       return target_.drop_caches(err);
     }
     return true;

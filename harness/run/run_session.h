@@ -43,11 +43,22 @@ struct SessionTarget {
   std::function<std::map<std::string, std::string>()> snapshot;
   /// Emulated-disk counters (stats.json); null when the target is not emulated.
   std::function<nlohmann::json()> disk_counters;
-  /// Writes back and drops every cache of the machine (sync + drop_caches, root only), before a
-  /// cell when SessionConfig::drop_caches; null when this target cannot. err is one line.
+  /// Writes back the target's dirty data and drops the machine's clean caches (root only,
+  /// RunTarget::DropCaches: bounded, never a machine-wide sync), before a cell when
+  /// SessionConfig::drop_caches; null when this target cannot. err is one line.
   std::function<bool(std::string* err)> drop_caches;
   /// Traces each cell's requests; null = `--trace-requests off` or a target that cannot be.
   CellTracer* tracer = nullptr;
+  /// CellEnvironment::device and ::journal, handed to the suite.
+  std::string device;
+  RestoreJournal* journal = nullptr;
+  /// The cause a failed cell's disk counters show (an injected EIO of the emulated disk:
+  /// DiskFailureCause), put before the cell's error; empty for none. Null: none is looked for.
+  std::function<std::string(const nlohmann::json& cell_counters)> failure_cause;
+  /// Asked after every cell: true with why (one line) when the device under the run is gone
+  /// (RunTarget::Lost: the emulated disk's daemon died, the loop device was detached). That
+  /// cell is failed with why and the session stops with it. Null: never lost.
+  std::function<bool(std::string* why)> lost;
 };
 
 /// `--repetitions auto` (PTS-style, per metric): repeat every cell round by round until the 95 %
@@ -72,7 +83,7 @@ struct SessionConfig {
   AdaptiveRepetitions adaptive;
   uint64_t seed = 0;
   bool root = false;
-  bool drop_caches = false;    ///< sync + drop caches before each cell
+  bool drop_caches = false;    ///< sync the target + drop caches before each cell
   std::string out_path;        ///< results file, rewritten after every cell
   std::string work_dir;        ///< job files, fio and probe outputs
   double timeout_seconds = 0;  ///< per fio phase or probe; 0 = none

@@ -22,6 +22,7 @@ class App;
 namespace elevbench {
 
 class FioRunner;
+class RestoreJournal;
 
 /// One cell of a configuration: a thread count, a bench, a probe.
 struct SuiteVariant {
@@ -43,6 +44,22 @@ struct CellEnvironment {
   bool drop_caches = false;    ///< the user allows global cache drops (root, no --no-drop-caches)
   /// Short description of what the cell is doing now ("seq_read", "warm-up"); may be empty.
   std::function<void(const std::string&)> on_phase;
+  /// The target's block device ("/dev/loop9") when the suite runs on a raw device
+  /// (Suite::WantsRawDevice); empty otherwise.
+  std::string device;
+  /// The run's journal, for a suite that changes machine state of its own during a cell
+  /// (replay's tracefs instance): journal first, undo on every path. Null without root.
+  RestoreJournal* journal = nullptr;
+};
+
+/// What the command line says the run will run on, for Suite::CheckTarget: known before
+/// anything is created.
+struct TargetFacts {
+  std::string directory;    ///< --dir DIR; empty for a device elevbench makes or a raw device
+  std::string user_device;  ///< --device NAME ("sdb"), the user's consent to touch it; or empty
+  bool raw_user_device = false;  ///< the target is that device itself, without a filesystem
+  bool allow_writes = false;     ///< --allow-writes: the user's device's data may be destroyed
+  uint64_t raw_bytes = 0;        ///< size of the raw device (made or named); 0 when unknown
 };
 
 /// One benchmark suite. Created before the command line is parsed (it adds its own options),
@@ -60,6 +77,17 @@ class Suite {
 
   /// Bytes the suite's files need on the target, to size scratch and emulated devices.
   virtual uint64_t BytesNeeded() const = 0;
+
+  /// True for a suite that does its I/O on a raw block device, no filesystem (replay): the run
+  /// then makes its emulated or scratch device without one, or takes `--device NAME` alone as
+  /// the target, and refuses --dir. Default: false (a filesystem target).
+  virtual bool WantsRawDevice() const { return false; }
+
+  /// Checks the suite's options against the target the command line names (a job file's paths,
+  /// a trace's writes on the user's own device), after Prepare and before anything is created.
+  /// It may keep what it learns (the user's device) for SetUp. err is one line. Default:
+  /// nothing to check.
+  [[nodiscard]] virtual bool CheckTarget(const TargetFacts& facts, std::string* err);
 
   /// The suite's parameters for the results file.
   virtual nlohmann::json Parameters() const = 0;

@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "harness/core/json_fields.h"
 #include "harness/results/results_document.h"
 
 namespace elevbench {
@@ -59,9 +60,11 @@ std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements) {
   uint32_t requested = 0;
   // Any non-negative integer: a document built in memory may hold a signed one.
-  const auto reps = doc.context.find("repetitions");
-  if (reps != doc.context.end() && reps->is_number_integer() && reps->get<int64_t>() >= 0) {
-    requested = reps->get<uint32_t>();
+  // GetOptionalJsonField: a count past uint32_t (or a float) is refused, not truncated.
+  std::string ignored;
+  if (!doc.context.is_object() ||
+      !GetOptionalJsonField(doc.context, "repetitions", &requested, &ignored)) {
+    requested = 0;
   }
 
   // A configuration with cells but no measurement: every cell failed. Give it empty rows for

@@ -67,10 +67,12 @@ VerdictVersus Versus(const VerdictConfiguration& best, const std::vector<double>
     v.p_value = MannWhitneyU(best_values, other_row.values).p_value;
   }
   const bool beyond = (v.ratio - 1) * 100 > s.threshold_pct;
-  if (!beyond || (v.tested && v.p_value >= s.alpha)) {
+  if (!v.tested) {
+    v.kind = VerdictKind::kUntested;
+  } else if (v.p_value >= s.alpha) {
     v.kind = VerdictKind::kNoDifference;
   } else {
-    v.kind = v.tested ? VerdictKind::kBetter : VerdictKind::kUntested;
+    v.kind = beyond ? VerdictKind::kBetter : VerdictKind::kWithinThreshold;
   }
   return v;
 }

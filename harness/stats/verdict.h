@@ -29,10 +29,13 @@ struct VerdictSettings {
 
 /// How the best configuration compares with another one.
 enum class VerdictKind {
-  kBetter,        ///< ratio beyond the threshold and the U test says so (p < alpha)
-  kUntested,      ///< ratio beyond the threshold, but a side has too few values for the test
-  kNoDifference,  ///< ratio within the threshold, or tested and not significant
-  kNotMeasured,   ///< the other configuration has no value (DNF or failed every time)
+  kBetter,  ///< ratio beyond the threshold and the U test says so (p < alpha)
+  /// A side has too few values for the test: whatever the ratio, nothing is claimed (never
+  /// "no difference" without a test that could have found one).
+  kUntested,
+  kWithinThreshold,  ///< the U test says so (p < alpha), but the ratio is within the threshold
+  kNoDifference,     ///< tested (enough values a side) and not significant (p >= alpha)
+  kNotMeasured,      ///< the other configuration has no value (DNF or failed every time)
 };
 
 /// A configuration of one headline row.

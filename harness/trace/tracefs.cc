@@ -73,6 +73,20 @@ bool LocateTracefs(RestoreJournal* journal, std::string* root, std::string* err)
   return true;
 }
 
+bool GlobalTracerFree(std::string* err) {
+  for (const char* dir : {kTracefsMount, "/sys/kernel/debug/tracing"}) {
+    if (!IsTracefsDir(dir)) continue;
+    std::string current;
+    if (!Sysfs().Read(std::string(dir) + "/current_tracer", &current, err)) return false;
+    if (current == "nop") return true;
+    *err = std::string("--trace-requests full needs the global tracer, but ") + dir +
+           "/current_tracer is '" + current +
+           "' (someone else is tracing); use --trace-requests summary";
+    return false;
+  }
+  return true;
+}
+
 std::vector<std::string> RequestEvents() {
   return {"block/block_bio_queue",  "block/block_bio_backmerge", "block/block_bio_frontmerge",
           "block/block_rq_insert",  "block/block_rq_issue",      "block/block_rq_merge",

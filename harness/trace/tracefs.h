@@ -20,6 +20,14 @@ namespace elevbench {
 /// err is one line.
 [[nodiscard]] bool LocateTracefs(RestoreJournal* journal, std::string* root, std::string* err);
 
+/// Whether the global tracer is free for `--trace-requests full`, read without mounting anything:
+/// false with "--trace-requests full needs the global tracer, but <tracefs>/current_tracer is
+/// 'X' (someone else is tracing); use --trace-requests summary" when a mounted tracefs shows a
+/// tracer other than nop. True when it is nop or tracefs is not mounted (nobody traces then;
+/// BlkTracer::Start checks again once it is mounted). For the run's checks before anything is
+/// made.
+[[nodiscard]] bool GlobalTracerFree(std::string* err);
+
 /// The block events a cell's trace needs, as "block/block_rq_issue" paths under events/.
 std::vector<std::string> RequestEvents();
 /// kyber's own events (kyber_latency, kyber_adjust, kyber_throttled), when the kernel has them.

@@ -85,7 +85,8 @@ bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
     *err = "probe: unknown probe '" + r.probe + "'";
     return false;
   }
-  if (r.status != "ok" && r.status != "dnf" && r.status != "failed") {
+  if (r.status != "ok" && r.status != "dnf" && r.status != "failed" &&
+      r.status != kProbeKilledOom) {
     *err = "status: expected ok, dnf or failed, not '" + r.status + "'";
     return false;
   }
@@ -134,6 +135,8 @@ std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records
         } else {
           ++row.failed;
           row.failed_exit_code = r.exit_code;
+          row.failed_how =
+              r.status == kProbeKilledOom ? r.status : "exit " + std::to_string(r.exit_code);
         }
       }
       if (row.repetitions == 0) continue;
@@ -169,7 +172,8 @@ json ProbeSummaryToJson(const std::vector<ProbeRow>& rows) {
                                              {"entries_listed", row.dnf_entries_listed}}},
                            {"files_total", row.files_total},
                            {"bytes_total", row.bytes_total},
-                           {"failed_exit_code", row.failed_exit_code}});
+                           {"failed_exit_code", row.failed_exit_code},
+                           {"failed_how", row.failed_how}});
   }
   return summary;
 }

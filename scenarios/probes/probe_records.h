@@ -12,10 +12,15 @@
 
 namespace elevbench {
 
+/// The status of a probe the OOM killer ended (ProbeOutcome::oom_killed): a failure, not a DNF.
+inline constexpr const char* kProbeKilledOom = "killed (OOM)";
+
 /// One probe run beside its load.
 struct ProbeRecord : RecordHeader {
-  std::string probe;   ///< "cat-during-read", "cat-during-write", "ls-during-read", ...
-  std::string status;  ///< "ok", "dnf" (killed at its timeout) or "failed" (non-zero exit)
+  std::string probe;  ///< "cat-during-read", "cat-during-write", "ls-during-read", ...
+  /// "ok", "dnf" (killed at its timeout), "failed" (non-zero exit or a signal) or
+  /// kProbeKilledOom.
+  std::string status;
   int exit_code = 0;
   double user_seconds = 0;
   double system_seconds = 0;
@@ -42,7 +47,8 @@ const std::vector<std::string>& AllProbes();
 /// StreamResultToJson objects (docs/output-format.md).
 nlohmann::json ProbeRecordToJson(const ProbeRecord& record);
 /// Reads a record back. "label" may be missing (left empty). Refuses a probe not in AllProbes()
-/// and a status other than ok/dnf/failed. On failure *record is unchanged and err names the key.
+/// and a status other than ok/dnf/failed/killed (OOM). On failure *record is unchanged and err
+/// names the key.
 [[nodiscard]] bool ProbeRecordFromJson(const nlohmann::json& j, ProbeRecord* record,
                                        std::string* err);
 /// Reads every record of a probes results document; err is prefixed with "records[i]: ".
@@ -67,6 +73,8 @@ struct ProbeRow {
   uint64_t files_total = 0;         ///< files in the tree (largest over the records)
   uint64_t bytes_total = 0;         ///< bytes in the tree (largest over the records)
   int failed_exit_code = 0;         ///< exit status of the last failed repetition
+  /// How the last failed repetition ended: "exit N" or "killed (OOM)".
+  std::string failed_how;
 };
 
 /// Rows by probe (AllProbes() order, then unknown probes in order of first appearance), then

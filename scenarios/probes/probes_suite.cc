@@ -196,7 +196,10 @@ class ProbesSuite : public Suite {
     ProbeRecord rec;
     rec.probe = probe;
     const ProcessResult& p = result.probe.process;
-    rec.status = result.probe.dnf ? "dnf" : (p.exit_code == 0 ? "ok" : "failed");
+    rec.status = result.probe.dnf          ? "dnf"
+                 : result.probe.oom_killed ? kProbeKilledOom
+                 : p.exit_code == 0        ? "ok"
+                                           : "failed";
     rec.exit_code = p.exit_code;
     rec.user_seconds = p.user_seconds;
     rec.system_seconds = p.system_seconds;

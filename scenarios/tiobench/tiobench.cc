@@ -76,6 +76,13 @@ bool ValidateTiobenchParams(const TiobenchParams& params, std::string* err) {
     return false;
   }
   for (uint32_t t : params.threads) {
+    if (params.random_ops < t) {
+      // fio's job would get no number_ios: an unbounded random phase.
+      *err = "--random " + std::to_string(params.random_ops) +
+             ": fewer random operations than threads (" + std::to_string(t) +
+             "); each thread needs one at least";
+      return false;
+    }
     TioThreadPlan plan = PlanTioThreads(params, t);
     if (plan.blocks_per_thread < 2) {
       *err = "--block is larger than half of each thread's file (" +

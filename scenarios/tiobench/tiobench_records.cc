@@ -102,11 +102,30 @@ bool TiobenchParamsFromJson(const json& p, TiobenchParams* out, std::string* err
   try {
     TiobenchParams params;
     params.directory = p.at("directory").get<std::string>();
-    params.size_mb = p.at("size_mb").get<uint64_t>();
-    params.threads = p.at("threads").get<std::vector<uint32_t>>();
-    params.block_bytes = p.at("block_bytes").get<uint32_t>();
-    params.random_ops = p.at("random_ops").get<uint64_t>();
-    params.numruns = p.at("numruns").get<uint32_t>();
+    // Integers through GetJsonField: get<> of a float such as 1e56 is undefined (issue #18).
+    if (!GetJsonField(p, "size_mb", &params.size_mb, err) ||
+        !GetJsonField(p, "block_bytes", &params.block_bytes, err) ||
+        !GetJsonField(p, "random_ops", &params.random_ops, err) ||
+        !GetJsonField(p, "numruns", &params.numruns, err)) {
+      *err = "tiobench parameters: " + *err;
+      return false;
+    }
+    const json& threads = p.at("threads");
+    params.threads.clear();
+    if (!threads.is_array()) {
+      *err = "tiobench parameters: threads: expected an array";
+      return false;
+    }
+    for (size_t i = 0; i < threads.size(); ++i) {
+      uint32_t t = 0;
+      if (!GetJsonField(json{{"t", threads[i]}}, "t", &t, err)) {
+        *err = "tiobench parameters: threads[" + std::to_string(i) +
+               "]: expected a non-negative "
+               "integer";
+        return false;
+      }
+      params.threads.push_back(t);
+    }
     params.nofrag = p.value("nofrag", false);
     *out = std::move(params);
     return true;

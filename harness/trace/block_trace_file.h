@@ -1,0 +1,100 @@
+#pragma once
+// elevbench's block trace file: every bio one device was asked for, as `elevbench capture`
+// recorded it from tracefs' block_bio_queue, and as `run replay` replays it. A versioned text
+// format of elevbench's own (docs/block-trace-format.md): a magic line with the version, one
+// JSON header line, one line per bio, and an `end COUNT` line, so a truncated file is told from
+// a whole one. Text because a trace is read by people too (grep, diff) and compresses well.
+//
+//   elevbench block trace 1
+//   {"device":"loop9","device_bytes":2147483648,"logical_block_bytes":512,...}
+//   # time_ns pid comm op flags sector sectors latency_ns
+//   1520331 4242 tar W S 264192 256 8120443
+//   ...
+//   end 28125
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace elevbench {
+
+/// The current (and only) version of the format.
+inline constexpr int kBlockTraceVersion = 1;
+
+/// What a bio asked for. kFlush: a preflush without data (a zero-size "FWS" bio).
+enum class BlockTraceOp { kRead, kWrite, kDiscard, kFlush };
+
+/// A bio's request flags as the rwbs string shows them.
+enum BlockTraceFlag : uint8_t {
+  kTraceSync = 1,      ///< S: REQ_SYNC
+  kTraceMeta = 2,      ///< M: REQ_META
+  kTraceFua = 4,       ///< F after the op: REQ_FUA
+  kTracePreflush = 8,  ///< F before the op: REQ_PREFLUSH (on a write with data)
+  kTraceAhead = 16,    ///< A: REQ_RAHEAD (readahead)
+};
+
+/// One bio.
+struct BlockTraceRecord {
+  uint64_t time_ns = 0;  ///< since the start of the capture
+  int32_t pid = 0;       ///< the submitting task
+  std::string comm;      ///< its name (printable ASCII, no blanks: see EscapeTraceComm)
+  BlockTraceOp op = BlockTraceOp::kRead;
+  uint8_t flags = 0;     ///< BlockTraceFlag bits
+  uint64_t sector = 0;   ///< first 512-byte sector
+  uint32_t sectors = 0;  ///< 512-byte sectors; 0 only for kFlush
+  /// From queued to its last sector completed, as the traced system saw it; -1 when unknown
+  /// (a flush, or a bio still in flight when the capture ended). `run replay` takes the
+  /// processes' concurrency from it.
+  int64_t latency_ns = -1;
+};
+
+/// The header: what was traced, where and how.
+struct BlockTraceHeader {
+  int version = kBlockTraceVersion;
+  std::string device;                ///< kernel name of the traced disk ("loop9", "sdb")
+  uint64_t device_bytes = 0;         ///< its size
+  uint32_t logical_block_bytes = 0;  ///< its logical block size
+  std::string kernel;                ///< uname -r of the capturing machine
+  std::string scheduler;             ///< the disk's scheduler during the capture
+  uint64_t duration_ns = 0;          ///< how long the capture ran
+  std::string captured_at;           ///< UTC, ISO 8601
+  std::string source;                ///< "device sdb" or "emulated ide-2003, ext4: tar xf …"
+  std::vector<std::string> command;  ///< the traced command (capture -- CMD), else empty
+  uint64_t lost_events = 0;          ///< events tracefs dropped (a complete trace has 0)
+};
+
+/// A whole trace, records in time order.
+struct BlockTrace {
+  BlockTraceHeader header;
+  std::vector<BlockTraceRecord> records;
+};
+
+/// "R", "W", "D", "F" and back.
+const char* BlockTraceOpCode(BlockTraceOp op);
+/// The flags as letters in a fixed order ("PSMFA" subset), "-" for none.
+std::string BlockTraceFlagLetters(uint8_t flags);
+
+/// The record of a block_bio_queue event's fields: op and flags from its rwbs string
+/// (harness/trace/block_events.h). False for an rwbs that is not a read, write, discard or a
+/// data-less preflush (nothing to replay).
+[[nodiscard]] bool BlockTraceOpFromRwbs(std::string_view rwbs, uint32_t sectors, BlockTraceOp* op,
+                                        uint8_t* flags);
+
+/// A comm as the file stores it: printable ASCII, with blanks, '%' and anything else escaped as
+/// %XX, so that a record stays a line of blank-separated fields.
+std::string EscapeTraceComm(std::string_view comm);
+
+/// Renders the trace in the file format (deterministic).
+std::string RenderBlockTrace(const BlockTrace& trace);
+
+/// Parses a trace file's text. False with one line in err (with the line number) for anything
+/// but a whole trace of a known version: a foreign file, an unsupported version, a malformed
+/// header or record, times going backwards, an extent past the device's end, a missing `end`
+/// line (a truncated file) or a count that disagrees. Never throws.
+[[nodiscard]] bool ParseBlockTrace(std::string_view text, BlockTrace* out, std::string* err);
+
+/// Reads and parses a trace file; err starts with the path.
+[[nodiscard]] bool ReadBlockTraceFile(const std::string& path, BlockTrace* out, std::string* err);
+
+}  // namespace elevbench

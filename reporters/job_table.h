@@ -1,0 +1,34 @@
+#pragma once
+// The table of fio jobs that `run fio` and `run replay` print: one line per job, configuration
+// and direction, with the rate, the IOPS and the completion latency's p50/p99/p99.9 in ms:
+//
+//   Job              Configuration         Dir       MB/s       IOPS   p50 ms   p99 ms p99.9 ms
+//   randread         6.18.0-mq-deadline    read      1.23      157.0    6.120   24.100   40.000
+
+#include <string>
+#include <vector>
+
+#include "harness/core/latency_histogram.h"
+#include "harness/results/job_result.h"
+
+namespace elevbench {
+
+/// One line of the table: a job's direction in one configuration, its repetitions combined.
+struct JobTableRow {
+  std::string job;
+  std::string configuration;
+  std::string direction;  ///< "read", "write", "trim"
+  double mb_s = 0;        ///< harmonic mean over the repetitions
+  double iops = 0;        ///< harmonic mean over the repetitions
+  LatencyHistogram clat;  ///< merged over the repetitions (percentiles of all I/Os)
+};
+
+/// The table's header line and its lines.
+std::string RenderJobTable(const std::vector<JobTableRow>& rows);
+
+/// The rows of one configuration's repetitions of the same jobs: per job (in first appearance)
+/// and direction that moved bytes, MB/s and IOPS as harmonic means, histograms merged.
+std::vector<JobTableRow> JobTableRows(const std::string& configuration,
+                                      const std::vector<std::vector<JobResult>>& repetitions);
+
+}  // namespace elevbench

@@ -1,0 +1,96 @@
+#include "scenarios/replay/replay_lag.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+
+namespace elevbench {
+
+namespace {
+
+using OpOffset = std::pair<BlockTraceOp, uint64_t>;
+
+uint64_t OffsetOf(const BlockTraceRecord& r) {
+  return r.op == BlockTraceOp::kFlush ? 0 : r.sector * 512;
+}
+
+// Which job each replaying pid is: the job with most scheduled I/Os at the (op, offset) of the
+// pid's bios. fio forks one process per job, so a pid is one job; matching inside that job only
+// keeps one job's rewrite of a block from being paired with another job's.
+std::map<int32_t, uint32_t> JobsOfPids(const std::vector<ReplayScheduled>& scheduled,
+                                       const std::vector<BlockTraceRecord>& replayed) {
+  std::map<OpOffset, std::set<uint32_t>> jobs_at;
+  for (const ReplayScheduled& s : scheduled) jobs_at[{s.op, s.offset}].insert(s.job);
+  std::map<int32_t, std::map<uint32_t, uint64_t>> votes;
+  for (const BlockTraceRecord& r : replayed) {
+    const auto it = jobs_at.find({r.op, OffsetOf(r)});
+    if (it == jobs_at.end()) continue;
+    for (uint32_t job : it->second) ++votes[r.pid][job];
+  }
+  std::map<int32_t, uint32_t> out;
+  for (const auto& [pid, by_job] : votes) {
+    out[pid] = std::max_element(by_job.begin(), by_job.end(), [](const auto& a, const auto& b) {
+                 return a.second < b.second;
+               })->first;
+  }
+  return out;
+}
+
+}  // namespace
+
+ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
+                           const std::vector<BlockTraceRecord>& replayed) {
+  // (job, op, offset) -> the scheduled ones there, in time order
+  std::map<std::pair<uint32_t, OpOffset>, std::deque<const ReplayScheduled*>> waiting;
+  for (const ReplayScheduled& s : scheduled) waiting[{s.job, {s.op, s.offset}}].push_back(&s);
+  ReplayLag lag;
+  lag.job_of_pid = JobsOfPids(scheduled, replayed);
+  std::vector<double> late_ns;  // issued − scheduled, ns
+  uint32_t jobs = 0;
+  for (const ReplayScheduled& s : scheduled) jobs = std::max(jobs, s.job + 1);
+  std::vector<double> first_ns(jobs, -1);
+  std::vector<bool> seen(jobs, false);
+  for (const BlockTraceRecord& r : replayed) {
+    const auto job_of = lag.job_of_pid.find(r.pid);
+    const auto it = job_of == lag.job_of_pid.end()
+                        ? waiting.end()
+                        : waiting.find({job_of->second, {r.op, OffsetOf(r)}});
+    if (it == waiting.end() || it->second.empty()) {
+      ++lag.unmatched;
+      continue;
+    }
+    late_ns.push_back(static_cast<double>(r.time_ns) -
+                      static_cast<double>(it->second.front()->time_us) * 1000.0);
+    lag.matched_bytes += it->second.front()->bytes;
+    lag.matched_records += it->second.front()->records;
+    const uint32_t job = it->second.front()->job;
+    if (!seen[job]) {
+      seen[job] = true;
+      first_ns[job] = late_ns.back();
+    }
+    it->second.pop_front();
+  }
+  lag.matched = late_ns.size();
+  lag.first_ms.assign(jobs, -1);
+  if (late_ns.empty()) return lag;
+  const double reference = *std::min_element(late_ns.begin(), late_ns.end());
+  for (uint32_t j = 0; j < jobs; ++j) {
+    if (seen[j]) lag.first_ms[j] = (first_ns[j] - reference) / 1e6;
+  }
+  double sum = 0;
+  for (double& v : late_ns) {
+    v = (v - reference) / 1e6;
+    sum += v;
+  }
+  std::sort(late_ns.begin(), late_ns.end());
+  lag.mean_ms = sum / static_cast<double>(late_ns.size());
+  const size_t p99 = static_cast<size_t>(std::ceil(0.99 * static_cast<double>(late_ns.size()))) - 1;
+  lag.p99_ms = late_ns[std::min(p99, late_ns.size() - 1)];
+  lag.max_ms = late_ns.back();
+  return lag;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,48 @@
+#pragma once
+// How late a replay issued each I/O against its schedule (docs/replay.md, "Keeping time"). The
+// replayed bios are read from a private tracefs instance on the target (block_bio_queue, as
+// `capture` records them) and matched to the plan's schedule by job (each fio job is one process:
+// its pid is the job most of its bios' offsets belong to), operation and offset, in order.
+// Time 0 of the replay is unknown to the harness (fio forks its jobs), so the reference is the
+// earliest I/O: lag = (issued − scheduled) − min over all I/Os of (issued − scheduled), ≥ 0.
+// A scheduled I/O that reached the device at its offset counts as replayed: the kernel's view,
+// which `run replay` reports as replayed_ops/bytes (fio 3.33 undercounts, replay_plan.h).
+// fio's timing is relative: each I/O waits its gap after the previous issue of its job, so a
+// device slower than the recorded one makes the lag grow and never catch up.
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "harness/trace/block_trace_file.h"
+#include "scenarios/replay/replay_plan.h"
+
+namespace elevbench {
+
+/// A replay's lag, milliseconds.
+struct ReplayLag {
+  uint64_t matched = 0;          ///< replayed bios matched to a scheduled one
+  uint64_t matched_bytes = 0;    ///< the scheduled lengths of those (a split bio counts whole)
+  uint64_t matched_records = 0;  ///< the trace's bios they stand for
+  uint64_t unmatched = 0;        ///< replayed bios that matched none (split remainders, say)
+  double mean_ms = 0;
+  double p99_ms = 0;
+  double max_ms = 0;
+  /// Per job (ReplayScheduled::job): the lag of its first I/O, whether the jobs started
+  /// together; -1 for a job none of whose I/Os was seen.
+  std::vector<double> first_ms;
+  /// Which job each replaying pid is (fio forks one process per job): from the bios matched.
+  std::map<int32_t, uint32_t> job_of_pid;
+};
+
+/// The p99 lag above which a replay does not keep time: 25 ms, about one full-stroke seek plus
+/// a rotation of the 2003 disk; later than that and the replay is no longer the recorded
+/// workload's timing.
+inline constexpr double kReplayLagBoundMs = 25;
+
+/// Matches `replayed` (records of the target's bios during the replay, times in ns on any
+/// clock, offsets in sectors of the target) to `scheduled` and measures the lag.
+ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
+                           const std::vector<BlockTraceRecord>& replayed);
+
+}  // namespace elevbench

@@ -1,0 +1,67 @@
+#pragma once
+// `run replay`'s plain record: one per cell, the replay of the whole trace under one
+// configuration. docs/replay.md defines every field.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/results/job_result.h"
+#include "harness/results/record_header.h"
+#include "harness/results/results_document.h"
+
+namespace elevbench {
+
+/// One traced process as replayed: its fio job.
+struct ReplayProcess {
+  int32_t pid = 0;
+  std::string comm;
+  std::string ioengine;  ///< psync (a process that waits) or libaio (writeback), see replay_plan.h
+  uint64_t trace_ops = 0;
+  double first_lag_ms = -1;  ///< lag of its first I/O (-1: not measured)
+  /// Queue-to-completion latency of its bios as the kernel traced them (bio_timing.h):
+  /// immune to fio 3.33 reaping completions late during replay waits (replay_plan.h). Empty
+  /// when not traced.
+  LatencyHistogram kernel_read, kernel_write;
+  JobResult job;  ///< fio's own account (clat per I/O)
+};
+
+/// One cell.
+struct ReplayRecord : RecordHeader {
+  uint64_t trace_ops = 0;    ///< the trace's bios (flushes included)
+  uint64_t trace_bytes = 0;  ///< their data bytes
+  /// Records that reached the device at their offsets (the kernel's view, replay_lag.h); fio's
+  /// counts when the lag was not measured.
+  uint64_t replayed_ops = 0;
+  uint64_t replayed_bytes = 0;
+  /// fio's count: reads + writes + trims + fsyncs − added_syncs (plug-merged bios are one I/O)
+  uint64_t fio_ops = 0;
+  uint64_t fio_bytes = 0;     ///< fio's bytes (short by its last in-flight I/Os, replay_plan.h)
+  uint64_t added_syncs = 0;   ///< flushes put before preflush writes (not in replayed_ops)
+  uint64_t fua_writes = 0;    ///< FUA writes replayed as plain writes
+  double trace_seconds = 0;   ///< the trace's duration after --speed
+  double replay_seconds = 0;  ///< wall time of fio
+  bool lag_measured = false;  ///< false without root or tracefs (lag_* then 0)
+  uint64_t lag_matched = 0;
+  uint64_t lag_unmatched = 0;
+  double lag_mean_ms = 0, lag_p99_ms = 0, lag_max_ms = 0;
+  bool keeps_time = false;  ///< lag_p99_ms within the bound (replay_lag.h)
+  std::string mapping;      ///< "as recorded", "shifted", "scaled"
+  std::vector<ReplayProcess> processes;
+
+  /// Every process's reads (or writes) merged: the cell's latency of that direction, from the
+  /// kernel's trace when the cell was traced (lag_measured), else fio's clat.
+  LatencyHistogram ReadLatency() const;
+  LatencyHistogram WriteLatency() const;
+  /// replayed_bytes / replay_seconds in MB/s.
+  double MegabytesPerSecond() const;
+};
+
+nlohmann::json ReplayRecordToJson(const ReplayRecord& record);
+[[nodiscard]] bool ReplayRecordFromJson(const nlohmann::json& j, ReplayRecord* record,
+                                        std::string* err);
+[[nodiscard]] bool ReplayRecordsFromDocument(const ResultsDocument& doc,
+                                             std::vector<ReplayRecord>* records, std::string* err);
+
+}  // namespace elevbench

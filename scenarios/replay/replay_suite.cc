@@ -1,0 +1,304 @@
+#include "scenarios/replay/replay_suite.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <filesystem>
+
+#include "harness/core/atomic_file.h"
+#include "harness/device/block_device.h"
+#include "harness/device/sysfs.h"
+#include "harness/fio/fio_jobs.h"
+#include "harness/fio/fio_runner.h"
+#include "harness/trace/block_capture.h"
+#include "harness/trace/tracefs.h"
+#include "scenarios/replay/replay_lag.h"
+#include "scenarios/replay/replay_plan.h"
+#include "scenarios/replay/replay_records.h"
+
+namespace elevbench {
+namespace {
+
+bool TraceHasWrites(const BlockTrace& trace) {
+  for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kWrite || r.op == BlockTraceOp::kDiscard) return true;
+  }
+  return false;
+}
+
+// From the first byte the trace touches to the last: what a target must hold (offsets are
+// shifted when they do not fit as recorded, replay_plan.h).
+uint64_t TraceSpanBytes(const BlockTrace& trace) {
+  uint64_t first = UINT64_MAX, end = 0;
+  for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kFlush) continue;
+    first = std::min(first, r.sector * 512);
+    end = std::max(end, (r.sector + r.sectors) * 512);
+  }
+  return first == UINT64_MAX ? 0 : end - first;
+}
+
+// The device's size from sysfs ("/dev/loop9" -> /sys/block/loop9/size).
+bool DeviceBytes(const std::string& device, uint64_t* bytes, std::string* err) {
+  std::string size;
+  const std::string name = std::filesystem::path(device).filename();
+  if (!Sysfs().Read("/sys/block/" + name + "/size", &size, err)) return false;
+  *bytes = std::strtoull(size.c_str(), nullptr, 10) * 512;
+  return *bytes > 0;
+}
+
+// The fio invocation of the plan: one forked job (its own process, as bfq should see it) per
+// traced process, each reading its iolog.
+FioInvocation ReplayInvocation(const ReplayPlan& plan, const std::vector<std::string>& iologs,
+                               bool no_stall, bool read_only, const CellEnvironment& env,
+                               const std::string& label) {
+  FioInvocation inv;
+  inv.global.thread = false;
+  inv.global.fallocate_none = false;
+  if (read_only) inv.global.extra.emplace_back("readonly", "");
+  for (size_t i = 0; i < plan.jobs.size(); ++i) {
+    const ReplayJob& job = plan.jobs[i];
+    StreamSpec s;
+    s.name = job.name;
+    s.rw = job.writes ? "rw" : "read";
+    s.ioengine = job.ioengine;
+    s.iodepth = job.iodepth;
+    s.direct = true;
+    s.extra.emplace_back("read_iolog", iologs[i]);
+    if (job.start_delay_us > 0) {
+      s.extra.emplace_back("startdelay", std::to_string(job.start_delay_us) + "us");
+    }
+    if (no_stall) s.extra.emplace_back("replay_no_stall", "1");
+    inv.streams.push_back(std::move(s));
+  }
+  inv.work_dir = env.work_dir;
+  inv.label = label;
+  inv.timeout_seconds = env.timeout_seconds;
+  return inv;
+}
+
+class ReplaySuite : public Suite {
+ public:
+  void AddOptions(CLI::App* cmd) override {
+    cmd->add_option("--trace", trace_path_, "The block trace to replay (made by `capture`)")
+        ->required();
+    cmd->add_option("--speed", options_.speed,
+                    "Time scale of the replay: 2 = twice as fast (default 1: as recorded)")
+        ->check(CLI::Range(0.001, 1000.0));
+    cmd->add_flag("--no-stall", options_.no_stall,
+                  "Issue every I/O as soon as the one before it is done, in order (no waits)");
+    cmd->add_option("--fit", fit_,
+                    "auto (default): offsets as recorded, else shifted to start at 0; scale: "
+                    "also scale a span larger than the target onto it (changes seeks)")
+        ->check(CLI::IsMember({"auto", "scale"}));
+  }
+
+  bool Prepare(const MachineInfo&, std::string* err) override {
+    options_.fit = fit_ == "scale" ? ReplayFit::kScale : ReplayFit::kAuto;
+    if (!ReadBlockTraceFile(trace_path_, &trace_, err)) return false;
+    if (trace_.records.empty()) {
+      *err = trace_path_ + ": the trace has no bios to replay";
+      return false;
+    }
+    return true;
+  }
+
+  uint64_t BytesNeeded() const override { return TraceSpanBytes(trace_); }
+
+  bool WantsRawDevice() const override { return true; }
+
+  bool CheckTarget(const TargetFacts& facts, std::string* err) override {
+    if (facts.raw_user_device && TraceHasWrites(trace_) && !facts.allow_writes) {
+      *err = trace_path_ + " has writes: replaying it onto " + facts.user_device +
+             " destroys its data; add --allow-writes if that is what you want";
+      return false;
+    }
+    ReplayMapping mapping;
+    if (facts.raw_bytes > 0 &&
+        !MapReplayOffsets(trace_, facts.raw_bytes, options_.fit, &mapping, err)) {
+      return false;
+    }
+    if (geteuid() != 0) {
+      *err = "run replay needs root: it replays onto a block device";
+      return false;
+    }
+    return true;
+  }
+
+  nlohmann::json Parameters() const override {
+    return {{"trace", trace_path_},
+            {"trace_device", trace_.header.device},
+            {"trace_source", trace_.header.source},
+            {"trace_scheduler", trace_.header.scheduler},
+            {"trace_kernel", trace_.header.kernel},
+            {"trace_records", trace_.records.size()},
+            {"speed", options_.speed},
+            {"no_stall", options_.no_stall},
+            {"fit", fit_},
+            {"lag_bound_ms", kReplayLagBoundMs}};
+  }
+
+  std::vector<SuiteVariant> Variants() const override { return {{"replay", {{"trace", "all"}}}}; }
+
+  bool SetUp(const CellEnvironment& env, nlohmann::json* setup, std::string* err) override {
+    if (env.device.empty()) {
+      *err = "run replay needs a block device (--emulated, --scratch or --device)";
+      return false;
+    }
+    uint64_t bytes = 0;
+    if (!DeviceBytes(env.device, &bytes, err) ||
+        !ReadDiskNumbers(Sysfs(), env.device, &major_, &minor_, err) ||
+        !PlanReplay(trace_, env.device, bytes, options_, &plan_, err)) {
+      return false;
+    }
+    iologs_.clear();
+    for (const ReplayJob& job : plan_.jobs) {
+      iologs_.push_back(env.work_dir + "/replay-" + job.name + ".iolog");
+      if (!WriteFileAtomically(iologs_.back(), job.iolog, err)) return false;
+    }
+    *setup = {{"device", env.device},          {"device_bytes", bytes},
+              {"mapping", plan_.mapping.mode}, {"shift_bytes", plan_.mapping.shift_bytes},
+              {"scale", plan_.mapping.scale},  {"span_bytes", plan_.mapping.span_bytes},
+              {"jobs", plan_.jobs.size()}};
+    return true;
+  }
+
+  bool RunCell(const SuiteVariant&, const CellEnvironment& env,
+               std::vector<nlohmann::json>* records, std::string* err) override;
+
+  std::string CachePolicy(const std::string& global_drop) const override {
+    return "O_DIRECT I/O on the raw device: the page cache is not involved" + global_drop;
+  }
+
+  nlohmann::json Summarize(const ResultsDocument& doc) const override {
+    std::vector<ReplayRecord> records;
+    std::string err;
+    nlohmann::json rows = nlohmann::json::array();
+    if (!ReplayRecordsFromDocument(doc, &records, &err)) return rows;
+    for (const ReplayRecord& r : records) {
+      rows.push_back(
+          {{"identifier", r.identifier},
+           {"repetition", r.repetition},
+           {"replay_seconds", r.replay_seconds},
+           {"read_p99_ms", static_cast<double>(r.ReadLatency().ValueAtPercentile(99)) / 1e6},
+           {"lag_p99_ms", r.lag_p99_ms}});
+    }
+    return rows;
+  }
+
+ private:
+  // Starts the lag's capture of the target's bios (needs the journal: root).
+  bool StartLagCapture(const CellEnvironment& env, BlockCapture* capture, std::string* raw) {
+    if (env.journal == nullptr) return false;
+    *raw = env.work_dir + "/" + env.label_prefix + "replay-bios.trace";
+    std::string err;
+    return capture->Start(env.journal, major_, minor_, *raw, &err, RequestEvents());
+  }
+
+  void FillRecord(const FioRunResult& run, const BlockTrace* replayed, ReplayRecord* rec) const;
+
+  std::string trace_path_;
+  std::string fit_ = "auto";
+  ReplayOptions options_;
+  BlockTrace trace_;
+  ReplayPlan plan_;
+  std::vector<std::string> iologs_;
+  uint32_t major_ = 0, minor_ = 0;  // the target's device number, for the lag's trace
+};
+
+// Each job's bios timed by the kernel (their latency_ns, bio_timing.h); fio's job processes are
+// mapped to jobs by the bios the lag matched.
+void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, ReplayRecord* rec) {
+  for (const BlockTraceRecord& r : replayed.records) {
+    const auto job = lag.job_of_pid.find(r.pid);
+    if (r.latency_ns < 0 || job == lag.job_of_pid.end() || job->second >= rec->processes.size()) {
+      continue;
+    }
+    ReplayProcess& p = rec->processes[job->second];
+    const auto ns = static_cast<uint64_t>(r.latency_ns);
+    if (r.op == BlockTraceOp::kRead) p.kernel_read.Record(ns);
+    if (r.op == BlockTraceOp::kWrite) p.kernel_write.Record(ns);
+  }
+}
+
+void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed,
+                             ReplayRecord* rec) const {
+  rec->trace_ops = plan_.trace_ops;
+  rec->trace_bytes = plan_.trace_bytes;
+  rec->trace_seconds = plan_.duration_seconds;
+  rec->mapping = plan_.mapping.mode;
+  ReplayLag lag;
+  if (replayed != nullptr) lag = MeasureReplayLag(plan_.scheduled, replayed->records);
+  const std::vector<JobResult> jobs = JobResultsFromFio(run);
+  uint64_t fallback_ops = 0;
+  for (size_t i = 0; i < plan_.jobs.size(); ++i) {
+    const ReplayJob& planned = plan_.jobs[i];
+    ReplayProcess p;
+    p.pid = planned.pid;
+    p.comm = planned.comm;
+    p.ioengine = planned.ioengine;
+    p.trace_ops = planned.ops;
+    if (i < lag.first_ms.size()) p.first_lag_ms = lag.first_ms[i];
+    for (const JobResult& j : jobs) {
+      if (j.name == planned.name) p.job = j;
+    }
+    const uint64_t fio_ios = p.job.ios() + p.job.sync_ios -
+                             std::min<uint64_t>(p.job.ios() + p.job.sync_ios, planned.added_syncs);
+    rec->fio_ops += fio_ios;
+    rec->fio_bytes += p.job.bytes();
+    // Without the kernel's view: a job that issued every planned I/O replayed its records.
+    fallback_ops += fio_ios == planned.ios ? planned.ops : fio_ios;
+    rec->added_syncs += planned.added_syncs;
+    rec->fua_writes += planned.fua_writes;
+    rec->processes.push_back(std::move(p));
+  }
+  rec->replayed_ops = fallback_ops;
+  rec->replayed_bytes = rec->fio_bytes;
+  if (replayed == nullptr) return;
+  rec->replayed_ops = lag.matched_records;
+  rec->replayed_bytes = lag.matched_bytes;
+  rec->lag_measured = true;
+  rec->lag_matched = lag.matched;
+  rec->lag_unmatched = lag.unmatched;
+  rec->lag_mean_ms = lag.mean_ms;
+  rec->lag_p99_ms = lag.p99_ms;
+  rec->lag_max_ms = lag.max_ms;
+  rec->keeps_time = !options_.no_stall && lag.p99_ms <= kReplayLagBoundMs;
+  AddKernelLatencies(*replayed, lag, rec);
+}
+
+bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
+                          std::vector<nlohmann::json>* records, std::string* err) {
+  BlockCapture capture;
+  std::string raw;
+  const bool lag = StartLagCapture(env, &capture, &raw);
+  if (env.on_phase) env.on_phase("replay");
+  const auto start = std::chrono::steady_clock::now();
+  FioRunResult run;
+  const bool ran =
+      env.fio->Run(ReplayInvocation(plan_, iologs_, options_.no_stall, !TraceHasWrites(trace_), env,
+                                    env.label_prefix + "replay"),
+                   &run, err);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  BlockTrace replayed;
+  std::string lag_err;
+  const bool lag_ok = lag && capture.Stop(&replayed, &lag_err);
+  if (!ran) {
+    if (!raw.empty()) unlink(raw.c_str());
+    return false;
+  }
+  ReplayRecord rec;
+  rec.replay_seconds = seconds;
+  FillRecord(run, lag_ok ? &replayed : nullptr, &rec);
+  if (!raw.empty()) unlink(raw.c_str());
+  records->push_back(ReplayRecordToJson(rec));
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Suite> MakeReplaySuite() { return std::make_unique<ReplaySuite>(); }
+
+}  // namespace elevbench

@@ -1,0 +1,16 @@
+#pragma once
+// `elevbench run replay --trace FILE`: a block trace made by `elevbench capture` replayed by fio
+// under every configuration, one fio job per traced process, each I/O at its recorded time
+// (docs/replay.md). Runs on a raw block device: the emulated or scratch device without a
+// filesystem, or the user's --device (with --allow-writes when the trace writes).
+
+#include <memory>
+
+#include "harness/run/suite.h"
+
+namespace elevbench {
+
+/// Makes the replay suite (the table of suites calls this).
+std::unique_ptr<Suite> MakeReplaySuite();
+
+}  // namespace elevbench

@@ -1,0 +1,147 @@
+// `capture` of a real command on the emulated disk, `trace show` of it, `run replay` of it under
+// two schedulers, and `run fio` of a two-job file: the numbers they must agree on, and the
+// machine as it was afterwards (also after SIGINT during a capture).
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "harness/process/subprocess.h"
+#include "harness/results/results_document.h"
+#include "harness/trace/block_trace_file.h"
+#include "scenarios/fiojobs/fiojobs_records.h"
+#include "scenarios/replay/replay_records.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+bool CanCaptureHere(std::string* why) {
+  if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0 || !ProgramInPath("fio")) {
+    *why = "needs root, /dev/fuse and fio (emulated disk, tracefs)";
+    return false;
+  }
+  return true;
+}
+
+// What elevbench may leave behind: loop devices, mounts of its own or of tracefs, a journal.
+std::string LeftoverState() {
+  std::string loops, ignored;
+  (void)RunChecked({"losetup", "-a"}, &loops, &ignored);
+  std::string mounts;
+  std::ifstream in("/proc/mounts");
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("elevbench") != std::string::npos || line.find("tracefs") != std::string::npos ||
+        line.find("fuse") != std::string::npos) {
+      mounts += line + "\n";
+    }
+  }
+  return loops + "--\n" + mounts + "--\n" +
+         (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
+}
+
+TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
+  std::string why;
+  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string before = LeftoverState();
+  const std::string trace = temp.path() + "/w.trace", out = temp.path() + "/r.json";
+  const ProcessResult cap = testing::RunElevbenchCli(
+      {"capture", "--emulated", "ide-2003:256M", "--fs", "ext4", "--out", trace, "--", "sh", "-c",
+       "dd if=/dev/zero of=f bs=64k count=96 status=none && cat f > /dev/null"},
+      900);
+  ASSERT_EQ(cap.exit_code, 0) << cap.error_output;
+  EXPECT_EQ(LeftoverState(), before);
+  BlockTrace t;
+  std::string err;
+  ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+  uint64_t written = 0;
+  std::set<int32_t> pids;
+  for (const BlockTraceRecord& r : t.records) {
+    if (r.op == BlockTraceOp::kWrite) written += r.sectors * 512ULL;
+    pids.insert(r.pid);
+  }
+  EXPECT_GE(written, 96u * 65536) << "the file's data reached the disk inside the capture";
+  EXPECT_EQ(t.header.lost_events, 0u);
+
+  const ProcessResult rep =
+      testing::RunElevbenchCli({"run", "replay", "--trace", trace, "--emulated", "ide-2003:512M",
+                                "--schedulers", "none,mq-deadline", "--out", out, "--no-history"},
+                               900);
+  ASSERT_EQ(rep.exit_code, 0) << rep.error_output;
+  EXPECT_EQ(LeftoverState(), before);
+  ResultsDocument doc;
+  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
+  std::vector<ReplayRecord> records;
+  ASSERT_TRUE(ReplayRecordsFromDocument(doc, &records, &err)) << err;
+  ASSERT_EQ(records.size(), 2u);
+  for (const ReplayRecord& r : records) {
+    SCOPED_TRACE(r.identifier);
+    EXPECT_TRUE(r.lag_measured);
+    EXPECT_EQ(r.replayed_ops, r.trace_ops);
+    EXPECT_EQ(r.replayed_bytes, r.trace_bytes);
+    EXPECT_EQ(r.processes.size(), pids.size()) << "one fio job per traced process";
+    uint64_t timed = 0;
+    for (const ReplayProcess& p : r.processes) timed += p.kernel_write.count();
+    EXPECT_GT(timed, 0u);
+  }
+}
+
+TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
+  std::string why;
+  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string before = LeftoverState();
+  const std::string trace = temp.path() + "/w.trace";
+  ChildProcess child;
+  std::string err;
+  ASSERT_TRUE(child.Start({ELEVBENCH_BINARY, "capture", "--emulated", "ide-2003:256M", "--out",
+                           trace, "--", "sleep", "60"},
+                          {}, &err))
+      << err;
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  kill(child.pid(), SIGINT);
+  ASSERT_TRUE(child.Wait(60, &err)) << err;
+  EXPECT_EQ(child.result().exit_code, 130) << child.result().error_output;
+  EXPECT_FALSE(std::filesystem::exists(trace));
+  EXPECT_FALSE(std::filesystem::exists(trace + ".raw"));
+  EXPECT_EQ(LeftoverState(), before);
+}
+
+// `run fio` of a file with two jobs: a record per cell with both jobs, each having read what
+// its size and runtime allow (the side-by-side with fio itself is docs/fio-jobs.md).
+TEST(CaptureReplayRootTest, RunFioRunsBothJobsOfTheFileInEveryCell) {
+  std::string why;
+  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string before = LeftoverState();
+  const std::string out = temp.path() + "/f.json";
+  const ProcessResult run = testing::RunElevbenchCli(
+      {"run", "fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"), "--fio-set",
+       "runtime=2", "--scratch", "256M", "--schedulers", "none,mq-deadline", "--out", out,
+       "--no-history"},
+      900);
+  ASSERT_EQ(run.exit_code, 0) << run.error_output;
+  EXPECT_EQ(LeftoverState(), before);
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
+  std::vector<FioJobsRecord> records;
+  ASSERT_TRUE(FioJobsRecordsFromDocument(doc, &records, &err)) << err;
+  ASSERT_EQ(records.size(), 2u);
+  for (const FioJobsRecord& r : records) {
+    ASSERT_EQ(r.jobs.size(), 2u);
+    for (const JobResult& j : r.jobs) {
+      EXPECT_GT(j.read.bytes, 0u) << j.name;
+      EXPECT_EQ(j.read.clat.count(), j.read.ios) << j.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -1,0 +1,75 @@
+// How RunFio words a fio that did not end well (issue #18): killed by someone else's signal, or
+// out of space. A stand-in `fio` script first in PATH plays each end; no I/O is done.
+
+#include "harness/fio/fio_runner.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+class FioRunnerEndsTest : public ::testing::Test {
+ protected:
+  // Puts an executable `fio` with `script` as its body first in PATH.
+  void FakeFioScript(const std::string& script) {
+    const std::string bin = dir_.path() + "/bin";
+    mkdir(bin.c_str(), 0755);
+    {
+      std::ofstream out(bin + "/fio");
+      out << "#!/bin/sh\n" << script << "\n";
+    }
+    chmod((bin + "/fio").c_str(), 0755);
+    const char* old = getenv("PATH");
+    path_ = std::make_unique<testing::ScopedEnv>("PATH", bin + ":" + (old ? old : "/usr/bin:/bin"));
+  }
+
+  FioInvocation Invocation() const {
+    FioInvocation inv;
+    inv.work_dir = dir_.path();
+    inv.label = "cell001-seq_write";
+    StreamSpec stream;
+    stream.name = "tiotest";
+    stream.rw = "write";
+    stream.directory = dir_.path() + "/target";
+    stream.file_size_bytes = 1 << 20;
+    inv.streams = {stream};
+    return inv;
+  }
+
+  testing::ScopedTempDir dir_;
+  std::unique_ptr<testing::ScopedEnv> path_;
+};
+
+TEST_F(FioRunnerEndsTest, AFioKilledBySomeoneElseSaysBySignal) {
+  FakeFioScript("kill -9 $$");
+  FioRunResult result;
+  std::string err;
+  EXPECT_FALSE(RunFio(Invocation(), &result, &err));
+  EXPECT_EQ(err, "fio killed by signal 9");
+}
+
+TEST_F(FioRunnerEndsTest, AFioOutOfSpaceNamesTheDirectory) {
+  FakeFioScript(
+      "echo 'fio: io_u error on file /x/tiotest.0.0: No space left on device: write "
+      "offset=0, buflen=4096' >&2\necho 'fio: pid=1, err=28/file:io_u.c:1845' >&2\nexit 1");
+  FioRunResult result;
+  std::string err;
+  EXPECT_FALSE(RunFio(Invocation(), &result, &err));
+  EXPECT_EQ(err, "no space left on " + dir_.path() + "/target");
+}
+
+TEST_F(FioRunnerEndsTest, AnotherFailureKeepsFiosLastLine) {
+  FakeFioScript("echo 'fio: something else went wrong' >&2\nexit 1");
+  FioRunResult result;
+  std::string err;
+  EXPECT_FALSE(RunFio(Invocation(), &result, &err));
+  EXPECT_EQ(err, "fio failed (exit 1): fio: something else went wrong");
+}
+
+}  // namespace
+}  // namespace elevbench

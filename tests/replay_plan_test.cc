@@ -1,0 +1,124 @@
+// How a trace becomes fio jobs (one per process, iolog v3) and how the lag is measured.
+
+#include "scenarios/replay/replay_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "scenarios/replay/replay_lag.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+BlockTrace ReplayTraceOf(std::vector<BlockTraceRecord> records) {
+  BlockTrace t;
+  t.header.device = "loop9";
+  t.header.device_bytes = 1ULL << 30;
+  t.header.duration_ns = 50000000;
+  t.records = std::move(records);
+  return t;
+}
+
+// A reader waiting for each read, a flusher with contiguous bios in flight together, a journal
+// commit with a preflush and FUA, a flush.
+BlockTrace MixedTrace() {
+  return ReplayTraceOf({{1000000, 42, "cat", BlockTraceOp::kRead, kTraceSync, 2048, 8, 6000000},
+                        {2000000, 7, "kworker/u8:2", BlockTraceOp::kWrite, 0, 10000, 8, 20000000},
+                        {2010000, 7, "kworker/u8:2", BlockTraceOp::kWrite, 0, 10008, 8, 20000000},
+                        {2020000, 7, "kworker/u8:2", BlockTraceOp::kWrite, 0, 50000, 8, 20000000},
+                        {8000000, 42, "cat", BlockTraceOp::kRead, kTraceSync, 4096, 8, 6000000},
+                        {9000000, 8, "jbd2/loop9-8", BlockTraceOp::kWrite,
+                         kTracePreflush | kTraceFua | kTraceSync, 64, 8, 3000000},
+                        {9500000, 8, "jbd2/loop9-8", BlockTraceOp::kFlush, kTraceSync, 0, 0, -1}});
+}
+
+TEST(ReplayPlanTest, OneJobPerProcessWithItsOwnIologAtTheRecordedTimes) {
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(PlanReplay(MixedTrace(), "/dev/loop20", 1ULL << 30, {}, &plan, &err)) << err;
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_EQ(plan.trace_ops, 7u);
+  EXPECT_EQ(plan.mapping.mode, "as recorded");
+  const ReplayJob& cat = plan.jobs[0];
+  EXPECT_EQ(cat.name, "p42_cat");
+  EXPECT_EQ(cat.ioengine, "psync");   // one read in flight at a time
+  EXPECT_EQ(cat.start_delay_us, 0u);  // every job starts with fio; its log's sync starts its clock
+  EXPECT_NE(cat.iolog.find("1 /dev/loop20 sync 0 0\n1001 /dev/loop20 read"), std::string::npos)
+      << cat.iolog;
+  EXPECT_EQ(cat.added_syncs, 1u);
+  const ReplayJob& flusher = plan.jobs[1];
+  EXPECT_EQ(flusher.ioengine, "libaio");  // three bios in flight together
+  EXPECT_EQ(flusher.iodepth, 3u);
+  EXPECT_EQ(flusher.ops, 3u);
+  EXPECT_EQ(flusher.ios, 2u);  // the two contiguous ones were one plug-merged I/O
+  const ReplayJob& jbd2 = plan.jobs[2];
+  EXPECT_EQ(jbd2.added_syncs, 2u);  // the clock's and the preflush's
+  EXPECT_EQ(jbd2.fua_writes, 1u);
+  std::string all;
+  for (const ReplayJob& j : plan.jobs) all += "; " + j.name + "\n" + j.iolog;
+  testing::ExpectMatchesGolden("replay_iologs.txt", all);
+}
+
+TEST(ReplayPlanTest, OffsetsAreKeptShiftedScaledOrRefused) {
+  const BlockTrace t = ReplayTraceOf({{0, 1, "a", BlockTraceOp::kRead, 0, 2000000, 8, -1},
+                                      {10, 1, "a", BlockTraceOp::kRead, 0, 2000800, 8, -1}});
+  ReplayMapping m;
+  std::string err;
+  ASSERT_TRUE(MapReplayOffsets(t, 2ULL << 30, ReplayFit::kAuto, &m, &err)) << err;
+  EXPECT_EQ(m.mode, "as recorded");
+  ASSERT_TRUE(MapReplayOffsets(t, 1ULL << 20, ReplayFit::kAuto, &m, &err)) << err;
+  EXPECT_EQ(m.mode, "shifted");
+  EXPECT_EQ(m.shift_bytes, 2000000LL * 512);
+  EXPECT_FALSE(MapReplayOffsets(t, 300 * 1024, ReplayFit::kAuto, &m, &err));
+  EXPECT_NE(err.find("more than the target's"), std::string::npos) << err;
+  EXPECT_NE(err.find("--fit scale"), std::string::npos) << err;
+  ASSERT_TRUE(MapReplayOffsets(t, 300 * 1024, ReplayFit::kScale, &m, &err)) << err;
+  EXPECT_EQ(m.mode, "scaled");
+  ReplayPlan plan;
+  ASSERT_TRUE(PlanReplay(t, "/dev/x", 300 * 1024, {1, false, ReplayFit::kScale}, &plan, &err));
+  for (const ReplayScheduled& s : plan.scheduled) EXPECT_LE(s.offset + s.bytes, 300u * 1024);
+  EXPECT_FALSE(PlanReplay(t, "/dev/x", 1ULL << 30, {0, false, ReplayFit::kAuto}, &plan, &err));
+}
+
+TEST(ReplayPlanTest, SpeedScalesTheScheduleAndNoStallDropsIt) {
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(
+      PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {2, false, ReplayFit::kAuto}, &plan, &err));
+  EXPECT_NE(plan.jobs[0].iolog.find("\n501 /dev/x read"), std::string::npos) << plan.jobs[0].iolog;
+  EXPECT_DOUBLE_EQ(plan.duration_seconds, 0.025);
+  ASSERT_TRUE(
+      PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {1, true, ReplayFit::kAuto}, &plan, &err));
+  for (const ReplayJob& j : plan.jobs) {
+    EXPECT_EQ(j.iolog.find(" sync 0 0\n"),
+              j.name == "p8_jbd2_loop9-8" ? j.iolog.find(" sync") : std::string::npos)
+        << j.iolog;  // no clock sync; only the trace's own flush and preflush
+  }
+  for (const ReplayScheduled& s : plan.scheduled) EXPECT_EQ(s.time_us, 0u);
+}
+
+TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {
+  const std::vector<ReplayScheduled> scheduled = {{0, BlockTraceOp::kRead, 512, 4096, 0, 1},
+                                                  {1000, BlockTraceOp::kWrite, 8192, 8192, 1, 2},
+                                                  {2000, BlockTraceOp::kRead, 512, 4096, 0, 1}};
+  // Issued 5 ms after the replay's unknown start, then 2 ms late, then on time.
+  const std::vector<BlockTraceRecord> replayed = {
+      {5000000, 100, "fio", BlockTraceOp::kRead, 0, 1, 8, -1},
+      {8000000, 101, "fio", BlockTraceOp::kWrite, 0, 16, 16, -1},
+      {8100000, 101, "fio", BlockTraceOp::kWrite, 0, 32, 8, -1},  // a split remainder
+      {7000000, 100, "fio", BlockTraceOp::kRead, 0, 1, 8, -1}};
+  const ReplayLag lag = MeasureReplayLag(scheduled, replayed);
+  EXPECT_EQ(lag.matched, 3u);
+  EXPECT_EQ(lag.matched_records, 4u);
+  EXPECT_EQ(lag.matched_bytes, 16384u);
+  EXPECT_EQ(lag.unmatched, 1u);
+  EXPECT_DOUBLE_EQ(lag.max_ms, 2.0);
+  EXPECT_DOUBLE_EQ(lag.mean_ms, 2.0 / 3.0);
+  ASSERT_EQ(lag.first_ms.size(), 2u);
+  EXPECT_DOUBLE_EQ(lag.first_ms[0], 0.0);
+  EXPECT_DOUBLE_EQ(lag.first_ms[1], 2.0);
+  EXPECT_EQ(lag.job_of_pid.at(101), 1u);
+}
+
+}  // namespace
+}  // namespace elevbench

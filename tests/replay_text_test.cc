@@ -1,0 +1,138 @@
+// `run replay`'s and `run fio`'s reports and records: the tables from records with known
+// latencies, the records' JSON round trip, and their measurements.
+
+#include "reporters/replay_text.h"
+
+#include <gtest/gtest.h>
+
+#include "reporters/fiojobs_text.h"
+#include "scenarios/fiojobs/fiojobs_measurements.h"
+#include "scenarios/fiojobs/fiojobs_records.h"
+#include "scenarios/replay/replay_measurements.h"
+#include "scenarios/replay/replay_records.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+// A job with `ios` I/Os of `ms` milliseconds each in one direction.
+JobResult MakeJobResult(const std::string& name, bool reads, uint64_t ios, uint64_t ms) {
+  JobResult j;
+  j.name = name;
+  j.clones = 1;
+  JobDirectionResult& d = reads ? j.read : j.write;
+  d.ios = ios;
+  d.bytes = ios * 4096;
+  d.runtime_seconds = 2;
+  d.clat.Record(ms * 1000000, ios);
+  return j;
+}
+
+ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64_t read_ms,
+                              uint64_t write_ms) {
+  ReplayRecord r;
+  r.identifier = r.scheduler = id;
+  r.repetition = repetition;
+  r.trace_ops = r.replayed_ops = r.fio_ops = 300;
+  r.trace_bytes = r.replayed_bytes = r.fio_bytes = 300 * 4096;
+  r.trace_seconds = 2;
+  r.replay_seconds = 2.5;
+  r.lag_measured = true;
+  r.lag_matched = 300;
+  r.lag_p99_ms = 12;
+  r.keeps_time = true;
+  r.mapping = "as recorded";
+  ReplayProcess cat{42,  "cat", "psync", 100,
+                    1.5, {},    {},      MakeJobResult("p42_cat", true, 100, read_ms)};
+  cat.kernel_read.Record(read_ms * 1000000, 100);
+  ReplayProcess flusher{7,        "kworker/u8:2",
+                        "libaio", 200,
+                        0.2,      {},
+                        {},       MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10)};
+  flusher.kernel_write.Record(write_ms * 1000000, 200);
+  r.processes = {cat, flusher};
+  return r;
+}
+
+ResultsDocument ReplayDocument() {
+  ResultsDocument doc;
+  doc.suite = "replay";
+  doc.identifiers = {"k-dl", "k-bfq"};
+  doc.parameters = {{"trace", "traces/untar.trace"},
+                    {"trace_records", 300},
+                    {"trace_device", "loop8"},
+                    {"trace_scheduler", "none"},
+                    {"trace_source", "emulated ide-2003, ext4: tar -xf x.tar"},
+                    {"speed", 1},
+                    {"no_stall", false},
+                    {"lag_bound_ms", 25}};
+  for (uint32_t rep = 0; rep < 4; ++rep) {
+    doc.records.push_back(ReplayRecordToJson(MakeReplayRecord("k-dl", rep, 8 + rep, 30)));
+    doc.records.push_back(ReplayRecordToJson(MakeReplayRecord("k-bfq", rep, 5, 40 + rep)));
+  }
+  return doc;
+}
+
+TEST(ReplayTextTest, TheTableUsesTheKernelsLatenciesAndSaysWhatWasReplayed) {
+  const ResultsDocument doc = ReplayDocument();
+  std::string tables, err;
+  ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
+  EXPECT_NE(tables.find("replayed exactly the trace's I/Os and bytes in 8 of 8 cells"),
+            std::string::npos)
+      << tables;
+  testing::ExpectPrintedMatchesGolden("replay_report.txt", doc, "table", tables);
+  EXPECT_FALSE(RenderReplayReport(doc, "nick", &tables, &err));
+}
+
+TEST(ReplayTextTest, RecordsRoundTripAndMeasureReadAndWriteP99AsHeadlines) {
+  const ReplayRecord r = MakeReplayRecord("k-dl", 0, 8, 30);
+  ReplayRecord back;
+  std::string err;
+  ASSERT_TRUE(ReplayRecordFromJson(ReplayRecordToJson(r), &back, &err)) << err;
+  EXPECT_EQ(ReplayRecordToJson(back), ReplayRecordToJson(r));
+  std::vector<Measurement> m;
+  ASSERT_TRUE(ReplayMeasurements(ReplayDocument(), &m, &err)) << err;
+  bool read_p99 = false;
+  for (const Measurement& x : m) {
+    if (x.section == "replay" && x.metric.name == "read_p99_ms" && x.identifier == "k-bfq") {
+      read_p99 = true;
+      EXPECT_TRUE(x.metric.headline);
+      EXPECT_NEAR(x.value, 5.0, 5.0 / 64);  // the kernel's 5 ms, not fio's
+    }
+  }
+  EXPECT_TRUE(read_p99);
+  nlohmann::json bad = ReplayRecordToJson(r);
+  bad["lag"]["p99_ms"] = "late";
+  EXPECT_FALSE(ReplayRecordFromJson(bad, &back, &err));
+  EXPECT_NE(err.find("lag.p99_ms"), std::string::npos) << err;
+}
+
+TEST(FioJobsTextTest, OneTablePerJobFileWithEveryJobAndDirection) {
+  ResultsDocument doc;
+  doc.suite = "fio";
+  doc.identifiers = {"k-dl", "k-none"};
+  for (uint32_t rep = 0; rep < 4; ++rep) {
+    for (const char* id : {"k-dl", "k-none"}) {
+      FioJobsRecord r;
+      r.identifier = r.scheduler = id;
+      r.repetition = rep;
+      r.job_file = "two-jobs.fio";
+      r.elapsed_seconds = 5;
+      r.jobs = {MakeJobResult("seqread", true, 800 + rep, 2),
+                MakeJobResult("randread", true, 150, 7 + rep)};
+      doc.records.push_back(FioJobsRecordToJson(r));
+    }
+  }
+  std::string tables, err;
+  ASSERT_TRUE(RenderFioJobsReport(doc, "table", &tables, &err)) << err;
+  testing::ExpectPrintedMatchesGolden("fiojobs_report.txt", doc, "table", tables);
+  std::vector<Measurement> m;
+  ASSERT_TRUE(FioJobsMeasurements(doc, &m, &err)) << err;
+  EXPECT_EQ(m.size(), 2u * 4 * 2 * 5);  // configurations × repetitions × jobs × metrics
+  FioJobsRecord back;
+  ASSERT_TRUE(FioJobsRecordFromJson(doc.records[0], &back, &err)) << err;
+  EXPECT_EQ(FioJobsRecordToJson(back), doc.records[0]);
+}
+
+}  // namespace
+}  // namespace elevbench
