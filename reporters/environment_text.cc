@@ -68,11 +68,44 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
         << (known ? std::to_string(tags) : std::string("unknown")) << ", writeback throttling "
         << JsonString(q, "writeback_throttling") << "\n";
   }
+  if (ctx.contains("lanes") && ctx["lanes"].is_object()) {
+    // --lanes: how many emulated disks served the plan at once (docs/lanes.md).
+    const nlohmann::json& l = ctx["lanes"];
+    const int count = l.value("count", 1);
+    out << "Lanes: " << count << (count == 1 ? " (serial run)" : " emulated disks at once")
+        << (l.value("asked", std::string()) == "auto" ? ", as many as --lanes auto allowed" : "");
+    if (count > 1) {
+      const int cpus = l.value("cpus_per_lane", 0);
+      out << "; each in its own cpuset";
+      if (cpus > 0) out << " of " << cpus << " CPU" << (cpus == 1 ? "" : "s");
+      const std::string serial = l.value("serial_equivalent", std::string());
+      if (!serial.empty()) out << " (a serial run's " << serial << ")";
+      out << ", " << (l.value("lane_dirty_bytes", uint64_t{0}) >> 20) << " MB dirty limit per disk";
+    }
+    out << "\n";
+  }
   const std::string cache = JsonString(ctx, "cache_policy");
   if (!cache.empty()) out << cache << "\n";
   std::string s = out.str();
   if (!s.empty()) s += "\n";
   return s;
+}
+
+double EmulatedMediaRateMbS(const nlohmann::json& ctx, bool write) {
+  if (!ctx.is_object() || !ctx.contains("target") || !ctx["target"].is_object()) return 0;
+  const nlohmann::json& t = ctx["target"];
+  if (t.value("kind", std::string()) != "emulated" || !t.contains("profile") ||
+      !t["profile"].is_object()) {
+    return 0;
+  }
+  const nlohmann::json& rate = t["profile"].contains(write ? "write_mbps" : "read_mbps")
+                                   ? t["profile"][write ? "write_mbps" : "read_mbps"]
+                                   : nlohmann::json();
+  return rate.is_number() ? rate.get<double>() : 0;
+}
+
+std::string PageCacheMark(double mb_s, double disk_mb_s) {
+  return disk_mb_s > 0 && mb_s > disk_mb_s * 1.1 ? " (page cache)" : "";
 }
 
 }  // namespace elevbench

@@ -11,4 +11,15 @@ namespace elevbench {
 /// the context says nothing.
 std::string RenderEnvironmentHeader(const nlohmann::json& context);
 
+/// The emulated disk's media rate in MB/s for reads or writes (context.target.profile's
+/// read_mbps / write_mbps), or 0 when the target was not an emulated disk.
+double EmulatedMediaRateMbS(const nlohmann::json& context, bool write);
+
+/// " (page cache)" when a load's rate `mb_s` is above what the disk can do (`disk_mb_s` × 1.1:
+/// the model's media rate and some slack for its stream cache), so it came from buffered writes
+/// or cached reads and is not the disk's; empty otherwise or when `disk_mb_s` is 0 (unknown).
+/// Why: a buffered stream smaller than the dirty limit never leaves the page cache, and its
+/// rate printed beside a 48 MB/s disk would read as the disk's.
+std::string PageCacheMark(double mb_s, double disk_mb_s);
+
 }  // namespace elevbench

@@ -36,7 +36,7 @@ std::string PartialNote(const MortonProbeRow& p) {
   return note;
 }
 
-std::string LoadText(const std::vector<MortonLoadRow>& load) {
+std::string LoadText(const std::vector<MortonLoadRow>& load, const MortonDiskRates& disk) {
   std::string text;
   for (const MortonLoadRow& l : load) {
     char buf[96];
@@ -45,7 +45,8 @@ std::string LoadText(const std::vector<MortonLoadRow>& load) {
                   : l.name == "streaming-reader" ? "streaming reader"
                                                  : l.name.c_str(),
                   l.mb_s);
-    text += (text.empty() ? "" : ", ") + std::string(buf);
+    text += (text.empty() ? "" : ", ") + std::string(buf) +
+            PageCacheMark(l.mb_s, l.direction == "write" ? disk.write_mb_s : disk.read_mb_s);
   }
   return text.empty() ? "" : " (" + text + ")";
 }
@@ -73,7 +74,8 @@ std::string MortonSecondsText(double seconds) {
   return buf;
 }
 
-std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row) {
+std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row,
+                                         const MortonDiskRates& disk) {
   std::vector<std::string> lines;
   const MortonTimeStyle style = MortonTimeStyleOf(row.test);
   if (style == MortonTimeStyle::kSeconds) {
@@ -84,7 +86,7 @@ std::vector<std::string> RenderMortonRow(const std::string& label, const MortonR
       line += p.ok > 0 ? MortonSecondsText(p.elapsed_seconds) + " seconds" + PartialNote(p)
                        : NotFinishedText(p);
     }
-    lines.push_back(line + LoadText(row.load));
+    lines.push_back(line + LoadText(row.load, disk));
     return lines;
   }
   lines.push_back(label + ":");
@@ -108,6 +110,8 @@ std::string RenderMortonText(const nlohmann::json& context, const std::vector<Mo
   std::vector<uint32_t> repetitions;
   for (const MortonRow& row : rows) repetitions.push_back(row.repetitions);
   out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
+  const MortonDiskRates disk{EmulatedMediaRateMbS(context, false),
+                             EmulatedMediaRateMbS(context, true)};
   for (size_t i = 0; i < rows.size();) {
     const int test = rows[i].test;
     if (i > 0) out << "\n";
@@ -117,7 +121,7 @@ std::string RenderMortonText(const nlohmann::json& context, const std::vector<Mo
     for (; i < rows.size() && rows[i].test == test; ++i) {
       const std::string label = rows[i].label.empty() ? rows[i].identifier : rows[i].label;
       if (blocks) out << "\n";
-      for (const std::string& line : RenderMortonRow(label, rows[i])) out << line << "\n";
+      for (const std::string& line : RenderMortonRow(label, rows[i], disk)) out << line << "\n";
     }
   }
   return out.str();

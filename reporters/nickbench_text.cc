@@ -23,13 +23,13 @@ std::string NickbenchMetricText(int bench, double metric) {
 }
 
 std::string RenderNickbenchRow(const std::string& label, int bench, double io_rate_mb_s,
-                               double metric) {
+                               double metric, double disk_mb_s) {
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.2f", io_rate_mb_s);
   std::string name = NickbenchMetricName(bench);
   if (name.empty()) name = "Metric";
-  return label + " - IO Rate: " + rate + " MB/s, " + name + ": " +
-         NickbenchMetricText(bench, metric);
+  return label + " - IO Rate: " + rate + " MB/s" + PageCacheMark(io_rate_mb_s, disk_mb_s) + ", " +
+         name + ": " + NickbenchMetricText(bench, metric);
 }
 
 std::string RenderNickbenchText(const nlohmann::json& context,
@@ -40,6 +40,9 @@ std::string RenderNickbenchText(const nlohmann::json& context,
   const uint32_t requested = RequestedRepetitions(context);
   out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n"
       << MeansLine(repetitions, "IO Rate is a harmonic mean");
+  // The streams' aggregate cannot pass the faster of the disk's two media rates.
+  const double disk =
+      std::max(EmulatedMediaRateMbS(context, false), EmulatedMediaRateMbS(context, true));
   int bench = -1;
   for (const NickbenchRow& row : rows) {
     if (row.bench != bench) {
@@ -48,7 +51,7 @@ std::string RenderNickbenchText(const nlohmann::json& context,
       out << (title.empty() ? "Bench " + std::to_string(bench) : title) << "\n";
     }
     out << RenderNickbenchRow(row.label.empty() ? row.identifier : row.label, row.bench,
-                              row.io_rate_mb_s, row.metric)
+                              row.io_rate_mb_s, row.metric, disk)
         << ShortRowMark(row.repetitions, requested) << "\n";
   }
   return out.str();

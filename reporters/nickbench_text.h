@@ -26,9 +26,10 @@ inline constexpr char kNickbenchHeading[] = "nickbench (IO rate is total combine
 /// "%.2g" ("0.95", "0.5", and "1" for 1.0, "0.12" for 0.123).
 std::string NickbenchMetricText(int bench, double metric);
 
-/// One row without newline: "<label> - IO Rate: %.2f MB/s, <metric name>: <value>".
+/// One row without newline: "<label> - IO Rate: %.2f MB/s, <metric name>: <value>"; a rate
+/// above what the disk can do (`disk_mb_s`, 0 = unknown) reads "MB/s (page cache)".
 std::string RenderNickbenchRow(const std::string& label, int bench, double io_rate_mb_s,
-                               double metric);
+                               double metric, double disk_mb_s = 0);
 
 /// The whole report from aggregated rows (in AggregateNickbenchRows order): the environment
 /// header of `context`, the heading, "(means of N repetitions)" when rows average more than one

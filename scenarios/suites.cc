@@ -52,7 +52,10 @@ SuiteEntry FioJobsEntry() {
           .measure = FioJobsMeasurements,
           .smoke_args =
               "--schedulers none,mq-deadline tests/fixtures/fiojobs/two-jobs.fio "
-              "--fio-set runtime=1"};
+              "--fio-set runtime=1",
+          .lanes_refused =
+              "a job file sets its own jobs, depths and CPU use (numjobs, "
+              "iodepth, cpus_allowed), which a lane's cpuset would change unseen"};
 }
 
 SuiteEntry ReplayEntry() {
@@ -64,7 +67,10 @@ SuiteEntry ReplayEntry() {
           .formats = {"table"},
           .render = RenderReplayReport,
           .measure = ReplayMeasurements,
-          .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace"};
+          .smoke_args = "--schedulers none,mq-deadline --trace tests/fixtures/trace/small.trace",
+          .lanes_refused =
+              "it replays onto a raw device, where a lane's cache drop (a remount "
+              "of its filesystem) has nothing to remount"};
 }
 
 // The user's program itself (docs/command.md). Its smoke run writes and reads a few MB beside
@@ -82,7 +88,10 @@ SuiteEntry CommandEntry() {
               "--schedulers none,mq-deadline --load seq-write --load-size 32 "
               "--warmup 0.5 --space 32 -- sh -c 'dd if=/dev/zero of=f bs=1M count=8 "
               "conv=fsync && cat f >/dev/null'",
-          .needs_timeout = true};
+          .needs_timeout = true,
+          .lanes_refused =
+              "as root it drops the machine's clean caches before the program "
+              "runs, in the middle of the other lanes' cells"};
 }
 
 }  // namespace
@@ -95,14 +104,16 @@ const std::vector<SuiteEntry>& AllSuites() {
        .formats = {"nick", "tiobench"},
        .render = RenderTiobenchReport,
        .measure = TiobenchMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100"},
+       .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100",
+       .lane_cpus = 1},
       {.name = "nickbench",
        .description = "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
        .make = MakeNickbenchSuite,
        .formats = {"nick"},
        .render = RenderNickbenchReport,
        .measure = NickbenchMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8"},
+       .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8",
+       .lane_cpus = 1},
       {.name = "probes",
        .description = "cat / ls -lR of a source tree during a streaming read or write",
        .make = MakeProbesSuite,
@@ -110,7 +121,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .render = RenderProbesReport,
        .measure = ProbeMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --tree-size 4 --load-size 32 --warmup 1 "
-                     "--probes cat-during-write,ls-during-read"},
+                     "--probes cat-during-write,ls-during-read",
+       .lanes_refused = "as root it drops the machine's clean caches, dentries and inodes, right "
+                        "before each probe, in the middle of the other lanes' cells"},
       {.name = "orasim",
        .description =
            "OraSim stand-in: an OLTP-like fio job (random 8 KiB reads, sync writes, a sync log)",
@@ -129,7 +142,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
        .smoke_args = "--schedulers none,mq-deadline --parts tiobench,nickbench "
                      "--part-args 'tiobench=--size 16 --threads 1 --random 100' "
-                     "--part-args 'nickbench=--benches 2 --size 8'"},
+                     "--part-args 'nickbench=--benches 2 --size 8'",
+       .lanes_refused = "its parts probes and contest do not take lanes; run its tiobench and "
+                        "nickbench parts on their own with --lanes"},
       {.name = "morton",
        .description = "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, "
                       "small files",
@@ -139,7 +154,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = MortonMeasurements,
        // morton's files need 275 MiB even at a fiftieth of the post's sizes.
        .smoke_args = "--schedulers none,mq-deadline --tests 1,2,4,9 --scale 0.02 --warmup 0.5",
-       .smoke_size = "512M"},
+       .smoke_size = "512M",
+       .lanes_refused = "it drops the machine's clean caches, dentries and inodes, before its "
+                        "timed reads, in the middle of the other lanes' cells"},
       {.name = "visave",
        .description =
            "vi-style saves (write, fsync, rename) of a 200-byte file during a buffered writer",
@@ -159,7 +176,9 @@ const std::vector<SuiteEntry>& AllSuites() {
        .render = RenderContestReport,
        .measure = ContestMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
-                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1"},
+                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
+       // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
+       .lane_cpus = 2},
       FioJobsEntry(),
       ReplayEntry(),
       CommandEntry(),

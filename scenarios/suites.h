@@ -55,6 +55,11 @@ struct SuiteEntry {
   /// The suite runs a program of the user's that may never end (run command): `--timeout`
   /// must then be a positive number of seconds, and `--timeout 0` (no limit) is refused.
   bool needs_timeout = false;
+  /// `--lanes` (docs/lanes.md): the CPUs one lane of this suite needs (its cpuset; with
+  /// `--machine cpus=N` a lane needs at least N), or 0 when the suite refuses lanes...
+  int lane_cpus = 0;
+  /// ...and then why, in the refusal's words ("its probes drop the machine's caches …").
+  const char* lanes_refused = "it is not shown to measure in a lane what it measures alone";
 };
 
 /// A hidden `elevbench internal NAME` command: one iteration of a suite's repeated-command

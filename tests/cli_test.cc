@@ -112,6 +112,12 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"tiobench", "--ci-width", "3"}, "--ci-width applies only with --repetitions auto"},
       {{"tiobench", "--disk-set", "rpm=5400"}, "--disk-set applies to an emulated disk"},
       {{"tiobench", "--keep-wbt", "--threads", "1"}, "--keep-wbt applies to an emulated disk"},
+      {{"probes", "--lanes", "2"}, "probes does not run in lanes"},
+      {{"fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"), "--lanes", "2"},
+       "fio does not run in lanes: a job file sets its own jobs"},
+      {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--lanes", "2"},
+       "replay does not run in lanes: it replays onto a raw device"},
+      {{"contest", "--lanes", "x"}, "--lanes"},
   };
   for (const auto& c : kCases) {
     std::vector<std::string> args = {"run"};
@@ -149,6 +155,10 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--emulated", "ide-2003:64G"}, "larger than the 40 GB disk it emulates"},
       {{"--emulated", "ide-2003:1G", "--disk-set", "capacity_bytes=500000000", "--size", "100"},
        "larger than the 0.5 GB disk"},
+      {{"--lanes", "two"}, "--lanes: expected a number of lanes"},
+      {{"--lanes", "0", "--emulated", "ide-2003"}, "--lanes: expected a number of lanes"},
+      {{"--lanes", "2"}, "--lanes 2 needs --emulated"},
+      {{"--lanes", "9999", "--emulated", "ide-2003"}, "--lanes 9999"},
   };
   for (const auto& c : kTargets) {
     std::vector<std::string> args = {"run", "tiobench"};

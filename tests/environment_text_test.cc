@@ -48,5 +48,26 @@ TEST(EnvironmentTextTest, AMalformedBlockAddsNothing) {
   }
 }
 
+// --lanes: the header says how many disks ran at once and which machine a lane is, as the
+// serial run's --machine that would measure the same (docs/lanes.md, like with like).
+TEST(EnvironmentTextTest, LanesSayWhichMachineALaneIs) {
+  nlohmann::json ctx = HostContext();
+  ctx["lanes"] = {{"count", 2},
+                  {"asked", "auto"},
+                  {"cpus_per_lane", 1},
+                  {"serial_equivalent", "--machine cpus=1"},
+                  {"lane_dirty_bytes", 50332549}};
+  const std::string text = RenderEnvironmentHeader(ctx);
+  EXPECT_NE(text.find("Lanes: 2 emulated disks at once, as many as --lanes auto allowed; each in "
+                      "its own cpuset of 1 CPU (a serial run's --machine cpus=1), 48 MB dirty "
+                      "limit per disk\n"),
+            std::string::npos)
+      << text;
+  ctx["lanes"] = {{"count", 1}, {"asked", "auto"}};
+  EXPECT_NE(RenderEnvironmentHeader(ctx).find("Lanes: 1 (serial run), as many as --lanes auto "
+                                              "allowed\n"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench

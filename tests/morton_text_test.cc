@@ -195,6 +195,25 @@ TEST(MortonTextTest, RepetitionsAreMeansAndPartialDnfIsSaid) {
       << text;
 }
 
+// On the emulated disk a load faster than the disk's media rate came from the page cache (a
+// 26 MB writer under the 48 MB dirty limit at --scale 0.05) and says so; one it can do does not.
+TEST(MortonTextTest, ALoadFasterThanTheEmulatedDiskIsMarkedPageCache) {
+  MortonRecord r = MakeMortonRecord(3, 6);
+  r.probes = {Probe("cat 100-meg-file-0 > /dev/null", 0, 0.1, 7)};
+  r.load = {MortonStream("streaming-writer", 918, 0.1)};
+  ResultsDocument doc = DocumentOf({r});
+  doc.context["target"] = {{"kind", "emulated"},
+                           {"profile", {{"read_mbps", 52.0}, {"write_mbps", 49.0}}}};
+  EXPECT_NE(RenderMorton(doc).find("(streaming writer 9180.0 MB/s (page cache))"),
+            std::string::npos)
+      << RenderMorton(doc);
+  doc.records.clear();
+  r.load = {MortonStream("streaming-writer", 40, 1)};
+  doc.records.push_back(MortonRecordToJson(r));
+  EXPECT_NE(RenderMorton(doc).find("(streaming writer 40.0 MB/s)"), std::string::npos)
+      << RenderMorton(doc);
+}
+
 TEST(MortonTextTest, FailedProbesAndDnfReadersInTheTimeLines) {
   MortonRecord r = MakeMortonRecord(0, 1);
   r.probes = {Probe("cat 100-meg-file-0 > /dev/null", 0, 0.1, 3),

@@ -122,6 +122,10 @@ TEST(NickbenchTextTest, TitlesNamesAndUnits) {
 TEST(NickbenchTextTest, SeedRowsAreByteIdentical) {
   EXPECT_EQ(RenderNickbenchRow("DL", 2, 33.36, 0.08),
             "DL - IO Rate: 33.36 MB/s, Reads per write: 0.08");
+  // A rate the 49 MB/s disk cannot have moved is the page cache's, and says so.
+  EXPECT_EQ(RenderNickbenchRow("DL", 2, 71.17, 0.08, 52),
+            "DL - IO Rate: 71.17 MB/s (page cache), " + NickbenchMetricName(2) + ": 0.08");
+  EXPECT_EQ(RenderNickbenchRow("DL", 2, 50.0, 0.08, 52).find("page cache"), std::string::npos);
   // Without an environment header the whole report is the seed's block.
   EXPECT_EQ(RenderNickbench(NickbenchSeedDocument()), kNickbenchSeedBlock);
 }

@@ -8,6 +8,8 @@
 
 #include "fakes.h"
 #include "harness/fio/fio_runner.h"
+#include "harness/run/lanes.h"
+#include "harness/run/run_plan.h"
 #include "scenarios/suites.h"
 #include "test_util.h"
 
@@ -349,6 +351,58 @@ TEST_F(RunSessionLoopTest, ALostTargetFailsTheCellAndStopsTheSession) {
   ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
   EXPECT_EQ(saved.cells.size(), 3u);
   EXPECT_FALSE(saved.complete);
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// --lanes: two sessions on their shares of the plan, merged, give the serial run's cells and
+// records in the serial order, each cell with its lane and plan index.
+TEST_F(RunSessionLoopTest, LanesRunTheirShareAndMergeIntoTheSerialOrder) {
+  testing::FakeFio serial_fio;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &serial_fio, &progress_, &doc_, &failed, &err))
+      << err;
+  const auto dealt =
+      DealPlanToLanes(BuildRunPlan(config_.identifiers.size(), suite_->Variants().size(),
+                                   config_.repetitions, config_.seed),
+                      2);
+  std::vector<ResultsDocument> lanes(2);
+  for (int k = 0; k < 2; ++k) {
+    testing::FakeFio fio;
+    SessionConfig lc = config_;
+    lc.lane = k;
+    lc.plan_cells = dealt[static_cast<size_t>(k)];
+    lc.out_path = dir_.path() + "/lane" + std::to_string(k) + ".json";
+    lanes[static_cast<size_t>(k)].suite = "tiobench";
+    ASSERT_TRUE(RunSession(*suite_, lc, target_, &fio, &progress_, &lanes[static_cast<size_t>(k)],
+                           &failed, &err))
+        << err;
+    EXPECT_EQ(fio.runs.size(), dealt[static_cast<size_t>(k)].size() * 4);
+  }
+  ResultsDocument merged;
+  ASSERT_TRUE(MergeLaneDocuments(lanes, &merged, &err)) << err;
+  ASSERT_EQ(merged.cells.size(), doc_.cells.size());
+  for (size_t i = 0; i < merged.cells.size(); ++i) {
+    EXPECT_EQ(merged.cells[i].plan_index, i);
+    EXPECT_EQ(merged.cells[i].lane, static_cast<int>((i / 2) % 2));  // blocks of 2 variants
+    EXPECT_EQ(merged.cells[i].identifier, doc_.cells[i].identifier);
+    EXPECT_EQ(merged.cells[i].variant, doc_.cells[i].variant);
+    EXPECT_EQ(merged.cells[i].repetition, doc_.cells[i].repetition);
+  }
+  ASSERT_EQ(merged.records.size(), doc_.records.size());
+  for (size_t i = 0; i < merged.records.size(); ++i) {
+    for (const char* key : {"identifier", "repetition", "threads", "phase"}) {
+      EXPECT_EQ(merged.records[i].value(key, nlohmann::json()),
+                doc_.records[i].value(key, nlohmann::json()))
+          << i << " " << key;
+    }
+  }
+  EXPECT_TRUE(merged.complete);
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ json SuitesJson() {
                       {"formats", e.formats},
                       {"defaults", defaults},
                       {"smoke_args", e.smoke_args},
-                      {"smoke_size", e.smoke_size}});
+                      {"smoke_size", e.smoke_size},
+                      {"lane_cpus", e.lane_cpus},
+                      {"lanes_refused", e.lane_cpus > 0 ? "" : e.lanes_refused}});
   }
   return suites;
 }

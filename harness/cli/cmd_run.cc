@@ -4,6 +4,7 @@
 // run, and restores everything on every exit path. It knows no suite; the decisions that need
 // no device are in harness/run/ (run_policy.h, run_labels.h).
 
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/run_journal.h"
+#include "harness/cli/run_lanes.h"
+#include "harness/core/error.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
@@ -28,6 +31,7 @@
 #include "harness/disk/emulated_stack.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/machine/machine_cgroups.h"
+#include "harness/run/lanes.h"
 #include "harness/run/run_labels.h"
 #include "harness/run/run_policy.h"
 #include "harness/run/run_session.h"
@@ -56,6 +60,8 @@ struct CheckedRun {
   MachineSpec machine_spec;    ///< --machine; limits() false without it
   CgroupLayout cgroup_layout;  ///< where its cgroups go (with --machine)
   MachineInfo suite_machine;   ///< what the suites see: the host, or the --machine limits
+  int lanes = 1;               ///< --lanes, resolved (1: serial)
+  int cpus_per_lane = 1;
 };
 
 // What the steps share, in the order it is made. Members are destroyed in reverse: the machine's
@@ -82,6 +88,7 @@ struct RunState {
   TraceMode trace_mode = TraceMode::kOff;
   std::string traced_disk;
   RequestTracer tracer;  // destroyed before the journal is restored: it forgets its entries
+  RunLanes lanes;        // --lanes: after the target and control it points into
   nlohmann::json emulated_machine;
   SessionConfig session;
   ResultsDocument doc;
@@ -258,11 +265,63 @@ bool CheckTraceOption(const RunOptions& o, const TargetOptions& t, std::string* 
   return true;
 }
 
+// --lanes: what it needs (root, an emulated disk, a fixed plan, one tracer each) and how many
+// the suite, the CPUs and the RAM allow; read-only.
+// --lanes, its words and whether the suite takes lanes: checked first, before any sizing.
+bool CheckLanesWords(const RunOptions& o, std::string* err) {
+  if (o.lanes.empty()) return true;
+  LaneBounds words;
+  words.suite = o.entry->name;
+  words.online_cpus = 1 << 20;  // no bound yet: only the words
+  int lanes = 1;
+  if (!ParseLanesOption(o.lanes, words, &lanes, err)) return false;
+  if (o.lanes != "1" && o.lanes != "auto" && o.entry->lane_cpus == 0) {
+    return Fail(err, "--lanes " + o.lanes + ": " + words.suite +
+                         " does not run in lanes: " + o.entry->lanes_refused);
+  }
+  return true;
+}
+
+bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
+                      std::string* err) {
+  if (o.lanes.empty()) return true;
+  LaneBounds b;
+  b.suite = o.entry->name;
+  if (o.entry->lane_cpus == 0) b.refusal = o.entry->lanes_refused;
+  const char* why =
+      !c->target.emulated          ? "needs --emulated (each lane is an emulated disk of its own)"
+      : !RunningAsRoot()           ? "needs root (a disk, cpuset and writeback limit per lane)"
+      : c->adaptive.enabled        ? "needs a fixed --repetitions (auto decides between rounds)"
+      : o.trace_requests == "full" ? "cannot trace in full (one global blk tracer)"
+      : !o.disk_trace.empty()      ? "cannot write one --disk-trace for several disks"
+                                   : nullptr;
+  if (why != nullptr) return Fail(err, "--lanes " + o.lanes + " " + why);
+  cpu_set_t set;
+  b.online_cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host.cpus;
+  b.cpus_per_lane = std::max(o.entry->lane_cpus, c->machine_spec.cpus);
+  b.disk_bytes = c->target.emulated_options.size_bytes;
+  b.memory_bytes = host.memory_bytes;
+  if (!ParseLanesOption(o.lanes, b, &c->lanes, err)) return false;
+  c->cpus_per_lane = b.cpus_per_lane;
+  // Without --machine cpus=N a lane is an equal share of the CPUs, ⌊CPUs / lanes⌋: the machine
+  // the header names as the serial run's equivalent (docs/lanes.md).
+  if (c->lanes > 1 && c->machine_spec.cpus == 0) {
+    c->cpus_per_lane = std::max(c->cpus_per_lane, b.online_cpus / c->lanes);
+  }
+  if (c->lanes > 1 && !c->machine_spec.limits()) {
+    std::ifstream in("/proc/self/cgroup");
+    const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!DetectCgroupLayout(Sysfs{}, self, &c->cgroup_layout, err)) return false;
+  }
+  return true;
+}
+
 // Step 1, the checks: every mistake a user can make, found before the machine is touched.
 // False with err for a usage error (exit 2).
 bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c,
                      std::string* err) {
-  if (!ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
+  if (!CheckLanesWords(o, err) ||
+      !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
       !CheckFormatAndSchedulers(o, c, err) || !CheckTarget(o, &c->target, err) ||
       !CheckMachineOption(o, host, c, err)) {
@@ -280,7 +339,7 @@ bool CheckRunOptions(const RunOptions& o, const MachineInfo& host, CheckedRun* c
     return false;
   }
   c->out_path = o.out.empty() ? DefaultResultsPath(o.entry->name, host.hostname) : o.out;
-  return CheckTraceOption(o, t, err);
+  return CheckTraceOption(o, t, err) && CheckLanesOption(o, host, c, err);
 }
 
 // 1. Check everything, find fio, and make the folder its job files are kept in.
@@ -343,7 +402,10 @@ int JournalStep(RunState* s) {
 // 4. The target: --emulated, --scratch, --dir, or a temporary directory.
 int TargetStep(RunState* s) {
   std::string err;
-  if (!s->target.Create(s->target_options, &s->journal, &s->progress, &err)) {
+  if (!s->target.Create(s->target_options, &s->journal, &s->progress, &err) ||
+      (s->checked.lanes > 1 &&
+       !s->lanes.CreateDisks(s->checked.lanes, s->o.lanes, s->target_options.emulated_options,
+                             s->target.stack(), &s->journal, &s->progress, &err))) {
     PrintError(err);
     return InterruptRequested() ? kExitInterrupted : kExitFailure;
   }
@@ -392,19 +454,46 @@ int DeviceStep(RunState* s) {
       return kExitFailure;
     }
   }
-  if (s->target.emulated() && !ApplyVmSettings(s->sysfs, &s->journal, EmulatedVmSettings(), &err)) {
+  if (s->checked.lanes > 1) {  // each lane's disk its own writeback limit
+    if (!s->lanes.SetUpDevices(s->sysfs, &s->journal, s->control.get(), s->pinned, &err)) {
+      PrintError(err);
+      return kExitFailure;
+    }
+  } else if (s->target.emulated() &&
+             !ApplyVmSettings(s->sysfs, &s->journal, EmulatedVmSettings(), &err)) {
     PrintError("vm writeback settings: " + err);
     return kExitFailure;
   }
   return kContinue;
 }
 
+// The context's machine block when every lane is the --machine.
+nlohmann::json LaneMachineJson(const CheckedRun& c) {
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return {{"profile", c.machine_spec.profile},
+          {"spec", c.machine_spec.text},
+          {"memory_bytes", c.machine_spec.memory_bytes / page * page},
+          {"cpus", c.cpus_per_lane},
+          {"swap_bytes", 0},
+          {"cgroup_version", c.cgroup_layout.version},
+          {"per_lane", true}};
+}
+
 // 5b. --machine: its cgroups, made after the target, so the emulated disk's daemon (started
 // above) stays outside them: it is the disk, not the machine.
 int MachineStep(RunState* s) {
   const CheckedRun& c = s->checked;
-  if (!c.machine_spec.limits()) return kContinue;
   std::string err;
+  if (c.lanes > 1) {  // the lanes' cgroups instead of the machine's (docs/lanes.md)
+    if (!s->lanes.CreateCgroups(c.machine_spec, c.cgroup_layout, c.cpus_per_lane, &s->journal,
+                                &err)) {
+      PrintError(err);
+      return kExitFailure;
+    }
+    if (c.machine_spec.limits()) s->emulated_machine = LaneMachineJson(c);
+    return kContinue;
+  }
+  if (!c.machine_spec.limits()) return kContinue;
   if (!s->cgroups.Create(c.machine_spec, c.cgroup_layout,
                          "elevbench-machine-" + std::to_string(getpid()), &s->journal, &err)) {
     PrintError("--machine: " + err);
@@ -430,6 +519,16 @@ int TraceStep(RunState* s) {
   if (!ParseTraceMode(s->o.trace_requests, &mode)) mode = TraceMode::kOff;
   const std::vector<std::string>& disks = s->target.disks();
   if (mode == TraceMode::kOff || disks.empty()) return kContinue;
+  std::string lane_err;
+  if (s->checked.lanes > 1) {  // one tracer per lane's disk
+    if (!s->lanes.OpenTracers(mode, s->work_dir, &s->journal, &lane_err)) {
+      PrintError(lane_err);
+      return kExitFailure;
+    }
+    s->trace_mode = mode;
+    s->traced_disk = "every lane's";
+    return kContinue;
+  }
   const std::string disk = s->target.created_device() ? disks.front() : s->o.device;
   RequestTracerOptions options;
   options.mode = mode;
@@ -477,10 +576,18 @@ void DescribeStep(RunState* s) {
   s->doc.context = RunContextJson(
       {o.command_line, s->machine, s->emulated_machine, s->checked.fio_version, &s->target,
        s->switching, s->pinned, sc.seed, s->root, sc.drop_caches, o.timeout_seconds,
-       o.suite->CachePolicy(GlobalCacheDropNote(s->root, sc.drop_caches))});
+       o.suite->CachePolicy(s->checked.lanes > 1 && sc.drop_caches
+                                ? "; each lane's filesystem remounted before each cell (its "
+                                  "page cache, dentries and inodes dropped)"
+                                : GlobalCacheDropNote(s->root, sc.drop_caches))});
   s->doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
   s->doc.context["trace_requests"] = {{"mode", TraceModeName(s->trace_mode)},
                                       {"device", s->traced_disk}};
+  if (!o.lanes.empty()) {
+    s->doc.context["lanes"] = s->checked.lanes > 1
+                                  ? s->lanes.Describe()
+                                  : nlohmann::json{{"count", 1}, {"asked", o.lanes}};
+  }
 }
 
 // What the session may touch of the target.
@@ -516,6 +623,12 @@ SessionTarget SessionTargetOf(RunState* s) {
 // finished; *failed counts failed cells, *err says why it did not finish.
 int SessionStep(RunState* s, bool* finished, size_t* failed, std::string* err) {
   SystemFioRunner fio;
+  if (s->checked.lanes > 1) {
+    *finished = s->lanes.RunSessions(*s->o.suite, s->session, s->switching, s->session.drop_caches,
+                                     &s->progress, &s->doc, failed, err);
+    s->lanes.CloseTracers();
+    return kContinue;
+  }
   if (s->checked.machine_spec.limits() && !s->cgroups.Enter(getpid(), err)) {
     PrintError("--machine: " + *err);
     return kExitFailure;

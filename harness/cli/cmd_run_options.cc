@@ -64,6 +64,9 @@ void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_option("--max-repetitions", run->max_repetitions,
                   "With --repetitions auto: the cap (3-1000, default 10)")
       ->check(CLI::Range(3u, 1000u));
+  cmd->add_option("--lanes", run->lanes,
+                  "Run the plan on N emulated disks at once (root, --emulated), each lane on "
+                  "its own CPUs, or 'auto': as many as the CPUs and the suite allow");
   cmd->add_option("--seed", run->seed,
                   "Seed of the interleaving order, 0 or more (default: random)")
       ->check(CLI::NonNegativeNumber);

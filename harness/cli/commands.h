@@ -35,6 +35,7 @@ struct RunOptions {
   std::string schedulers;     ///< "all" or a list; empty = current scheduler only
   std::string queue;          ///< "--queue attr=value,..."
   std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
+  std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial
   double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
   uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
   uint64_t seed = 0;

@@ -177,6 +177,13 @@ bool DeviceControl::AvailableSchedulers(std::vector<std::string>* available,
   return true;
 }
 
+bool DeviceControl::JournalDisks(std::string* err) {
+  for (const std::string& disk : disks_) {
+    if (!JournalDiskOnce(disk, err)) return false;
+  }
+  return true;
+}
+
 bool DeviceControl::Apply(const SchedulerConfig& config, std::string* err) {
   for (const std::string& disk : disks_) {
     if (!JournalDiskOnce(disk, err)) return false;

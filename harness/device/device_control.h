@@ -53,6 +53,10 @@ class DeviceControl {
   /// first change (when debugfs could be read then): a switch must never resize them.
   [[nodiscard]] bool Apply(const SchedulerConfig& config, std::string* err);
 
+  /// Journals every disk's scheduler and its tunables now, as the first Apply would: for a
+  /// control handed to a child process (a lane of `--lanes`), which must not write the journal.
+  [[nodiscard]] bool JournalDisks(std::string* err);
+
   /// The schedulers every disk offers (intersection, in the first disk's order).
   [[nodiscard]] bool AvailableSchedulers(std::vector<std::string>* available,
                                          std::string* err) const;

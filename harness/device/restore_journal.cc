@@ -66,9 +66,15 @@ bool IsElevbenchCgroupPath(const std::string& p) {
 bool IsElevbenchInstancePath(const std::string& p) {
   constexpr std::string_view kParent = "/instances/elevbench-";
   const size_t at = p.rfind(kParent);
-  return at != std::string::npos && at > 0 && p.size() > at + kParent.size() &&
-         p.find_first_not_of("0123456789", at + kParent.size()) == std::string::npos &&
-         p.find("//") == std::string::npos;
+  if (at == std::string::npos || at == 0 || p.find("//") != std::string::npos) return false;
+  // elevbench-<pid>, or elevbench-<pid>-<lane> (--lanes).
+  const std::string name = p.substr(at + kParent.size());
+  const size_t dash = name.find('-');
+  auto digits = [](const std::string& s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  return digits(name.substr(0, dash)) &&
+         (dash == std::string::npos || digits(name.substr(dash + 1)));
 }
 
 bool ValidateEntry(const JournalEntry& e, std::string* err) {

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -196,7 +197,7 @@ bool MachineCgroups::SetMemory(const std::string& dir, uint64_t bytes, std::stri
 }
 
 bool MachineCgroups::SetCpuset(const std::string& dir, const std::string& parent, int cpus,
-                               std::string* err) {
+                               const std::string& cpu_list, std::string* err) {
   std::string allowed;
   const std::string effective =
       parent + (layout_.version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus");
@@ -204,7 +205,17 @@ bool MachineCgroups::SetCpuset(const std::string& dir, const std::string& parent
       !sysfs_.Read(parent + "/cpuset.cpus", &allowed, err)) {
     return false;
   }
-  if (!ChooseCpus(allowed, cpus, &cpuset_cpus_, err)) return false;
+  if (!cpu_list.empty()) {
+    std::vector<int> wanted, have;
+    if (!ParseCpuList(cpu_list, &wanted) || !ParseCpuList(allowed, &have) ||
+        !std::all_of(wanted.begin(), wanted.end(),
+                     [&](int c) { return std::find(have.begin(), have.end(), c) != have.end(); })) {
+      return Fail(err, "CPUs " + cpu_list + " are not all allowed here (" + allowed + ")");
+    }
+    cpuset_cpus_ = FormatCpuList(wanted);
+  } else if (!ChooseCpus(allowed, cpus, &cpuset_cpus_, err)) {
+    return false;
+  }
   if (!sysfs_.WriteVerified(dir + "/cpuset.cpus", cpuset_cpus_, err)) return false;
   if (layout_.version == 2) return true;  // v2: empty cpuset.mems means the parent's
   // v1 starts a cpuset with no memory nodes, and a task cannot join it until it has some.
@@ -234,7 +245,9 @@ bool MachineCgroups::Create(const MachineSpec& spec, const CgroupLayout& layout,
   if (spec.cpus > 0) {
     cpuset_path_ = layout.cpuset_parent + "/" + name;
     if (cpuset_path_ != memory_path_ && !MakeCgroup(cpuset_path_, journal, err)) return false;
-    if (!SetCpuset(cpuset_path_, layout.cpuset_parent, spec.cpus, err)) return false;
+    if (!SetCpuset(cpuset_path_, layout.cpuset_parent, spec.cpus, spec.cpu_list, err)) {
+      return false;
+    }
   }
   return true;
 }

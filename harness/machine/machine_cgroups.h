@@ -94,7 +94,8 @@ class MachineCgroups {
  private:
   bool MakeCgroup(const std::string& path, RestoreJournal* journal, std::string* err);
   bool SetMemory(const std::string& dir, uint64_t bytes, std::string* err);
-  bool SetCpuset(const std::string& dir, const std::string& parent, int cpus, std::string* err);
+  bool SetCpuset(const std::string& dir, const std::string& parent, int cpus,
+                 const std::string& cpu_list, std::string* err);
 
   Sysfs sysfs_;
   MakeDirectory make_directory_;

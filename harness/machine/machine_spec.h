@@ -36,6 +36,9 @@ struct MachineSpec {
   std::string profile;        ///< the profile's name, or empty for a ram=/cpus= spec
   uint64_t memory_bytes = 0;  ///< the RAM limit; 0 = the host's RAM, not limited
   int cpus = 0;               ///< the CPU count; 0 = the host's CPUs, not limited
+  /// Which CPUs, as a cpuset list ("1", "2-3"), when the run chooses them (a lane's, with
+  /// `--lanes`); empty: the highest-numbered `cpus` (ChooseCpus). Never from the command line.
+  std::string cpu_list;
 
   /// True when the spec limits anything (an unparsed, empty spec does not).
   bool limits() const { return memory_bytes > 0 || cpus > 0; }

@@ -15,8 +15,9 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label", "repetition",    "status",       "error",
-    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace"};
+    "scheduler",  "identifier",       "label", "repetition",    "status",        "error",
+    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace", "lane",
+    "plan_index", "lane_records"};
 
 bool IsCellField(const std::string& key) {
   return std::any_of(std::begin(kCellFields), std::end(kCellFields),
@@ -50,6 +51,11 @@ json CellToJson(const CellRecord& c) {
                    {"disk_counters", c.disk_counters}});
   if (!c.label.empty()) cell["label"] = c.label;
   if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
+  if (c.lane >= 0) {
+    cell["lane"] = c.lane;
+    cell["plan_index"] = c.plan_index;
+    cell["lane_records"] = c.record_count;
+  }
   return cell;
 }
 
@@ -178,6 +184,12 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       cell.queue = c.value("queue", std::map<std::string, std::string>{});
       cell.disk_counters = c.value("disk_counters", json());
       cell.request_trace = c.value("request_trace", json());
+      if (c.contains("lane") && (!GetJsonField(c, "lane", &cell.lane, err) ||
+                                 !GetJsonField(c, "plan_index", &cell.plan_index, err) ||
+                                 !GetJsonField(c, "lane_records", &cell.record_count, err))) {
+        *err = "cells: " + *err;
+        return false;
+      }
       for (auto it = c.begin(); it != c.end(); ++it) {
         if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
       }

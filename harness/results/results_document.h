@@ -34,6 +34,12 @@ struct CellRecord {
   /// The request tracer's account of the cell (docs/request-tracing.md), or null when the run
   /// did not trace (`--trace-requests off`, or a target that cannot be traced).
   nlohmann::json request_trace;
+  /// `--lanes`: the lane that ran the cell (-1 in a serial run, and then none of the three
+  /// lane fields is written), its index in the run's plan (the merged document's order), and
+  /// how many of the document's records it added (so a lane's records can be merged by cell).
+  int lane = -1;
+  size_t plan_index = 0;
+  size_t record_count = 0;
 };
 
 /// A whole run: context, the suite's parameters, cells, the suite's records and summary.

@@ -122,6 +122,14 @@ bool HeadlineIntervalsConverged(const ResultsDocument& doc, SuiteMeasurer measur
 
 namespace {
 
+// The plan indices a session runs: its lane's share, or the whole plan.
+std::vector<size_t> CellsOfSession(const SessionConfig& config, size_t plan_size) {
+  if (config.lane >= 0) return config.plan_cells;
+  std::vector<size_t> all(plan_size);
+  for (size_t i = 0; i < plan_size; ++i) all[i] = i;
+  return all;
+}
+
 // One session's state and its steps; RunSession below is the sequence. The references outlive
 // the object (it lives on RunSession's stack).
 class SessionRun {
@@ -139,8 +147,8 @@ class SessionRun {
         // Adaptive runs take the plan of the cap and stop at the end of a round (the plan is
         // ordered by repetition), so their order is the one a fixed run of that many
         // repetitions would have.
-        plan_(
-            BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)) {
+        plan_(BuildRunPlan(config.identifiers.size(), variants_.size(), repetitions_, config.seed)),
+        cells_(CellsOfSession(config, plan_.size())) {
     env_.directory = target.directory;
     env_.device = target.device;
     env_.journal = target.journal;
@@ -156,7 +164,10 @@ class SessionRun {
   }
 
   bool Stopped() const { return config_.stop_requested && config_.stop_requested(); }
-  size_t CellCount() const { return plan_.size(); }
+  size_t CellCount() const { return cells_.size(); }
+  bool CellsInPlan() const {
+    return std::all_of(cells_.begin(), cells_.end(), [this](size_t i) { return i < plan_.size(); });
+  }
   bool Converged() const { return converged_; }
   const CellEnvironment& Environment() const { return env_; }
 
@@ -171,7 +182,9 @@ class SessionRun {
 
   // The suite's set-up and the parameters it settled on, saved.
   bool SetUp(std::string* err) {
-    progress_->Start(doc_->suite, plan_.size());
+    progress_->Start(
+        config_.lane >= 0 ? doc_->suite + "/lane" + std::to_string(config_.lane) : doc_->suite,
+        cells_.size());
     progress_->Phase("set-up");
     env_.label_prefix = "setup-";
     if (!suite_.SetUp(env_, &doc_->setup, err)) {
@@ -185,12 +198,14 @@ class SessionRun {
 
   // Cell i of the plan, recorded in the document (ok, failed or interrupted), then the end of
   // its round; the results file is rewritten.
-  bool RunCell(size_t i, size_t* failed_cells, std::string* err) {
+  bool RunCell(size_t n, size_t* failed_cells, std::string* err) {
+    const size_t i = cells_[n];  // the cell's index in the run's plan
     const PlannedCell& cell = plan_[i];
     const SuiteVariant& variant = variants_[cell.variant_index];
     CellRecord rec = StartRecord(cell, variant);
+    rec.plan_index = i;
     const auto started = std::chrono::steady_clock::now();
-    progress_->BeginCell(i, rec.identifier + " " + variant.label + " rep " +
+    progress_->BeginCell(n, rec.identifier + " " + variant.label + " rep " +
                                 std::to_string(cell.repetition + 1) + "/" +
                                 (adaptive_.enabled ? "≤" : "") + std::to_string(repetitions_));
     std::string cell_err;
@@ -216,6 +231,7 @@ class SessionRun {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (ok) {
       rec.status = "ok";
+      rec.record_count = records.size();
       AppendRecords(rec, &records);
     } else {
       const std::string cause =
@@ -232,7 +248,9 @@ class SessionRun {
     doc_->cells.push_back(std::move(rec));
     doc_->summary = suite_.Summarize(*doc_);
     progress_->EndCell();
-    if (i + 1 == plan_.size() || plan_[i + 1].repetition != cell.repetition) EndRound(cell);
+    if (n + 1 == cells_.size() || plan_[cells_[n + 1]].repetition != cell.repetition) {
+      EndRound(cell);
+    }
     if (!SaveResultsFile(config_.out_path, *doc_, err)) return false;
     if (lost) *err = lost_why;
     return !lost;
@@ -259,6 +277,7 @@ class SessionRun {
     rec.repetition = cell.repetition;
     rec.variant = variant.key;
     rec.started_at = NowIso8601();
+    rec.lane = config_.lane;
     return rec;
   }
 
@@ -356,6 +375,7 @@ class SessionRun {
   const uint32_t repetitions_;
   const std::vector<SuiteVariant> variants_;
   const std::vector<PlannedCell> plan_;
+  const std::vector<size_t> cells_;  // the plan indices this session runs, in order
   CellEnvironment env_;
   int applied_ = -1;  // configuration currently on the device
   uint32_t rounds_done_ = 0;
@@ -374,6 +394,10 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
     return false;
   }
   SessionRun run(suite, config, target, fio, progress, doc);
+  if (!run.CellsInPlan()) {
+    *err = "internal: a lane's cells are not all in the plan";
+    return false;
+  }
   if (!run.SaveHeader(err)) return false;
   TearDownGuard teardown(&suite, &run.Environment());
   if (!run.SetUp(err)) return false;

@@ -94,6 +94,11 @@ struct SessionConfig {
   std::function<bool()> stop_requested;
   /// Why it stopped, for the error ("interrupted by signal 2").
   std::function<std::string()> stop_reason;
+  /// `--lanes`: the lane this session is (-1: a serial run) and the indices of the plan's
+  /// cells it runs (DealPlanToLanes, in plan order; empty: all). The plan is the whole run's,
+  /// so cell files are named by plan index and every cell records its lane and plan index.
+  int lane = -1;
+  std::vector<size_t> plan_cells;
 };
 
 /// Runs every cell of the plan into `doc` (whose suite and context the caller filled). Returns

@@ -93,9 +93,17 @@ bool RunTarget::DropCaches(std::string* err) const {
 
 bool RunTarget::Lost(std::string* why) const {
   if (!created_device_ || disks_.empty()) return false;
-  if (emulated_ && EmulatedDaemonGone(stack_, why)) return true;
-  if (emulated_ && liveness_.Silent(stack_, why)) return true;
-  const std::string loop = "/sys/block/" + disks_.front() + "/loop/";
+  if (emulated_) return EmulatedStackLost(stack_, &liveness_, why);
+  return LoopDeviceDetached(disks_.front(), why);
+}
+
+bool EmulatedStackLost(const EmulatedStack& stack, DaemonLiveness* liveness, std::string* why) {
+  return EmulatedDaemonGone(stack, why) || liveness->Silent(stack, why) ||
+         LoopDeviceDetached(stack.loop_name, why);
+}
+
+bool LoopDeviceDetached(const std::string& loop_name, std::string* why) {
+  const std::string loop = "/sys/block/" + loop_name + "/loop/";
   std::string autoclear, ignored;
   const bool attached = std::filesystem::exists(loop + "backing_file");
   if (attached && ReadWholeFile(loop + "autoclear", &autoclear, &ignored) &&
@@ -103,7 +111,7 @@ bool RunTarget::Lost(std::string* why) const {
     return false;
   }
   // elevbench never sets autoclear on its own device before the restore: someone detached it.
-  *why = "the loop device /dev/" + disks_.front() + " under the run was detached" +
+  *why = "the loop device /dev/" + loop_name + " under the run was detached" +
          (attached ? " (losetup -d: it goes once unmounted)" : "");
   return true;
 }

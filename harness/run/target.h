@@ -26,6 +26,15 @@ struct TargetOptions {
   std::string raw_device;
 };
 
+/// Whether the loop device `loop_name` ("loop9") that elevbench made was detached under the run
+/// (`losetup -d`: autoclear set while mounted, or no backing file any more); *why is one line.
+bool LoopDeviceDetached(const std::string& loop_name, std::string* why);
+
+/// Whether the emulated disk `stack` is gone or going: its daemon died (EmulatedDaemonGone),
+/// stopped answering (`liveness`, which then aborts its FUSE connection) or its loop device was
+/// detached. RunTarget::Lost for an emulated target, and each lane's (docs/lanes.md).
+bool EmulatedStackLost(const EmulatedStack& stack, DaemonLiveness* liveness, std::string* why);
+
 /// A built target. Not copyable; the temporary directory it may own is removed on destruction.
 class RunTarget {
  public:

@@ -79,7 +79,7 @@ bool RequestTracer::Open(RestoreJournal* journal, const RequestTracerOptions& op
     for (const std::string& e : KyberEvents(tracefs_)) events.push_back(e);
   }
   if (!instance_.Create(journal, tracefs_, options.major, options.minor, events, options.buffer_kb,
-                        err)) {
+                        err, options.lane)) {
     *err = "--trace-requests: " + *err;
     return false;
   }

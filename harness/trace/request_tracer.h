@@ -32,6 +32,7 @@ struct RequestTracerOptions {
   uint32_t minor = 0;
   std::string work_dir;       ///< where each cell's raw events are kept (compressed)
   uint32_t buffer_kb = 8192;  ///< per-CPU ring of the instance
+  int lane = -1;              ///< --lanes: the lane whose disk this traces (names the instance)
 };
 
 /// The run's tracer, handed to the session as SessionTarget::tracer.
