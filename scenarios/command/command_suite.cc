@@ -38,10 +38,6 @@ std::string CommandWorkDir(const std::string& dir) { return dir + "/elevbench-co
 std::string CommandLoadDir(const std::string& dir) { return dir + "/elevbench-command-load"; }
 std::string CommandLoadFile(const std::string& dir) { return CommandLoadDir(dir) + "/data"; }
 
-bool CommandContains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 // True when `name` (no slash) is an executable file in a directory of PATH.
 bool CommandInPath(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -173,7 +169,7 @@ class CommandSuite : public Suite {
       *err = "run command: the program's name is empty";
       return false;
     }
-    if (!CommandContains(CommandLoads(), load_)) {
+    if (std::ranges::find(CommandLoads(), load_) == CommandLoads().end()) {
       *err = "--load: unknown load '" + load_ + "' (none, seq-write, seq-read, rand-read, command)";
       return false;
     }
