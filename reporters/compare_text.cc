@@ -92,7 +92,10 @@ std::string FormatCompareSide(const SampleSummary& summary, bool present) {
   if (summary.has_spread) {
     const double half = (summary.ci_high - summary.ci_low) / 2;
     if (std::isinf(half)) {
-      text += " ±inf%";
+      return text + " n=" + std::to_string(summary.n) + " (no interval)";  // never "±inf%"
+    } else if (IntervalNeedsEnds(summary)) {  // "±" would reach below 0: the ends
+      const std::string low = summary.ci_low == 0 ? "0" : FormatCompareValue(summary.ci_low);
+      text += " (" + low + " – " + FormatCompareValue(summary.ci_high) + ")";
     } else if (summary.mean != 0) {
       text += " ±" + Printf("%.1f", half / std::fabs(summary.mean) * 100) + "%";
     } else {

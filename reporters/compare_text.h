@@ -20,9 +20,11 @@ namespace elevbench {
 std::string FormatCompareValue(double value);
 
 /// One side of a row: "47.75 ±0.4% n=5" (the mean — harmonic for rates — and the half-width of
-/// its 95 % interval relative to the mean; "±inf%" when the interval is unbounded), "47.75
-/// n=1" without spread, "no values" for n = 0, "-" when the side has no such row. Fewer values
-/// than asked are said in the row's note, not here.
+/// its 95 % interval relative to the mean), "10.00 (0 – 22.71) n=2" when "±" would reach below
+/// 0 for values none of which is negative (IntervalNeedsEnds), "1.980 n=2 (no interval)" when
+/// the interval is unbounded (never "±inf%"), "47.75 n=1" without spread, "no values" for
+/// n = 0, "-" when the side has no such row. Fewer values than asked are said in the row's
+/// note, not here.
 std::string FormatCompareSide(const SampleSummary& summary, bool present);
 
 /// "-9.99%", "+0.54%", "+inf%"; "-" without a change.

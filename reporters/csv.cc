@@ -85,7 +85,7 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
                       number(s.stddev, s.has_spread),
                       number(s.cov, s.has_spread),
                       number(s.ci_low, s.has_spread),
-                      number(s.ci_high, s.has_spread),
+                      number(s.ci_high, s.has_spread && std::isfinite(s.ci_high)),
                       number(s.min, any),
                       number(s.max, any)});
     }

@@ -12,7 +12,7 @@
 // lines end in LF. Numbers are the shortest text that reads back to the same double. What was
 // not measured is an empty field, never 0: value for a status other than "ok"; every number of
 // a row with n = 0; stddev, cov, ci_low and ci_high when n < 2. An unbounded interval end is
-// "inf".
+// empty too (never "inf", issue #29); ci_low of values none of which is negative is >= 0.
 
 #include <string>
 #include <vector>

@@ -49,8 +49,9 @@ void RenderHtmlTable(const ReportTable& table, std::ostringstream& out) {
   out << "<th>n</th>";
   for (const ReportColumn& c : table.columns) {
     out << "<th" << (c.metric.headline ? " class=\"headline\"" : "") << ">"
-        << MarkupEscape(c.metric.name) << "<br>(" << MarkupEscape(ReportColumnUnit(c.metric))
-        << ")</th>";
+        << MarkupEscape(MetricDisplayName(c.metric)) << "<br>("
+        << (c.metric.display.empty() ? "" : MarkupEscape(c.metric.name) + ", ")
+        << MarkupEscape(ReportColumnUnit(c.metric)) << ")</th>";
   }
   out << "</tr>\n";
   for (const ReportRow& row : table.rows) {

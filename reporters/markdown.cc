@@ -17,9 +17,12 @@ std::string TableLine(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+// "**IO Rate** (io_rate_mb_s, MB/s, ↑)": the display name, then the key CSV, JSON and
+// compare's --metrics use; a metric without a display name is its key alone.
 std::string ColumnHeading(const MetricInfo& metric) {
-  const std::string name = MarkdownEscape(metric.name);
-  return (metric.headline ? "**" + name + "**" : name) + " (" +
+  const std::string name = MarkdownEscape(MetricDisplayName(metric));
+  const std::string key = metric.display.empty() ? "" : MarkdownEscape(metric.name) + ", ";
+  return (metric.headline ? "**" + name + "**" : name) + " (" + key +
          MarkdownEscape(ReportColumnUnit(metric)) + ")";
 }
 

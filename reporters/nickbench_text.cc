@@ -13,7 +13,7 @@ namespace elevbench {
 std::string NickbenchMetricText(int bench, double metric) {
   char buf[64];
   if (bench == 5) {
-    std::snprintf(buf, sizeof buf, "%f us/B", metric);
+    std::snprintf(buf, sizeof buf, "%f us/MiB", metric);  // the seed said "us/B": wrong
   } else if (bench == 6) {
     std::snprintf(buf, sizeof buf, "%.2g", metric);
   } else {

@@ -6,7 +6,9 @@
 //   Bench 2 - 2 threads, streaming reader and streaming writer
 //   DL - IO Rate: 33.36 MB/s, Reads per write: 0.08
 //
-// one title line per bench, one row per label; no blank lines. Fairness and the streams stay in
+// one title line per bench, one row per label; no blank lines. Bench 5's row alone departs from
+// the seed: "CPU time per MiB: 4732.421875 us/MiB" where the seed mislabelled the same number
+// "CPU time per byte: … us/B". Fairness and the streams stay in
 // the JSON.
 
 #include <nlohmann/json.hpp>
@@ -21,9 +23,10 @@ namespace elevbench {
 /// The first line of the report.
 inline constexpr char kNickbenchHeading[] = "nickbench (IO rate is total combined throughput)";
 
-/// A bench's metric value as the seed printed it: Benches 2–4 "%.2f" ("0.08", "1.00"), Bench 5
-/// "%f us/B" ("4732.421875 us/B"; the value is CPU µs per MiB, see NickbenchMetricUnit), Bench 6
-/// "%.2g" ("0.95", "0.5", and "1" for 1.0, "0.12" for 0.123).
+/// A bench's metric value as the seed printed it: Benches 2–4 "%.2f" ("0.08", "1.00"), Bench 6
+/// "%.2g" ("0.95", "0.5", and "1" for 1.0, "0.12" for 0.123). Bench 5 keeps the seed's "%f" but
+/// with the true unit, "4732.421875 us/MiB": the seed printed "us/B" for what is CPU µs per MiB
+/// (docs/legacy-suites.md §3), and a reader must not take it for µs per byte (issue #29).
 std::string NickbenchMetricText(int bench, double metric);
 
 /// One row without newline: "<label> - IO Rate: %.2f MB/s, <metric name>: <value>"; a rate

@@ -123,7 +123,14 @@ std::string ReportMeanText(const SampleSummary& s) {
   const int decimals = DecimalsFor(s.mean);
   std::string text = Fixed(s.mean, decimals);
   if (!s.has_spread) return text;
-  if (!std::isfinite(s.ci_high) || !std::isfinite(s.ci_low)) return text + " ± inf";
+  if (!std::isfinite(s.ci_high) || !std::isfinite(s.ci_low)) {
+    return text + " (n=" + std::to_string(s.n) + ": no interval)";  // never "± inf"
+  }
+  // "mean ± h" would reach below 0 for a duration or a rate: give the interval's ends.
+  if (IntervalNeedsEnds(s)) {
+    const std::string low = s.ci_low == 0 ? "0" : Fixed(s.ci_low, decimals);
+    return text + " (" + low + " – " + Fixed(s.ci_high, decimals) + ")";
+  }
   return text + " ± " + Fixed((s.ci_high - s.ci_low) / 2, decimals);
 }
 
@@ -303,6 +310,7 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
   bool incomplete = false;
   bool dnf = false;
   bool failed = false;
+  bool cut = false;
   bool differs = false;
   for (const ReportTable& t : tables) {
     for (const ReportColumn& c : t.columns) {
@@ -312,6 +320,7 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
       incomplete = incomplete || r.incomplete;
       for (const ReportCell& c : r.cells) {
         spread = spread || c.text.find(" ± ") != std::string::npos;
+        cut = cut || c.text.find(" – ") != std::string::npos;
         dnf = dnf || c.text == "DNF";
         failed = failed || c.text == "failed";
         differs = differs || c.differs;
@@ -326,6 +335,12 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
     lines.push_back(
         "± is half the width of the 95 % Student t confidence interval of the mean (for "
         "harmonic means the interval is asymmetric; csv-summary gives both ends).");
+  }
+  if (cut) {
+    lines.push_back(
+        "(low – high) gives that interval by its ends where mean ± h would reach below 0 for "
+        "values none of which is negative (a duration, a rate); an arithmetic mean's interval "
+        "is cut at 0, a harmonic mean's is asymmetric.");
   }
   lines.push_back("Headline metrics come first. ↑ higher is better, ↓ lower is better.");
   if (!hmean.empty()) {

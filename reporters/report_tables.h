@@ -78,8 +78,10 @@ std::vector<std::pair<std::string, std::string>> ReportHeaderFields(const Result
 std::string ReportNumber(double value);
 
 /// A cell's number: "mean ± h" when the summary has a spread (h the half-width of its 95 %
-/// interval, with as many decimals as the mean; "± inf" when the interval is unbounded),
-/// the mean alone otherwise. Precondition: summary.n > 0.
+/// interval, with as many decimals as the mean); "mean (low – high)" when "± h" would reach
+/// below 0 for values none of which is negative (IntervalNeedsEnds); "mean (n=2: no interval)"
+/// when the interval is unbounded; the mean alone otherwise. Never "± inf" (issue #29).
+/// Precondition: summary.n > 0.
 std::string ReportMeanText(const SampleSummary& summary);
 
 /// The row's count in words: "2", or "1 of 2" when the row is incomplete or has fewer numbers

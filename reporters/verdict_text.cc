@@ -95,19 +95,30 @@ std::string VersusText(const VerdictBlock& block, const VerdictLine& line, const
   return name + " " + MissingText(v.other) + " (no value)";
 }
 
-// Every other configuration untested with the same counts: ", 1.02× AS, 1.10× CF (n=1: not
-// tested, --repetitions 4 or more)", said once for the line; "" otherwise.
-std::string AllUntestedText(const VerdictBlock& block, const VerdictLine& line) {
+// The untested others together, after the rest of the line: "1.02× AS, 1.10× CF (n=1: not
+// tested, --repetitions 4 or more)", the note said once for the line, not once per
+// configuration; with different counts each says its own n: "1.02× AS (n=1), 1.10× CF
+// (n=1/2) (not tested, --repetitions 4 or more)". "" when every other one was tested.
+std::string UntestedGroupText(const VerdictBlock& block, const VerdictLine& line) {
   const auto counts = [&](const VerdictVersus& v) {
     return NText(line.best.n, v.other.n) + PartialText(v.other);
   };
-  std::string text;
+  std::vector<const VerdictVersus*> untested;
   for (const VerdictVersus& v : line.others) {
-    if (v.kind != VerdictKind::kUntested || counts(v) != counts(line.others.front())) return "";
-    text += ", " + RatioText(v.ratio) + " " + v.other.name;
+    if (v.kind == VerdictKind::kUntested) untested.push_back(&v);
   }
-  return text + " (" + counts(line.others.front()) + ": not tested, --repetitions " +
-         std::to_string(block.settings.min_values_tested) + " or more)";
+  if (untested.empty()) return "";
+  const bool same = std::all_of(untested.begin(), untested.end(), [&](const VerdictVersus* v) {
+    return counts(*v) == counts(*untested.front());
+  });
+  std::string text;
+  for (const VerdictVersus* v : untested) {
+    text +=
+        ", " + RatioText(v->ratio) + " " + v->other.name + (same ? "" : " (" + counts(*v) + ")");
+  }
+  return text + " (" + (same ? counts(*untested.front()) + ": " : std::string()) +
+         "not tested, --repetitions " + std::to_string(block.settings.min_values_tested) +
+         " or more)";
 }
 
 std::string EvidenceText(const VerdictLine& line) {
@@ -144,7 +155,8 @@ std::string VerdictHeading(const VerdictBlock& block) {
 
 std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) {
   std::string what = line.suite != block.suite ? line.suite + " " : "";
-  what += line.section + (line.row.empty() ? "" : " " + line.row) + " " + line.metric.name + ": ";
+  what += line.section + (line.row.empty() ? "" : " " + line.row) + " " +
+          MetricDisplayName(line.metric) + ": ";
   if (!line.has_best) return what + UnrankedText(line);
   const VerdictConfiguration& best = line.best;
   if (line.others.empty()) {
@@ -158,10 +170,10 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
                   [](const VerdictVersus& v) { return v.kind == VerdictKind::kNoDifference; });
   if (alike) return what + AllAlikeText(line, best.name + best_note) + EvidenceText(line);
   std::string text = what + best.name + " best" + best_note;
-  const std::string untested = AllUntestedText(block, line);
-  if (!untested.empty()) return text + untested + EvidenceText(line);
-  for (const VerdictVersus& v : line.others) text += ", " + VersusText(block, line, v);
-  return text + EvidenceText(line);
+  for (const VerdictVersus& v : line.others) {
+    if (v.kind != VerdictKind::kUntested) text += ", " + VersusText(block, line, v);
+  }
+  return text + UntestedGroupText(block, line) + EvidenceText(line);
 }
 
 std::string RenderVerdictText(const VerdictBlock& block) {

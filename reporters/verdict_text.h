@@ -3,8 +3,11 @@
 // `report` print, after a blank line; first in Markdown and HTML, which escape these plain
 // lines themselves. One line per headline row:
 //
-//   bench3 io_rate_mb_s: AS best, 1.86× DL (p=0.008, n=5) — read dispatch run 47 vs 1.1; seeks 2.1
-//   % vs 89 % bench3 jain_index: no difference between DL and AS (1.00×, p=0.004, n=5) — …
+//   bench3 IO Rate: AS best, 1.86× DL (p=0.008, n=5) — read dispatch run 47 vs 1.1; seeks 2.1 % vs
+//   89 % bench2 Reads per write: AS best, 1.02× DL, 1.10× CF (n=1: not tested, --repetitions 4 or
+//   more)
+//
+// A line names its metric by its display name (MetricDisplayName), and says "not tested" once.
 
 #include <string>
 #include <vector>
@@ -19,10 +22,11 @@ namespace elevbench {
 std::string VerdictHeading(const VerdictBlock& block);
 
 /// One row's line, plain text: what (the suite when it is not the document's, the section, the
-/// row key, the metric), the best configuration, then for each other one its ratio with the U
-/// test's p and the n of both sides, "no difference", "not tested" or why it has no value (or,
-/// when no other one differs, "no difference between" them all), and the trace's evidence
-/// after " — " when there is some.
+/// row key, the metric's display name), the best configuration, then for each other one its
+/// ratio with the U test's p and the n of both sides, "no difference" or why it has no value
+/// (or, when no other one differs, "no difference between" them all), the untested ones last
+/// with one "not tested" note for them all, and the trace's evidence after " — " when there is
+/// some.
 std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line);
 
 /// The block as a text format ends: a blank line, the heading, one line per headline row (or a

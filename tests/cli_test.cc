@@ -48,6 +48,23 @@ TEST_F(CliTest, VersionAndHelp) {
   CliRun t = RunCli({"run", "tiobench", "--help"});
   EXPECT_EQ(t.exit_code, 0);
   EXPECT_NE(t.out.find("--threads"), std::string::npos);
+  // A suite's help points to the options every suite shares, which only `run --help` lists.
+  for (const char* shared :
+       {"elevbench run --help", "--emulated", "--schedulers", "--repetitions"}) {
+    EXPECT_NE(t.out.find(shared), std::string::npos) << shared;
+  }
+  EXPECT_NE(t.out.find("MiB"), std::string::npos);        // --size says its unit
+  EXPECT_NE(h.out.find("default 1"), std::string::npos);  // --repetitions says its default
+}
+
+TEST_F(CliTest, DiskProfilesPrintATable) {
+  CliRun p = RunCli({"disk", "profiles"});
+  EXPECT_EQ(p.exit_code, 0);
+  EXPECT_EQ(p.out.rfind("Profile  ", 0), 0u) << p.out;
+  EXPECT_NE(p.out.find("\nide-2003  "), std::string::npos);
+  CliRun j = RunCli({"disk", "profiles", "--json"});
+  EXPECT_EQ(j.exit_code, 0);
+  EXPECT_EQ(j.out.rfind("[", 0), 0u);
 }
 
 TEST_F(CliTest, UnknownSuite) {

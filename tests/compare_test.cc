@@ -472,7 +472,12 @@ TEST(CompareTest, Formatting) {
   EXPECT_EQ(FormatCompareSide(one, true), "47.75 n=1");
   EXPECT_EQ(FormatCompareSide(one, false), "-");
   SampleSummary two = Summarize({9, 11}, MeanKind::kArithmetic);
-  EXPECT_EQ(FormatCompareSide(two, true), "10.00 ±127.1% n=2");  // t(1) = 12.71
+  // t(1) = 12.71: [-2.71, 22.71], cut at 0 for values none of which is negative, so by its ends.
+  EXPECT_EQ(FormatCompareSide(two, true), "10.00 (0 – 22.71) n=2");
+  SampleSummary tight = Summarize({9, 11, 10, 10}, MeanKind::kArithmetic);
+  EXPECT_EQ(FormatCompareSide(tight, true), "10.00 ±13.0% n=4");
+  SampleSummary unbounded = Summarize({1, 100}, MeanKind::kHarmonic);
+  EXPECT_EQ(FormatCompareSide(unbounded, true), "1.980 n=2 (no interval)");  // never "±inf%"
   ComparisonRow row;
   row.has_change = true;
   row.change_pct = std::numeric_limits<double>::infinity();

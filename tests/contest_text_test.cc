@@ -170,7 +170,7 @@ TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
   std::string md, csv, err;
   ASSERT_TRUE(RenderReport({file}, "md", ReportOptions{}, &md, &err)) << err;
   EXPECT_NE(md.find("### io_load"), std::string::npos) << md;
-  EXPECT_NE(md.find("**time_seconds** (s, ↓)"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Time** (time_seconds, s, ↓)"), std::string::npos) << md;
   ExpectMatchesGolden("report_contest_seed.md", md);
   ASSERT_TRUE(RenderReport({file}, "csv", ReportOptions{}, &csv, &err)) << err;
   EXPECT_NE(csv.find("contest,io_load,"), std::string::npos) << csv;

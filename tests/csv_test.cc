@@ -187,5 +187,37 @@ TEST(CsvTest, GoldenOfMortonAndVisaveRuns) {
   testing::ExpectMatchesGolden("report_morton_visave.csv", text);
 }
 
+// No "inf" in csv-summary either: an unbounded interval end is an empty field, and the interval
+// of durations is cut at 0 (morton's test1 slowest_seconds, two widely spread repetitions).
+TEST(CsvTest, SummaryHasNoInfiniteOrNegativeIntervalEnd) {
+  std::string text, err;
+  ASSERT_TRUE(RenderCsvSummaryReport(testing::WithMeasurements({testing::LoadNamedResults(
+                                         "fixtures/report_morton_small.json", "morton.json")}),
+                                     &text, &err))
+      << err;
+  EXPECT_EQ(text.find("inf"), std::string::npos);
+  const auto records = ParseCsv(text);
+  ASSERT_GT(records.size(), 1u);
+  const std::vector<std::string>& h = records[0];
+  auto col = [&](const std::string& name) {
+    return static_cast<size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+  };
+  bool saw_unbounded = false, saw_cut = false;
+  for (size_t i = 1; i < records.size(); ++i) {
+    const auto& r = records[i];
+    if (r[col("section")] != "test1") continue;
+    if (r[col("metric")] == "aggregate_mb_s") {
+      saw_unbounded = true;
+      EXPECT_FALSE(r[col("ci_low")].empty());
+      EXPECT_TRUE(r[col("ci_high")].empty());
+    }
+    if (r[col("metric")] == "slowest_seconds") {
+      saw_cut = true;
+      EXPECT_EQ(r[col("ci_low")], "0");
+    }
+  }
+  EXPECT_TRUE(saw_unbounded && saw_cut);
+}
+
 }  // namespace
 }  // namespace elevbench

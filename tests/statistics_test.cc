@@ -62,6 +62,22 @@ TEST(StatisticsTest, HarmonicIntervalCanBeOpenAbove) {
   EXPECT_GT(s.ci_low, 0);
 }
 
+// A duration of two widely spread repetitions (Morton's test1: 0.1776 s ± 0.4325) has no
+// negative lower bound: the interval of values none of which is negative is cut at 0, and
+// is printed by its ends.
+TEST(StatisticsTest, IntervalOfNonNegativeValuesIsCutAtZero) {
+  const SampleSummary s = Summarize({9, 11}, MeanKind::kArithmetic);
+  EXPECT_DOUBLE_EQ(s.ci_low, 0);  // 10 ∓ t(1)=12.7062 · √2/√2: -2.7062 cut at 0
+  EXPECT_NEAR(s.ci_high, 22.7062, 1e-4);
+  EXPECT_TRUE(IntervalNeedsEnds(s));
+  const SampleSummary negative = Summarize({-1, 11}, MeanKind::kArithmetic);
+  EXPECT_LT(negative.ci_low, 0);  // a value below 0: nothing to cut
+  EXPECT_FALSE(IntervalNeedsEnds(negative));
+  EXPECT_FALSE(IntervalNeedsEnds(Summarize({10, 12, 11, 13}, MeanKind::kArithmetic)));
+  EXPECT_FALSE(IntervalNeedsEnds(Summarize({1, 100}, MeanKind::kHarmonic)));  // unbounded
+  EXPECT_FALSE(IntervalNeedsEnds(Summarize({5}, MeanKind::kArithmetic)));
+}
+
 TEST(StatisticsTest, StudentQuantilesMatchTables) {
   EXPECT_NEAR(StudentT975(1), 12.706, 1e-3);
   EXPECT_NEAR(StudentT975(4), 2.776, 1e-3);

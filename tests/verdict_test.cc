@@ -122,6 +122,30 @@ TEST(VerdictTest, FewerThanFourValuesASideAreNotTested) {
   EXPECT_NE(VerdictLineText(block, block.lines[0]).find("(n=3/4: not tested"), std::string::npos);
 }
 
+// The "not tested" note is said once per line, after the configurations it is about, even
+// when another configuration has no value (morton's test7: one DNF, two at n = 1), and each
+// says its own n when the counts differ.
+TEST(VerdictTest, OneNotTestedNotePerLine) {
+  VerdictFixture f({"A", "B", "C", "D"});
+  f.Add("A", kVerdictTime, {0}, "dnf");
+  f.Add("B", kVerdictTime, {1.0});
+  f.Add("C", kVerdictTime, {1.56});
+  f.Add("D", kVerdictTime, {2.12});
+  VerdictBlock block = f.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines.at(0)),
+            "bench3 elapsed_seconds: B best, A DNF (no value), 1.56× C, 2.12× D (n=1: not "
+            "tested, --repetitions 4 or more)");
+
+  VerdictFixture g({"A", "B", "C"});
+  g.Add("A", kVerdictTime, {1.0});
+  g.Add("B", kVerdictTime, {1.5});
+  g.Add("C", kVerdictTime, {2.0, 2.0});
+  block = g.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines.at(0)),
+            "bench3 elapsed_seconds: A best, 1.50× B (n=1), 2.00× C (n=1/2) (not tested, "
+            "--repetitions 4 or more)");
+}
+
 // "No difference" needs a test that could have found one and did not: a significant change
 // inside the threshold is said to be one, and n = 1 is not tested.
 TEST(VerdictTest, NoDifferenceOnlyWhenTestedAndNotSignificant) {
@@ -182,8 +206,8 @@ TEST(VerdictTest, ADnfOrFailedConfigurationSaysSoInsteadOfARatio) {
   EXPECT_EQ(line.others[2].kind, VerdictKind::kNotMeasured);
   EXPECT_EQ(line.others[2].other.failed, 1u);
   EXPECT_EQ(VerdictLineText(block, line),
-            "bench3 elapsed_seconds: AS best (1 DNF), DL DNF (no value), 1.21× CF (n=1/2: not "
-            "tested, --repetitions 4 or more), NO failed (no value)");
+            "bench3 elapsed_seconds: AS best (1 DNF), DL DNF (no value), NO failed (no value), "
+            "1.21× CF (n=1/2: not tested, --repetitions 4 or more)");  // the untested last
 }
 
 TEST(VerdictTest, NamesAreLabelsWhenTheDocumentHasThemElseIdentifiers) {

@@ -36,7 +36,7 @@ TEST(VerdictTextTest, TheSuitesTextEndsWithTheBlockAfterItsUnchangedTables) {
   ASSERT_EQ(text.rfind(tables, 0), 0u) << text;
   const std::string block = text.substr(tables.size());
   EXPECT_EQ(block.rfind("\nVerdict (headline rows; U test two-sided", 0), 0u) << block;
-  EXPECT_NE(block.find("\nbench3 io_rate_mb_s: AS best, 1.86× DL (p=0.008, n=5) — read dispatch "
+  EXPECT_NE(block.find("\nbench3 IO Rate: AS best, 1.86× DL (p=0.008, n=5) — read dispatch "
                        "run 47 vs 1.1; seeks 2.1 % vs 89 %\n"),
             std::string::npos)
       << block;
@@ -48,7 +48,7 @@ TEST(VerdictTextTest, MarkdownAndHtmlOpenWithTheBlock) {
   std::string md, err;
   ASSERT_TRUE(RenderMarkdownReport(files, true, &md, &err)) << err;
   EXPECT_EQ(md.rfind("# elevbench report\n\n## Verdict\n\nVerdict (headline rows;", 0), 0u) << md;
-  EXPECT_NE(md.find("- bench3 io_rate_mb_s: AS best, 1.86× DL"), std::string::npos) << md;
+  EXPECT_NE(md.find("- bench3 IO Rate: AS best, 1.86× DL"), std::string::npos) << md;
   EXPECT_LT(md.find("## Verdict"), md.find("## nickbench: nb-traced.json"));
   testing::ExpectMatchesGolden("report_nickbench_traced.md", md);
   std::string without;
@@ -64,7 +64,7 @@ TEST(VerdictTextTest, MarkdownAndHtmlOpenWithTheBlock) {
   const size_t section = html.find("<section class=\"verdict\">\n<h2>Verdict</h2>\n<p>Verdict");
   ASSERT_NE(section, std::string::npos) << html;
   EXPECT_LT(section, html.find("<section class=\"results\">"));
-  EXPECT_NE(html.find("<li>bench3 io_rate_mb_s: AS best, 1.86× DL (p=0.008, n=5) — read"),
+  EXPECT_NE(html.find("<li>bench3 IO Rate: AS best, 1.86× DL (p=0.008, n=5) — read"),
             std::string::npos);
   testing::ExpectMatchesGolden("report_nickbench_traced.html", html);
   ASSERT_TRUE(RenderHtmlReport(files, none, false, &html, &err)) << err;

@@ -9,6 +9,7 @@
 #include "harness/cli/commands.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
+#include "reporters/disk_profiles_text.h"
 
 namespace elevbench {
 namespace {
@@ -48,19 +49,18 @@ int DiskServeCommand(const DiskServeOptions& o) {
   return rc == 0 ? kExitOk : kExitFailure;
 }
 
+// A table for people (reporters/disk_profiles_text.h), the profiles' JSON with --json.
 int DiskProfilesCommand(bool json) {
+  std::vector<DiskProfile> profiles;
   nlohmann::json all = nlohmann::json::array();
   for (const std::string& name : DiskProfileNames()) {
     DiskProfile p;
     std::string err;
     if (!LookupDiskProfile(name, &p, &err)) continue;
     all.push_back(DiskProfileToJson(p));
+    profiles.push_back(p);
   }
-  if (json) {
-    std::cout << all.dump(2) << "\n";
-  } else {
-    for (const auto& p : all) std::cout << p.dump() << "\n";
-  }
+  std::cout << (json ? all.dump(2) + "\n" : RenderDiskProfilesTable(profiles));
   return kExitOk;
 }
 
@@ -72,11 +72,16 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   CLI::App* serve = cmd->add_subcommand("serve", "Serve an image file through the model");
   serve->add_option("--backing", o->backing, "Backing image file (best on tmpfs)")->required();
   serve->add_option("--mount", o->mountpoint, "Empty directory to mount on")->required();
-  serve->add_option("--profile", o->profile, "ide-2003 (default), sata-7200, ssd");
-  serve->add_option("--set", o->settings, "Override a model parameter (key=value)");
-  serve->add_option("--trace", o->trace, "Per-request trace file");
-  CLI::App* profiles = cmd->add_subcommand("profiles", "List the disk profiles");
-  profiles->add_flag("--json", o->profiles_json, "JSON output");
+  serve->add_option(
+      "--profile", o->profile,
+      "Disk profile: ide-2003 (default), sata-7200, ssd (`disk profiles` lists them)");
+  serve->add_option("--set", o->settings,
+                    "Override a model parameter (key=value, units as in `disk profiles --json`), "
+                    "repeatable (default: none)");
+  serve->add_option("--trace", o->trace, "Per-request trace file (default: none)");
+  CLI::App* profiles =
+      cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
+  profiles->add_flag("--json", o->profiles_json, "The profiles as a JSON array instead");
   return
       [o, serve] { return *serve ? DiskServeCommand(*o) : DiskProfilesCommand(o->profiles_json); };
 }

@@ -32,7 +32,17 @@ struct MetricInfo {
   /// nickbench's metric and IO rate): `--repetitions auto` waits for these, compare shows them
   /// first and the HTML report plots them.
   bool headline = false;
+  /// What a reader calls the metric: "Rate", "Reads per write", "Elapsed time". Every headline
+  /// metric has one (issue #29: a verdict said "bench2 metric"); the verdict block and the
+  /// Markdown and HTML tables use it, while CSV, JSON, compare's --metrics and the history keep
+  /// `name`, the stable key. Empty for most other metrics: MetricDisplayName falls back to name.
+  std::string display{};
 };
+
+/// The metric's name for a reader: `display`, or `name` when it has none.
+inline const std::string& MetricDisplayName(const MetricInfo& metric) {
+  return metric.display.empty() ? metric.name : metric.display;
+}
 
 /// One number measured in one repetition of one configuration, or the fact that it was not
 /// measured (a DNF probe, a failed cell).

@@ -119,8 +119,16 @@ SampleSummary Summarize(const std::vector<double>& values, MeanKind kind) {
     const double half = t * s.stddev / root_n;
     s.ci_low = arithmetic - half;
     s.ci_high = arithmetic + half;
+    // Values none of which is negative (durations, rates, counts) have no negative mean: the
+    // interval is cut at 0 (a Morton run of two is not "−0.25 s").
+    if (s.min >= 0 && s.ci_low < 0) s.ci_low = 0;
   }
   return s;
+}
+
+bool IntervalNeedsEnds(const SampleSummary& s) {
+  if (!s.has_spread || !std::isfinite(s.ci_low) || !std::isfinite(s.ci_high)) return false;
+  return s.min >= 0 && s.mean - (s.ci_high - s.ci_low) / 2 < 0;
 }
 
 UTestResult MannWhitneyU(const std::vector<double>& a, const std::vector<double>& b) {

@@ -34,7 +34,15 @@ struct SampleSummary {
 /// mean of the reciprocals, inverted (so it is asymmetric, as the harmonic mean is); its upper
 /// end is +infinity when that interval reaches zero (few, widely spread values). A harmonic
 /// mean of values with a zero or negative one falls back to the arithmetic mean (kind says so).
+/// The arithmetic interval of values none of which is negative is cut at 0 (ci_low >= 0).
 SampleSummary Summarize(const std::vector<double>& values, MeanKind kind);
+
+/// True when "mean ± half-width" would reach below 0 for a sample none of whose values is
+/// negative (a duration, a rate): its interval was cut at 0, or it is a harmonic mean's
+/// asymmetric one. Such an interval must be printed by its ends ("0 – 0.61"), since a duration
+/// or rate with a negative bound is not a number a reader can trust (issue #29). False without
+/// a spread or with an unbounded end.
+bool IntervalNeedsEnds(const SampleSummary& summary);
 
 /// The 0.975 quantile of Student's t with `df` degrees of freedom (df >= 1): the factor of a
 /// two-sided 95 % interval.

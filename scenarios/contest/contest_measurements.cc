@@ -23,7 +23,7 @@ bool ContestMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
   for (const ContestRecord& r : records) {
     const RecordMeasurements add("contest", r.load, r, out, r.status);
     // Every number of a cell depends on the compile having run to its end.
-    add({"time_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+    add({"time_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true, "Time"},
         r.compile.elapsed_seconds);
     add({"cpu_percent", "%", Direction::kNeither, MeanKind::kArithmetic, false}, r.CpuPercent());
     if (r.load != "no_load") {

@@ -56,19 +56,19 @@ class ContestSuite : public Suite {
     cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--compile-tree", compile_tree_,
                     "Copy this real tree onto the target and compile it instead (with "
-                    "--compile-cmd, e.g. a configured kernel tree)");
+                    "--compile-cmd, e.g. a configured kernel tree; default: the generated tree)");
     cmd->add_option("--compile-cmd", compile_cmd_,
                     "The compile, run by sh in the tree (default: make -j<4 x CPUs>)");
     cmd->add_option("--clean-cmd", clean_cmd_,
                     "Undoes a compile of --compile-tree between cells (default: make clean)");
     cmd->add_option("--other-dir", other_dir_,
-                    "io_other's directory, ideally on another disk (without it io_other runs no "
-                    "load, as contest without -o)");
+                    "io_other's directory, ideally on another disk (default: none, and io_other "
+                    "runs no load, as contest without -o)");
     cmd->add_option("--list-dir", list_dir_,
                     "What list_load lists with ls -lRa (default: the target directory, not / as "
                     "in 2003: the target is what is measured)");
     cmd->add_option("--memory", memory_mb_,
-                    "MB of RAM the load sizes follow (default: the machine's): io_load's and "
+                    "MiB of RAM the load sizes follow (default: the machine's): io_load's and "
                     "read_load's files, mem_load's 110 %")
         ->check(CLI::Range(1, 1 << 24));
     cmd->add_option("--warmup", warmup_seconds_,

@@ -19,11 +19,12 @@ bool FioJobsMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
         RecordMeasurements add("fio", r.job_file, r, out);
         add.SetRow(job.name + " " + name);
         auto ms = [&](double p) { return static_cast<double>(d->clat.ValueAtPercentile(p)) / 1e6; };
-        add({"mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
+        add({"mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true, "Bandwidth"},
             d->MegabytesPerSecond());
         add({"iops", "IO/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false}, d->Iops());
         add({"p50_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false}, ms(50));
-        add({"p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, true}, ms(99));
+        add({"p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, true, "p99 latency"},
+            ms(99));
         add({"p99_9_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false}, ms(99.9));
       }
     }

@@ -82,7 +82,7 @@ class FioJobsSuite : public Suite {
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("job_files", paths_, "fio job files, one variant each")->required();
     cmd->add_option("--fio-set", override_texts_,
-                    "Override an option in every job, e.g. runtime=30 (repeatable)");
+                    "Override an option in every job, e.g. runtime=30 (repeatable; default: none)");
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

@@ -15,12 +15,13 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
     auto add = [&](MetricInfo info, double value, const std::string& status) {
       record(std::move(info), status == "ok" ? value : 0, status);
     };
-    const auto lower = [](const char* name, bool headline) {
-      return MetricInfo{name, "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, headline};
+    const auto lower = [](const char* name, bool headline, const char* display = "") {
+      return MetricInfo{name,     "s",    Direction::kLowerIsBetter, MeanKind::kArithmetic,
+                        headline, display};
     };
     if (r.probes.size() == 1) {
       const MortonProbe& p = r.probes[0];
-      add(lower("elapsed_seconds", true), p.usage.elapsed_seconds, p.status);
+      add(lower("elapsed_seconds", true, "Elapsed time"), p.usage.elapsed_seconds, p.status);
       add(lower("user_seconds", false), p.usage.user_seconds, p.status);
       add(lower("system_seconds", false), p.usage.system_seconds, p.status);
     } else {
@@ -39,7 +40,7 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
         any_ok = true;
         bytes += p.work_bytes;
       }
-      add(lower("slowest_seconds", true), slowest, worst);
+      add(lower("slowest_seconds", true, "Slowest command's time"), slowest, worst);
       add(lower("fastest_seconds", false), fastest, any_ok ? "ok" : worst);
       add({"spread_ratio", "ratio", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
           fastest > 0 ? slowest / fastest : 0, worst == "ok" && fastest > 0 ? "ok" : worst);

@@ -58,9 +58,9 @@ class MortonSuite : public Suite {
                     "Tests to run, comma separated, 1 to 9 (default: all, in order)");
     cmd->add_option("--scale", scale_,
                     "Fraction of the post's sizes, 0 < F <= 1, for small devices (default 1: "
-                    "100 MB files, 512 MB loads, 142 MB trees)");
+                    "100 MiB files, 512 MiB loads, 142 MB trees)");
     cmd->add_option("--tree-size", tree_mb_,
-                    "MB of one generated kernel tree before --scale (default 142, "
+                    "MB (10^6 bytes) of one generated kernel tree before --scale (default 142, "
                     "linux-2.4.19's size)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");

@@ -10,7 +10,7 @@ namespace {
 // fair and either side not: they describe, and the fairness index below ranks.
 MetricInfo BenchMetric(int bench) {
   MetricInfo info{"metric", NickbenchMetricUnit(bench), Direction::kNeither, MeanKind::kArithmetic,
-                  true};
+                  true,     NickbenchMetricName(bench)};
   switch (bench) {
     case 2:  // reads per write: low = the writer starves the reader
     case 6:  // min / max of four readers: 1 = fair
@@ -34,12 +34,12 @@ bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>*
   if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
   for (const NickbenchRecord& r : records) {
     const RecordMeasurements add("nickbench", "bench" + std::to_string(r.bench), r, out);
-    add({"io_rate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
+    add({"io_rate_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true, "IO Rate"},
         r.io_rate_mb_s);
     add(BenchMetric(r.bench), r.metric);
     if (r.streams.size() > 1) {
       add({"jain_index", "index", Direction::kHigherIsBetter, MeanKind::kArithmetic,
-           r.bench == 3 || r.bench == 4},
+           r.bench == 3 || r.bench == 4, "Jain fairness index"},
           r.fairness.jain_index);
       add({"min_max_ratio", "ratio", Direction::kHigherIsBetter, MeanKind::kArithmetic, false},
           r.fairness.min_max_ratio);

@@ -40,7 +40,7 @@ std::string NickbenchMetricName(int bench) {
     case 4:
       return "Writes per write";
     case 5:
-      return "CPU time per byte";
+      return "CPU time per MiB";  // the seed's "CPU time per byte" was µs per MiB
     case 6:
       return "Greatest unfairness between 4 readers";
     default:

@@ -33,7 +33,8 @@ struct NickbenchRecord : RecordHeader {
 /// The seed's title line of a bench ("Bench 2 - 2 threads, streaming reader and streaming
 /// writer"); empty for a bench the seed did not show.
 std::string NickbenchTitle(int bench);
-/// The seed's metric name ("Reads per write", "CPU time per byte", ...).
+/// The seed's metric name ("Reads per write", "Reads per read", ...), except Bench 5's: "CPU time
+/// per MiB", since the seed's "CPU time per byte" was CPU µs per MiB (docs/legacy-suites.md §3).
 std::string NickbenchMetricName(int bench);
 /// The honest unit of the metric for JSON and docs ("ratio", "cpu_us_per_mib").
 std::string NickbenchMetricUnit(int bench);

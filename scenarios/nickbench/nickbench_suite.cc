@@ -30,7 +30,7 @@ std::string WriterFile(const std::string& dir, int i) {
 class NickbenchSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
-    cmd->add_option("--size", size_mb_, "MB per stream (one file each; default 256)")
+    cmd->add_option("--size", size_mb_, "MiB per stream (one file each; default 256)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--benches", benches_text_,
                     "Benches to run, comma separated (default 2,3,4,5,6)");

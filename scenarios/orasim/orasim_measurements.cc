@@ -13,7 +13,7 @@ bool OrasimMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
     add.SetRow("run=" + std::to_string(r.run));
     const double secs = r.elapsed_seconds;
     auto per_second = [&](uint64_t ops) { return secs > 0 ? static_cast<double>(ops) / secs : 0; };
-    add({"score_ops_s", "ops/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true},
+    add({"score_ops_s", "ops/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, true, "Score"},
         r.score_ops_s);
     add({"read_ops_s", "ops/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
         per_second(r.read_ops));

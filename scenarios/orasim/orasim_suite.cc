@@ -19,7 +19,7 @@ constexpr uint64_t kRandomSeed = 20030325;
 class OrasimSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
-    cmd->add_option("--size", size_mb_, "MB of the data file (default 512)")
+    cmd->add_option("--size", size_mb_, "MiB of the data file (default 512)")
         ->check(CLI::Range(16, 1 << 20));
     cmd->add_option("--runtime", runtime_s_, "Seconds per run (default 60)")
         ->check(CLI::Range(1, 24 * 3600));

@@ -16,7 +16,8 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
       record(std::move(info), value, needs_finish ? r.status : std::string("ok"));
     };
     // The probe's times mean nothing for a DNF (cut at the timeout) or a failure.
-    add({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+    add({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true,
+         "Elapsed time"},
         r.elapsed_seconds, true);
     add({"user_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
         r.user_seconds, true);

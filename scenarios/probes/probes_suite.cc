@@ -32,14 +32,16 @@ class ProbesSuite : public Suite {
     cmd->add_option("--probes", probes_text_,
                     "Probes, comma separated (default: cat-during-read,cat-during-write,"
                     "ls-during-read,ls-during-write)");
-    cmd->add_option("--tree", tree_dir_,
-                    "Copy this real source tree onto the target instead of generating one");
+    cmd->add_option(
+        "--tree", tree_dir_,
+        "Copy this real source tree onto the target instead of generating one (default: "
+        "a generated tree)");
     cmd->add_option("--tree-size", tree_mb_,
-                    "MB of the generated tree (default 142, linux-2.4.19's size)")
+                    "MB (10^6 bytes) of the generated tree (default 142, linux-2.4.19's size)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--load-size", load_mb_,
-                    "MB of the file the streaming reader or writer loops over (default 512)")
+                    "MiB of the file the streaming reader or writer loops over (default 512)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the probe starts (default 5)")

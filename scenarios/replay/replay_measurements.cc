@@ -13,7 +13,8 @@ void AddPercentiles(const RecordMeasurements& add, const std::string& prefix,
   if (h.count() == 0) return;
   add({prefix + "_p50_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
       Ms(h.ValueAtPercentile(50)));
-  add({prefix + "_p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, headline},
+  add({prefix + "_p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, headline,
+       (prefix == "read" ? "Read" : "Write") + std::string(" p99 latency")},
       Ms(h.ValueAtPercentile(99)));
   add({prefix + "_p99_9_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
       Ms(h.ValueAtPercentile(99.9)));
@@ -29,7 +30,8 @@ bool ReplayMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
     RecordMeasurements add("replay", "replay", r, out);
     AddPercentiles(add, "read", r.ReadLatency(), true);
     AddPercentiles(add, "write", r.WriteLatency(), true);
-    add({"replay_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+    add({"replay_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true,
+         "Replay time"},
         r.replay_seconds);
     add({"mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
         r.MegabytesPerSecond());

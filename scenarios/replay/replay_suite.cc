@@ -87,7 +87,8 @@ class ReplaySuite : public Suite {
                     "Time scale of the replay: 2 = twice as fast (default 1: as recorded)")
         ->check(CLI::Range(0.001, 1000.0));
     cmd->add_flag("--no-stall", options_.no_stall,
-                  "Issue every I/O as soon as the one before it is done, in order (no waits)");
+                  "Issue every I/O as soon as the one before it is done, in order (no waits; "
+                  "default off)");
     cmd->add_option("--fit", fit_,
                     "auto (default): offsets as recorded, else shifted to start at 0; scale: "
                     "also scale a span larger than the target onto it (changes seeks)")

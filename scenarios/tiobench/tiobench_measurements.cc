@@ -16,7 +16,8 @@ bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* 
     double TioRowMetrics::*field;
   };
   static const Column kColumns[] = {
-      {{"rate_mb_s", "MB/s", D::kHigherIsBetter, K::kHarmonic, true}, &TioRowMetrics::rate_mb_s},
+      {{"rate_mb_s", "MB/s", D::kHigherIsBetter, K::kHarmonic, true, "Rate"},
+       &TioRowMetrics::rate_mb_s},
       {{"cpu_pct", "%", D::kLowerIsBetter, K::kArithmetic, false}, &TioRowMetrics::cpu_pct},
       {{"avg_latency_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false},
        &TioRowMetrics::avg_latency_ms},

@@ -13,15 +13,16 @@ class TiobenchSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     size_option_ = cmd->add_option("--size", size_mb_,
-                                   "Total file size in MB over all threads (default 2xRAM, "
+                                   "Total file size in MiB over all threads (default 2xRAM, "
                                    "200..2000)");
     cmd->add_option("--threads", threads_text_, "Thread counts, comma separated (default 1,2,4,8)");
-    cmd->add_option("--block", params_.block_bytes, "Block size in bytes (default 4096)");
+    cmd->add_option("--block", params_.block_bytes, "Bytes per read()/write() call (default 4096)");
     cmd->add_option("--random", params_.random_ops,
                     "Random I/O operations over all threads (default 4000)");
     cmd->add_option("--numruns", params_.numruns, "tiotest runs pooled per row (default 1)");
     cmd->add_flag("--nofrag", params_.nofrag,
-                  "Threads write their files one after another (tiobench.pl --nofrag)");
+                  "Threads write their files one after another (tiobench.pl --nofrag; default "
+                  "off)");
   }
 
   bool Prepare(const MachineInfo& machine, std::string* err) override {

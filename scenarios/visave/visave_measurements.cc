@@ -18,7 +18,8 @@ bool VisaveMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
         sum += s.timing.wall_seconds;
         max = std::max(max, s.timing.wall_seconds);
       }
-      add({"mean_save_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+      add({"mean_save_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true,
+           "Mean save time"},
           sum / static_cast<double>(r.saves.size()));
       add({"max_save_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false}, max);
       add({"median_save_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},

@@ -51,7 +51,7 @@ class VisaveSuite : public Suite {
                     "report slept 60)")
         ->check(CLI::Range(0.0, 86400.0));
     cmd->add_option("--load-size", load_mb_,
-                    "MB of the file the buffered writer loops over (default 1024)")
+                    "MiB of the file the buffered writer loops over (default 1024)")
         ->check(CLI::Range(1, 1 << 20));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the writer runs before the first save (default 10)")

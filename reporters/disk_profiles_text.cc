@@ -1,0 +1,61 @@
+#include "reporters/disk_profiles_text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace elevbench {
+namespace {
+
+std::string DiskPrintf(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+// "9.00 ms", or "-" for 0 when 0 means "none".
+std::string Ms(double ms, bool zero_is_none = false) {
+  return zero_is_none && ms == 0 ? "-" : DiskPrintf("%.2f ms", ms);
+}
+
+std::vector<std::string> ProfileCells(const DiskProfile& p) {
+  return {p.name,
+          DiskPrintf("%.0f GB", static_cast<double>(p.capacity_bytes) / 1e9),
+          p.rpm == 0 ? "-" : DiskPrintf("%.0f", p.rpm),
+          Ms(p.track_to_track_ms),
+          Ms(p.avg_seek_ms),
+          Ms(p.full_stroke_ms),
+          DiskPrintf("%.0f MB/s", p.read_mbps),
+          DiskPrintf("%.0f MB/s", p.write_mbps),
+          Ms(p.overhead_ms),
+          std::to_string(p.queue_depth),
+          Ms(p.aging_ms, true),
+          p.driver_tags == 0 ? "-" : std::to_string(p.driver_tags),
+          p.stream_cache_bytes == 0
+              ? "-"
+              : DiskPrintf("%.0f KiB", static_cast<double>(p.stream_cache_bytes) / 1024)};
+}
+
+}  // namespace
+
+std::string RenderDiskProfilesTable(const std::vector<DiskProfile>& profiles) {
+  std::vector<std::vector<std::string>> lines = {
+      {"Profile", "Capacity", "RPM", "Track-to-track", "Avg seek", "Full stroke", "Read", "Write",
+       "Overhead", "Queue depth", "Aging", "Driver tags", "Stream cache"}};
+  for (const DiskProfile& p : profiles) lines.push_back(ProfileCells(p));
+  std::vector<size_t> width(lines.front().size(), 0);
+  for (const auto& line : lines) {
+    for (size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
+  }
+  std::string text;
+  for (const auto& line : lines) {
+    std::string row;
+    for (size_t i = 0; i < line.size(); ++i) {
+      row += line[i];
+      if (i + 1 < line.size()) row += std::string(width[i] - line[i].size() + 2, ' ');
+    }
+    text += row + "\n";
+  }
+  return text;
+}
+
+}  // namespace elevbench
