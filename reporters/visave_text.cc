@@ -60,7 +60,9 @@ std::string RenderVisaveText(const nlohmann::json& context, const nlohmann::json
       const std::string label = rows[i].label.empty() ? rows[i].identifier : rows[i].label;
       char mb[32];
       std::snprintf(mb, sizeof mb, "%.1f", rows[i].load_mb_s);
-      out << (i > 0 ? "," : "") << " " << label << " " << mb << " MB/s";
+      // A writer faster than the emulated disk can write was filling the page cache.
+      out << (i > 0 ? "," : "") << " " << label << " " << mb << " MB/s"
+          << PageCacheMark(rows[i].load_mb_s, EmulatedMediaRateMbS(context, true));
     }
     out << "\n";
   }

@@ -91,7 +91,7 @@ TEST(CommandTextTest, GoldenReportWithItsVerdict) {
   testing::ExpectPrintedMatchesGolden("command_report.txt", CmdCommandDocument(), "nick", text);
   std::string all;
   ASSERT_TRUE(RenderResults(CmdCommandDocument(), "nick", ReportOptions{}, &all, &err)) << err;
-  EXPECT_NE(all.find("tar -xf /src/linux.tar elapsed_seconds: BFQ best, 1.41× DL (p=0.029"),
+  EXPECT_NE(all.find("tar -xf /src/linux.tar Elapsed time: BFQ best, 1.41× DL (p=0.029"),
             std::string::npos)
       << all;
   EXPECT_FALSE(RenderCommandReport(CmdCommandDocument(), "lkml", &text, &err));

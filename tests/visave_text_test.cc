@@ -91,6 +91,21 @@ ResultsDocument VisaveDocument() {
   return doc;
 }
 
+// A buffered writer's rate above the emulated disk's media rate is the page cache's, and says
+// so (issue #29: "buffered writer 5239.9 MB/s"); at or below it, the line is as before.
+TEST(VisaveTextTest, AWriterFasterThanTheDiskIsMarkedAsThePageCache) {
+  ResultsDocument doc = VisaveDocument();
+  doc.context = {{"target", {{"kind", "emulated"}, {"profile", {{"write_mbps", 20.0}}}}}};
+  std::string text, err;
+  ASSERT_TRUE(RenderVisaveReport(doc, "lkml", &text, &err)) << err;
+  EXPECT_NE(text.find("buffered writer: DL 30.0 MB/s (page cache), BFQ 30.0 MB/s (page cache)\n"),
+            std::string::npos)
+      << text;
+  doc.context["target"]["profile"]["write_mbps"] = 40.0;
+  ASSERT_TRUE(RenderVisaveReport(doc, "lkml", &text, &err)) << err;
+  EXPECT_EQ(text.find("page cache"), std::string::npos) << text;
+}
+
 TEST(VisaveTextTest, GoldenReport) {
   std::string text, err;
   ASSERT_TRUE(RenderVisaveReport(VisaveDocument(), "lkml", &text, &err)) << err;

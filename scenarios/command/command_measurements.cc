@@ -12,7 +12,8 @@ bool CommandMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     const RecordMeasurements record("command", r.command, r, out, r.status);
     // The program's own numbers mean nothing for a DNF (cut at the timeout) or a failure.
     auto program = [&](MetricInfo info, double value) { record(std::move(info), value); };
-    program({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true},
+    program({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true,
+             "Elapsed time"},
             r.elapsed_seconds);
     program({"user_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
             r.user_seconds);
