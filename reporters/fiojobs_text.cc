@@ -38,7 +38,8 @@ bool RenderFioJobsReport(const ResultsDocument& doc, const std::string& format, 
     out += "\nfio jobs of " + file +
            " (MB/s and IOPS: harmonic means over the repetitions; latency percentiles over "
            "every I/O)\n" +
-           RenderJobTable(rows);
+           RenderJobTable(rows, {EmulatedMediaRateMbS(doc.context, false),
+                                 EmulatedMediaRateMbS(doc.context, true)});
   }
   *text = std::move(out);
   return true;

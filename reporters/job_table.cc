@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "harness/stats/statistics.h"
+#include "reporters/environment_text.h"
 
 namespace elevbench {
 namespace {
@@ -14,7 +15,7 @@ const JobDirectionResult& DirectionOf(const JobResult& job, int direction) {
 
 }  // namespace
 
-std::string RenderJobTable(const std::vector<JobTableRow>& rows) {
+std::string RenderJobTable(const std::vector<JobTableRow>& rows, const DiskRates& disk) {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "%-20s %-24s %-5s %9s %10s %8s %8s %8s\n", "Job",
@@ -27,6 +28,11 @@ std::string RenderJobTable(const std::vector<JobTableRow>& rows) {
                   static_cast<double>(r.clat.ValueAtPercentile(99)) / 1e6,
                   static_cast<double>(r.clat.ValueAtPercentile(99.9)) / 1e6);
     out += line;
+    const double media = r.direction == "read"    ? disk.read_mb_s
+                         : r.direction == "write" ? disk.write_mb_s
+                                                  : 0;
+    const std::string mark = PageCacheMark(r.mb_s, media);
+    if (!mark.empty()) out.insert(out.size() - 1, mark);
   }
   return out;
 }

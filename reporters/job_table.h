@@ -23,8 +23,15 @@ struct JobTableRow {
   LatencyHistogram clat;  ///< merged over the repetitions (percentiles of all I/Os)
 };
 
-/// The table's header line and its lines.
-std::string RenderJobTable(const std::vector<JobTableRow>& rows);
+/// The media rates of the emulated disk the jobs ran on (MB/s; 0: not emulated, nothing marked).
+struct DiskRates {
+  double read_mb_s = 0;
+  double write_mb_s = 0;
+};
+
+/// The table's header line and its lines. A read or write line faster than `disk` can move data
+/// ends in " (page cache)": a buffered job's rate is then the page cache's (issue #29).
+std::string RenderJobTable(const std::vector<JobTableRow>& rows, const DiskRates& disk = {});
 
 /// The rows of one configuration's repetitions of the same jobs: per job (in first appearance)
 /// and direction that moved bytes, MB/s and IOPS as harmonic means, histograms merged.

@@ -134,5 +134,31 @@ TEST(FioJobsTextTest, OneTablePerJobFileWithEveryJobAndDirection) {
   EXPECT_EQ(FioJobsRecordToJson(back), doc.records[0]);
 }
 
+// A job faster than the emulated disk can move data was the page cache's (a buffered job: issue
+// #29's 5,376 MB/s), and its line says so; the jobs within the disk's rate print as before.
+TEST(FioJobsTextTest, AJobFasterThanTheEmulatedDiskIsMarkedAsThePageCache) {
+  ResultsDocument doc;
+  doc.suite = "fio";
+  doc.identifiers = {"k-dl"};
+  doc.context = {{"target", {{"kind", "emulated"}, {"profile", {{"read_mbps", 1.0}}}}}};
+  FioJobsRecord r;
+  r.identifier = r.scheduler = "k-dl";
+  r.job_file = "two-jobs.fio";
+  r.elapsed_seconds = 5;
+  r.jobs = {MakeJobResult("seqread", true, 800, 2),    // 1.6 MB/s
+            MakeJobResult("randread", true, 150, 7)};  // 0.3 MB/s
+  doc.records.push_back(FioJobsRecordToJson(r));
+  std::string tables, err;
+  ASSERT_TRUE(RenderFioJobsReport(doc, "table", &tables, &err)) << err;
+  size_t marked = 0;
+  for (size_t at = 0, nl; (nl = tables.find('\n', at)) != std::string::npos; at = nl + 1) {
+    const std::string line = tables.substr(at, nl - at);
+    if (line.find("(page cache)") == std::string::npos) continue;
+    ++marked;
+    EXPECT_EQ(line.rfind("seqread", 0), 0u) << line;
+  }
+  EXPECT_EQ(marked, 1u) << tables;
+}
+
 }  // namespace
 }  // namespace elevbench

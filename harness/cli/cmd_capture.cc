@@ -304,7 +304,8 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
   auto o = std::make_shared<CaptureOptions>();
   cmd->add_option("--device", o->device,
                   "Trace this disk of yours, read-only (nothing is switched or written)");
-  cmd->add_option("--duration", o->duration, "Seconds to trace --device for")
+  cmd->add_option("--duration", o->duration,
+                  "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
       ->check(CLI::Range(0.001, 7 * 24 * 3600.0));
   cmd->add_option("--emulated", o->emulated,
                   "Make the emulated disk PROFILE[:SIZE] and trace COMMAND run on it");

@@ -128,9 +128,9 @@ int TrendCommand(const HistoryCommands& c) {
 SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   auto c = std::make_shared<HistoryCommands>();
   cmd->add_option("--db", c->db, kDbHelp);
-  cmd->add_option("--suite", c->suite, "Only runs of this suite");
-  cmd->add_option("--host", c->host, "Only runs on this host");
-  cmd->add_option("--last", c->last, "Only the newest N runs");
+  cmd->add_option("--suite", c->suite, "Only runs of this suite (default: every suite)");
+  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
+  cmd->add_option("--last", c->last, "Only the newest N runs (default: every run)");
   cmd->add_flag("--json", c->json, "JSON output");
   CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
@@ -150,7 +150,7 @@ SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string&) {
                   "Configuration: its label (DL, AS), scheduler (bfq:low_latency=0) or "
                   "identifier");
   cmd->add_option("--metric", c->metric, "Metric (default: the section's headline metric)");
-  cmd->add_option("--host", c->host, "Only runs on this host");
+  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
   return [c] { return TrendCommand(*c); };
 }
 

@@ -60,7 +60,7 @@ int ReportFileByFile(const std::vector<std::string>& paths, const std::string& f
 
 // "tiobench: nick, tiobench; …; or, for every suite, md, csv, csv-summary, html, json".
 std::string ReportFormatsHelp() {
-  std::string text = "The suite's text formats (";
+  std::string text = "Default: the suite's first text format. The suite's text formats (";
   for (size_t i = 0; i < AllSuites().size(); ++i) {
     const SuiteEntry& e = AllSuites()[i];
     text += (i ? "; " : "") + std::string(e.name) + ":";
