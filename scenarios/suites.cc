@@ -94,6 +94,44 @@ SuiteEntry CommandEntry() {
               "runs, in the middle of the other lanes' cells"};
 }
 
+// Nick Piggin's whole post (docs/post-2003.md): a composite of the table's suites.
+SuiteEntry Post2003Entry() {
+  return {.name = "post-2003",
+          .description =
+              "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, "
+              "OraSim, nickbench",
+          .make = MakePost2003Suite,
+          .formats = {"nick", "beside-2003"},
+          .render = RenderPost2003Parts,
+          .measure = CompositeMeasurements,
+          .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
+          .smoke_args =
+              "--schedulers none,mq-deadline --parts tiobench,nickbench "
+              "--part-args 'tiobench=--size 16 --threads 1 --random 100' "
+              "--part-args 'nickbench=--benches 2 --size 8'",
+          .lanes_refused =
+              "its parts probes and contest do not take lanes; run its tiobench and "
+              "nickbench parts on their own with --lanes"};
+}
+
+// Con Kolivas's contest (docs/contest.md).
+// As a smaller machine, so a smoke run makes and removes the cgroups too (--memory sizes
+// the loads to the 256 MB targets).
+SuiteEntry ContestEntry() {
+  return {.name = "contest",
+          .description =
+              "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
+          .make = MakeContestSuite,
+          .formats = {"contest", "nick"},
+          .render = RenderContestReport,
+          .measure = ContestMeasurements,
+          .smoke_args =
+              "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
+              "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
+          // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
+          .lane_cpus = 2};
+}
+
 }  // namespace
 
 const std::vector<SuiteEntry>& AllSuites() {
@@ -132,19 +170,7 @@ const std::vector<SuiteEntry>& AllSuites() {
        .render = RenderOrasimReport,
        .measure = OrasimMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --size 32 --runtime 2 --runs 1 --readers 2"},
-      {.name = "post-2003",
-       .description = "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, "
-                      "OraSim, nickbench",
-       .make = MakePost2003Suite,
-       .formats = {"nick", "beside-2003"},
-       .render = RenderPost2003Parts,
-       .measure = CompositeMeasurements,
-       .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
-       .smoke_args = "--schedulers none,mq-deadline --parts tiobench,nickbench "
-                     "--part-args 'tiobench=--size 16 --threads 1 --random 100' "
-                     "--part-args 'nickbench=--benches 2 --size 8'",
-       .lanes_refused = "its parts probes and contest do not take lanes; run its tiobench and "
-                        "nickbench parts on their own with --lanes"},
+      Post2003Entry(),
       {.name = "morton",
        .description = "Andrew Morton's nine iosched tests (2003): parallel readers, interactivity, "
                       "small files",
@@ -166,19 +192,7 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = VisaveMeasurements,
        .smoke_args = "--schedulers none,mq-deadline --saves 3 --interval 0.3 --load-size 32 "
                      "--warmup 0.5"},
-      // As a smaller machine, so a smoke run makes and removes the cgroups too (--memory sizes
-      // the loads to the 256 MB targets).
-      {.name = "contest",
-       .description =
-           "Con Kolivas's contest: a kernel-like compile timed beside each of eleven loads",
-       .make = MakeContestSuite,
-       .formats = {"contest", "nick"},
-       .render = RenderContestReport,
-       .measure = ContestMeasurements,
-       .smoke_args = "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
-                     "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
-       // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
-       .lane_cpus = 2},
+      ContestEntry(),
       FioJobsEntry(),
       ReplayEntry(),
       CommandEntry(),
