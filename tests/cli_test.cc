@@ -134,6 +134,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
        "fio does not run in lanes: a job file sets its own jobs"},
       {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--lanes", "2"},
        "replay does not run in lanes: it replays onto a raw device"},
+      {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--fresh-fs"},
+       "--fresh-fs: run replay works on a raw device, which has no filesystem to make again"},
       {{"contest", "--lanes", "x"}, "--lanes"},
   };
   for (const auto& c : kCases) {
@@ -168,6 +170,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       // #29: silently ignored, or a disk larger than the one emulated.
       {{"--dir", "/tmp", "--fs", "xfs"}, "--fs applies to a device elevbench makes"},
       {{"--dir", "/tmp", "--keep-wbt"}, "--keep-wbt applies to a device elevbench makes"},
+      {{"--dir", "/tmp", "--fresh-fs"},
+       "--fresh-fs applies to a device elevbench makes (--emulated, --scratch), not to --dir"},
       {{"--dir", "/tmp", "--disk-set", "rpm=5400"}, "--disk-set applies to a device"},
       {{"--emulated", "ide-2003:64G"}, "larger than the 40 GB disk it emulates"},
       {{"--emulated", "ide-2003:1G", "--disk-set", "capacity_bytes=500000000", "--size", "100"},

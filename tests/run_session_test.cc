@@ -221,6 +221,79 @@ TEST_F(RunSessionLoopTest, CachesAreDroppedThroughTheTargetBeforeEveryCellWhenAl
   EXPECT_EQ(doc_.cells[0].error, "drop_caches: Permission denied");
 }
 
+// A suite that counts its SetUp calls and otherwise is the suite it wraps.
+class SetUpCountingSuite : public Suite {
+ public:
+  explicit SetUpCountingSuite(Suite* inner) : inner_(inner) {}
+  void AddOptions(CLI::App* command) override { inner_->AddOptions(command); }
+  bool Prepare(const MachineInfo& m, std::string* err) override { return inner_->Prepare(m, err); }
+  uint64_t BytesNeeded() const override { return inner_->BytesNeeded(); }
+  nlohmann::json Parameters() const override { return inner_->Parameters(); }
+  std::vector<SuiteVariant> Variants() const override { return inner_->Variants(); }
+  bool SetUp(const CellEnvironment& env, nlohmann::json* setup, std::string* err) override {
+    ++set_ups;
+    return inner_->SetUp(env, setup, err);
+  }
+  bool RunCell(const SuiteVariant& v, const CellEnvironment& env,
+               std::vector<nlohmann::json>* records, std::string* err) override {
+    return inner_->RunCell(v, env, records, err);
+  }
+  std::string CachePolicy(const std::string& global) const override {
+    return inner_->CachePolicy(global);
+  }
+  nlohmann::json Summarize(const ResultsDocument& doc) const override {
+    return inner_->Summarize(doc);
+  }
+  size_t set_ups = 0;
+
+ private:
+  Suite* inner_;
+};
+
+// --fresh-fs: before every cell but the first (which finds the filesystem as made and laid out),
+// the filesystem is made again and the suite lays its files out again; a filesystem that cannot
+// be made again fails the cell with why.
+TEST_F(RunSessionLoopTest, AFreshFilesystemIsMadeAndLaidOutBeforeEveryCellButTheFirst) {
+  testing::FakeFio fio;
+  SetUpCountingSuite counting(suite_.get());
+  std::vector<size_t> remade_after;  // cells recorded when each remake happened
+  target_.remake_filesystem = [&](std::string*) {
+    remade_after.push_back(doc_.cells.size());
+    return true;
+  };
+  config_.fresh_fs = true;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(counting, config_, target_, &fio, &progress_, &doc_, &failed, &err))
+      << err;
+  const size_t cells = doc_.cells.size();
+  ASSERT_EQ(cells, 2u * 2 * 2);  // configurations × thread counts × repetitions
+  std::vector<size_t> expected;
+  for (size_t i = 1; i < cells; ++i) expected.push_back(i);
+  EXPECT_EQ(remade_after, expected);
+  EXPECT_EQ(counting.set_ups, cells);  // the run's own SetUp, then one after each remake
+  EXPECT_EQ(failed, 0u);
+
+  target_.remake_filesystem = [](std::string* e) {
+    *e = "mkfs failed on /dev/loop9: exit 1";
+    return false;
+  };
+  doc_ = ResultsDocument{};
+  doc_.suite = "tiobench";
+  ASSERT_TRUE(RunSession(counting, config_, target_, &fio, &progress_, &doc_, &failed, &err))
+      << err;
+  EXPECT_EQ(doc_.cells[0].status, "ok");
+  EXPECT_EQ(doc_.cells[1].error, "mkfs failed on /dev/loop9: exit 1");
+  EXPECT_EQ(failed, cells - 1);
+
+  target_.remake_filesystem = nullptr;
+  doc_ = ResultsDocument{};
+  doc_.suite = "tiobench";
+  ASSERT_TRUE(RunSession(counting, config_, target_, &fio, &progress_, &doc_, &failed, &err))
+      << err;
+  EXPECT_EQ(doc_.cells[1].error, "--fresh-fs: the target's filesystem cannot be made again");
+}
+
 // The tracer is started before each cell and stopped after it, hears every phase the suite
 // announces, and its account becomes the cell's request_trace; bfq's queue merges reach the
 // cell's records.

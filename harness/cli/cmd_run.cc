@@ -182,6 +182,20 @@ bool CheckRawTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
   return true;
 }
 
+// --fresh-fs: a filesystem elevbench made, which only root can make again.
+bool CheckFreshFs(const RunOptions& o, std::string* err) {
+  if (!o.fresh_fs) return true;
+  if (o.suite->WantsRawDevice()) {
+    return Fail(err, std::string("--fresh-fs: run ") + o.entry->name +
+                         " works on a raw device, which has no filesystem to make again");
+  }
+  if (o.scratch.empty() && o.emulated.empty()) {
+    return Fail(err, "--fresh-fs needs a device elevbench makes (--emulated or --scratch)");
+  }
+  if (!RunningAsRoot()) return Fail(err, "--fresh-fs needs root (mkfs and mount)");
+  return true;
+}
+
 // --dir, --scratch, --emulated (one of them) and --fs.
 bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
   if (!o.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
@@ -198,7 +212,7 @@ bool CheckTarget(const RunOptions& o, TargetOptions* t, std::string* err) {
     *err = "--scratch: " + *err;
     return false;
   }
-  if (!CheckEmulatedTarget(o, t, err)) return false;
+  if (!CheckEmulatedTarget(o, t, err) || !CheckFreshFs(o, err)) return false;
   if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
   if (!o.device.empty() && (o.device.find('/') != std::string::npos ||
                             !std::filesystem::exists("/sys/block/" + o.device + "/dev"))) {
@@ -566,6 +580,7 @@ void DescribeStep(RunState* s) {
   sc.adaptive = s->checked.adaptive;
   sc.root = s->root;
   sc.drop_caches = s->root && !o.no_drop_caches;
+  sc.fresh_fs = o.fresh_fs;
   sc.out_path = s->checked.out_path;
   sc.work_dir = s->work_dir;
   sc.timeout_seconds = o.timeout_seconds;
@@ -580,6 +595,7 @@ void DescribeStep(RunState* s) {
                                 ? "; each lane's filesystem remounted before each cell (its "
                                   "page cache, dentries and inodes dropped)"
                                 : GlobalCacheDropNote(s->root, sc.drop_caches))});
+  if (sc.fresh_fs) s->doc.context["fresh_fs"] = true;  // each cell on a filesystem made for it
   s->doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
   s->doc.context["trace_requests"] = {{"mode", TraceModeName(s->trace_mode)},
                                       {"device", s->traced_disk}};
@@ -596,6 +612,9 @@ SessionTarget SessionTargetOf(RunState* s) {
   st.directory = s->target.directory();
   const RunTarget* synced = &s->target;
   st.drop_caches = [synced](std::string* err) { return synced->DropCaches(err); };
+  if (synced->CanRemakeFilesystem()) {
+    st.remake_filesystem = [synced](std::string* err) { return synced->RemakeFilesystem(err); };
+  }
   DeviceControl* control = s->control.get();
   if (s->switching) {
     st.control = control;

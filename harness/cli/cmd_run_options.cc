@@ -93,6 +93,10 @@ void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_flag("--no-drop-caches", run->no_drop_caches,
                 "Do not drop all caches before each cell (a suite still evicts its own "
                 "files where it says so; default off: caches are dropped)");
+  cmd->add_flag("--fresh-fs", run->fresh_fs,
+                "Make the filesystem again before each cell (mkfs, mount, the suite's files "
+                "laid out again), so that no cell inherits the layout earlier cells left "
+                "(root, --emulated or --scratch; default off: one filesystem for the run)");
   cmd->add_option("--timeout", run->timeout_seconds,
                   "Seconds one fio phase or probe may take before it is stopped (DNF; "
                   "default 0: the suite's own)")
@@ -134,10 +138,11 @@ struct RunCommandLine {
 // being silently ignored; and option values CLI11 lets through.
 bool CheckOptionCombinations(CLI::App* cmd, const RunOptions& run, std::string* err) {
   const bool dir = cmd->count("--dir") > 0, scratch = cmd->count("--scratch") > 0;
-  for (const char* flag : {"--fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
+  for (const char* flag : {"--fs", "--fresh-fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
     if (dir && cmd->count(flag) > 0) {
+      const bool scratch_too = flag == std::string("--fs") || flag == std::string("--fresh-fs");
       *err = std::string(flag) + " applies to a device elevbench makes (--emulated" +
-             (flag == std::string("--fs") ? ", --scratch" : "") + "), not to --dir";
+             (scratch_too ? ", --scratch" : "") + "), not to --dir";
       return false;
     }
   }

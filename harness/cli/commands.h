@@ -42,6 +42,7 @@ struct RunOptions {
   bool seed_given = false;
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
   bool no_drop_caches = false;
+  bool fresh_fs = false;       ///< --fresh-fs: the filesystem made again before each cell
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
   /// "--trace-requests off|summary|full"; off by default: tracing can tip bfq's close calls
   /// (docs/performance.md, "Cost of the request tracer").

@@ -18,6 +18,7 @@
 #include "harness/core/interrupt.h"
 #include "harness/core/stuck_io.h"
 #include "harness/device/bdi_limits.h"
+#include "harness/device/filesystem_reset.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
@@ -45,34 +46,6 @@ struct RunLanes::Lane {
 };
 
 namespace {
-
-// A lane's cache drop before a cell, standing in for the serial run's global sync +
-// drop_caches (which would reach into the other lanes' cells): the lane's filesystem is
-// unmounted and mounted again, which writes back its dirty data and drops its page cache,
-// dentries and inodes, and, the loop device being closed on the way, the device's own cache.
-// Each step is bounded (process/bounded_call.h): a daemon that stops answering gets its FUSE
-// connection aborted instead of holding the lane in state D.
-bool RemountToDropCaches(const EmulatedStack& s, std::string* err) {
-  BoundedCallLimits limits;
-  limits.deadline_seconds = 120;  // as RunTarget::DropCaches: the lane's dirty data written back
-  if (!SyncPathBounded(s.mountpoint, limits, err)) return false;
-  limits.deadline_seconds = 30;
-  int call_error = 0;
-  for (int tries = 0;; ++tries) {
-    if (!UnmountBounded(s.mountpoint, 0, limits, &call_error, err)) return false;
-    if (call_error == 0) break;
-    if (call_error != EBUSY || tries >= 50) {
-      return Fail(err, "cannot unmount " + s.mountpoint +
-                           " to drop its caches: " + std::strerror(call_error));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  if (!RunChecked({"mount", s.loop_device, s.mountpoint}, nullptr, err)) {
-    *err = "cannot mount " + s.loop_device + " again after dropping its caches: " + *err;
-    return false;
-  }
-  return true;
-}
 
 // The CPUs of lane `k` of `per_lane` each, from the list allowed here ("0-1").
 bool LaneCpus(const std::string& allowed, int k, int per_lane, std::string* cpus,
@@ -109,6 +82,7 @@ bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOp
                            const EmulatedStack& first, RestoreJournal* journal, Progress* progress,
                            std::string* err) {
   asked_ = asked;
+  fs_ = options.fs;
   for (int k = 0; k < count; ++k) {
     auto lane = std::make_unique<Lane>();
     if (k == 0) {
@@ -248,7 +222,9 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
     return ReadDiskCounters(*stack, &counters, &e) ? counters : nlohmann::json(nullptr);
   };
   if (drop_caches) {
-    st.drop_caches = [stack](std::string* err) { return RemountToDropCaches(*stack, err); };
+    st.drop_caches = [stack](std::string* err) {
+      return RemountToDropCaches(stack->loop_device, stack->mountpoint, err);
+    };
   }
   st.tracer = tracer;
   st.failure_cause = DiskFailureCause;
@@ -355,8 +331,13 @@ bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switch
     if (mkdir(lc.work_dir.c_str(), 0755) != 0 && errno != EEXIST) {
       return Fail(err, "cannot create " + lc.work_dir + ": " + std::strerror(errno));
     }
-    const SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
-                                            lane.traced ? &lane.tracer : nullptr);
+    SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
+                                      lane.traced ? &lane.tracer : nullptr);
+    if (config.fresh_fs) {
+      target.remake_filesystem = [stack = lane.stack, fs = fs_](std::string* e) {
+        return RemakeFilesystem(stack->loop_device, fs, stack->mountpoint, e);
+      };
+    }
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return Fail(err, std::string("cannot start a lane: ") + std::strerror(errno));

@@ -98,6 +98,7 @@ class RunLanes {
   uint64_t lane_memory_bytes_ = 0;
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::string asked_;
+  std::string fs_;  // the lanes' filesystem, for --fresh-fs
   uint64_t lane_dirty_bytes_ = 0;
   uint64_t lane_background_bytes_ = 0;
   nlohmann::json vm_ = nlohmann::json::object();

@@ -291,9 +291,32 @@ class SessionRun {
       applied_ = ok ? static_cast<int>(cell.config_index) : -1;
       if (!ok) return false;
     }
+    if (config_.fresh_fs && !variant.keep_caches && !FreshFilesystem(err)) return false;
     if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
       progress_->Phase("dropping caches");  // the target's syncfs first: seconds when dirty
       return target_.drop_caches(err);
+    }
+    return true;
+  }
+
+  // --fresh-fs: the filesystem made again and the suite's files laid out on it again. The first
+  // cell finds the filesystem as made and laid out by SetUp: nothing to redo.
+  bool FreshFilesystem(std::string* err) {
+    if (!cell_prepared_) {
+      cell_prepared_ = true;
+      return true;
+    }
+    if (!target_.remake_filesystem) {
+      *err = "--fresh-fs: the target's filesystem cannot be made again";
+      return false;
+    }
+    progress_->Phase("making a fresh filesystem");
+    if (!target_.remake_filesystem(err)) return false;
+    progress_->Phase("set-up");
+    env_.label_prefix = "setup-";
+    if (!suite_.SetUp(env_, &doc_->setup, err)) {
+      *err = "set-up on the fresh filesystem: " + *err;
+      return false;
     }
     return true;
   }
@@ -377,7 +400,8 @@ class SessionRun {
   const std::vector<PlannedCell> plan_;
   const std::vector<size_t> cells_;  // the plan indices this session runs, in order
   CellEnvironment env_;
-  int applied_ = -1;  // configuration currently on the device
+  int applied_ = -1;            // configuration currently on the device
+  bool cell_prepared_ = false;  // a cell was prepared (--fresh-fs remakes before the next ones)
   uint32_t rounds_done_ = 0;
   bool converged_ = false;
 };

@@ -47,6 +47,9 @@ struct SessionTarget {
   /// RunTarget::DropCaches: bounded, never a machine-wide sync), before a cell when
   /// SessionConfig::drop_caches; null when this target cannot. err is one line.
   std::function<bool(std::string* err)> drop_caches;
+  /// Makes the target's filesystem again (RunTarget::RemakeFilesystem), before a cell when
+  /// SessionConfig::fresh_fs; null when this target cannot. err is one line.
+  std::function<bool(std::string* err)> remake_filesystem;
   /// Traces each cell's requests; null = `--trace-requests off` or a target that cannot be.
   CellTracer* tracer = nullptr;
   /// CellEnvironment::device and ::journal, handed to the suite.
@@ -83,7 +86,11 @@ struct SessionConfig {
   AdaptiveRepetitions adaptive;
   uint64_t seed = 0;
   bool root = false;
-  bool drop_caches = false;    ///< sync the target + drop caches before each cell
+  bool drop_caches = false;  ///< sync the target + drop caches before each cell
+  /// --fresh-fs: before each cell the target's filesystem is made again and the suite's SetUp
+  /// lays its files out again (then the caches are dropped), so that no cell inherits what
+  /// earlier cells did to the filesystem: cells independent of their order, serial or in lanes.
+  bool fresh_fs = false;
   std::string out_path;        ///< results file, rewritten after every cell
   std::string work_dir;        ///< job files, fio and probe outputs
   double timeout_seconds = 0;  ///< per fio phase or probe; 0 = none

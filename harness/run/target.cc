@@ -7,6 +7,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
+#include "harness/device/filesystem_reset.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/bounded_call.h"
 
@@ -31,6 +32,7 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
     }
     directory_ = stack_.mountpoint;
     if (emu.fs == kRawDeviceFs) device_ = stack_.loop_device;
+    fs_ = emu.fs;
     disks_ = {stack_.loop_name};
     created_device_ = emulated_ = true;
     description_ = {{"kind", "emulated"},
@@ -49,6 +51,7 @@ bool RunTarget::Create(const TargetOptions& o, RestoreJournal* journal, Progress
     }
     directory_ = scratch.mountpoint;
     if (o.fs == kRawDeviceFs) device_ = scratch.loop_device;
+    fs_ = o.fs;
     disks_ = {scratch.loop_name};
     created_device_ = true;
     description_ = {{"kind", "scratch"},
@@ -89,6 +92,14 @@ bool RunTarget::DropCaches(std::string* err) const {
   const std::string& path = device_.empty() ? directory_ : device_;
   if (!path.empty() && !SyncPathBounded(path, limits, err)) return false;
   return DropCleanCaches(err);
+}
+
+bool RunTarget::RemakeFilesystem(std::string* err) const {
+  if (!CanRemakeFilesystem()) {
+    *err = "--fresh-fs needs a filesystem elevbench made (--emulated or --scratch, not --fs none)";
+    return false;
+  }
+  return elevbench::RemakeFilesystem("/dev/" + disks_.front(), fs_, directory_, err);
 }
 
 bool RunTarget::Lost(std::string* why) const {

@@ -74,6 +74,12 @@ class RunTarget {
   /// (sync(2) would hang the run on any stuck device of the machine), then drops the clean page
   /// cache, dentries and inodes (DropCleanCaches). Needs root. err is one line.
   [[nodiscard]] bool DropCaches(std::string* err) const;
+  /// Whether RemakeFilesystem can work here: elevbench made the device and a filesystem on it.
+  bool CanRemakeFilesystem() const { return created_device_ && device_.empty() && !fs_.empty(); }
+  /// --fresh-fs before a cell: the filesystem made again on the device elevbench made
+  /// (device/filesystem_reset.h: written back, unmounted, mkfs, mounted), so that no cell
+  /// inherits the layout earlier cells left. Needs CanRemakeFilesystem(). err is one line.
+  [[nodiscard]] bool RemakeFilesystem(std::string* err) const;
   /// The results context's "target" block: kind, path, filesystem, device facts.
   const nlohmann::json& description() const { return description_; }
 
@@ -81,6 +87,7 @@ class RunTarget {
   std::string directory_;
   std::string temp_dir_;
   std::string device_;
+  std::string fs_;  // the filesystem elevbench made on its device; empty for --dir or raw
   std::vector<std::string> disks_;
   bool created_device_ = false;
   bool emulated_ = false;
