@@ -71,5 +71,22 @@ TEST_F(FioRunnerEndsTest, AnotherFailureKeepsFiosLastLine) {
   EXPECT_EQ(err, "fio failed (exit 1): fio: something else went wrong");
 }
 
+// #31: a failed job is named with fio's error, and fio's last lines follow.
+TEST_F(FioRunnerEndsTest, AFailedJobIsNamedWithItsErrorAndFiosLastLines) {
+  FakeFioScript(
+      "for a in \"$@\"; do case $a in --output=*) out=${a#--output=};; esac; done\n"
+      "echo '{\"fio version\": \"fio-3.33\", \"jobs\": [{\"jobname\": \"p7_kworker\", "
+      "\"error\": 22}]}' > \"$out\"\n"
+      "echo 'fio: pid=9, err=22/file:iolog.c:795, func=failed initializing iolog, "
+      "error=Invalid argument' >&2\nexit 1");
+  FioRunResult result;
+  std::string err;
+  EXPECT_FALSE(RunFio(Invocation(), &result, &err));
+  EXPECT_EQ(err,
+            "fio failed (exit 1): job p7_kworker: error 22 (Invalid argument); fio said: fio: "
+            "pid=9, err=22/file:iolog.c:795, func=failed initializing iolog, error=Invalid "
+            "argument");
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "harness/core/atomic_file.h"
 #include "harness/process/subprocess.h"
@@ -70,6 +72,41 @@ bool FioRanOutOfSpace(const FioInvocation& inv, const ProcessResult& pr) {
   return false;
 }
 
+// The jobs of a failed fio that say what failed, from its output when it wrote one:
+// "job NAME: error 22 (Invalid argument)", joined by "; "; empty when none says.
+std::string FailedJobs(const FioInvocation& inv) {
+  std::string text, ignored;
+  if (!ReadWholeFile(OutputPath(inv), &text, &ignored)) return "";
+  // Read loosely: a fio that failed may have written jobs without their I/O statistics.
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("jobs") || !doc["jobs"].is_array()) return "";
+  std::string out;
+  for (const nlohmann::json& job : doc["jobs"]) {
+    const int error = job.is_object() ? job.value("error", 0) : 0;
+    if (error == 0) continue;
+    out += (out.empty() ? "job " : "; job ") + job.value("jobname", std::string("?")) + ": error " +
+           std::to_string(error) + " (" + std::strerror(error) + ")";
+  }
+  return out;
+}
+
+// Up to `n` last non-empty lines of `text`, joined by " | ".
+std::string LastLines(const std::string& text, size_t n) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string out;
+  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) {
+    out += (out.empty() ? "" : " | ") + lines[i];
+  }
+  return out;
+}
+
 // The common end of a fio run: checks how it ended, parses its output and bandwidth logs.
 // `stopped` says that we ended it with SIGTERM (its exit status then means nothing).
 bool FinishFio(const FioInvocation& inv, const ProcessResult& pr, bool stopped,
@@ -92,8 +129,11 @@ bool FinishFio(const FioInvocation& inv, const ProcessResult& pr, bool stopped,
       *err = "no space left on " + FioDirectory(inv);
       return false;
     }
-    std::string why = LastLine(pr.error_output);
-    if (why.empty()) why = LastLine(pr.output);
+    // Which job failed and how (a replay's job is a traced process), then fio's last words.
+    std::string why = FailedJobs(inv);
+    std::string said = LastLines(pr.error_output, 3);
+    if (said.empty()) said = LastLines(pr.output, 3);
+    if (!said.empty()) why += (why.empty() ? "" : "; fio said: ") + said;
     *err =
         "fio failed (exit " + std::to_string(pr.exit_code) + ")" + (why.empty() ? "" : ": " + why);
     return false;
