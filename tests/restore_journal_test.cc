@@ -743,9 +743,17 @@ TEST(ParseJournalTest, TracefsInstancesOnlyOurOwn) {
       << err;
   ASSERT_EQ(contents.entries.size(), 1u);
   EXPECT_EQ(contents.entries[0].kind, JournalEntryKind::kTracefsInstance);
+  // A bio capture beside the request tracer (run replay's own account) has its own instance.
+  ASSERT_TRUE(ParseJournal(R"({"schema_version": 1, "owner_pid": 7, "sysfs_root": "/",
+      "entries": [{"kind": "tracefs_instance",
+                   "path": "/sys/kernel/tracing/instances/elevbench-42-bios"}]})",
+                           "j.json", &contents, &err))
+      << err;
   for (const char* path : {"/sys/kernel/tracing/instances/perf", "/sys/kernel/tracing",
                            "/sys/kernel/tracing/instances/elevbench-", "/instances/elevbench-1x",
-                           "/sys/kernel/tracing/instances/elevbench-1/../x"}) {
+                           "/sys/kernel/tracing/instances/elevbench-1/../x",
+                           "/sys/kernel/tracing/instances/elevbench-1-perf",
+                           "/sys/kernel/tracing/instances/elevbench-1-2-bios"}) {
     const std::string text = std::string(R"({"schema_version": 1, "owner_pid": 7,
         "sysfs_root": "/", "entries": [{"kind": "tracefs_instance", "path": ")") +
                              path + "\"}]}";

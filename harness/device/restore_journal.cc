@@ -67,14 +67,16 @@ bool IsElevbenchInstancePath(const std::string& p) {
   constexpr std::string_view kParent = "/instances/elevbench-";
   const size_t at = p.rfind(kParent);
   if (at == std::string::npos || at == 0 || p.find("//") != std::string::npos) return false;
-  // elevbench-<pid>, or elevbench-<pid>-<lane> (--lanes).
+  // elevbench-<pid>, elevbench-<pid>-<lane> (--lanes), elevbench-<pid>-bios (a bio capture
+  // beside the request tracer: run replay's own account).
   const std::string name = p.substr(at + kParent.size());
   const size_t dash = name.find('-');
   auto digits = [](const std::string& s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
   };
+  const std::string rest = dash == std::string::npos ? std::string() : name.substr(dash + 1);
   return digits(name.substr(0, dash)) &&
-         (dash == std::string::npos || digits(name.substr(dash + 1)));
+         (dash == std::string::npos || digits(rest) || rest == "bios");
 }
 
 bool ValidateEntry(const JournalEntry& e, std::string* err) {

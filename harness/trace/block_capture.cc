@@ -56,7 +56,8 @@ bool BlockCapture::Start(RestoreJournal* journal, uint32_t major, uint32_t minor
   std::string tracefs;
   if (!journal->Record(JournalEntry::File(raw_path), err) ||
       !LocateTracefs(journal, &tracefs, err) ||
-      !instance_.Create(journal, tracefs, major, minor, events, kCaptureBufferKb, err) ||
+      !instance_.Create(journal, tracefs, major, minor, events, kCaptureBufferKb, err, -1,
+                        /*bios=*/true) ||
       !reader_.Start(instance_.PipePath(), raw_path, err)) {
     return false;
   }

@@ -111,9 +111,10 @@ TracefsInstance::~TracefsInstance() {
 
 bool TracefsInstance::Create(RestoreJournal* journal, const std::string& tracefs, uint32_t major,
                              uint32_t minor, const std::vector<std::string>& events,
-                             uint32_t buffer_kb, std::string* err, int lane) {
+                             uint32_t buffer_kb, std::string* err, int lane, bool bios) {
   const std::string path = tracefs + "/instances/elevbench-" + std::to_string(getpid()) +
-                           (lane >= 0 ? "-" + std::to_string(lane) : std::string());
+                           (lane >= 0 ? "-" + std::to_string(lane) : std::string()) +
+                           (bios ? "-bios" : "");
   if (!journal->Record(JournalEntry::TracefsInstance(path), err)) return false;
   journal_ = journal;
   if (mkdir(path.c_str(), 0700) != 0) {

@@ -46,10 +46,11 @@ class TracefsInstance {
   /// `dev == (major << 20) | minor` (others, such as sched/sched_process_fork, have no dev).
   /// Tracing stays off until SetTracing(true). An event the kernel lacks fails it.
   /// The instance is `elevbench-<pid>`, or `elevbench-<pid>-<lane>` for lane >= 0 (--lanes:
-  /// one instance per lane's disk).
+  /// one instance per lane's disk), or `elevbench-<pid>-bios` with `bios` (a BlockCapture,
+  /// which may run beside the run's request tracer: run replay's own account).
   [[nodiscard]] bool Create(RestoreJournal* journal, const std::string& tracefs, uint32_t major,
                             uint32_t minor, const std::vector<std::string>& events,
-                            uint32_t buffer_kb, std::string* err, int lane = -1);
+                            uint32_t buffer_kb, std::string* err, int lane = -1, bool bios = false);
   /// Removes the instance (rmdir) and its journal entry. Idempotent.
   [[nodiscard]] bool Remove(std::string* err);
 
