@@ -23,8 +23,9 @@ for pair in $(seq 1 "$pairs"); do
   for side in serial lanes; do
     r="$out/$pair-$side.json"
     extra=()
-    # Like with like: the serial side runs on the machine one lane has (docs/lanes.md).
-    if [ "$side" = lanes ]; then extra=(--lanes "$lanes"); else extra=(--machine "cpus=$(( $(nproc) / lanes ))"); fi
+    # Like with like: the serial side runs on the machine one lane has, its disk's daemon on
+    # the same CPUs as a lane's (docs/lanes.md).
+    if [ "$side" = lanes ]; then extra=(--lanes "$lanes"); else extra=(--machine "cpus=$(( $(nproc) / lanes )),disk-cpus=shared"); fi
     echo "$pair $side $(uptime)" >> "$out/uptime.txt"
     start=$(date +%s.%N)
     flock -w 3600 "$lock" timeout -k 30 2400 "$bin" run "$@" "${common[@]}" "${extra[@]}" --seed "$((pair + ${SEED_BASE:-0}))" --out "$r" \

@@ -45,6 +45,11 @@ TEST(MachineSpecTest, RamAndCpusEitherPartOptional) {
   EXPECT_EQ(spec.memory_bytes, 0u);
   EXPECT_EQ(spec.cpus, 3);
   EXPECT_EQ(spec.text, "cpus=3");
+  EXPECT_FALSE(spec.disk_shares_cpus);  // the disk outside the machine by default
+  ASSERT_TRUE(ParseMachineSpec("cpus=1,disk-cpus=shared", &spec, &err)) << err;
+  EXPECT_TRUE(spec.disk_shares_cpus);
+  ASSERT_TRUE(ParseMachineSpec("cpus=1,disk-cpus=own", &spec, &err)) << err;
+  EXPECT_FALSE(spec.disk_shares_cpus);
 }
 
 TEST(MachineSpecTest, BadSpecsNameTheirBadPart) {
@@ -67,6 +72,7 @@ TEST(MachineSpecTest, BadSpecsNameTheirBadPart) {
       {"cpus=1,cpus=2", "cpus given twice"},
       {"ram=1G,ram=2G", "ram given twice"},
       {"swap=1G", "unknown key 'swap'"},
+      {"cpus=1,disk-cpus=yes", "disk-cpus: 'yes' is not shared or own"},
       {"p4-2003,ram=1G", "'p4-2003' is not key=value"},
   };
   for (const auto& c : kCases) {

@@ -85,6 +85,7 @@ struct RunState {
   std::vector<std::pair<std::string, std::string>> pinned;
   bool switching = false;
   MachineCgroups cgroups;
+  MachineCgroups disk_cgroups;  // --machine disk-cpus=shared: the daemon on the machine's CPUs
   TraceMode trace_mode = TraceMode::kOff;
   std::string traced_disk;
   RequestTracer tracer;  // destroyed before the journal is restored: it forgets its entries
@@ -110,6 +111,10 @@ bool CheckMachineOption(const RunOptions& o, const MachineInfo& host, CheckedRun
   }
   if (!RunningAsRoot()) {
     *err = "--machine needs root: it makes memory and cpuset cgroups";
+    return false;
+  }
+  if (c->machine_spec.disk_shares_cpus && (o.emulated.empty() || c->machine_spec.cpus == 0)) {
+    *err = "--machine disk-cpus=shared needs cpus=N and an emulated disk (--emulated)";
     return false;
   }
   std::ifstream in("/proc/self/cgroup");
@@ -493,6 +498,23 @@ nlohmann::json LaneMachineJson(const CheckedRun& c) {
           {"per_lane", true}};
 }
 
+// --machine disk-cpus=shared: the emulated disk's daemon into a cpuset of the machine's CPUs, as
+// a lane's (docs/lanes.md), so that a serial run measures what one lane of a box without a CPU
+// per disk does.
+bool ShareMachineCpusWithDisk(RunState* s, std::string* err) {
+  MachineSpec disk;
+  disk.cpus = s->checked.machine_spec.cpus;
+  disk.cpu_list = s->cgroups.cpuset_cpus();
+  if (!s->disk_cgroups.Create(disk, s->checked.cgroup_layout,
+                              "elevbench-machine-" + std::to_string(getpid()) + "-disk",
+                              &s->journal, err) ||
+      !s->disk_cgroups.Enter(s->target.stack().daemon_pid, err)) {
+    return false;
+  }
+  s->emulated_machine["disk_cpus"] = "shared";
+  return true;
+}
+
 // 5b. --machine: its cgroups, made after the target, so the emulated disk's daemon (started
 // above) stays outside them: it is the disk, not the machine.
 int MachineStep(RunState* s) {
@@ -514,6 +536,10 @@ int MachineStep(RunState* s) {
     return kExitFailure;
   }
   s->emulated_machine = s->cgroups.Describe(c.machine_spec);
+  if (c.machine_spec.disk_shares_cpus && !ShareMachineCpusWithDisk(s, &err)) {
+    PrintError("--machine disk-cpus=shared: " + err);
+    return kExitFailure;
+  }
   std::string where;
   for (const std::string& p : s->cgroups.paths()) where += (where.empty() ? "" : ", ") + p;
   s->progress.Note(
@@ -596,7 +622,7 @@ void DescribeStep(RunState* s) {
                                   "page cache, dentries and inodes dropped)"
                                 : GlobalCacheDropNote(s->root, sc.drop_caches))});
   if (sc.fresh_fs) s->doc.context["fresh_fs"] = true;  // each cell on a filesystem made for it
-  s->doc.context["repetitions"] = sc.repetitions;  // auto: the cap until rounds have run
+  s->doc.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
   s->doc.context["trace_requests"] = {{"mode", TraceModeName(s->trace_mode)},
                                       {"device", s->traced_disk}};
   if (!o.lanes.empty()) {

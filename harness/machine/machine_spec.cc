@@ -78,8 +78,12 @@ bool ParseMachineSpec(const std::string& text, MachineSpec* spec, std::string* e
         return Fail(err, "--machine cpus: '" + value + "' is not a CPU count");
       }
       if (out.cpus < 1) return Fail(err, "--machine cpus=0: a machine needs at least 1 CPU");
+    } else if (key == "disk-cpus" && (value == "shared" || value == "own")) {
+      out.disk_shares_cpus = value == "shared";
+    } else if (key == "disk-cpus") {
+      return Fail(err, "--machine disk-cpus: '" + value + "' is not shared or own");
     } else {
-      return Fail(err, "--machine: unknown key '" + key + "' (ram=SIZE,cpus=N)");
+      return Fail(err, "--machine: unknown key '" + key + "' (ram=SIZE,cpus=N,disk-cpus=shared)");
     }
   }
   *spec = out;

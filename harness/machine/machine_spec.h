@@ -39,6 +39,10 @@ struct MachineSpec {
   /// Which CPUs, as a cpuset list ("1", "2-3"), when the run chooses them (a lane's, with
   /// `--lanes`); empty: the highest-numbered `cpus` (ChooseCpus). Never from the command line.
   std::string cpu_list;
+  /// `disk-cpus=shared`: the emulated disk's daemon runs on the machine's CPUs (in a cpuset of
+  /// its own with the same CPUs), as a lane's does, instead of outside the machine (the
+  /// default, `own`). A serial run's copy of a lane on a box without a CPU per lane's disk.
+  bool disk_shares_cpus = false;
 
   /// True when the spec limits anything (an unparsed, empty spec does not).
   bool limits() const { return memory_bytes > 0 || cpus > 0; }
