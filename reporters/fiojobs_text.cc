@@ -4,16 +4,14 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/job_table.h"
+#include "reporters/suite_report.h"
 #include "scenarios/fiojobs/fiojobs_records.h"
 
 namespace elevbench {
 
 bool RenderFioJobsReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                          std::string* err) {
-  if (format != "table") {
-    *err = "fio results print as table, not '" + format + "'";
-    return false;
-  }
+  if (!CheckSuiteFormat({"fio", {"table"}}, format, err)) return false;
   std::vector<FioJobsRecord> records;
   if (!FioJobsRecordsFromDocument(doc, &records, err)) return false;
   std::vector<std::string> files;
