@@ -1,6 +1,5 @@
 #include "reporters/command_text.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -9,6 +8,7 @@
 #include "reporters/gnu_time.h"
 #include "reporters/probes_text.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 namespace {
@@ -110,23 +110,15 @@ std::string RenderCommandText(const nlohmann::json& context, const std::string& 
 
 bool RenderCommandReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                          std::string* err) {
-  if (format != "nick") {
-    *err = "command results print as nick, not '" + format + "'";
-    return false;
-  }
-  std::vector<CommandRecord> records;
-  if (!CommandRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<CommandRow> rows = AggregateCommandRows(records, IdentifierOrder(doc));
-  for (CommandRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
   const auto setup = doc.parameters.find("setup");
   const std::string setup_text =
       setup != doc.parameters.end() && setup->is_string() ? setup->get<std::string>() : "";
-  *text = RenderCommandText(doc.context, setup_text, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"command", {"nick"}}, CommandRecordsFromDocument, AggregateCommandRows,
+      [&](const std::vector<CommandRow>& rows) {
+        return RenderCommandText(doc.context, setup_text, rows);
+      },
+      text, err);
 }
 
 }  // namespace elevbench

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reporters/environment_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 namespace {
@@ -86,10 +87,7 @@ std::string RenderContestText(const nlohmann::json& context, const std::vector<C
 
 bool RenderContestReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                          std::string* err) {
-  if (format != "contest" && format != "nick") {
-    *err = "contest results print as contest or nick, not '" + format + "'";
-    return false;
-  }
+  if (!CheckSuiteFormat({"contest", {"contest", "nick"}}, format, err)) return false;
   std::vector<ContestRecord> records;
   if (!ContestRecordsFromDocument(doc, &records, err)) return false;
   *text =

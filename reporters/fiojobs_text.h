@@ -1,6 +1,7 @@
 #pragma once
 // `run fio`'s report: per job file, the job table (reporters/job_table.h) of every job,
-// configuration and direction, repetitions combined.
+// configuration and direction, repetitions combined by the suite
+// (scenarios/fiojobs/fiojobs_aggregate.h).
 
 #include <string>
 

@@ -10,6 +10,7 @@
 #include "reporters/gnu_time.h"
 #include "reporters/probes_text.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 namespace {
@@ -129,20 +130,10 @@ std::string RenderMortonText(const nlohmann::json& context, const std::vector<Mo
 
 bool RenderMortonReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                         std::string* err) {
-  if (format != "akpm") {
-    *err = "morton results print as akpm, not '" + format + "'";
-    return false;
-  }
-  std::vector<MortonRecord> records;
-  if (!MortonRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<MortonRow> rows = AggregateMortonRows(records, IdentifierOrder(doc));
-  for (MortonRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
-  *text = RenderMortonText(doc.context, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"morton", {"akpm"}}, MortonRecordsFromDocument, AggregateMortonRows,
+      [&](const std::vector<MortonRow>& rows) { return RenderMortonText(doc.context, rows); }, text,
+      err);
 }
 
 }  // namespace elevbench

@@ -7,6 +7,7 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 
@@ -59,20 +60,10 @@ std::string RenderNickbenchText(const nlohmann::json& context,
 
 bool RenderNickbenchReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                            std::string* err) {
-  if (format != "nick") {
-    *err = "nickbench results print as nick, not '" + format + "'";
-    return false;
-  }
-  std::vector<NickbenchRecord> records;
-  if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<NickbenchRow> rows = AggregateNickbenchRows(records, IdentifierOrder(doc));
-  for (NickbenchRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
-  *text = RenderNickbenchText(doc.context, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"nickbench", {"nick"}}, NickbenchRecordsFromDocument, AggregateNickbenchRows,
+      [&](const std::vector<NickbenchRow>& rows) { return RenderNickbenchText(doc.context, rows); },
+      text, err);
 }
 
 }  // namespace elevbench

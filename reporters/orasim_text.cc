@@ -6,6 +6,7 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 
@@ -41,20 +42,10 @@ std::string RenderOrasimText(const nlohmann::json& context, const std::vector<Or
 
 bool RenderOrasimReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                         std::string* err) {
-  if (format != "nick") {
-    *err = "orasim results print as nick, not '" + format + "'";
-    return false;
-  }
-  std::vector<OrasimRecord> records;
-  if (!OrasimRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<OrasimRow> rows = AggregateOrasimRows(records, IdentifierOrder(doc));
-  for (OrasimRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
-  *text = RenderOrasimText(doc.context, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"orasim", {"nick"}}, OrasimRecordsFromDocument, AggregateOrasimRows,
+      [&](const std::vector<OrasimRow>& rows) { return RenderOrasimText(doc.context, rows); }, text,
+      err);
 }
 
 }  // namespace elevbench

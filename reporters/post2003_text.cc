@@ -5,6 +5,7 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/seed_2003.h"
+#include "reporters/suite_report.h"
 #include "scenarios/composite/composite_suite.h"
 
 namespace elevbench {
@@ -43,10 +44,7 @@ std::string AddSeed2003Lines(const std::string& post_text) {
 
 bool RenderPost2003Report(const ResultsDocument& doc, const std::string& format,
                           Post2003PartRenderer render_part, std::string* text, std::string* err) {
-  if (format != "nick" && format != "beside-2003") {
-    *err = "post-2003 results print as nick or beside-2003, not '" + format + "'";
-    return false;
-  }
+  if (!CheckSuiteFormat({"post-2003", {"nick", "beside-2003"}}, format, err)) return false;
   std::string post;
   for (const std::string& part : CompositeParts(doc)) {
     const ResultsDocument sub = PartDocument(doc, part);

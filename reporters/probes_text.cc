@@ -1,6 +1,5 @@
 #include "reporters/probes_text.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include "reporters/environment_text.h"
 #include "reporters/gnu_time.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 namespace {
@@ -110,20 +110,10 @@ std::string RenderProbesText(const nlohmann::json& context, const std::vector<Pr
 
 bool RenderProbesReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                         std::string* err) {
-  if (format != "nick") {
-    *err = "probes results print as nick, not '" + format + "'";
-    return false;
-  }
-  std::vector<ProbeRecord> records;
-  if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<ProbeRow> rows = AggregateProbeRows(records, IdentifierOrder(doc));
-  for (ProbeRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
-  *text = RenderProbesText(doc.context, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"probes", {"nick"}}, ProbeRecordsFromDocument, AggregateProbeRows,
+      [&](const std::vector<ProbeRow>& rows) { return RenderProbesText(doc.context, rows); }, text,
+      err);
 }
 
 }  // namespace elevbench

@@ -7,6 +7,7 @@
 
 #include "reporters/environment_text.h"
 #include "reporters/repetitions_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 namespace {
@@ -148,10 +149,7 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
 
 bool RenderTiobenchReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                           std::string* err) {
-  if (format != "nick" && format != "tiobench") {
-    *err = "tiobench results print as nick or tiobench, not '" + format + "'";
-    return false;
-  }
+  if (!CheckSuiteFormat({"tiobench", {"nick", "tiobench"}}, format, err)) return false;
   TiobenchParams params;
   std::vector<TioRecord> records;
   if (!TiobenchParamsFromJson(doc.parameters, &params, err) ||

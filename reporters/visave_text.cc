@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "reporters/environment_text.h"
+#include "reporters/suite_report.h"
 
 namespace elevbench {
 
@@ -71,20 +72,12 @@ std::string RenderVisaveText(const nlohmann::json& context, const nlohmann::json
 
 bool RenderVisaveReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                         std::string* err) {
-  if (format != "lkml") {
-    *err = "visave results print as lkml, not '" + format + "'";
-    return false;
-  }
-  std::vector<VisaveRecord> records;
-  if (!VisaveRecordsFromDocument(doc, &records, err)) return false;
-  std::vector<VisaveRow> rows = AggregateVisaveRows(records, IdentifierOrder(doc));
-  for (VisaveRow& row : rows) {
-    const auto it = std::find(doc.identifiers.begin(), doc.identifiers.end(), row.identifier);
-    const size_t i = static_cast<size_t>(it - doc.identifiers.begin());
-    if (row.label.empty() && i < doc.labels.size()) row.label = doc.labels[i];
-  }
-  *text = RenderVisaveText(doc.context, doc.parameters, rows);
-  return true;
+  return RenderSuiteReport(
+      doc, format, {"visave", {"lkml"}}, VisaveRecordsFromDocument, AggregateVisaveRows,
+      [&](const std::vector<VisaveRow>& rows) {
+        return RenderVisaveText(doc.context, doc.parameters, rows);
+      },
+      text, err);
 }
 
 }  // namespace elevbench
