@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "reporters/environment_text.h"
+#include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_records.h"
 
 namespace elevbench {
@@ -149,7 +150,10 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
   }
   std::vector<ReplayRecord> records;
   if (!ReplayRecordsFromDocument(doc, &records, err)) return false;
-  std::string out = RenderEnvironmentHeader(doc.context) + Heading(doc);
+  std::string out =
+      RenderEnvironmentHeader(doc.context) + Heading(doc) +
+      FidelityLine(FidelityOf(records, doc.parameters.value("trace_scheduler", std::string()))) +
+      "\n";
   char head[320];
   std::snprintf(head, sizeof head, "%-24s %8s %7s %8s %8s %8s %8s %8s %8s %8s %s\n",
                 "Configuration", "Seconds", "MB/s", "Rd p50", "Rd p99", "Rd p99.9", "Wr p50",

@@ -1,4 +1,5 @@
-// How a trace becomes fio jobs (one per process, iolog v3) and how the lag is measured.
+// How a trace becomes fio jobs (one per process, iolog v2 with absolute waits) and how the
+// lag is measured.
 
 #include "scenarios/replay/replay_plan.h"
 
@@ -41,18 +42,26 @@ TEST(ReplayPlanTest, OneJobPerProcessWithItsOwnIologAtTheRecordedTimes) {
   EXPECT_EQ(plan.mapping.mode, "as recorded");
   const ReplayJob& cat = plan.jobs[0];
   EXPECT_EQ(cat.name, "p42_cat");
-  EXPECT_EQ(cat.ioengine, "psync");   // one read in flight at a time
-  EXPECT_EQ(cat.start_delay_us, 0u);  // every job starts with fio; its log's sync starts its clock
-  EXPECT_NE(cat.iolog.find("1 /dev/loop20 sync 0 0\n1001 /dev/loop20 read"), std::string::npos)
+  EXPECT_EQ(cat.ioengine, "psync");  // one read in flight at a time
+  // Held until 250 ms (fio's start-up) + the millisecond recorded, after fio's genesis.
+  EXPECT_EQ(cat.iolog.rfind("fio version 2 iolog\n/dev/loop20 add\n/dev/loop20 open\n"
+                            "/dev/loop20 wait 251 0\n/dev/loop20 read 1048576 4096\n",
+                            0),
+            0u)
       << cat.iolog;
-  EXPECT_EQ(cat.added_syncs, 1u);
+  EXPECT_NE(cat.iolog.find("/dev/loop20 wait 258 0\n/dev/loop20 read 2097152 4096\n"),
+            std::string::npos)
+      << cat.iolog;
+  EXPECT_EQ(cat.added_syncs, 0u);
   const ReplayJob& flusher = plan.jobs[1];
   EXPECT_EQ(flusher.ioengine, "libaio");  // three bios in flight together
   EXPECT_EQ(flusher.iodepth, 3u);
   EXPECT_EQ(flusher.ops, 3u);
   EXPECT_EQ(flusher.ios, 2u);  // the two contiguous ones were one plug-merged I/O
+  // Both of its I/Os fall in the 2nd millisecond: one wait holds both.
+  EXPECT_EQ(flusher.iolog.find(" wait "), flusher.iolog.rfind(" wait ")) << flusher.iolog;
   const ReplayJob& jbd2 = plan.jobs[2];
-  EXPECT_EQ(jbd2.added_syncs, 2u);  // the clock's and the preflush's
+  EXPECT_EQ(jbd2.added_syncs, 1u);  // the preflush's
   EXPECT_EQ(jbd2.fua_writes, 1u);
   std::string all;
   for (const ReplayJob& j : plan.jobs) all += "; " + j.name + "\n" + j.iolog;
@@ -85,16 +94,42 @@ TEST(ReplayPlanTest, SpeedScalesTheScheduleAndNoStallDropsIt) {
   std::string err;
   ASSERT_TRUE(
       PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {2, false, ReplayFit::kAuto}, &plan, &err));
-  EXPECT_NE(plan.jobs[0].iolog.find("\n501 /dev/x read"), std::string::npos) << plan.jobs[0].iolog;
+  EXPECT_NE(plan.jobs[0].iolog.find("\n/dev/x wait 254 0\n/dev/x read 2097152"), std::string::npos)
+      << plan.jobs[0].iolog;  // recorded at 8 ms, due at 4
   EXPECT_DOUBLE_EQ(plan.duration_seconds, 0.025);
   ASSERT_TRUE(
       PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {1, true, ReplayFit::kAuto}, &plan, &err));
-  for (const ReplayJob& j : plan.jobs) {
-    EXPECT_EQ(j.iolog.find(" sync 0 0\n"),
-              j.name == "p8_jbd2_loop9-8" ? j.iolog.find(" sync") : std::string::npos)
-        << j.iolog;  // no clock sync; only the trace's own flush and preflush
-  }
+  for (const ReplayJob& j : plan.jobs) EXPECT_EQ(j.iolog.find(" wait "), std::string::npos);
   for (const ReplayScheduled& s : plan.scheduled) EXPECT_EQ(s.time_us, 0u);
+}
+
+// #31: a process whose records are all flushes (the capture's own syncfs, a journal thread)
+// keeps one wait under --no-stall, so that fio 3.33 accepts its log (error 22 otherwise).
+TEST(ReplayPlanTest, AFlushOnlyProcessKeepsOneWaitUnderNoStall) {
+  BlockTrace t = MixedTrace();
+  t.records.push_back({9600000, 9, "elevbench", BlockTraceOp::kFlush, 0, 0, 0, -1});
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(PlanReplay(t, "/dev/x", 1ULL << 30, {1, true, ReplayFit::kAuto}, &plan, &err)) << err;
+  ASSERT_EQ(plan.jobs.size(), 4u);
+  const ReplayJob& syncer = plan.jobs[3];
+  EXPECT_TRUE(syncer.flush_only);
+  EXPECT_EQ(syncer.iolog,
+            "fio version 2 iolog\n/dev/x add\n/dev/x open\n/dev/x wait 250 0\n/dev/x sync 0 "
+            "0\n/dev/x close\n");
+  for (size_t i = 0; i < 3; ++i) EXPECT_FALSE(plan.jobs[i].flush_only) << i;
+}
+
+// The capture's span (first bio queued to last completed) and each process's read median: the
+// yardsticks of a replay's fidelity (replay_fidelity.h).
+TEST(ReplayPlanTest, TheTracedSpanAndEachProcesssReadMedian) {
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {}, &plan, &err)) << err;
+  // From 1 ms to the kworker's last write completed at 2.02 + 20 ms.
+  EXPECT_DOUBLE_EQ(plan.trace_span_seconds, 0.02102);
+  EXPECT_DOUBLE_EQ(plan.jobs[0].trace_read_p50_ms, 6.0);  // cat
+  EXPECT_DOUBLE_EQ(plan.jobs[1].trace_read_p50_ms, -1);   // the kworker did not read
 }
 
 TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {
@@ -118,6 +153,19 @@ TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {
   EXPECT_DOUBLE_EQ(lag.first_ms[0], 0.0);
   EXPECT_DOUBLE_EQ(lag.first_ms[1], 2.0);
   EXPECT_EQ(lag.job_of_pid.at(101), 1u);
+}
+
+// #31: replayed_bytes is what the kernel saw, not what was planned: a read that reached the
+// device as a bio of half its planned size counts half.
+TEST(ReplayLagTest, MatchedBytesAreTheSizesTheKernelSaw) {
+  const std::vector<ReplayScheduled> scheduled = {{0, BlockTraceOp::kRead, 512, 4096, 0, 1},
+                                                  {10, BlockTraceOp::kFlush, 0, 0, 0, 1}};
+  const std::vector<BlockTraceRecord> replayed = {
+      {1000, 100, "fio", BlockTraceOp::kRead, 0, 1, 4, -1},
+      {2000, 100, "fio", BlockTraceOp::kFlush, 0, 0, 0, -1}};
+  const ReplayLag lag = MeasureReplayLag(scheduled, replayed);
+  EXPECT_EQ(lag.matched, 2u);
+  EXPECT_EQ(lag.matched_bytes, 2048u);
 }
 
 }  // namespace

@@ -42,13 +42,18 @@ ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64
   r.lag_p99_ms = 12;
   r.keeps_time = true;
   r.mapping = "as recorded";
-  ReplayProcess cat{42,  "cat", "psync", 100,
-                    1.5, {},    {},      MakeJobResult("p42_cat", true, 100, read_ms)};
+  ReplayProcess cat{
+      42, "cat", "psync", 100, 1.5, -1, {}, {}, MakeJobResult("p42_cat", true, 100, read_ms)};
   cat.kernel_read.Record(read_ms * 1000000, 100);
-  ReplayProcess flusher{7,        "kworker/u8:2",
-                        "libaio", 200,
-                        0.2,      {},
-                        {},       MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10)};
+  ReplayProcess flusher{7,
+                        "kworker/u8:2",
+                        "libaio",
+                        200,
+                        0.2,
+                        -1,
+                        {},
+                        {},
+                        MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10)};
   flusher.kernel_write.Record(write_ms * 1000000, 200);
   r.processes = {cat, flusher};
   return r;

@@ -64,7 +64,8 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
     }
     late_ns.push_back(static_cast<double>(r.time_ns) -
                       static_cast<double>(it->second.front()->time_us) * 1000.0);
-    lag.matched_bytes += it->second.front()->bytes;
+    // The size the kernel saw, not the planned one: a short or cut I/O counts what it was.
+    lag.matched_bytes += r.op == BlockTraceOp::kFlush ? 0 : uint64_t{r.sectors} * 512;
     lag.matched_records += it->second.front()->records;
     const uint32_t job = it->second.front()->job;
     if (!seen[job]) {

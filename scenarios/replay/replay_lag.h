@@ -4,11 +4,12 @@
 // `capture` records them) and matched to the plan's schedule by job (each fio job is one process:
 // its pid is the job most of its bios' offsets belong to), operation and offset, in order.
 // Time 0 of the replay is unknown to the harness (fio forks its jobs), so the reference is the
-// earliest I/O: lag = (issued − scheduled) − min over all I/Os of (issued − scheduled), ≥ 0.
+// earliest I/O: lag = (issued − scheduled) − min over all I/Os of (issued − scheduled),
+// which is ≥ 0.
 // A scheduled I/O that reached the device at its offset counts as replayed: the kernel's view,
 // which `run replay` reports as replayed_ops/bytes (fio 3.33 undercounts, replay_plan.h).
-// fio's timing is relative: each I/O waits its gap after the previous issue of its job, so a
-// device slower than the recorded one makes the lag grow and never catch up.
+// The logs' waits are absolute (replay_plan.h): an I/O issued late because its job waited for a
+// completion makes only itself late, not every I/O after it.
 
 #include <cstdint>
 #include <map>
@@ -21,8 +22,10 @@ namespace elevbench {
 
 /// A replay's lag, milliseconds.
 struct ReplayLag {
-  uint64_t matched = 0;          ///< replayed bios matched to a scheduled one
-  uint64_t matched_bytes = 0;    ///< the scheduled lengths of those (a split bio counts whole)
+  uint64_t matched = 0;  ///< replayed bios matched to a scheduled one
+  /// The sizes of those bios as the kernel saw them at queueing (a bio split later counts whole,
+  /// its remainders, queued again, match nothing)
+  uint64_t matched_bytes = 0;
   uint64_t matched_records = 0;  ///< the trace's bios they stand for
   uint64_t unmatched = 0;        ///< replayed bios that matched none (split remainders, say)
   double mean_ms = 0;

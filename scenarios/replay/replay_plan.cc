@@ -61,9 +61,9 @@ constexpr uint64_t kBurstGapNs = 200000;
 // allocates iodepth buffers of the largest I/O.
 constexpr uint64_t kPlugMergeBytes = 1ULL << 20;
 
-// Times in the iolog: the recorded time scaled, in µs, plus 1 (see the header).
-uint64_t IologTime(uint64_t time_ns, const ReplayOptions& o) {
-  return static_cast<uint64_t>(std::llround(static_cast<double>(time_ns) / 1000.0 / o.speed)) + 1;
+// The scheduled issue time: the recorded one scaled by --speed, µs since the trace's start.
+uint64_t ScheduledUs(uint64_t time_ns, const ReplayOptions& o) {
+  return static_cast<uint64_t>(std::llround(static_cast<double>(time_ns) / 1000.0 / o.speed));
 }
 
 // One I/O fio issues: a bio of the trace, or contiguous ones the submitter's plug merged.
@@ -128,6 +128,19 @@ uint32_t LargestInFlight(const std::vector<const BlockTraceRecord*>& records) {
   return static_cast<uint32_t>(most);
 }
 
+// fio releases its jobs about 100 ms after its genesis (it polls every 100 ms for them to have
+// started, backend.c of 3.33), so the trace's time 0 is this long after genesis: its first I/Os
+// would otherwise all be late by that much. Two polls' worth, in case one poll is not enough.
+constexpr uint64_t kLeadInMs = 250;
+
+// The iolog v2 line "DEVICE wait MS 0" that holds the job until MS milliseconds after fio's
+// genesis (see the header), unless `ms` is not later than the last wait written.
+void AppendWait(const std::string& device, uint64_t ms, uint64_t* last_wait_ms, std::string* log) {
+  if (ms <= *last_wait_ms) return;
+  *log += device + " wait " + std::to_string(ms) + " 0\n";
+  *last_wait_ms = ms;
+}
+
 ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const std::string& device,
                    const ReplayMapping& m, const ReplayOptions& o, uint32_t index,
                    std::vector<ReplayScheduled>* scheduled) {
@@ -138,48 +151,66 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
   const std::vector<PlannedIo> ios = PlugMerged(records);
   job.iodepth = std::min(std::max(LargestBurst(ios), LargestInFlight(records)), kAsyncDepth);
   job.ioengine = job.iodepth > 1 ? "libaio" : "psync";
-  const uint64_t first = IologTime(ios.front().time_ns, o);
-  // Every job starts with fio (no startdelay: fio polls for delayed jobs, ~0.1 s late) and
-  // issues a `sync` at 1 µs: fio times each I/O from the previous issue and would issue the
-  // first one at once, so the sync gives the first record its wait (see the header).
-  job.start_delay_us = 0;
   std::string& log = job.iolog;
-  log = "fio version 3 iolog\n";
-  log += "1 " + device + " add\n";
-  log += "1 " + device + " open\n";
-  if (!o.no_stall) {
-    log += "1 " + device + " sync 0 0\n";
-    ++job.added_syncs;
-    // Scheduled too (standing for no record), so that the lag pairs its FLUSH with it and not
-    // with a flush of the trace.
-    scheduled->push_back({0, BlockTraceOp::kFlush, 0, 0, index, 0});
-  }
-  uint64_t last = first;
+  log = "fio version 2 iolog\n" + device + " add\n" + device + " open\n";
+  uint64_t last_wait_ms = 0;
+  job.flush_only = std::all_of(ios.begin(), ios.end(),
+                               [](const PlannedIo& io) { return io.op == BlockTraceOp::kFlush; });
+  // fio 3.33 refuses a log with neither data nor waits (error 22, "failed initializing
+  // iolog"), and --no-stall drops the waits as it reads them: a process that only flushed
+  // keeps one wait and runs without replay_no_stall (ReplayJob::flush_only).
+  if (o.no_stall && job.flush_only) AppendWait(device, kLeadInMs, &last_wait_ms, &log);
   for (const PlannedIo& io : ios) {
-    last = IologTime(io.time_ns, o);
+    const uint64_t at_us = o.no_stall ? 0 : ScheduledUs(io.time_ns, o);
+    // Issued in the millisecond it was recorded in: fio's waits are whole milliseconds.
+    if (!o.no_stall) AppendWait(device, kLeadInMs + at_us / 1000, &last_wait_ms, &log);
     const uint64_t len = io.sectors * kSectorBytes;
     const uint64_t offset = io.op == BlockTraceOp::kFlush
                                 ? 0
                                 : MappedOffset(m, io.sector, static_cast<uint32_t>(io.sectors));
     if (io.flags & kTracePreflush) {
-      log += std::to_string(last) + " " + device + " sync 0 0\n";
+      log += device + " sync 0 0\n";
       ++job.added_syncs;
-      scheduled->push_back({o.no_stall ? 0 : last - 1, BlockTraceOp::kFlush, 0, 0, index, 0});
+      scheduled->push_back({at_us, BlockTraceOp::kFlush, 0, 0, index, 0});
     }
     if (io.op == BlockTraceOp::kWrite && (io.flags & kTraceFua)) ++job.fua_writes;
-    log += std::to_string(last) + " " + device + " " + IologAction(io.op) + " " +
-           std::to_string(offset) + " " + std::to_string(len) + "\n";
+    log += device + " " + IologAction(io.op) + " " + std::to_string(offset) + " " +
+           std::to_string(len) + "\n";
     job.ops += io.records;
     ++job.ios;
     job.bytes += len;
     job.writes = job.writes || io.op == BlockTraceOp::kWrite || io.op == BlockTraceOp::kDiscard;
-    scheduled->push_back({o.no_stall ? 0 : last - 1, io.op, offset, len, index, io.records});
+    scheduled->push_back({at_us, io.op, offset, len, index, io.records});
   }
-  log += std::to_string(last) + " " + device + " close\n";
+  log += device + " close\n";
   return job;
 }
 
+// The median of a process's timed reads, ms (-1 for none).
+double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
+  std::vector<int64_t> ns;
+  for (const BlockTraceRecord* r : records) {
+    if (r->op == BlockTraceOp::kRead && r->latency_ns >= 0) ns.push_back(r->latency_ns);
+  }
+  if (ns.empty()) return -1;
+  std::sort(ns.begin(), ns.end());
+  const size_t n = ns.size();
+  const double median =
+      n % 2 == 1 ? static_cast<double>(ns[n / 2])
+                 : (static_cast<double>(ns[n / 2 - 1]) + static_cast<double>(ns[n / 2])) / 2.0;
+  return median / 1e6;
+}
+
 }  // namespace
+
+double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records) {
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const BlockTraceRecord& r : records) {
+    first = std::min(first, r.time_ns);
+    last = std::max(last, r.time_ns + static_cast<uint64_t>(std::max<int64_t>(r.latency_ns, 0)));
+  }
+  return last > first ? static_cast<double>(last - first) / 1e9 : 0;
+}
 
 bool MapReplayOffsets(const BlockTrace& trace, uint64_t target_bytes, ReplayFit fit,
                       ReplayMapping* m, std::string* err) {
@@ -235,11 +266,14 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   for (int32_t pid : order) {
     p.jobs.push_back(BuildJob(by_pid[pid], device, p.mapping, o,
                               static_cast<uint32_t>(p.jobs.size()), &p.scheduled));
+    const double p50 = ReadMedianMs(by_pid[pid]);
+    p.jobs.back().trace_read_p50_ms = p50 < 0 ? -1 : p50 / o.speed;
   }
   std::stable_sort(
       p.scheduled.begin(), p.scheduled.end(),
       [](const ReplayScheduled& a, const ReplayScheduled& b) { return a.time_us < b.time_us; });
   p.duration_seconds = static_cast<double>(trace.header.duration_ns) / 1e9 / o.speed;
+  p.trace_span_seconds = KernelSpanSeconds(trace.records) / o.speed;
   *plan = std::move(p);
   return true;
 }

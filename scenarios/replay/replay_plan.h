@@ -1,18 +1,17 @@
 #pragma once
 // How a block trace becomes fio jobs (docs/replay.md): one job per traced process, each reading
-// its own iolog v3 (fio 3.33's text replay format: "TIME_US FILE ACTION [OFFSET LENGTH]"), so
-// bfq and kyber see the processes the traced system had. Pure: trace in, job texts out, so
-// what fio is handed can be golden-tested.
+// its own iolog, so bfq and kyber see the processes the traced system had. Pure: trace in, job
+// texts out, so what fio is handed can be golden-tested.
 //
 // What fio 3.33 does with it, and what this plan does about it:
-//   * fio issues a job's first I/O at once (measured: jobs whose first records were 0.5 s and
-//     1.3 s into the trace started 0.82 s apart in the wrong order), and `startdelay` starts
-//     late by up to fio's 0.1 s poll (76 ms seen). So every job starts with fio and its log
-//     opens with a `sync` at 1 µs, which stamps fio's issue clock: the first record then waits
-//     out its recorded time. The sync is a FLUSH on a device with a write cache (counted in
-//     added_syncs). The lag (replay_lag.h) shows whether the jobs start together.
-//   * fio takes a record's delay from the previous record's time, except after a time of 0,
-//     so every time written is the recorded one plus 1 µs.
+//   * Time. fio's iolog v3 ("TIME_US FILE ACTION …") is timed relative to the job's previous
+//     issue: an I/O that could not be issued on time (its job waited for a completion) makes
+//     every later one late by as much, and the lag never catches up (measured on the sqlite
+//     sample under mq-deadline and bfq: lag p99 163 and 227 ms). fio's iolog v2 has `wait MS`,
+//     which holds the job until MS milliseconds after fio's genesis, one clock fio sets before
+//     it forks its jobs: absolute time, shared by every job. So the logs are v2, each I/O
+//     preceded by a wait for the millisecond it was recorded in (the resolution fio offers),
+//     and a late I/O costs only itself. Every job starts with fio (startdelay polls, 0.1 s late).
 //   * A data-less flush is the iolog action `sync` (fsync of the block device: a FLUSH); a
 //     write with a preflush is a `sync` then the write. fio cannot issue FUA: a FUA write is a
 //     plain write (counted).
@@ -66,14 +65,20 @@ struct ReplayJob {
   std::string comm;
   std::string ioengine;  ///< "psync" or "libaio"
   uint32_t iodepth = 1;
-  uint64_t start_delay_us = 0;  ///< fio startdelay
-  std::string iolog;            ///< the iolog v3 text
-  uint64_t ops = 0;             ///< records of this process (flushes included)
-  uint64_t ios = 0;             ///< fio I/Os they became (contiguous bursts are one, see above)
-  uint64_t bytes = 0;           ///< their data bytes
-  uint64_t added_syncs = 0;     ///< syncs put before preflush writes (not records of the trace)
-  uint64_t fua_writes = 0;      ///< FUA writes replayed as plain writes
-  bool writes = false;          ///< has writes or discards
+  std::string iolog;         ///< the iolog v2 text, with absolute waits
+  uint64_t ops = 0;          ///< records of this process (flushes included)
+  uint64_t ios = 0;          ///< fio I/Os they became (contiguous bursts are one, see above)
+  uint64_t bytes = 0;        ///< their data bytes
+  uint64_t added_syncs = 0;  ///< syncs put before preflush writes (not records of the trace)
+  uint64_t fua_writes = 0;   ///< FUA writes replayed as plain writes
+  bool writes = false;       ///< has writes or discards
+  /// Its records are all flushes (a journal thread's, a syncfs caller's). fio 3.33 refuses a
+  /// log without data or waits, so under --no-stall such a job keeps one wait and runs
+  /// without replay_no_stall.
+  bool flush_only = false;
+  /// The median latency of the process's reads in the trace (queued to completed, as the
+  /// traced kernel saw them), ms; -1 when it had no timed read. The fidelity's yardstick.
+  double trace_read_p50_ms = -1;
 };
 
 /// The scheduled issue time of one data bio or flush on the target, for the lag.
@@ -95,7 +100,14 @@ struct ReplayPlan {
   uint64_t trace_ops = 0;
   uint64_t trace_bytes = 0;
   double duration_seconds = 0;  ///< the trace's duration after speed scaling
+  /// From the trace's first bio queued to its last completed (the traced kernel's view, as a
+  /// replay's replay_seconds is), after speed scaling; 0 for a trace without timed bios.
+  double trace_span_seconds = 0;
 };
+
+/// From the first of `records` queued to the last one completed (time_ns + latency_ns), seconds;
+/// 0 for none. The span of a capture, and of a replay as the kernel traced it.
+double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
 
 /// Maps the trace's extents onto a target of `target_bytes` (see ReplayFit). False with one line
 /// naming both sizes when the span does not fit and `fit` is not kScale, or for an empty trace.

@@ -14,6 +14,7 @@ json ProcessToJson(const ReplayProcess& p) {
           {"ioengine", p.ioengine},
           {"trace_ops", p.trace_ops},
           {"first_lag_ms", p.first_lag_ms},
+          {"trace_read_p50_ms", p.trace_read_p50_ms},
           {"kernel_read_q2c", p.kernel_read.ToJson()},
           {"kernel_write_q2c", p.kernel_write.ToJson()},
           {"job", JobResultToJson(p.job)}};
@@ -28,7 +29,8 @@ bool ProcessFromJson(const json& j, ReplayProcess* p, std::string* err) {
   if (!GetJsonField(j, "pid", &p->pid, err) || !GetJsonField(j, "comm", &p->comm, err) ||
       !GetJsonField(j, "ioengine", &p->ioengine, err) ||
       !GetJsonField(j, "trace_ops", &p->trace_ops, err) ||
-      !GetJsonField(j, "first_lag_ms", &p->first_lag_ms, err)) {
+      !GetJsonField(j, "first_lag_ms", &p->first_lag_ms, err) ||
+      !GetOptionalJsonField(j, "trace_read_p50_ms", &p->trace_read_p50_ms, err)) {
     return false;
   }
   for (const auto& [key, h] :
@@ -108,7 +110,9 @@ json ReplayRecordToJson(const ReplayRecord& r) {
          {"added_syncs", r.added_syncs},
          {"fua_writes", r.fua_writes},
          {"trace_seconds", r.trace_seconds},
+         {"trace_span_seconds", r.trace_span_seconds},
          {"replay_seconds", r.replay_seconds},
+         {"fio_seconds", r.fio_seconds},
          {"mapping", r.mapping},
          {"lag", lag},
          {"processes", std::move(processes)}};
@@ -131,7 +135,9 @@ bool ReplayRecordFromJson(const json& j, ReplayRecord* out, std::string* err) {
       !GetJsonField(j, "added_syncs", &r.added_syncs, err) ||
       !GetJsonField(j, "fua_writes", &r.fua_writes, err) ||
       !GetJsonField(j, "trace_seconds", &r.trace_seconds, err) ||
+      !GetOptionalJsonField(j, "trace_span_seconds", &r.trace_span_seconds, err) ||
       !GetJsonField(j, "replay_seconds", &r.replay_seconds, err) ||
+      !GetOptionalJsonField(j, "fio_seconds", &r.fio_seconds, err) ||
       !GetJsonField(j, "mapping", &r.mapping, err) || !ReadLag(j, &r, err)) {
     return false;
   }

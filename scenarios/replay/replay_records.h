@@ -20,6 +20,8 @@ struct ReplayProcess {
   std::string ioengine;  ///< psync (a process that waits) or libaio (writeback), see replay_plan.h
   uint64_t trace_ops = 0;
   double first_lag_ms = -1;  ///< lag of its first I/O (-1: not measured)
+  /// Its reads' median latency in the trace, ms (ReplayJob::trace_read_p50_ms; -1: none).
+  double trace_read_p50_ms = -1;
   /// Queue-to-completion latency of its bios as the kernel traced them (bio_timing.h):
   /// immune to fio 3.33 reaping completions late during replay waits (replay_plan.h). Empty
   /// when not traced.
@@ -37,11 +39,18 @@ struct ReplayRecord : RecordHeader {
   uint64_t replayed_bytes = 0;
   /// fio's count: reads + writes + trims + fsyncs − added_syncs (plug-merged bios are one I/O)
   uint64_t fio_ops = 0;
-  uint64_t fio_bytes = 0;     ///< fio's bytes (short by its last in-flight I/Os, replay_plan.h)
-  uint64_t added_syncs = 0;   ///< flushes put before preflush writes (not in replayed_ops)
-  uint64_t fua_writes = 0;    ///< FUA writes replayed as plain writes
-  double trace_seconds = 0;   ///< the trace's duration after --speed
-  double replay_seconds = 0;  ///< wall time of fio
+  uint64_t fio_bytes = 0;    ///< fio's bytes (short by its last in-flight I/Os, replay_plan.h)
+  uint64_t added_syncs = 0;  ///< flushes put before preflush writes (not in replayed_ops)
+  uint64_t fua_writes = 0;   ///< FUA writes replayed as plain writes
+  double trace_seconds = 0;  ///< the trace's duration after --speed
+  /// The trace's first bio queued to its last completed, after --speed (ReplayPlan); 0 in
+  /// results written before it was recorded.
+  double trace_span_seconds = 0;
+  /// From the first replayed bio queued to the last one completed, as the kernel traced them
+  /// (comparable with trace_seconds); fio's wall time when the lag was not measured.
+  double replay_seconds = 0;
+  /// Wall time of fio, its start-up and the replay's lead-in included (replay_plan.cc).
+  double fio_seconds = 0;
   bool lag_measured = false;  ///< false without root or tracefs (lag_* then 0)
   uint64_t lag_matched = 0;
   uint64_t lag_unmatched = 0;

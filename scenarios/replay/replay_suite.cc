@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -13,6 +14,7 @@
 #include "harness/fio/fio_runner.h"
 #include "harness/trace/block_capture.h"
 #include "harness/trace/tracefs.h"
+#include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"
 #include "scenarios/replay/replay_records.h"
@@ -66,10 +68,7 @@ FioInvocation ReplayInvocation(const ReplayPlan& plan, const std::vector<std::st
     s.iodepth = job.iodepth;
     s.direct = true;
     s.extra.emplace_back("read_iolog", iologs[i]);
-    if (job.start_delay_us > 0) {
-      s.extra.emplace_back("startdelay", std::to_string(job.start_delay_us) + "us");
-    }
-    if (no_stall) s.extra.emplace_back("replay_no_stall", "1");
+    if (no_stall && !job.flush_only) s.extra.emplace_back("replay_no_stall", "1");
     inv.streams.push_back(std::move(s));
   }
   inv.work_dir = env.work_dir;
@@ -176,7 +175,7 @@ class ReplaySuite : public Suite {
     std::vector<ReplayRecord> records;
     std::string err;
     nlohmann::json rows = nlohmann::json::array();
-    if (!ReplayRecordsFromDocument(doc, &records, &err)) return rows;
+    if (!ReplayRecordsFromDocument(doc, &records, &err)) return {{"cells", rows}};
     for (const ReplayRecord& r : records) {
       rows.push_back(
           {{"identifier", r.identifier},
@@ -185,7 +184,8 @@ class ReplaySuite : public Suite {
            {"read_p99_ms", static_cast<double>(r.ReadLatency().ValueAtPercentile(99)) / 1e6},
            {"lag_p99_ms", r.lag_p99_ms}});
     }
-    return rows;
+    return {{"cells", rows},
+            {"fidelity", FidelityToJson(FidelityOf(records, trace_.header.scheduler))}};
   }
 
  private:
@@ -228,6 +228,7 @@ void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed
   rec->trace_ops = plan_.trace_ops;
   rec->trace_bytes = plan_.trace_bytes;
   rec->trace_seconds = plan_.duration_seconds;
+  rec->trace_span_seconds = plan_.trace_span_seconds;
   rec->mapping = plan_.mapping.mode;
   ReplayLag lag;
   if (replayed != nullptr) lag = MeasureReplayLag(plan_.scheduled, replayed->records);
@@ -240,6 +241,7 @@ void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed
     p.comm = planned.comm;
     p.ioengine = planned.ioengine;
     p.trace_ops = planned.ops;
+    p.trace_read_p50_ms = planned.trace_read_p50_ms;
     if (i < lag.first_ms.size()) p.first_lag_ms = lag.first_ms[i];
     for (const JobResult& j : jobs) {
       if (j.name == planned.name) p.job = j;
@@ -266,6 +268,7 @@ void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed
   rec->lag_p99_ms = lag.p99_ms;
   rec->lag_max_ms = lag.max_ms;
   rec->keeps_time = !options_.no_stall && lag.p99_ms <= kReplayLagBoundMs;
+  if (!replayed->records.empty()) rec->replay_seconds = KernelSpanSeconds(replayed->records);
   AddKernelLatencies(*replayed, lag, rec);
 }
 
@@ -292,6 +295,7 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   }
   ReplayRecord rec;
   rec.replay_seconds = seconds;
+  rec.fio_seconds = seconds;
   FillRecord(run, lag_ok ? &replayed : nullptr, &rec);
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
