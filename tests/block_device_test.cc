@@ -153,6 +153,44 @@ TEST_F(BlockDeviceTest, PseudoFilesystemHasNoQueue) {
   EXPECT_NE(err.find("stat /no/such/path"), std::string::npos) << err;
 }
 
+// What `capture --device DISK` refuses as --out: a file on the disk, on one of its partitions
+// or on a device stacked on them. A device the traced one is stacked on is not on it.
+TEST_F(BlockDeviceTest, DevnoIsOnDiskFollowsPartitionsAndHolders) {
+  auto on = [&](unsigned major, unsigned minor, const std::string& disk) {
+    bool result = false;
+    std::string err;
+    EXPECT_TRUE(DevnoIsOnDisk(major, minor, disk, paths_, &result, &err)) << err;
+    return result;
+  };
+  EXPECT_TRUE(on(254, 0, "vda"));       // the disk
+  EXPECT_TRUE(on(254, 1, "vda"));       // a partition
+  EXPECT_TRUE(on(253, 1, "vda"));       // dm-1 on vda1 and vda2 (a holder of the partitions)
+  EXPECT_TRUE(on(253, 0, "loop1"));     // dm-0 on loop0 and loop1
+  EXPECT_TRUE(on(259, 1, "nvme0n1"));   // nvme0n1p1
+  EXPECT_FALSE(on(253, 0, "vda"));      // dm-0 is on loops only
+  EXPECT_FALSE(on(254, 1, "nvme0n1"));  // another disk's partition
+  EXPECT_FALSE(on(7, 0, "dm-0"));       // loop0 is under dm-0: its writes never pass dm-0
+  EXPECT_FALSE(on(7, 2, "loop1"));      // a sibling loop device
+  EXPECT_TRUE(on(253, 0, "dm-0"));      // a traced dm device itself
+  bool result = true;
+  std::string err;
+  EXPECT_FALSE(DevnoIsOnDisk(9, 9, "vda", paths_, &result, &err));
+  EXPECT_NE(err.find("no block device 9:9"), std::string::npos) << err;
+}
+
+TEST_F(BlockDeviceTest, PathOnNoBlockDeviceIsOnNoDisk) {
+  for (const char* path : {"/proc/self", "/dev/null"}) {
+    bool on = true;
+    std::string err;
+    EXPECT_TRUE(PathIsOnDisk(path, "vda", paths_, &on, &err)) << path << ": " << err;
+    EXPECT_FALSE(on) << path;
+  }
+  bool on = false;
+  std::string err;
+  EXPECT_FALSE(PathIsOnDisk("/no/such/path", "vda", paths_, &on, &err));
+  EXPECT_NE(err.find("stat /no/such/path"), std::string::npos) << err;
+}
+
 TEST_F(BlockDeviceTest, ReadBlockDeviceFillsEverything) {
   BlockDeviceInfo info;
   std::string err;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/device/block_device.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -76,6 +77,37 @@ TEST(CaptureReplayCliTest, BadInputIsOneLineAndExit2AndNothingIsCreated) {
     EXPECT_NE(r.error_output.find(c.needle), std::string::npos) << r.error_output;
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(trace));
+  }
+}
+
+// `capture --device DISK --out FILE` with FILE on DISK: refused with one line and exit 2 before
+// the root check, so this runs as anyone. The disk is the one under a directory of /var/tmp
+// (skipped when that is on no block device, e.g. tmpfs). The refusal is confirmed in-process
+// first: a capture is never started here, not even when the check is broken.
+TEST(CaptureReplayCliTest, CaptureRefusesAnOutOnTheTracedDisk) {
+  testing::ScopedTempDir temp("/var/tmp");
+  std::vector<std::string> disks;
+  std::string err;
+  if (!ResolveQueueDevices(temp.path(), SystemPaths{}, &disks, &err) || disks.empty()) {
+    GTEST_SKIP() << "/var/tmp is on no disk whose queue can be named: " << err;
+  }
+  const std::string trace = temp.path() + "/t.trace";
+  bool on = false;
+  ASSERT_TRUE(PathIsOnDisk(temp.path(), disks.front(), SystemPaths{}, &on, &err)) << err;
+  ASSERT_TRUE(on) << temp.path() << " on " << disks.front();
+  for (const std::string& device : {disks.front(), "/dev/" + disks.front()}) {
+    SCOPED_TRACE(device);
+    const ProcessResult r = testing::RunElevbenchCli(
+        {"capture", "--device", device, "--duration", "1", "--out", trace});
+    EXPECT_EQ(r.exit_code, 2) << r.error_output;
+    EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1)
+        << "one line: " << r.error_output;
+    EXPECT_NE(r.error_output.find("--out " + trace + " is on " + disks.front() +
+                                  ", the disk --device traces"),
+              std::string::npos)
+        << r.error_output;
+    EXPECT_FALSE(fs::exists(trace));
+    EXPECT_FALSE(fs::exists(trace + ".raw"));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/disk/disk_counters.h"
 #include "harness/disk/emulated_stack.h"
 
 namespace elevbench {

@@ -62,6 +62,30 @@ bool WholeDiskName(const std::string& given, std::string* name, std::string* err
   return true;
 }
 
+// --out on the traced disk (the disk itself, a partition, a device stacked on them; the file
+// itself when it exists, e.g. a device node) is refused: the trace and its raw events beside it
+// would be written to a disk the user asked only to observe, and the capture would trace them.
+bool CheckOutOffTracedDisk(const std::string& out, const std::string& disk, std::string* err) {
+  const fs::path path = fs::absolute(out);
+  std::vector<std::string> checked = {path.parent_path().string()};
+  std::error_code ec;
+  if (fs::exists(path, ec)) checked.push_back(path.string());
+  for (const std::string& p : checked) {
+    bool on = false;
+    if (!PathIsOnDisk(p, disk, SystemPaths{}, &on, err)) {
+      *err = "--out " + out + ": cannot tell whether it is on " + disk + ": " + *err;
+      return false;
+    }
+    if (on) {
+      *err = "--out " + out + " is on " + disk +
+             ", the disk --device traces: write the trace to another disk (a capture only "
+             "observes its disk and must not trace its own writes)";
+      return false;
+    }
+  }
+  return true;
+}
+
 // Every usage error, before anything is created.
 bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* err) {
   const int targets = !o->device.empty() + !o->emulated.empty() + !o->scratch.empty();
@@ -88,7 +112,10 @@ bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* 
     return false;
   }
   if (!o->device.empty()) {
-    if (!WholeDiskName(o->device, &o->device, err)) return false;
+    if (!WholeDiskName(o->device, &o->device, err) ||
+        !CheckOutOffTracedDisk(o->out, o->device, err)) {
+      return false;
+    }
   } else if (!SupportedScratchFs(o->fs)) {
     *err = "unsupported --fs '" + o->fs + "' (ext2, ext4 or xfs)";
     return false;

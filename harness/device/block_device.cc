@@ -152,8 +152,10 @@ bool DevnoDir(unsigned major, unsigned minor, const SystemPaths& paths, fs::path
   return true;
 }
 
-// The device number whose queue serves `path`.
-bool DevnoOfPath(const std::string& path, const SystemPaths& paths, dev_t* dev, std::string* err) {
+// The device number whose queue serves `path`. *no_device (when given) is set when the path is
+// on a filesystem without a block device (tmpfs, procfs, NFS): the one failure that is an answer.
+bool DevnoOfPath(const std::string& path, const SystemPaths& paths, dev_t* dev, std::string* err,
+                 bool* no_device = nullptr) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
     *err = "stat " + path + ": " + strerror(errno);
@@ -179,6 +181,7 @@ bool DevnoOfPath(const std::string& path, const SystemPaths& paths, dev_t* dev, 
     }
   }
   *err = path + " is on " + fstype + " (dev " + devno + "), which has no block device";
+  if (no_device) *no_device = true;
   return false;
 }
 
@@ -216,6 +219,26 @@ bool DescribeStack(const std::string& path, const SystemPaths& paths, std::vecto
   dev_t dev;
   if (!DevnoOfPath(path, paths, &dev, err)) return false;
   return DescribeStackForDevno(major(dev), minor(dev), paths, nodes, err);
+}
+
+bool DevnoIsOnDisk(unsigned major_no, unsigned minor_no, const std::string& disk,
+                   const SystemPaths& paths, bool* on, std::string* err) {
+  std::vector<StackNode> nodes;
+  if (!DescribeStackForDevno(major_no, minor_no, paths, &nodes, err)) return false;
+  *on = std::any_of(nodes.begin(), nodes.end(), [&](const StackNode& n) { return n.name == disk; });
+  return true;
+}
+
+bool PathIsOnDisk(const std::string& path, const std::string& disk, const SystemPaths& paths,
+                  bool* on, std::string* err) {
+  dev_t dev;
+  bool no_device = false;
+  if (!DevnoOfPath(path, paths, &dev, err, &no_device)) {
+    if (!no_device) return false;
+    *on = false;
+    return true;
+  }
+  return DevnoIsOnDisk(major(dev), minor(dev), disk, paths, on, err);
 }
 
 std::string FormatStack(const std::vector<StackNode>& nodes) {

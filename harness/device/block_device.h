@@ -88,6 +88,20 @@ struct StackNode {
 [[nodiscard]] bool DescribeStackForDevno(unsigned major, unsigned minor, const SystemPaths& paths,
                                          std::vector<StackNode>* nodes, std::string* err);
 
+/// Whether the device major:minor keeps its data on the whole disk `disk` (a kernel name): it is
+/// the disk, one of its partitions, or a device stacked on either (dm, md, a partition of those)
+/// -- any device DescribeStackForDevno walks through on its way down. Writes to such a device
+/// are I/O of `disk`. err (one line) when the device is not in sysfs.
+[[nodiscard]] bool DevnoIsOnDisk(unsigned major, unsigned minor, const std::string& disk,
+                                 const SystemPaths& paths, bool* on, std::string* err);
+
+/// DevnoIsOnDisk for an existing `path`: a block device node by its own number, any other file
+/// by its filesystem's device (as ResolveQueueDevices finds it). A path on a filesystem without
+/// a block device (tmpfs, procfs, NFS) is on no disk: *on false, true returned. A loop device's
+/// backing file is not followed. err (one line) when the path or its device cannot be read.
+[[nodiscard]] bool PathIsOnDisk(const std::string& path, const std::string& disk,
+                                const SystemPaths& paths, bool* on, std::string* err);
+
 /// One line such as "dm-0 (dm vg-data) -> loop0 [none] (/tmp/a.img), loop1 [bfq]".
 std::string FormatStack(const std::vector<StackNode>& nodes);
 
