@@ -75,7 +75,12 @@ bool TioRecordFromJson(const json& r, TioRecord* out, std::string* err) {
       *err = "latency_histogram: " + *err;
       return false;
     }
-    if (!ReadJsonFields(kTioMetricsFields, r.at("metrics"), &rec.metrics, err)) {
+    const json& metrics = r.at("metrics");
+    if (!metrics.is_object()) {
+      *err = "metrics: expected an object";
+      return false;
+    }
+    if (!ReadJsonFields(kTioMetricsFields, metrics, &rec.metrics, err)) {
       *err = "metrics." + *err;
       return false;
     }
