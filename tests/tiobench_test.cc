@@ -276,5 +276,59 @@ TEST(TiobenchTest, ParametersWithFloatsWhereIntegersBelongAreRefused) {
   EXPECT_NE(err.find("numruns"), std::string::npos) << err;
 }
 
+// Issue #32 §5: the fields once read with at().get<>() (wall and CPU seconds, the metrics, the
+// directory, nofrag) go through the field tables, so a malformed file gets GetJsonField's
+// one-line error instead of nlohmann's exception text.
+TEST(TiobenchTest, RecordAndParameterErrorsNameTheKey) {
+  TioRecord rec;
+  rec.scheduler = "bfq";
+  rec.identifier = "bfq";
+  rec.measurement.threads = 4;
+  rec.measurement.wall_seconds = 2.5;
+  rec.metrics.cpu_eff = 12;
+  const nlohmann::json good = TioRecordToJson(rec);
+  TioRecord back;
+  std::string err;
+  ASSERT_TRUE(TioRecordFromJson(good, &back, &err)) << err;
+  EXPECT_EQ(TioRecordToJson(back), good);
+  const struct {
+    const char* key;
+    nlohmann::json value;  // null: the key is removed
+    const char* err;
+  } record_cases[] = {
+      {"wall_seconds", nullptr, "wall_seconds: missing"},
+      {"cpu_seconds", "x", "cpu_seconds: expected a number"},
+      {"metrics", "x", "metrics: expected an object"},
+  };
+  for (const auto& c : record_cases) {
+    nlohmann::json bad = good;
+    if (c.value.is_null()) {
+      bad.erase(c.key);
+    } else {
+      bad[c.key] = c.value;
+    }
+    EXPECT_FALSE(TioRecordFromJson(bad, &back, &err)) << c.key;
+    EXPECT_EQ(err, c.err);
+  }
+  nlohmann::json bad = good;
+  bad["metrics"].erase("cpu_eff");
+  EXPECT_FALSE(TioRecordFromJson(bad, &back, &err));
+  EXPECT_EQ(err, "metrics.cpu_eff: missing");
+
+  const nlohmann::json p = {{"directory", "/mnt"}, {"size_mb", 64},     {"threads", {1, 4}},
+                            {"block_bytes", 4096}, {"random_ops", 100}, {"numruns", 1}};
+  TiobenchParams params;
+  ASSERT_TRUE(TiobenchParamsFromJson(p, &params, &err)) << err;
+  EXPECT_FALSE(params.nofrag);  // absent: false
+  bad = p;
+  bad["nofrag"] = "yes";
+  EXPECT_FALSE(TiobenchParamsFromJson(bad, &params, &err));
+  EXPECT_EQ(err, "tiobench parameters: nofrag: expected true or false");
+  bad = p;
+  bad.erase("directory");
+  EXPECT_FALSE(TiobenchParamsFromJson(bad, &params, &err));
+  EXPECT_EQ(err, "tiobench parameters: directory: missing");
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -1,35 +1,31 @@
 #include "harness/core/process_usage.h"
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
+namespace {
+
+constexpr JsonField<ProcessUsage> kUsageFields[] = {
+    {"elapsed_seconds", &ProcessUsage::elapsed_seconds},
+    {"user_seconds", &ProcessUsage::user_seconds},
+    {"system_seconds", &ProcessUsage::system_seconds},
+    {"major_faults", &ProcessUsage::major_faults},
+    {"minor_faults", &ProcessUsage::minor_faults},
+    {"block_input_ops", &ProcessUsage::block_input_ops},
+    {"block_output_ops", &ProcessUsage::block_output_ops},
+    {"voluntary_switches", &ProcessUsage::voluntary_switches},
+    {"involuntary_switches", &ProcessUsage::involuntary_switches},
+};
+
+}  // namespace
 
 void WriteProcessUsage(const ProcessUsage& u, nlohmann::json* object) {
-  nlohmann::json& j = *object;
-  j["elapsed_seconds"] = u.elapsed_seconds;
-  j["user_seconds"] = u.user_seconds;
-  j["system_seconds"] = u.system_seconds;
-  j["major_faults"] = u.major_faults;
-  j["minor_faults"] = u.minor_faults;
-  j["block_input_ops"] = u.block_input_ops;
-  j["block_output_ops"] = u.block_output_ops;
-  j["voluntary_switches"] = u.voluntary_switches;
-  j["involuntary_switches"] = u.involuntary_switches;
+  WriteJsonFields(kUsageFields, u, object);
 }
 
 bool ReadProcessUsage(const nlohmann::json& j, ProcessUsage* out, std::string* err) {
   ProcessUsage u;
-  if (!GetJsonField(j, "elapsed_seconds", &u.elapsed_seconds, err) ||
-      !GetJsonField(j, "user_seconds", &u.user_seconds, err) ||
-      !GetJsonField(j, "system_seconds", &u.system_seconds, err) ||
-      !GetJsonField(j, "major_faults", &u.major_faults, err) ||
-      !GetJsonField(j, "minor_faults", &u.minor_faults, err) ||
-      !GetJsonField(j, "block_input_ops", &u.block_input_ops, err) ||
-      !GetJsonField(j, "block_output_ops", &u.block_output_ops, err) ||
-      !GetJsonField(j, "voluntary_switches", &u.voluntary_switches, err) ||
-      !GetJsonField(j, "involuntary_switches", &u.involuntary_switches, err)) {
-    return false;
-  }
+  if (!ReadJsonFields(kUsageFields, j, &u, err)) return false;
   *out = u;
   return true;
 }

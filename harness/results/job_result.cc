@@ -1,15 +1,32 @@
 #include "harness/results/job_result.h"
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
 namespace {
 
+constexpr JsonField<JobDirectionResult> kJobDirectionFields[] = {
+    {"bytes", &JobDirectionResult::bytes},
+    {"ios", &JobDirectionResult::ios},
+    {"runtime_seconds", &JobDirectionResult::runtime_seconds},
+};
+
+// A job's fields before its directions "read", "write", "trim" and after them (the reader's
+// order, so the first bad key reported stays the same).
+constexpr JsonField<JobResult> kJobFields[] = {
+    {"name", &JobResult::name},
+    {"clones", &JobResult::clones},
+    {"group", &JobResult::group},
+};
+constexpr JsonField<JobResult> kJobTotalsFields[] = {
+    {"sync_ios", &JobResult::sync_ios},
+    {"cpu_seconds", &JobResult::cpu_seconds},
+};
+
 nlohmann::json DirectionToJson(const JobDirectionResult& d) {
-  return {{"bytes", d.bytes},
-          {"ios", d.ios},
-          {"runtime_seconds", d.runtime_seconds},
-          {"clat", d.clat.ToJson()}};
+  nlohmann::json j{{"clat", d.clat.ToJson()}};
+  WriteJsonFields(kJobDirectionFields, d, &j);
+  return j;
 }
 
 bool DirectionFromJson(const nlohmann::json& j, const char* key, JobDirectionResult* d,
@@ -21,8 +38,7 @@ bool DirectionFromJson(const nlohmann::json& j, const char* key, JobDirectionRes
   }
   JobDirectionResult r;
   const auto clat = it->find("clat");
-  if (!GetJsonField(*it, "bytes", &r.bytes, err) || !GetJsonField(*it, "ios", &r.ios, err) ||
-      !GetJsonField(*it, "runtime_seconds", &r.runtime_seconds, err)) {
+  if (!ReadJsonFields(kJobDirectionFields, *it, &r, err)) {
     *err = std::string(key) + "." + *err;
     return false;
   }
@@ -45,14 +61,12 @@ double JobDirectionResult::Iops() const {
 }
 
 nlohmann::json JobResultToJson(const JobResult& job) {
-  return {{"name", job.name},
-          {"clones", job.clones},
-          {"group", job.group},
-          {"read", DirectionToJson(job.read)},
-          {"write", DirectionToJson(job.write)},
-          {"trim", DirectionToJson(job.trim)},
-          {"sync_ios", job.sync_ios},
-          {"cpu_seconds", job.cpu_seconds}};
+  nlohmann::json j{{"read", DirectionToJson(job.read)},
+                   {"write", DirectionToJson(job.write)},
+                   {"trim", DirectionToJson(job.trim)}};
+  WriteJsonFields(kJobFields, job, &j);
+  WriteJsonFields(kJobTotalsFields, job, &j);
+  return j;
 }
 
 bool JobResultFromJson(const nlohmann::json& j, JobResult* job, std::string* err) {
@@ -61,12 +75,10 @@ bool JobResultFromJson(const nlohmann::json& j, JobResult* job, std::string* err
     return false;
   }
   JobResult r;
-  if (!GetJsonField(j, "name", &r.name, err) || !GetJsonField(j, "clones", &r.clones, err) ||
-      !GetJsonField(j, "group", &r.group, err) || !DirectionFromJson(j, "read", &r.read, err) ||
+  if (!ReadJsonFields(kJobFields, j, &r, err) || !DirectionFromJson(j, "read", &r.read, err) ||
       !DirectionFromJson(j, "write", &r.write, err) ||
       !DirectionFromJson(j, "trim", &r.trim, err) ||
-      !GetJsonField(j, "sync_ios", &r.sync_ios, err) ||
-      !GetJsonField(j, "cpu_seconds", &r.cpu_seconds, err)) {
+      !ReadJsonFields(kJobTotalsFields, j, &r, err)) {
     return false;
   }
   *job = std::move(r);

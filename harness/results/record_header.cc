@@ -1,24 +1,27 @@
 #include "harness/results/record_header.h"
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
+namespace {
+
+// "label" is optional: files of runs without short labels have none.
+constexpr JsonField<RecordHeader> kRecordHeaderFields[] = {
+    {"scheduler", &RecordHeader::scheduler},
+    {"identifier", &RecordHeader::identifier},
+    {"repetition", &RecordHeader::repetition},
+    {"label", &RecordHeader::label, FieldPresence::kOptional},
+};
+
+}  // namespace
 
 void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record) {
-  (*record)["scheduler"] = header.scheduler;
-  (*record)["identifier"] = header.identifier;
-  (*record)["label"] = header.label;
-  (*record)["repetition"] = header.repetition;
+  WriteJsonFields(kRecordHeaderFields, header, record);
 }
 
 bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header, std::string* err) {
   RecordHeader h;
-  if (!GetJsonField(record, "scheduler", &h.scheduler, err) ||
-      !GetJsonField(record, "identifier", &h.identifier, err) ||
-      !GetJsonField(record, "repetition", &h.repetition, err)) {
-    return false;
-  }
-  if (record.contains("label") && !GetJsonField(record, "label", &h.label, err)) return false;
+  if (!ReadJsonFields(kRecordHeaderFields, record, &h, err)) return false;
   *header = std::move(h);
   return true;
 }

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "harness/core/atomic_file.h"
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
 namespace {
@@ -18,6 +18,13 @@ constexpr const char* kCellFields[] = {
     "scheduler",  "identifier",       "label", "repetition",    "status",        "error",
     "started_at", "duration_seconds", "queue", "disk_counters", "request_trace", "lane",
     "plan_index", "lane_records"};
+
+// A cell's `--lanes` fields: written together when lane >= 0, read together when "lane" is there.
+constexpr JsonField<CellRecord> kLaneFields[] = {
+    {"lane", &CellRecord::lane},
+    {"plan_index", &CellRecord::plan_index},
+    {"lane_records", &CellRecord::record_count},
+};
 
 bool IsCellField(const std::string& key) {
   return std::any_of(std::begin(kCellFields), std::end(kCellFields),
@@ -51,11 +58,7 @@ json CellToJson(const CellRecord& c) {
                    {"disk_counters", c.disk_counters}});
   if (!c.label.empty()) cell["label"] = c.label;
   if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
-  if (c.lane >= 0) {
-    cell["lane"] = c.lane;
-    cell["plan_index"] = c.plan_index;
-    cell["lane_records"] = c.record_count;
-  }
+  if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
   return cell;
 }
 
@@ -184,9 +187,7 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       cell.queue = c.value("queue", std::map<std::string, std::string>{});
       cell.disk_counters = c.value("disk_counters", json());
       cell.request_trace = c.value("request_trace", json());
-      if (c.contains("lane") && (!GetJsonField(c, "lane", &cell.lane, err) ||
-                                 !GetJsonField(c, "plan_index", &cell.plan_index, err) ||
-                                 !GetJsonField(c, "lane_records", &cell.record_count, err))) {
+      if (c.contains("lane") && !ReadJsonFields(kLaneFields, c, &cell, err)) {
         *err = "cells: " + *err;
         return false;
       }

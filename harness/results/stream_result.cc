@@ -4,12 +4,33 @@
 #include <limits>
 #include <type_traits>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
 namespace {
 
 using nlohmann::json;
+
+constexpr JsonField<StreamResult> kStreamFields[] = {
+    {"name", &StreamResult::name},
+    {"direction", &StreamResult::direction},
+    {"bytes_read", &StreamResult::bytes_read},
+    {"bytes_written", &StreamResult::bytes_written},
+    {"runtime_seconds", &StreamResult::runtime_seconds},
+    {"cpu_seconds", &StreamResult::cpu_seconds},
+};
+
+// Read after the histogram and the log (the order of the reader's errors); absent: no log kept.
+constexpr JsonField<StreamResult> kThroughputLogFields[] = {
+    {"throughput_interval_ms", &StreamResult::throughput_interval_ms, FieldPresence::kOptional},
+};
+
+constexpr JsonField<Fairness> kFairnessFields[] = {
+    {"min_max_ratio", &Fairness::min_max_ratio},
+    {"jain_index", &Fairness::jain_index},
+    {"min_bytes", &Fairness::min_bytes},
+    {"max_bytes", &Fairness::max_bytes},
+};
 
 }  // namespace
 
@@ -36,15 +57,10 @@ Fairness FairnessOf(const std::vector<StreamResult>& streams) {
 }
 
 json StreamResultToJson(const StreamResult& s) {
-  return json{{"name", s.name},
-              {"direction", s.direction},
-              {"bytes_read", s.bytes_read},
-              {"bytes_written", s.bytes_written},
-              {"runtime_seconds", s.runtime_seconds},
-              {"cpu_seconds", s.cpu_seconds},
-              {"latency_histogram", s.latency.ToJson()},
-              {"throughput_kib_s", s.throughput_kib_s},
-              {"throughput_interval_ms", s.throughput_interval_ms}};
+  json j{{"latency_histogram", s.latency.ToJson()}, {"throughput_kib_s", s.throughput_kib_s}};
+  WriteJsonFields(kStreamFields, s, &j);
+  WriteJsonFields(kThroughputLogFields, s, &j);
+  return j;
 }
 
 bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
@@ -53,13 +69,7 @@ bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
     return false;
   }
   StreamResult s;
-  if (!GetJsonField(j, "name", &s.name, err) || !GetJsonField(j, "direction", &s.direction, err) ||
-      !GetJsonField(j, "bytes_read", &s.bytes_read, err) ||
-      !GetJsonField(j, "bytes_written", &s.bytes_written, err) ||
-      !GetJsonField(j, "runtime_seconds", &s.runtime_seconds, err) ||
-      !GetJsonField(j, "cpu_seconds", &s.cpu_seconds, err)) {
-    return false;
-  }
+  if (!ReadJsonFields(kStreamFields, j, &s, err)) return false;
   if (s.direction != "read" && s.direction != "write" && s.direction != "readwrite") {
     *err = "direction: expected read, write or readwrite, not '" + s.direction + "'";
     return false;
@@ -88,19 +98,15 @@ bool StreamResultFromJson(const json& j, StreamResult* out, std::string* err) {
       s.throughput_kib_s.push_back((*tp)[i].get<double>());
     }
   }
-  if (j.contains("throughput_interval_ms") &&
-      !GetJsonField(j, "throughput_interval_ms", &s.throughput_interval_ms, err)) {
-    return false;
-  }
+  if (!ReadJsonFields(kThroughputLogFields, j, &s, err)) return false;
   *out = std::move(s);
   return true;
 }
 
 json FairnessToJson(const Fairness& f) {
-  return json{{"min_max_ratio", f.min_max_ratio},
-              {"jain_index", f.jain_index},
-              {"min_bytes", f.min_bytes},
-              {"max_bytes", f.max_bytes}};
+  json j;
+  WriteJsonFields(kFairnessFields, f, &j);
+  return j;
 }
 
 bool FairnessFromJson(const json& j, Fairness* out, std::string* err) {
@@ -109,12 +115,7 @@ bool FairnessFromJson(const json& j, Fairness* out, std::string* err) {
     return false;
   }
   Fairness f;
-  if (!GetJsonField(j, "min_max_ratio", &f.min_max_ratio, err) ||
-      !GetJsonField(j, "jain_index", &f.jain_index, err) ||
-      !GetJsonField(j, "min_bytes", &f.min_bytes, err) ||
-      !GetJsonField(j, "max_bytes", &f.max_bytes, err)) {
-    return false;
-  }
+  if (!ReadJsonFields(kFairnessFields, j, &f, err)) return false;
   *out = f;
   return true;
 }

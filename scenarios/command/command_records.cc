@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -18,23 +18,36 @@ bool CommandContains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// The numbers of a record, in the order of the JSON object.
-bool CommandReadNumbers(const json& j, CommandRecord* r, std::string* err) {
-  return GetJsonField(j, "exit_code", &r->exit_code, err) &&
-         GetJsonField(j, "term_signal", &r->term_signal, err) &&
-         GetJsonField(j, "elapsed_seconds", &r->elapsed_seconds, err) &&
-         GetJsonField(j, "user_seconds", &r->user_seconds, err) &&
-         GetJsonField(j, "system_seconds", &r->system_seconds, err) &&
-         GetJsonField(j, "timeout_seconds", &r->timeout_seconds, err) &&
-         GetJsonField(j, "setup_seconds", &r->setup_seconds, err) &&
-         GetJsonField(j, "warmup_seconds", &r->warmup_seconds, err) &&
-         GetJsonField(j, "major_faults", &r->major_faults, err) &&
-         GetJsonField(j, "minor_faults", &r->minor_faults, err) &&
-         GetJsonField(j, "read_bytes", &r->read_bytes, err) &&
-         GetJsonField(j, "written_bytes", &r->written_bytes, err) &&
-         GetJsonField(j, "device_read_bytes", &r->device_read_bytes, err) &&
-         GetJsonField(j, "device_written_bytes", &r->device_written_bytes, err);
-}
+// A record's plain fields in the reader's order: these, the validity of "load" and "status",
+// "load_streams", then kCommandLoadTraceFields. Beside the header's fields, "load_device_mb_s"
+// (derived, written for readers only), "load_streams", "kernel_read" and "kernel_write".
+constexpr JsonField<CommandRecord> kCommandFields[] = {
+    {"command", &CommandRecord::command},
+    {"load", &CommandRecord::load},
+    {"status", &CommandRecord::status},
+    {"stderr_tail", &CommandRecord::stderr_tail},
+    {"exit_code", &CommandRecord::exit_code},
+    {"term_signal", &CommandRecord::term_signal},
+    {"elapsed_seconds", &CommandRecord::elapsed_seconds},
+    {"user_seconds", &CommandRecord::user_seconds},
+    {"system_seconds", &CommandRecord::system_seconds},
+    {"timeout_seconds", &CommandRecord::timeout_seconds},
+    {"setup_seconds", &CommandRecord::setup_seconds},
+    {"warmup_seconds", &CommandRecord::warmup_seconds},
+    {"major_faults", &CommandRecord::major_faults},
+    {"minor_faults", &CommandRecord::minor_faults},
+    {"read_bytes", &CommandRecord::read_bytes},
+    {"written_bytes", &CommandRecord::written_bytes},
+    {"device_read_bytes", &CommandRecord::device_read_bytes},
+    {"device_written_bytes", &CommandRecord::device_written_bytes},
+};
+constexpr JsonField<CommandRecord> kCommandLoadTraceFields[] = {
+    {"load_command", &CommandRecord::load_command},
+    {"load_iterations", &CommandRecord::load_iterations},
+    {"bios_traced", &CommandRecord::bios_traced},
+    {"bios", &CommandRecord::bios},
+    {"untimed_bios", &CommandRecord::untimed_bios},
+};
 
 bool CommandReadHistogram(const json& j, const char* key, LatencyHistogram* out, std::string* err) {
   const auto it = j.find(key);
@@ -91,33 +104,12 @@ std::string CommandFailedHow(const CommandRecord& r) {
 json CommandRecordToJson(const CommandRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.load_streams) streams.push_back(StreamResultToJson(s));
-  json j{{"command", r.command},
-         {"load", r.load},
-         {"status", r.status},
-         {"exit_code", r.exit_code},
-         {"term_signal", r.term_signal},
-         {"stderr_tail", r.stderr_tail},
-         {"elapsed_seconds", r.elapsed_seconds},
-         {"user_seconds", r.user_seconds},
-         {"system_seconds", r.system_seconds},
-         {"timeout_seconds", r.timeout_seconds},
-         {"setup_seconds", r.setup_seconds},
-         {"warmup_seconds", r.warmup_seconds},
-         {"major_faults", r.major_faults},
-         {"minor_faults", r.minor_faults},
-         {"read_bytes", r.read_bytes},
-         {"written_bytes", r.written_bytes},
-         {"device_read_bytes", r.device_read_bytes},
-         {"device_written_bytes", r.device_written_bytes},
-         {"load_device_mb_s", LoadDeviceMbPerSecond(r)},
+  json j{{"load_device_mb_s", LoadDeviceMbPerSecond(r)},
          {"load_streams", std::move(streams)},
-         {"load_command", r.load_command},
-         {"load_iterations", r.load_iterations},
-         {"bios_traced", r.bios_traced},
-         {"bios", r.bios},
-         {"untimed_bios", r.untimed_bios},
          {"kernel_read", r.kernel_read.ToJson()},
          {"kernel_write", r.kernel_write.ToJson()}};
+  WriteJsonFields(kCommandFields, r, &j);
+  WriteJsonFields(kCommandLoadTraceFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -128,11 +120,7 @@ bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) 
     return false;
   }
   CommandRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "command", &r.command, err) ||
-      !GetJsonField(j, "load", &r.load, err) || !GetJsonField(j, "status", &r.status, err) ||
-      !GetJsonField(j, "stderr_tail", &r.stderr_tail, err) || !CommandReadNumbers(j, &r, err)) {
-    return false;
-  }
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kCommandFields, j, &r, err)) return false;
   if (!CommandContains(CommandLoads(), r.load)) {
     *err = "load: unknown load '" + r.load + "'";
     return false;
@@ -143,11 +131,7 @@ bool CommandRecordFromJson(const json& j, CommandRecord* out, std::string* err) 
     return false;
   }
   if (!StreamResultsFromJson(j, "load_streams", &r.load_streams, err) ||
-      !GetJsonField(j, "load_command", &r.load_command, err) ||
-      !GetJsonField(j, "load_iterations", &r.load_iterations, err) ||
-      !GetJsonField(j, "bios_traced", &r.bios_traced, err) ||
-      !GetJsonField(j, "bios", &r.bios, err) ||
-      !GetJsonField(j, "untimed_bios", &r.untimed_bios, err) ||
+      !ReadJsonFields(kCommandLoadTraceFields, j, &r, err) ||
       !CommandReadHistogram(j, "kernel_read", &r.kernel_read, err) ||
       !CommandReadHistogram(j, "kernel_write", &r.kernel_write, err)) {
     return false;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "scenarios/contest/contest_loads.h"
 
 namespace elevbench {
@@ -10,15 +10,30 @@ namespace {
 
 using nlohmann::json;
 
-bool GetBool(const json& j, const char* key, bool* out, std::string* err) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_boolean()) {
-    *err = std::string(key) + (it == j.end() ? ": missing" : ": expected true or false");
-    return false;
-  }
-  *out = it->get<bool>();
-  return true;
-}
+// A record's plain fields in the reader's order, split where a ProcessUsage object ("compile",
+// "load_usage") is read between them; beside the header's fields, those two objects, the
+// derived "cpu_percent" and "lcpu_percent" (written for readers only) and "streams".
+constexpr JsonField<ContestRecord> kContestCompileFields[] = {
+    {"load", &ContestRecord::load},
+    {"status", &ContestRecord::status},
+    {"exit_code", &ContestRecord::exit_code},
+    {"timeout_seconds", &ContestRecord::timeout_seconds},
+};
+constexpr JsonField<ContestRecord> kContestLoadFields[] = {
+    {"warmup_seconds", &ContestRecord::warmup_seconds},
+    {"caches_kept", &ContestRecord::caches_kept},
+    {"load_absent", &ContestRecord::load_absent},
+    {"load_kind", &ContestRecord::load_kind},
+};
+constexpr JsonField<ContestRecord> kContestLoadWorkFields[] = {
+    {"load_work", &ContestRecord::load_work},
+    {"load_work_unit", &ContestRecord::load_work_unit},
+    {"loads", &ContestRecord::loads},
+    {"load_iterations_started", &ContestRecord::load_iterations_started},
+    {"load_iterations_completed", &ContestRecord::load_iterations_completed},
+    {"load_iterations_failed", &ContestRecord::load_iterations_failed},
+    {"load_last_failure", &ContestRecord::load_last_failure},
+};
 
 json UsageToJson(const ProcessUsage& u) {
   json j = json::object();
@@ -69,26 +84,14 @@ double ContestRecord::LoadCpuPercent() const {
 json ContestRecordToJson(const ContestRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  json j{{"load", r.load},
-         {"status", r.status},
-         {"exit_code", r.exit_code},
-         {"timeout_seconds", r.timeout_seconds},
-         {"compile", UsageToJson(r.compile)},
-         {"warmup_seconds", r.warmup_seconds},
-         {"caches_kept", r.caches_kept},
-         {"load_absent", r.load_absent},
-         {"load_kind", r.load_kind},
+  json j{{"compile", UsageToJson(r.compile)},
          {"load_usage", UsageToJson(r.load_usage)},
-         {"load_work", r.load_work},
-         {"load_work_unit", r.load_work_unit},
-         {"loads", r.loads},
-         {"load_iterations_started", r.load_iterations_started},
-         {"load_iterations_completed", r.load_iterations_completed},
-         {"load_iterations_failed", r.load_iterations_failed},
-         {"load_last_failure", r.load_last_failure},
          {"cpu_percent", r.CpuPercent()},
          {"lcpu_percent", r.LoadCpuPercent()},
          {"streams", std::move(streams)}};
+  WriteJsonFields(kContestCompileFields, r, &j);
+  WriteJsonFields(kContestLoadFields, r, &j);
+  WriteJsonFields(kContestLoadWorkFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -99,23 +102,11 @@ bool ContestRecordFromJson(const json& j, ContestRecord* out, std::string* err) 
     return false;
   }
   ContestRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "load", &r.load, err) ||
-      !GetJsonField(j, "status", &r.status, err) ||
-      !GetJsonField(j, "exit_code", &r.exit_code, err) ||
-      !GetJsonField(j, "timeout_seconds", &r.timeout_seconds, err) ||
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kContestCompileFields, j, &r, err) ||
       !UsageFromJson(j, "compile", &r.compile, err) ||
-      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err) ||
-      !GetBool(j, "caches_kept", &r.caches_kept, err) ||
-      !GetBool(j, "load_absent", &r.load_absent, err) ||
-      !GetJsonField(j, "load_kind", &r.load_kind, err) ||
+      !ReadJsonFields(kContestLoadFields, j, &r, err) ||
       !UsageFromJson(j, "load_usage", &r.load_usage, err) ||
-      !GetJsonField(j, "load_work", &r.load_work, err) ||
-      !GetJsonField(j, "load_work_unit", &r.load_work_unit, err) ||
-      !GetJsonField(j, "loads", &r.loads, err) ||
-      !GetJsonField(j, "load_iterations_started", &r.load_iterations_started, err) ||
-      !GetJsonField(j, "load_iterations_completed", &r.load_iterations_completed, err) ||
-      !GetJsonField(j, "load_iterations_failed", &r.load_iterations_failed, err) ||
-      !GetJsonField(j, "load_last_failure", &r.load_last_failure, err)) {
+      !ReadJsonFields(kContestLoadWorkFields, j, &r, err)) {
     return false;
   }
   if (FindContestLoad(r.load) == nullptr) {

@@ -1,14 +1,23 @@
 #include "scenarios/fiojobs/fiojobs_records.h"
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
+namespace {
+
+// Beside the header's fields and "jobs" in the same object.
+constexpr JsonField<FioJobsRecord> kFioJobsFields[] = {
+    {"job_file", &FioJobsRecord::job_file},
+    {"elapsed_seconds", &FioJobsRecord::elapsed_seconds},
+};
+
+}  // namespace
 
 nlohmann::json FioJobsRecordToJson(const FioJobsRecord& r) {
   nlohmann::json jobs = nlohmann::json::array();
   for (const JobResult& job : r.jobs) jobs.push_back(JobResultToJson(job));
-  nlohmann::json j{
-      {"job_file", r.job_file}, {"elapsed_seconds", r.elapsed_seconds}, {"jobs", std::move(jobs)}};
+  nlohmann::json j{{"jobs", std::move(jobs)}};
+  WriteJsonFields(kFioJobsFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -19,8 +28,7 @@ bool FioJobsRecordFromJson(const nlohmann::json& j, FioJobsRecord* out, std::str
     return false;
   }
   FioJobsRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "job_file", &r.job_file, err) ||
-      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kFioJobsFields, j, &r, err) ||
       !JobResultsFromJson(j, "jobs", &r.jobs, err)) {
     return false;
   }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -14,16 +14,34 @@ double Mean(const std::vector<double>& v, MeanKind kind = MeanKind::kArithmetic)
   return v.empty() ? 0 : Summarize(v, kind).mean;
 }
 
+// A probe's fields before its ProcessUsage members and after them (the reader's order of errors),
+// beside "argv" in the same object.
+constexpr JsonField<MortonProbe> kMortonProbeFields[] = {
+    {"command", &MortonProbe::command},
+    {"status", &MortonProbe::status},
+    {"exit_code", &MortonProbe::exit_code},
+    {"term_signal", &MortonProbe::term_signal},
+    {"start_offset_seconds", &MortonProbe::start_offset_seconds},
+};
+constexpr JsonField<MortonProbe> kMortonProbeTailFields[] = {
+    {"timeout_seconds", &MortonProbe::timeout_seconds},
+    {"bytes_read", &MortonProbe::bytes_read},
+    {"work_bytes", &MortonProbe::work_bytes},
+};
+
+// Beside the header's fields, "title" (written for readers only), "probes" and "load".
+constexpr JsonField<MortonRecord> kMortonFields[] = {
+    {"test", &MortonRecord::test},
+    {"description", &MortonRecord::description},
+    {"stand_in", &MortonRecord::stand_in},
+    {"scale", &MortonRecord::scale},
+    {"warmup_seconds", &MortonRecord::warmup_seconds},
+};
+
 json ProbeToJson(const MortonProbe& p) {
-  json j{{"command", p.command},
-         {"argv", p.argv},
-         {"status", p.status},
-         {"exit_code", p.exit_code},
-         {"term_signal", p.term_signal},
-         {"start_offset_seconds", p.start_offset_seconds},
-         {"timeout_seconds", p.timeout_seconds},
-         {"bytes_read", p.bytes_read},
-         {"work_bytes", p.work_bytes}};
+  json j{{"argv", p.argv}};
+  WriteJsonFields(kMortonProbeFields, p, &j);
+  WriteJsonFields(kMortonProbeTailFields, p, &j);
   WriteProcessUsage(p.usage, &j);
   return j;
 }
@@ -34,14 +52,8 @@ bool ProbeFromJson(const json& j, MortonProbe* out, std::string* err) {
     return false;
   }
   MortonProbe p;
-  if (!GetJsonField(j, "command", &p.command, err) || !GetJsonField(j, "status", &p.status, err) ||
-      !GetJsonField(j, "exit_code", &p.exit_code, err) ||
-      !GetJsonField(j, "term_signal", &p.term_signal, err) ||
-      !GetJsonField(j, "start_offset_seconds", &p.start_offset_seconds, err) ||
-      !ReadProcessUsage(j, &p.usage, err) ||
-      !GetJsonField(j, "timeout_seconds", &p.timeout_seconds, err) ||
-      !GetJsonField(j, "bytes_read", &p.bytes_read, err) ||
-      !GetJsonField(j, "work_bytes", &p.work_bytes, err)) {
+  if (!ReadJsonFields(kMortonProbeFields, j, &p, err) || !ReadProcessUsage(j, &p.usage, err) ||
+      !ReadJsonFields(kMortonProbeTailFields, j, &p, err)) {
     return false;
   }
   const auto argv = j.find("argv");
@@ -102,14 +114,9 @@ json MortonRecordToJson(const MortonRecord& r) {
   for (const MortonProbe& p : r.probes) probes.push_back(ProbeToJson(p));
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  json j{{"test", r.test},
-         {"title", MortonTestTitle(r.test)},
-         {"description", r.description},
-         {"stand_in", r.stand_in},
-         {"scale", r.scale},
-         {"warmup_seconds", r.warmup_seconds},
-         {"probes", std::move(probes)},
-         {"load", std::move(load)}};
+  json j{
+      {"title", MortonTestTitle(r.test)}, {"probes", std::move(probes)}, {"load", std::move(load)}};
+  WriteJsonFields(kMortonFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -120,12 +127,7 @@ bool MortonRecordFromJson(const json& j, MortonRecord* out, std::string* err) {
     return false;
   }
   MortonRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "test", &r.test, err) ||
-      !GetJsonField(j, "description", &r.description, err) ||
-      !GetJsonField(j, "stand_in", &r.stand_in, err) || !GetJsonField(j, "scale", &r.scale, err) ||
-      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
-    return false;
-  }
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kMortonFields, j, &r, err)) return false;
   if (MortonTestTitle(r.test).empty()) {
     *err = "test: expected 1 to 9, not " + std::to_string(r.test);
     return false;

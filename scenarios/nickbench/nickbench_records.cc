@@ -4,13 +4,23 @@
 #include <limits>
 #include <type_traits>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
 
 using nlohmann::json;
+
+// Beside the header's fields, "metric_name", "metric_unit" (written for readers only: they
+// follow from the bench), "fairness" and "streams" in the same object.
+constexpr JsonField<NickbenchRecord> kNickbenchFields[] = {
+    {"bench", &NickbenchRecord::bench},
+    {"elapsed_seconds", &NickbenchRecord::elapsed_seconds},
+    {"io_rate_mb_s", &NickbenchRecord::io_rate_mb_s},
+    {"metric", &NickbenchRecord::metric},
+    {"cpu_seconds", &NickbenchRecord::cpu_seconds},
+};
 
 }  // namespace
 
@@ -56,15 +66,11 @@ std::string NickbenchMetricUnit(int bench) {
 json NickbenchRecordToJson(const NickbenchRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  json j{{"bench", r.bench},
-         {"elapsed_seconds", r.elapsed_seconds},
-         {"io_rate_mb_s", r.io_rate_mb_s},
-         {"metric", r.metric},
-         {"metric_name", NickbenchMetricName(r.bench)},
+  json j{{"metric_name", NickbenchMetricName(r.bench)},
          {"metric_unit", NickbenchMetricUnit(r.bench)},
-         {"cpu_seconds", r.cpu_seconds},
          {"fairness", FairnessToJson(r.fairness)},
          {"streams", std::move(streams)}};
+  WriteJsonFields(kNickbenchFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -75,11 +81,7 @@ bool NickbenchRecordFromJson(const json& j, NickbenchRecord* out, std::string* e
     return false;
   }
   NickbenchRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "bench", &r.bench, err) ||
-      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
-      !GetJsonField(j, "io_rate_mb_s", &r.io_rate_mb_s, err) ||
-      !GetJsonField(j, "metric", &r.metric, err) ||
-      !GetJsonField(j, "cpu_seconds", &r.cpu_seconds, err)) {
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kNickbenchFields, j, &r, err)) {
     return false;
   }
   if (r.bench < kFirstNickbench || r.bench > kLastNickbench) {

@@ -2,24 +2,33 @@
 
 #include <algorithm>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
 
 using nlohmann::json;
 
+namespace {
+
+// Beside the header's fields and "streams" in the same object.
+constexpr JsonField<OrasimRecord> kOrasimFields[] = {
+    {"run", &OrasimRecord::run},
+    {"elapsed_seconds", &OrasimRecord::elapsed_seconds},
+    {"read_ops", &OrasimRecord::read_ops},
+    {"write_ops", &OrasimRecord::write_ops},
+    {"log_ops", &OrasimRecord::log_ops},
+    {"score_ops_s", &OrasimRecord::score_ops_s},
+    {"cpu_seconds", &OrasimRecord::cpu_seconds},
+};
+
+}  // namespace
+
 json OrasimRecordToJson(const OrasimRecord& r) {
   json streams = json::array();
   for (const StreamResult& s : r.streams) streams.push_back(StreamResultToJson(s));
-  json j{{"run", r.run},
-         {"elapsed_seconds", r.elapsed_seconds},
-         {"read_ops", r.read_ops},
-         {"write_ops", r.write_ops},
-         {"log_ops", r.log_ops},
-         {"score_ops_s", r.score_ops_s},
-         {"cpu_seconds", r.cpu_seconds},
-         {"streams", std::move(streams)}};
+  json j{{"streams", std::move(streams)}};
+  WriteJsonFields(kOrasimFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -30,15 +39,7 @@ bool OrasimRecordFromJson(const json& j, OrasimRecord* out, std::string* err) {
     return false;
   }
   OrasimRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "run", &r.run, err) ||
-      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
-      !GetJsonField(j, "read_ops", &r.read_ops, err) ||
-      !GetJsonField(j, "write_ops", &r.write_ops, err) ||
-      !GetJsonField(j, "log_ops", &r.log_ops, err) ||
-      !GetJsonField(j, "score_ops_s", &r.score_ops_s, err) ||
-      !GetJsonField(j, "cpu_seconds", &r.cpu_seconds, err)) {
-    return false;
-  }
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kOrasimFields, j, &r, err)) return false;
   if (r.run < 1) {
     *err = "run: expected 1 or more";
     return false;

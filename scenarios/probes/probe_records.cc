@@ -5,13 +5,32 @@
 #include <limits>
 #include <type_traits>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
 namespace {
 
 using nlohmann::json;
+
+// Beside the header's fields and "load" in the same object.
+constexpr JsonField<ProbeRecord> kProbeFields[] = {
+    {"probe", &ProbeRecord::probe},
+    {"status", &ProbeRecord::status},
+    {"exit_code", &ProbeRecord::exit_code},
+    {"user_seconds", &ProbeRecord::user_seconds},
+    {"system_seconds", &ProbeRecord::system_seconds},
+    {"elapsed_seconds", &ProbeRecord::elapsed_seconds},
+    {"timeout_seconds", &ProbeRecord::timeout_seconds},
+    {"major_faults", &ProbeRecord::major_faults},
+    {"minor_faults", &ProbeRecord::minor_faults},
+    {"bytes_read", &ProbeRecord::bytes_read},
+    {"files_read", &ProbeRecord::files_read},
+    {"entries_listed", &ProbeRecord::entries_listed},
+    {"files_total", &ProbeRecord::files_total},
+    {"bytes_total", &ProbeRecord::bytes_total},
+    {"warmup_seconds", &ProbeRecord::warmup_seconds},
+};
 
 double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
 
@@ -38,22 +57,8 @@ std::string ProbeTitle(const std::string& probe) {
 json ProbeRecordToJson(const ProbeRecord& r) {
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  json j{{"probe", r.probe},
-         {"status", r.status},
-         {"exit_code", r.exit_code},
-         {"user_seconds", r.user_seconds},
-         {"system_seconds", r.system_seconds},
-         {"elapsed_seconds", r.elapsed_seconds},
-         {"timeout_seconds", r.timeout_seconds},
-         {"major_faults", r.major_faults},
-         {"minor_faults", r.minor_faults},
-         {"bytes_read", r.bytes_read},
-         {"files_read", r.files_read},
-         {"entries_listed", r.entries_listed},
-         {"files_total", r.files_total},
-         {"bytes_total", r.bytes_total},
-         {"warmup_seconds", r.warmup_seconds},
-         {"load", std::move(load)}};
+  json j{{"load", std::move(load)}};
+  WriteJsonFields(kProbeFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -64,23 +69,7 @@ bool ProbeRecordFromJson(const json& j, ProbeRecord* out, std::string* err) {
     return false;
   }
   ProbeRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "probe", &r.probe, err) ||
-      !GetJsonField(j, "status", &r.status, err) ||
-      !GetJsonField(j, "exit_code", &r.exit_code, err) ||
-      !GetJsonField(j, "user_seconds", &r.user_seconds, err) ||
-      !GetJsonField(j, "system_seconds", &r.system_seconds, err) ||
-      !GetJsonField(j, "elapsed_seconds", &r.elapsed_seconds, err) ||
-      !GetJsonField(j, "timeout_seconds", &r.timeout_seconds, err) ||
-      !GetJsonField(j, "major_faults", &r.major_faults, err) ||
-      !GetJsonField(j, "minor_faults", &r.minor_faults, err) ||
-      !GetJsonField(j, "bytes_read", &r.bytes_read, err) ||
-      !GetJsonField(j, "files_read", &r.files_read, err) ||
-      !GetJsonField(j, "entries_listed", &r.entries_listed, err) ||
-      !GetJsonField(j, "files_total", &r.files_total, err) ||
-      !GetJsonField(j, "bytes_total", &r.bytes_total, err) ||
-      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
-    return false;
-  }
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kProbeFields, j, &r, err)) return false;
   if (ProbeTitle(r.probe).empty()) {
     *err = "probe: unknown probe '" + r.probe + "'";
     return false;

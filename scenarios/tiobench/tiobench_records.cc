@@ -1,8 +1,9 @@
 #include "scenarios/tiobench/tiobench_records.h"
 
 #include <algorithm>
+#include <variant>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -10,48 +11,50 @@ namespace {
 
 using nlohmann::json;
 
+constexpr JsonField<TioRowMetrics> kTioMetricsFields[] = {
+    {"rate_mb_s", &TioRowMetrics::rate_mb_s},
+    {"cpu_pct", &TioRowMetrics::cpu_pct},
+    {"avg_latency_ms", &TioRowMetrics::avg_latency_ms},
+    {"max_latency_ms", &TioRowMetrics::max_latency_ms},
+    {"lat_pct_over_2s", &TioRowMetrics::lat_pct_over_2s},
+    {"lat_pct_over_10s", &TioRowMetrics::lat_pct_over_10s},
+    {"cpu_eff", &TioRowMetrics::cpu_eff},
+};
+
+// A record's measurement, beside "phase" and "latency_histogram" of the same object.
+constexpr JsonField<TioPhaseMeasurement> kTioMeasurementFields[] = {
+    {"threads", &TioPhaseMeasurement::threads},
+    {"runs", &TioPhaseMeasurement::runs},
+    {"bytes", &TioPhaseMeasurement::bytes},
+    {"ios", &TioPhaseMeasurement::ios},
+    {"wall_seconds", &TioPhaseMeasurement::wall_seconds},
+    {"cpu_seconds", &TioPhaseMeasurement::cpu_seconds},
+};
+
+// The parameters before "threads" (an array) and after it (the reader's order of errors).
+constexpr JsonField<TiobenchParams> kTiobenchParamsFields[] = {
+    {"directory", &TiobenchParams::directory},     {"size_mb", &TiobenchParams::size_mb},
+    {"block_bytes", &TiobenchParams::block_bytes}, {"random_ops", &TiobenchParams::random_ops},
+    {"numruns", &TiobenchParams::numruns},
+};
+constexpr JsonField<TiobenchParams> kTiobenchOptionFields[] = {
+    {"nofrag", &TiobenchParams::nofrag, FieldPresence::kOptional},  // absent: false
+};
+
 json MetricsToJson(const TioRowMetrics& m) {
-  return json{{"rate_mb_s", m.rate_mb_s},
-              {"cpu_pct", m.cpu_pct},
-              {"avg_latency_ms", m.avg_latency_ms},
-              {"max_latency_ms", m.max_latency_ms},
-              {"lat_pct_over_2s", m.lat_pct_over_2s},
-              {"lat_pct_over_10s", m.lat_pct_over_10s},
-              {"cpu_eff", m.cpu_eff}};
+  json j;
+  WriteJsonFields(kTioMetricsFields, m, &j);
+  return j;
 }
-
-TioRowMetrics MetricsFromJson(const json& j) {
-  TioRowMetrics m;
-  m.rate_mb_s = j.at("rate_mb_s").get<double>();
-  m.cpu_pct = j.at("cpu_pct").get<double>();
-  m.avg_latency_ms = j.at("avg_latency_ms").get<double>();
-  m.max_latency_ms = j.at("max_latency_ms").get<double>();
-  m.lat_pct_over_2s = j.at("lat_pct_over_2s").get<double>();
-  m.lat_pct_over_10s = j.at("lat_pct_over_10s").get<double>();
-  m.cpu_eff = j.at("cpu_eff").get<double>();
-  return m;
-}
-
-using MetricField = double TioRowMetrics::*;
-constexpr MetricField kMetricFields[] = {
-    &TioRowMetrics::rate_mb_s,       &TioRowMetrics::cpu_pct,
-    &TioRowMetrics::avg_latency_ms,  &TioRowMetrics::max_latency_ms,
-    &TioRowMetrics::lat_pct_over_2s, &TioRowMetrics::lat_pct_over_10s,
-    &TioRowMetrics::cpu_eff};
 
 }  // namespace
 
 json TioRecordToJson(const TioRecord& r) {
   const TioPhaseMeasurement& m = r.measurement;
   json j{{"phase", TioPhaseKey(m.phase)},
-         {"threads", m.threads},
-         {"runs", m.runs},
-         {"bytes", m.bytes},
-         {"ios", m.ios},
-         {"wall_seconds", m.wall_seconds},
-         {"cpu_seconds", m.cpu_seconds},
          {"metrics", MetricsToJson(r.metrics)},
          {"latency_histogram", m.latency.ToJson()}};
+  WriteJsonFields(kTioMeasurementFields, m, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -66,18 +69,21 @@ bool TioRecordFromJson(const json& r, TioRecord* out, std::string* err) {
       *err = "unknown phase '" + phase + "'";
       return false;
     }
-    // Integers through GetJsonField: a float such as 1e56 converted by get<> is undefined.
-    if (!GetJsonField(r, "threads", &m.threads, err) || !GetJsonField(r, "runs", &m.runs, err) ||
-        !GetJsonField(r, "bytes", &m.bytes, err) || !GetJsonField(r, "ios", &m.ios, err)) {
-      return false;
-    }
-    m.wall_seconds = r.at("wall_seconds").get<double>();
-    m.cpu_seconds = r.at("cpu_seconds").get<double>();
+    // Through GetJsonField's rules: a float such as 1e56 converted by get<> is undefined.
+    if (!ReadJsonFields(kTioMeasurementFields, r, &m, err)) return false;
     if (!LatencyHistogram::FromJson(r.at("latency_histogram"), &m.latency, err)) {
       *err = "latency_histogram: " + *err;
       return false;
     }
-    rec.metrics = MetricsFromJson(r.at("metrics"));
+    const json& metrics = r.at("metrics");
+    if (!metrics.is_object()) {
+      *err = "metrics: expected an object";
+      return false;
+    }
+    if (!ReadJsonFields(kTioMetricsFields, metrics, &rec.metrics, err)) {
+      *err = "metrics." + *err;
+      return false;
+    }
     *out = std::move(rec);
     return true;
   } catch (const json::exception& e) {
@@ -92,21 +98,17 @@ bool TioRecordsFromDocument(const ResultsDocument& doc, std::vector<TioRecord>* 
 }
 
 json TiobenchParamsToJson(const TiobenchParams& p) {
-  return json{{"directory", p.directory},   {"size_mb", p.size_mb},
-              {"threads", p.threads},       {"block_bytes", p.block_bytes},
-              {"random_ops", p.random_ops}, {"numruns", p.numruns},
-              {"nofrag", p.nofrag}};
+  json j{{"threads", p.threads}};
+  WriteJsonFields(kTiobenchParamsFields, p, &j);
+  WriteJsonFields(kTiobenchOptionFields, p, &j);
+  return j;
 }
 
 bool TiobenchParamsFromJson(const json& p, TiobenchParams* out, std::string* err) {
   try {
     TiobenchParams params;
-    params.directory = p.at("directory").get<std::string>();
-    // Integers through GetJsonField: get<> of a float such as 1e56 is undefined (issue #18).
-    if (!GetJsonField(p, "size_mb", &params.size_mb, err) ||
-        !GetJsonField(p, "block_bytes", &params.block_bytes, err) ||
-        !GetJsonField(p, "random_ops", &params.random_ops, err) ||
-        !GetJsonField(p, "numruns", &params.numruns, err)) {
+    // Through GetJsonField's rules: get<> of a float such as 1e56 is undefined (issue #18).
+    if (!ReadJsonFields(kTiobenchParamsFields, p, &params, err)) {
       *err = "tiobench parameters: " + *err;
       return false;
     }
@@ -126,7 +128,10 @@ bool TiobenchParamsFromJson(const json& p, TiobenchParams* out, std::string* err
       }
       params.threads.push_back(t);
     }
-    params.nofrag = p.value("nofrag", false);
+    if (!ReadJsonFields(kTiobenchOptionFields, p, &params, err)) {
+      *err = "tiobench parameters: " + *err;
+      return false;
+    }
     *out = std::move(params);
     return true;
   } catch (const json::exception& e) {
@@ -162,7 +167,8 @@ std::vector<TioTableRow> AggregateTioRows(const std::vector<TioRecord>& records,
           }
         }
         row.repetitions = static_cast<uint32_t>(reps.size());
-        for (MetricField f : kMetricFields) {
+        for (const JsonField<TioRowMetrics>& field : kTioMetricsFields) {
+          const auto f = std::get<double TioRowMetrics::*>(field.pointer);
           std::vector<double> values;
           for (const TioRecord* r : reps) values.push_back(r->metrics.*f);
           // Rates (Rate, CPU Eff) average harmonically, as mmtests does (docs/statistics.md).

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -10,19 +10,35 @@ namespace {
 
 using nlohmann::json;
 
+// A save is one flat object: "started_seconds" and its timing's members.
+constexpr JsonField<VisaveSave> kVisaveSaveFields[] = {
+    {"started_seconds", &VisaveSave::started_seconds},
+};
+constexpr JsonField<SaveTiming> kSaveTimingFields[] = {
+    {"wall_seconds", &SaveTiming::wall_seconds},
+    {"write_seconds", &SaveTiming::write_seconds},
+    {"fsync_seconds", &SaveTiming::fsync_seconds},
+    {"rename_seconds", &SaveTiming::rename_seconds},
+    {"user_seconds", &SaveTiming::user_seconds},
+    {"system_seconds", &SaveTiming::system_seconds},
+    {"block_input_ops", &SaveTiming::block_input_ops},
+    {"block_output_ops", &SaveTiming::block_output_ops},
+    {"voluntary_switches", &SaveTiming::voluntary_switches},
+    {"involuntary_switches", &SaveTiming::involuntary_switches},
+};
+
+// Beside the header's fields, "saves", "histogram" and "load" in the same object.
+constexpr JsonField<VisaveRecord> kVisaveFields[] = {
+    {"interval_seconds", &VisaveRecord::interval_seconds},
+    {"file_bytes", &VisaveRecord::file_bytes},
+    {"warmup_seconds", &VisaveRecord::warmup_seconds},
+};
+
 json SaveToJson(const VisaveSave& s) {
-  const SaveTiming& t = s.timing;
-  return json{{"started_seconds", s.started_seconds},
-              {"wall_seconds", t.wall_seconds},
-              {"write_seconds", t.write_seconds},
-              {"fsync_seconds", t.fsync_seconds},
-              {"rename_seconds", t.rename_seconds},
-              {"user_seconds", t.user_seconds},
-              {"system_seconds", t.system_seconds},
-              {"block_input_ops", t.block_input_ops},
-              {"block_output_ops", t.block_output_ops},
-              {"voluntary_switches", t.voluntary_switches},
-              {"involuntary_switches", t.involuntary_switches}};
+  json j;
+  WriteJsonFields(kVisaveSaveFields, s, &j);
+  WriteJsonFields(kSaveTimingFields, s.timing, &j);
+  return j;
 }
 
 bool SaveFromJson(const json& j, VisaveSave* out, std::string* err) {
@@ -31,18 +47,8 @@ bool SaveFromJson(const json& j, VisaveSave* out, std::string* err) {
     return false;
   }
   VisaveSave s;
-  SaveTiming& t = s.timing;
-  if (!GetJsonField(j, "started_seconds", &s.started_seconds, err) ||
-      !GetJsonField(j, "wall_seconds", &t.wall_seconds, err) ||
-      !GetJsonField(j, "write_seconds", &t.write_seconds, err) ||
-      !GetJsonField(j, "fsync_seconds", &t.fsync_seconds, err) ||
-      !GetJsonField(j, "rename_seconds", &t.rename_seconds, err) ||
-      !GetJsonField(j, "user_seconds", &t.user_seconds, err) ||
-      !GetJsonField(j, "system_seconds", &t.system_seconds, err) ||
-      !GetJsonField(j, "block_input_ops", &t.block_input_ops, err) ||
-      !GetJsonField(j, "block_output_ops", &t.block_output_ops, err) ||
-      !GetJsonField(j, "voluntary_switches", &t.voluntary_switches, err) ||
-      !GetJsonField(j, "involuntary_switches", &t.involuntary_switches, err)) {
+  if (!ReadJsonFields(kVisaveSaveFields, j, &s, err) ||
+      !ReadJsonFields(kSaveTimingFields, j, &s.timing, err)) {
     return false;
   }
   *out = s;
@@ -56,9 +62,9 @@ json VisaveRecordToJson(const VisaveRecord& r) {
   for (const VisaveSave& s : r.saves) saves.push_back(SaveToJson(s));
   json load = json::array();
   for (const StreamResult& s : r.load) load.push_back(StreamResultToJson(s));
-  json j{{"interval_seconds", r.interval_seconds}, {"file_bytes", r.file_bytes},
-         {"warmup_seconds", r.warmup_seconds},     {"saves", std::move(saves)},
-         {"histogram", r.histogram.ToJson()},      {"load", std::move(load)}};
+  json j{
+      {"saves", std::move(saves)}, {"histogram", r.histogram.ToJson()}, {"load", std::move(load)}};
+  WriteJsonFields(kVisaveFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -69,12 +75,7 @@ bool VisaveRecordFromJson(const json& j, VisaveRecord* out, std::string* err) {
     return false;
   }
   VisaveRecord r;
-  if (!ReadRecordHeader(j, &r, err) ||
-      !GetJsonField(j, "interval_seconds", &r.interval_seconds, err) ||
-      !GetJsonField(j, "file_bytes", &r.file_bytes, err) ||
-      !GetJsonField(j, "warmup_seconds", &r.warmup_seconds, err)) {
-    return false;
-  }
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kVisaveFields, j, &r, err)) return false;
   const auto saves = j.find("saves");
   if (saves == j.end() || !saves->is_array()) {
     *err = "saves: expected an array";
