@@ -85,11 +85,20 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
     EXPECT_TRUE(r.lag_measured);
     EXPECT_EQ(r.replayed_ops, r.trace_ops);
     EXPECT_EQ(r.replayed_bytes, r.trace_bytes);
-    EXPECT_EQ(r.processes.size(), pids.size()) << "one fio job per traced process";
+    EXPECT_EQ(r.processes.size(), pids.size()) << "one fio job planned per traced process";
+    size_t ran = 0;  // the jobs in fio's own output, not the planned ones
+    for (const ReplayProcess& p : r.processes) ran += p.job.name.empty() ? 0 : 1;
+    EXPECT_EQ(ran, pids.size()) << "every planned job ran";
     uint64_t timed = 0;
     for (const ReplayProcess& p : r.processes) timed += p.kernel_write.count();
     EXPECT_GT(timed, 0u);
   }
+  // The capture ran under none, which is among the configurations: the fidelity is measured.
+  EXPECT_NE(rep.output.find("Fidelity under none (the capture's scheduler): the replay took "),
+            std::string::npos)
+      << rep.output;
+  ASSERT_TRUE(doc.summary.contains("fidelity")) << doc.summary.dump();
+  EXPECT_GT(doc.summary["fidelity"].value("span_ratio", 0.0), 0.0) << doc.summary.dump();
 }
 
 TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {

@@ -156,16 +156,24 @@ TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {
 }
 
 // #31: replayed_bytes is what the kernel saw, not what was planned: a read that reached the
-// device as a bio of half its planned size counts half.
-TEST(ReplayLagTest, MatchedBytesAreTheSizesTheKernelSaw) {
+// device as a bio of half its planned size counts half; a write the kernel cut into two bios
+// counts both pieces; a bio traced whole and then again as its split remainder counts once.
+TEST(ReplayLagTest, MatchedBytesAreTheBytesTheKernelSaw) {
   const std::vector<ReplayScheduled> scheduled = {{0, BlockTraceOp::kRead, 512, 4096, 0, 1},
-                                                  {10, BlockTraceOp::kFlush, 0, 0, 0, 1}};
+                                                  {10, BlockTraceOp::kFlush, 0, 0, 0, 1},
+                                                  {20, BlockTraceOp::kWrite, 8192, 8192, 0, 2},
+                                                  {30, BlockTraceOp::kWrite, 65536, 8192, 0, 2}};
   const std::vector<BlockTraceRecord> replayed = {
       {1000, 100, "fio", BlockTraceOp::kRead, 0, 1, 4, -1},
-      {2000, 100, "fio", BlockTraceOp::kFlush, 0, 0, 0, -1}};
+      {2000, 100, "fio", BlockTraceOp::kFlush, 0, 0, 0, -1},
+      {3000, 100, "fio", BlockTraceOp::kWrite, 0, 16, 8, -1},    // the front half
+      {3100, 100, "fio", BlockTraceOp::kWrite, 0, 24, 8, -1},    // the back half
+      {4000, 100, "fio", BlockTraceOp::kWrite, 0, 128, 16, -1},  // whole
+      {4100, 100, "fio", BlockTraceOp::kWrite, 0, 136, 8, -1}};  // its split remainder again
   const ReplayLag lag = MeasureReplayLag(scheduled, replayed);
-  EXPECT_EQ(lag.matched, 2u);
-  EXPECT_EQ(lag.matched_bytes, 2048u);
+  EXPECT_EQ(lag.matched, 4u);
+  EXPECT_EQ(lag.unmatched, 2u);
+  EXPECT_EQ(lag.matched_bytes, 2048u + 8192u + 8192u);
 }
 
 }  // namespace

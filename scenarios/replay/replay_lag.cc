@@ -39,6 +39,56 @@ std::map<int32_t, uint32_t> JobsOfPids(const std::vector<ReplayScheduled>& sched
   return out;
 }
 
+// The bytes of each matched I/O that the kernel saw bios for: the bio that matched it and the
+// bios of its job that start inside its planned extent after it (the pieces the kernel cut it
+// into; a bio split after it was traced is traced again as its remainder), their union clipped
+// to the planned extent, so that no byte counts twice and a short I/O counts what it was.
+class SeenBytes {
+ public:
+  void Matched(uint32_t job, const BlockTraceRecord& r, uint64_t planned_bytes) {
+    const uint64_t start = OffsetOf(r);
+    pieces_.push_back({start + planned_bytes, {}});
+    latest_[{job, r.op}][start] = pieces_.size() - 1;
+    Add(&pieces_.back(), start, r);
+  }
+
+  void Unmatched(uint32_t job, const BlockTraceRecord& r) {
+    const auto by_start = latest_.find({job, r.op});
+    if (by_start == latest_.end()) return;
+    const uint64_t start = OffsetOf(r);
+    auto it = by_start->second.upper_bound(start);
+    if (it == by_start->second.begin()) return;
+    --it;
+    Add(&pieces_[it->second], start, r);
+  }
+
+  uint64_t Total() {
+    uint64_t total = 0;
+    for (Piece& p : pieces_) {
+      std::sort(p.seen.begin(), p.seen.end());
+      uint64_t reached = 0;
+      for (const auto& [from, to] : p.seen) {
+        const uint64_t begin = std::max(from, reached);
+        if (to > begin) total += to - begin;
+        reached = std::max(reached, to);
+      }
+    }
+    return total;
+  }
+
+ private:
+  struct Piece {
+    uint64_t end = 0;  // the planned extent's end, bytes
+    std::vector<std::pair<uint64_t, uint64_t>> seen;
+  };
+  static void Add(Piece* p, uint64_t start, const BlockTraceRecord& r) {
+    const uint64_t end = std::min(p->end, start + uint64_t{r.sectors} * 512);
+    if (end > start) p->seen.emplace_back(start, end);
+  }
+  std::vector<Piece> pieces_;
+  std::map<std::pair<uint32_t, BlockTraceOp>, std::map<uint64_t, size_t>> latest_;
+};
+
 }  // namespace
 
 ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
@@ -53,6 +103,7 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
   for (const ReplayScheduled& s : scheduled) jobs = std::max(jobs, s.job + 1);
   std::vector<double> first_ns(jobs, -1);
   std::vector<bool> seen(jobs, false);
+  SeenBytes seen_bytes;
   for (const BlockTraceRecord& r : replayed) {
     const auto job_of = lag.job_of_pid.find(r.pid);
     const auto it = job_of == lag.job_of_pid.end()
@@ -60,12 +111,12 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
                         : waiting.find({job_of->second, {r.op, OffsetOf(r)}});
     if (it == waiting.end() || it->second.empty()) {
       ++lag.unmatched;
+      if (job_of != lag.job_of_pid.end()) seen_bytes.Unmatched(job_of->second, r);
       continue;
     }
     late_ns.push_back(static_cast<double>(r.time_ns) -
                       static_cast<double>(it->second.front()->time_us) * 1000.0);
-    // The size the kernel saw, not the planned one: a short or cut I/O counts what it was.
-    lag.matched_bytes += r.op == BlockTraceOp::kFlush ? 0 : uint64_t{r.sectors} * 512;
+    seen_bytes.Matched(job_of->second, r, it->second.front()->bytes);
     lag.matched_records += it->second.front()->records;
     const uint32_t job = it->second.front()->job;
     if (!seen[job]) {
@@ -75,6 +126,7 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
     it->second.pop_front();
   }
   lag.matched = late_ns.size();
+  lag.matched_bytes = seen_bytes.Total();
   lag.first_ms.assign(jobs, -1);
   if (late_ns.empty()) return lag;
   const double reference = *std::min_element(late_ns.begin(), late_ns.end());

@@ -23,8 +23,9 @@ namespace elevbench {
 /// A replay's lag, milliseconds.
 struct ReplayLag {
   uint64_t matched = 0;  ///< replayed bios matched to a scheduled one
-  /// The sizes of those bios as the kernel saw them at queueing (a bio split later counts whole,
-  /// its remainders, queued again, match nothing)
+  /// The bytes of the matched I/Os the kernel saw bios for: each I/O's matching bio and the
+  /// bios of its job that start inside its extent after it (the pieces it was cut into), their
+  /// union clipped to the planned extent (a short I/O counts what it was)
   uint64_t matched_bytes = 0;
   uint64_t matched_records = 0;  ///< the trace's bios they stand for
   uint64_t unmatched = 0;        ///< replayed bios that matched none (split remainders, say)
