@@ -299,13 +299,10 @@ class SessionRun {
     return true;
   }
 
-  // --fresh-fs: the filesystem made again and the suite's files laid out on it again. The first
-  // cell finds the filesystem as made and laid out by SetUp: nothing to redo.
+  // --fresh-fs: the filesystem made again and the suite's files laid out on it again, before the
+  // first cell too: its filesystem was made on the disk's image before the disk served it, the
+  // others' through the disk, and every cell's is made the same way.
   bool FreshFilesystem(std::string* err) {
-    if (!cell_prepared_) {
-      cell_prepared_ = true;
-      return true;
-    }
     if (!target_.remake_filesystem) {
       *err = "--fresh-fs: the target's filesystem cannot be made again";
       return false;
@@ -401,7 +398,6 @@ class SessionRun {
   const std::vector<size_t> cells_;  // the plan indices this session runs, in order
   CellEnvironment env_;
   int applied_ = -1;            // configuration currently on the device
-  bool cell_prepared_ = false;  // a cell was prepared (--fresh-fs remakes before the next ones)
   uint32_t rounds_done_ = 0;
   bool converged_ = false;
 };
