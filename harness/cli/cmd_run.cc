@@ -638,10 +638,13 @@ SessionTarget SessionTargetOf(RunState* s) {
   st.directory = s->target.directory();
   const RunTarget* synced = &s->target;
   st.drop_caches = [synced](std::string* err) { return synced->DropCaches(err); };
-  if (synced->CanRemakeFilesystem()) {
-    st.remake_filesystem = [synced](std::string* err) { return synced->RemakeFilesystem(err); };
-  }
   DeviceControl* control = s->control.get();
+  if (synced->CanRemakeFilesystem()) {
+    // The new filesystem makes the kernel recompute read_ahead_kb: the pins are written again.
+    st.remake_filesystem = [synced, control](std::string* err) {
+      return synced->RemakeFilesystem(err) && (control == nullptr || control->ReapplyPinned(err));
+    };
+  }
   if (s->switching) {
     st.control = control;
   } else {

@@ -334,8 +334,11 @@ bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switch
     SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
                                       lane.traced ? &lane.tracer : nullptr);
     if (config.fresh_fs) {
-      target.remake_filesystem = [stack = lane.stack, fs = fs_](std::string* e) {
-        return RemakeFilesystem(stack->loop_device, fs, stack->mountpoint, e);
+      // The new filesystem makes the kernel recompute read_ahead_kb: the pins are written again.
+      target.remake_filesystem = [stack = lane.stack, fs = fs_,
+                                  control = lane.control](std::string* e) {
+        return RemakeFilesystem(stack->loop_device, fs, stack->mountpoint, e) &&
+               (control == nullptr || control->ReapplyPinned(e));
       };
     }
     const pid_t parent = getpid();

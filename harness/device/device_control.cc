@@ -128,6 +128,13 @@ bool DeviceControl::PinQueueAttrs(const std::vector<std::pair<std::string, std::
   return true;
 }
 
+bool DeviceControl::ReapplyPinned(std::string* err) {
+  for (const std::string& disk : disks_) {
+    if (!WritePinned(disk, err)) return false;
+  }
+  return true;
+}
+
 bool DeviceControl::SetDriverTags(int depth, std::string* err) {
   if (depth < kMinDriverTags) {
     *err = "driver tags must be at least " + std::to_string(kMinDriverTags) +

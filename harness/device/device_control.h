@@ -40,6 +40,11 @@ class DeviceControl {
   [[nodiscard]] bool PinQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
                                    std::string* err);
 
+  /// Writes every pinned attribute again and reads it back, on every disk: after something
+  /// other than a switch made the kernel recompute one (a new filesystem made on the disk resets
+  /// read_ahead_kb from 128 to 256 on this kernel: --fresh-fs). err as PinQueueAttrs.
+  [[nodiscard]] bool ReapplyPinned(std::string* err);
+
   /// Sets the driver tags of every disk to `depth` (at least 4, the kernel's minimum). Journals
   /// the scheduler with its tunables and the current tag depth (a driver_tags entry) first, goes
   /// through scheduler none (ResizeDriverTags), verifies the depth in debugfs, and selects the
