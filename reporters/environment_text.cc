@@ -81,6 +81,11 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
       const std::string serial = l.value("serial_equivalent", std::string());
       if (!serial.empty()) out << " (a serial run's " << serial << ")";
       out << ", " << (l.value("lane_dirty_bytes", uint64_t{0}) >> 20) << " MB dirty limit per disk";
+      const uint64_t alone = l.value("alone_cells", uint64_t{0});
+      if (alone > 0) {
+        out << "; then " << alone << " cell" << (alone == 1 ? "" : "s")
+            << " that take no lanes, alone on lane 0's disk";
+      }
     }
     out << "\n";
   }

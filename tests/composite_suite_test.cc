@@ -99,6 +99,38 @@ TEST(CompositeSuiteTest, VariantsChainThePartsAndRecordsCarryTheirPart) {
   EXPECT_TRUE(saw_tiobench);
 }
 
+// --lanes: a part takes lanes as it does on its own (tiobench at 1 CPU a lane; orasim never),
+// and a lane's session sets up only the parts it runs cells of.
+TEST(CompositeSuiteTest, PartsTakeLanesAsAloneAndALaneSetsUpOnlyItsParts) {
+  std::string err;
+  auto suite = Composite("--part-args 'orasim=--size 16 --runtime 1 --runs 1'", &err);
+  ASSERT_NE(suite, nullptr) << err;
+  const std::vector<SuiteVariant> variants = suite->Variants();
+  ASSERT_EQ(variants.size(), 3u);
+  EXPECT_TRUE(suite->VariantTakesLanes(variants[0], 1));
+  EXPECT_TRUE(suite->VariantTakesLanes(variants[1], 2));
+  EXPECT_FALSE(suite->VariantTakesLanes(variants[2], 1));  // orasim refuses lanes
+  EXPECT_FALSE(suite->VariantTakesLanes(variants[2], 2));
+
+  testing::ScopedTempDir dir;
+  testing::FakeFio fio;
+  CellEnvironment env;
+  env.directory = dir.path();
+  env.fio = &fio;
+  env.work_dir = dir.path();
+  env.runs_variant = {true, false, false};  // a lane with tiobench threads=1 only
+  nlohmann::json setup;
+  ASSERT_TRUE(suite->SetUp(env, &setup, &err)) << err;
+  EXPECT_TRUE(setup.contains("tiobench"));
+  EXPECT_FALSE(setup.contains("orasim"));
+  suite->TearDown(env);
+  env.runs_variant = {false, false, true};  // the cells that run alone: orasim's
+  ASSERT_TRUE(suite->SetUp(env, &setup, &err)) << err;
+  EXPECT_FALSE(setup.contains("tiobench"));
+  EXPECT_TRUE(setup.contains("orasim"));
+  suite->TearDown(env);
+}
+
 TEST(CompositeSuiteTest, BadPartsAndPartArgumentsAreRefusedWithTheirName) {
   std::string err;
   EXPECT_EQ(Composite("--parts orasim,nickbench", &err), nullptr);

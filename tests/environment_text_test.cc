@@ -63,6 +63,11 @@ TEST(EnvironmentTextTest, LanesSayWhichMachineALaneIs) {
                       "limit per disk\n"),
             std::string::npos)
       << text;
+  ctx["lanes"]["alone_cells"] = 24;  // a composite's parts that take no lanes
+  EXPECT_NE(RenderEnvironmentHeader(ctx).find("48 MB dirty limit per disk; then 24 cells that "
+                                              "take no lanes, alone on lane 0's disk\n"),
+            std::string::npos)
+      << RenderEnvironmentHeader(ctx);
   ctx["lanes"] = {{"count", 1}, {"asked", "auto"}};
   EXPECT_NE(RenderEnvironmentHeader(ctx).find("Lanes: 1 (serial run), as many as --lanes auto "
                                               "allowed\n"),

@@ -63,30 +63,20 @@ class LanesRootTest : public ::testing::Test {
 
   // Starts a two-lane tiobench run; `rounds` repetitions of none and mq-deadline.
   pid_t Start(int rounds) {
-    std::vector<std::string> args = {ELEVBENCH_BINARY,
-                                     "run",
-                                     "tiobench",
-                                     "--emulated",
-                                     "ide-2003:384M",
-                                     "--fs",
-                                     "ext2",
-                                     "--lanes",
-                                     "2",
-                                     "--schedulers",
-                                     "none,mq-deadline",
-                                     "--size",
-                                     "16",
-                                     "--threads",
-                                     "1",
-                                     "--random",
-                                     "100",
-                                     "--repetitions",
-                                     std::to_string(rounds),
-                                     "--seed",
-                                     "1",
-                                     "--out",
-                                     dir_ + "/r.json",
-                                     "--no-history"};
+    return StartRun({"tiobench", "--size", "16", "--threads", "1", "--random", "100",
+                     "--repetitions", std::to_string(rounds)});
+  }
+
+  // Starts `run SUITE ARGS…` in two lanes of none and mq-deadline on a small ide-2003.
+  pid_t StartRun(std::vector<std::string> suite_args) {
+    std::vector<std::string> args = {ELEVBENCH_BINARY, "run"};
+    args.insert(args.end(), suite_args.begin(), suite_args.end());
+    for (const char* a : {"--emulated", "ide-2003:384M", "--fs", "ext2", "--lanes", "2",
+                          "--schedulers", "none,mq-deadline", "--seed", "1", "--no-history"}) {
+      args.emplace_back(a);
+    }
+    args.push_back("--out");
+    args.push_back(dir_ + "/r.json");
     const pid_t pid = fork();
     if (pid == 0) {
       setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
@@ -210,6 +200,40 @@ TEST_F(LanesRootTest, ARunMergesItsLanesAndLeavesNothing) {
   EXPECT_EQ(per_lane[0], 2);
   EXPECT_EQ(per_lane[1], 2);
   EXPECT_EQ(j["records"].size(), 16u);  // 4 phases a cell
+  ExpectEveryLaneGone(j["context"]["lanes"]);
+}
+
+// post-2003 in lanes: tiobench's cells are dealt to both lanes, then the probes' run alone on
+// lane 0 (they drop the machine's caches mid-cell); both parts set up, nothing left.
+TEST_F(LanesRootTest, ACompositeRunsItsLanePartsInLanesAndTheOthersAlone) {
+  const pid_t pid =
+      StartRun({"post-2003", "--parts", "probes,tiobench", "--part-args",
+                "tiobench=--size 16 --threads 1 --random 100", "--part-args",
+                "probes=--tree-size 4 --load-size 32 --warmup 1 --probes cat-during-write"});
+  ASSERT_GT(pid, 0);
+  const int code = Wait(pid);
+  EXPECT_EQ(code, 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_TRUE(j["complete"].get<bool>());
+  // 2 configurations × (1 probe + 1 tiobench variant): 4 cells in plan order.
+  ASSERT_EQ(j["cells"].size(), 4u) << j["cells"].dump();
+  std::map<int, int> tiobench_per_lane;
+  for (size_t i = 0; i < 4; ++i) {
+    const nlohmann::json& cell = j["cells"][i];
+    EXPECT_EQ(cell["plan_index"], i);
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    if (cell.value("part", std::string()) == "probes") {
+      EXPECT_EQ(cell["lane"], 0);  // alone, on lane 0's disk
+    } else {
+      ++tiobench_per_lane[cell["lane"].get<int>()];
+    }
+  }
+  EXPECT_EQ(tiobench_per_lane[0], 1);
+  EXPECT_EQ(tiobench_per_lane[1], 1);
+  EXPECT_EQ(j["context"]["lanes"]["alone_cells"], 2);
+  EXPECT_TRUE(j["setup"].contains("probes")) << j["setup"].dump();
+  EXPECT_TRUE(j["setup"].contains("tiobench")) << j["setup"].dump();
   ExpectEveryLaneGone(j["context"]["lanes"]);
 }
 

@@ -110,6 +110,35 @@ TEST(LanesPlanTest, DealsBlocksRoundRobinAndKeepsTheSeededOrder) {
   EXPECT_EQ(DealPlanToLanes(plan, 1).front().size(), plan.size());
 }
 
+// A composite's variants that take no lanes (its probes) are set apart, and the others are
+// dealt as a plan of only them would be.
+TEST(LanesPlanTest, VariantsThatTakeNoLanesAreSetApartInPlanOrder) {
+  const std::vector<PlannedCell> plan = BuildRunPlan(2, 3, 2, 5);  // 12 cells
+  const LaneDeal deal = DealPlanToLanes(plan, 2, {true, false, true});
+  ASSERT_EQ(deal.lanes.size(), 2u);
+  ASSERT_EQ(deal.alone.size(), 4u);  // variant 1 of 2 configurations × 2 repetitions
+  for (size_t n = 0; n < deal.alone.size(); ++n) {
+    EXPECT_EQ(plan[deal.alone[n]].variant_index, 1u);
+    if (n > 0) {
+      EXPECT_LT(deal.alone[n - 1], deal.alone[n]);
+    }
+  }
+  // Blocks of the remaining two variants, round robin: 4 blocks, 2 a lane.
+  for (const auto& lane : deal.lanes) {
+    ASSERT_EQ(lane.size(), 4u);
+    for (size_t n = 0; n < lane.size(); n += 2) {
+      EXPECT_EQ(plan[lane[n]].variant_index, 0u);
+      EXPECT_EQ(plan[lane[n + 1]].variant_index, 2u);
+      EXPECT_EQ(plan[lane[n]].config_index, plan[lane[n + 1]].config_index);
+    }
+  }
+  EXPECT_EQ(deal.lanes[0].front(), 0u);
+  EXPECT_EQ(deal.lanes[1].front(), 3u);  // the second block starts after the first's 3 cells
+  // Nothing set apart when every variant takes lanes, or none is said to refuse.
+  EXPECT_TRUE(DealPlanToLanes(plan, 2, {}).alone.empty());
+  EXPECT_EQ(DealPlanToLanes(plan, 2, {}).lanes, DealPlanToLanes(plan, 2));
+}
+
 CellRecord LaneCell(int lane, size_t plan_index, size_t records) {
   CellRecord c;
   c.identifier = "id" + std::to_string(plan_index);
@@ -143,6 +172,10 @@ TEST(LanesMergeTest, CellsAndRecordsInPlanOrder) {
   EXPECT_EQ(order, (std::vector<int>{0, 1, 3, 3}));
   EXPECT_TRUE(merged.complete);
   EXPECT_EQ(merged.setup, lanes[0].setup);
+  // A session of only some parts set up only those: the set-ups' members are joined.
+  lanes[1].setup = {{"files", 9}, {"probes", {{"tree", 1}}}};
+  ASSERT_TRUE(MergeLaneDocuments(lanes, &merged, &err)) << err;
+  EXPECT_EQ(merged.setup, (nlohmann::json{{"files", 2}, {"probes", {{"tree", 1}}}}));
   lanes[1].complete = false;  // an interrupted lane
   ASSERT_TRUE(MergeLaneDocuments(lanes, &merged, &err)) << err;
   EXPECT_FALSE(merged.complete);

@@ -69,9 +69,9 @@ int ExitCodeOf(int status) {
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
-std::string LaneFile(const SessionConfig& config, int k) {
-  return config.work_dir + "/lane" + std::to_string(k) + ".json";
-}
+// A session's folder name under the run's work folder: "lane1", or "alone" for the cells that
+// take no lanes (they run after the lanes, on lane 0's disk).
+std::string SessionName(int k, bool alone) { return alone ? "alone" : "lane" + std::to_string(k); }
 
 }  // namespace
 
@@ -262,16 +262,14 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
   _exit(code);
 }
 
-// The lanes' files as they are now, merged into *doc, summarized and saved at the run's path.
-// A lane that has written nothing yet adds nothing.
-bool MergeLaneFiles(const Suite& suite, const SessionConfig& config, size_t lanes,
-                    ResultsDocument* doc, std::string* err) {
-  std::vector<ResultsDocument> docs(lanes);
-  for (size_t k = 0; k < lanes; ++k) {
+// The sessions' files as they are now, merged into *doc, summarized and saved at the run's
+// path. A session that has written nothing yet adds nothing.
+bool MergeLaneFiles(const Suite& suite, const SessionConfig& config,
+                    const std::vector<std::string>& files, ResultsDocument* doc, std::string* err) {
+  std::vector<ResultsDocument> docs(files.size());
+  for (size_t k = 0; k < files.size(); ++k) {
     std::string e;
-    if (!LoadResultsFile(LaneFile(config, static_cast<int>(k)), &docs[k], &e)) {
-      docs[k] = ResultsDocument{};
-    }
+    if (!LoadResultsFile(files[k], &docs[k], &e)) docs[k] = ResultsDocument{};
   }
   if (!MergeLaneDocuments(docs, doc, err)) return false;
   doc->summary = suite.Summarize(*doc);
@@ -288,17 +286,46 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
   doc->labels = config.labels;
   doc->parameters = suite.Parameters();
   doc->complete = false;
+  const std::vector<SuiteVariant> variants = suite.Variants();
+  std::vector<bool> takes_lanes(variants.size());
+  for (size_t v = 0; v < variants.size(); ++v) {
+    takes_lanes[v] = suite.VariantTakesLanes(variants[v], cpus_per_lane_);
+  }
+  const LaneDeal deal = DealPlanToLanes(
+      BuildRunPlan(config.identifiers.size(), variants.size(), config.repetitions, config.seed),
+      lanes_.size(), takes_lanes);
+  if (!deal.alone.empty() && doc->context.contains("lanes")) {
+    doc->context["lanes"]["alone_cells"] = deal.alone.size();
+  }
   if (!SaveResultsFile(config.out_path, *doc, err)) return false;
+  files_.clear();
   progress->Note("elevbench: " + std::to_string(lanes_.size()) + " lanes at once");
+  if (!RunRound(suite, config, switching, drop_caches, deal.lanes, false, doc, err)) return false;
+  if (!deal.alone.empty()) {
+    progress->Note("elevbench: " + std::to_string(deal.alone.size()) +
+                   " cells that take no lanes, alone on lane 0's disk");
+    // Alone, lane 0 is the serial run: its disk's daemon off the lane's CPUs, as there.
+    std::string e;
+    if (!lanes_[0]->disk_cgroups.Leave(&e)) return Fail(err, "lane 0's disk daemon: " + e);
+    if (!RunRound(suite, config, switching, drop_caches, {deal.alone}, true, doc, err)) {
+      return false;
+    }
+  }
+  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
+  return true;
+}
+
+bool RunLanes::RunRound(Suite& suite, const SessionConfig& config, bool switching, bool drop_caches,
+                        const std::vector<std::vector<size_t>>& shares, bool alone,
+                        ResultsDocument* doc, std::string* err) {
   std::fflush(nullptr);
-  if (!StartLanes(suite, config, switching, drop_caches, *doc, err)) {
+  if (!StartLanes(suite, config, switching, drop_caches, shares, alone, *doc, err)) {
     StopLanes();
     return false;
   }
   std::string stopped_why;
   const bool all_exited = WaitForLanes(suite, config, doc, &stopped_why);
-  if (!MergeLaneFiles(suite, config, lanes_.size(), doc, err)) return false;
-  for (const CellRecord& c : doc->cells) *failed += c.status == "failed";
+  if (!MergeLaneFiles(suite, config, files_, doc, err)) return false;
   if (!stopped_why.empty()) return Fail(err, stopped_why);
   if (!all_exited) return Fail(err, "a lane did not exit after it was stopped");
   if (InterruptRequested()) {
@@ -314,20 +341,26 @@ bool RunLanes::RunSessions(Suite& suite, const SessionConfig& config, bool switc
 }
 
 bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switching,
-                          bool drop_caches, const ResultsDocument& doc, std::string* err) {
-  const std::vector<std::vector<size_t>> dealt =
-      DealPlanToLanes(BuildRunPlan(config.identifiers.size(), suite.Variants().size(),
-                                   config.repetitions, config.seed),
-                      lanes_.size());
+                          bool drop_caches, const std::vector<std::vector<size_t>>& shares,
+                          bool alone, const ResultsDocument& doc, std::string* err) {
+  // Each session starts from the run's header: not from the cells an earlier round merged in.
+  ResultsDocument header = doc;
+  header.cells.clear();
+  header.records.clear();
+  header.setup = ResultsDocument{}.setup;
+  header.summary = ResultsDocument{}.summary;
   for (size_t k = 0; k < lanes_.size(); ++k) {
     Lane& lane = *lanes_[k];
+    lane.worker = 0;
+    lane.exit_code = 0;  // a lane without a share this round has nothing to run
+    if (k >= shares.size()) continue;
     SessionConfig lc = config;
     lc.lane = static_cast<int>(k);
-    lc.plan_cells = dealt[k];
-    lc.out_path = LaneFile(config, static_cast<int>(k));
-    // Each lane's job files, fio outputs and the suites' own files (nickbench's iolog, the
+    lc.plan_cells = shares[k];
+    // Each session's job files, fio outputs and the suites' own files (nickbench's iolog, the
     // set-up's job) in a folder of its own: the lanes run the same names at the same time.
-    lc.work_dir = config.work_dir + "/lane" + std::to_string(k);
+    lc.work_dir = config.work_dir + "/" + SessionName(static_cast<int>(k), alone);
+    lc.out_path = lc.work_dir + ".json";
     if (mkdir(lc.work_dir.c_str(), 0755) != 0 && errno != EEXIST) {
       return Fail(err, "cannot create " + lc.work_dir + ": " + std::strerror(errno));
     }
@@ -341,13 +374,15 @@ bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switch
                (control == nullptr || control->ReapplyPinned(e));
       };
     }
+    files_.push_back(lc.out_path);
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) return Fail(err, std::string("cannot start a lane: ") + std::strerror(errno));
     if (pid == 0) {
-      RunLaneChild(parent, static_cast<int>(k), &lane.session_cgroups, suite, lc, target, doc);
+      RunLaneChild(parent, static_cast<int>(k), &lane.session_cgroups, suite, lc, target, header);
     }
     lane.worker = pid;
+    lane.exit_code = -1;
   }
   return true;
 }
@@ -373,7 +408,11 @@ bool RunLanes::WaitForLanes(const Suite& suite, const SessionConfig& config, Res
       std::chrono::milliseconds(250));
   std::optional<std::chrono::steady_clock::time_point> stopped_at;
   size_t ticks = 0;
-  for (size_t done = 0; done < lanes_.size();) {
+  const auto running = [this] {
+    return std::count_if(lanes_.begin(), lanes_.end(),
+                         [](const std::unique_ptr<Lane>& l) { return l->exit_code < 0; });
+  };
+  while (running() > 0) {
     if (InterruptRequested() && !stopped_at) {
       // A fault stop has no signal of its own: the lanes get SIGTERM, as on a user's.
       StopLanes(InterruptSignal() != 0 ? InterruptSignal() : SIGTERM);
@@ -384,14 +423,13 @@ bool RunLanes::WaitForLanes(const Suite& suite, const SessionConfig& config, Res
       int status = 0;
       if (lane->exit_code >= 0 || waitpid(lane->worker, &status, WNOHANG) != lane->worker) continue;
       lane->exit_code = ExitCodeOf(status);
-      ++done;
     }
-    if (done < lanes_.size()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (running() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     // Once a second the run's file gets the lanes' finished cells, so that a SIGKILL of the
     // run keeps them there too (and not only in the lanes' own files).
     if (++ticks % 10 == 0) {
       std::string ignored;
-      (void)MergeLaneFiles(suite, config, lanes_.size(), doc, &ignored);
+      (void)MergeLaneFiles(suite, config, files_, doc, &ignored);
     }
   }
   if (FaultStopRequested()) (void)watch.Lost(stopped_why);

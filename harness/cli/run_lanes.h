@@ -61,8 +61,10 @@ class RunLanes {
                                  RestoreJournal* journal, std::string* err);
 
   /// Step 7: runs `config`'s plan dealt out to the lanes, one child process per lane, and merges
-  /// their documents into `doc` (saved at config.out_path). `switching`: the lanes switch their
-  /// disks' schedulers. Returns whether every lane finished; *failed counts failed cells. An
+  /// their documents into `doc` (saved at config.out_path). The cells of variants that take no
+  /// lanes (Suite::VariantTakesLanes) then run alone on lane 0's disk, its daemon unpinned as a
+  /// serial run's: a second round, one child. `switching`: the lanes switch their disks'
+  /// schedulers. Returns whether every lane finished; *failed counts failed cells. An
   /// interrupt of this process is passed on to the lanes, which stop after their current cell.
   [[nodiscard]] bool RunSessions(Suite& suite, const SessionConfig& config, bool switching,
                                  bool drop_caches, Progress* progress, ResultsDocument* doc,
@@ -80,9 +82,16 @@ class RunLanes {
 
  private:
   struct Lane;
-  /// Forks one child per lane, each running its share of the plan; err when one cannot start.
+  /// One round: a child per lane with a share (lane k runs shares[k]; `alone`: the cells that
+  /// take no lanes, lane 0 only), waited for under the watch; their files merged into *doc.
+  [[nodiscard]] bool RunRound(Suite& suite, const SessionConfig& config, bool switching,
+                              bool drop_caches, const std::vector<std::vector<size_t>>& shares,
+                              bool alone, ResultsDocument* doc, std::string* err);
+  /// Forks one child per lane with a share, each running it into a results file of its own
+  /// (added to files_); err when one cannot start.
   [[nodiscard]] bool StartLanes(Suite& suite, const SessionConfig& config, bool switching,
-                                bool drop_caches, const ResultsDocument& doc, std::string* err);
+                                bool drop_caches, const std::vector<std::vector<size_t>>& shares,
+                                bool alone, const ResultsDocument& doc, std::string* err);
   /// Waits for every lane under a watch of their disks, passing a stop on to them and merging
   /// their files into *doc once a second. A disk lost stops the run: *stopped_why says which
   /// and why. False when a lane did not exit within the deadlines after a stop.
@@ -97,6 +106,7 @@ class RunLanes {
   int cpus_per_lane_ = 0;
   uint64_t lane_memory_bytes_ = 0;
   std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<std::string> files_;  // the results files of the sessions started, to merge
   std::string asked_;
   std::string fs_;  // the lanes' filesystem, for --fresh-fs
   uint64_t lane_dirty_bytes_ = 0;

@@ -52,15 +52,28 @@ bool ParseLanesOption(const std::string& text, const LaneBounds& b, int* lanes, 
 
 std::vector<std::vector<size_t>> DealPlanToLanes(const std::vector<PlannedCell>& plan,
                                                  size_t lanes) {
-  std::vector<std::vector<size_t>> dealt(std::max<size_t>(lanes, 1));
+  return DealPlanToLanes(plan, lanes, {}).lanes;
+}
+
+LaneDeal DealPlanToLanes(const std::vector<PlannedCell>& plan, size_t lanes,
+                         const std::vector<bool>& takes_lanes) {
+  LaneDeal deal;
+  deal.lanes.resize(std::max<size_t>(lanes, 1));
   size_t block = 0;
+  const PlannedCell* previous = nullptr;  // the last cell dealt to a lane
   for (size_t i = 0; i < plan.size(); ++i) {
-    const bool new_block = i > 0 && (plan[i].config_index != plan[i - 1].config_index ||
-                                     plan[i].repetition != plan[i - 1].repetition);
+    const size_t v = plan[i].variant_index;
+    if (v < takes_lanes.size() && !takes_lanes[v]) {
+      deal.alone.push_back(i);
+      continue;
+    }
+    const bool new_block = previous != nullptr && (plan[i].config_index != previous->config_index ||
+                                                   plan[i].repetition != previous->repetition);
     if (new_block) ++block;
-    dealt[block % dealt.size()].push_back(i);
+    deal.lanes[block % deal.lanes.size()].push_back(i);
+    previous = &plan[i];
   }
-  return dealt;
+  return deal;
 }
 
 bool MergeLaneDocuments(const std::vector<ResultsDocument>& lanes, ResultsDocument* merged,
@@ -104,6 +117,14 @@ bool MergeLaneDocuments(const std::vector<ResultsDocument>& lanes, ResultsDocume
   if (!lanes.empty()) {
     merged->setup = lanes.front().setup;
     merged->parameters = lanes.front().parameters;
+  }
+  // A session of only some variants sets up only what they read (a composite's parts): the
+  // members the first document lacks come from the others.
+  for (size_t k = 1; k < lanes.size() && merged->setup.is_object(); ++k) {
+    if (!lanes[k].setup.is_object()) continue;
+    for (const auto& [name, value] : lanes[k].setup.items()) {
+      if (!merged->setup.contains(name)) merged->setup[name] = value;
+    }
   }
   merged->complete = complete;
   return true;

@@ -44,10 +44,24 @@ int MaxLanes(const LaneBounds& bounds);
 std::vector<std::vector<size_t>> DealPlanToLanes(const std::vector<PlannedCell>& plan,
                                                  size_t lanes);
 
+/// A plan dealt to lanes, with the cells that run alone set apart.
+struct LaneDeal {
+  std::vector<std::vector<size_t>> lanes;  ///< each lane's plan indices, in plan order
+  std::vector<size_t> alone;  ///< the cells of variants that take no lanes, in plan order
+};
+
+/// As above, but the cells of a variant v with `takes_lanes[v]` false are set apart in
+/// `alone` (they run after the lanes, on lane 0's disk with no other lane running: a
+/// composite's probes). Blocks are counted among the cells that do take lanes, so those are
+/// dealt as a run of only them would be. An empty `takes_lanes`: every variant takes lanes.
+LaneDeal DealPlanToLanes(const std::vector<PlannedCell>& plan, size_t lanes,
+                         const std::vector<bool>& takes_lanes);
+
 /// Merges the lanes' documents into `*merged` (whose suite, context, identifiers and labels the
 /// caller filled): cells in plan order (CellRecord::plan_index) with each cell's records after
 /// the cells before it, as a serial run of the same plan would have written them; the set-up
-/// of lane 0; complete when every lane is. The suite's summary is the caller's to redo. err when
+/// of lane 0, with the members (a composite's parts) only a later document has; complete when
+/// every lane is. The suite's summary is the caller's to redo. err when
 /// a lane's cells do not account for its records.
 [[nodiscard]] bool MergeLaneDocuments(const std::vector<ResultsDocument>& lanes,
                                       ResultsDocument* merged, std::string* err);

@@ -157,6 +157,12 @@ class SessionRun {
     env_.timeout_seconds = config.timeout_seconds;
     env_.root = config.root;
     env_.drop_caches = config.drop_caches;
+    if (config.lane >= 0) {  // a lane's share: the suite sets up what its cells read
+      env_.runs_variant.assign(variants_.size(), false);
+      for (size_t i : cells_) {
+        if (i < plan_.size()) env_.runs_variant[plan_[i].variant_index] = true;
+      }
+    }
     env_.on_phase = [this](const std::string& phase) {
       progress_->Phase(phase);
       if (target_.tracer != nullptr) target_.tracer->Phase(phase);
@@ -397,7 +403,7 @@ class SessionRun {
   const std::vector<PlannedCell> plan_;
   const std::vector<size_t> cells_;  // the plan indices this session runs, in order
   CellEnvironment env_;
-  int applied_ = -1;            // configuration currently on the device
+  int applied_ = -1;  // configuration currently on the device
   uint32_t rounds_done_ = 0;
   bool converged_ = false;
 };

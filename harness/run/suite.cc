@@ -8,4 +8,6 @@ void Suite::TearDown(const CellEnvironment&) {}
 
 bool Suite::CheckTarget(const TargetFacts&, std::string*) { return true; }
 
+bool Suite::VariantTakesLanes(const SuiteVariant&, int) const { return true; }
+
 }  // namespace elevbench

@@ -50,6 +50,10 @@ struct CellEnvironment {
   /// The run's journal, for a suite that changes machine state of its own during a cell
   /// (replay's tracefs instance): journal first, undo on every path. Null without root.
   RestoreJournal* journal = nullptr;
+  /// The variants (by index in Suite::Variants()) that this session runs cells of; empty when
+  /// it runs them all. A session of some lanes' cells (harness/run/lanes.h) runs only some, and
+  /// a suite may set up only what those read (a composite's parts).
+  std::vector<bool> runs_variant;
 };
 
 /// What the command line says the run will run on, for Suite::CheckTarget: known before
@@ -94,6 +98,13 @@ class Suite {
 
   /// The cells of one configuration, in run order.
   virtual std::vector<SuiteVariant> Variants() const = 0;
+
+  /// With `--lanes` (docs/lanes.md), whether `variant`'s cells may run while other lanes run
+  /// theirs, each lane `cpus_per_lane` CPUs. A variant that may not (a composite's probes,
+  /// which drop the machine's caches mid-cell) runs alone, after the lanes, on lane 0's disk.
+  /// Default true: a suite that takes lanes takes them for every variant (suites that refuse
+  /// them are refused before the run, by the table's lane_cpus).
+  virtual bool VariantTakesLanes(const SuiteVariant& variant, int cpus_per_lane) const;
 
   /// Once per run, before the first cell: lays out what every configuration reads (nickbench's
   /// stream files, the source tree), so that all of them see the same layout. `setup` receives

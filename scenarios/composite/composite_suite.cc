@@ -121,9 +121,28 @@ class CompositeSuite : public Suite {
     return variants;
   }
 
+  bool VariantTakesLanes(const SuiteVariant& variant, int cpus_per_lane) const override {
+    // A part takes lanes in the composite as it does on its own (the table's lane_cpus), and
+    // only if a lane has the CPUs it needs; the others' cells run alone (docs/lanes.md).
+    for (const LivePart& p : parts_) {
+      if (p.spec.suite != variant.key.value("part", std::string())) continue;
+      return p.entry->lane_cpus > 0 && p.entry->lane_cpus <= cpus_per_lane;
+    }
+    return false;
+  }
+
   bool SetUp(const CellEnvironment& env, json* setup, std::string* err) override {
     *setup = json::object();
+    size_t first_variant = 0;
     for (LivePart& p : parts_) {
+      // A session of some lanes' cells sets up only the parts it runs cells of.
+      const size_t count = p.suite->Variants().size();
+      const bool runs =
+          env.runs_variant.size() < first_variant + count ||
+          std::any_of(env.runs_variant.begin() + first_variant,
+                      env.runs_variant.begin() + first_variant + count, [](bool b) { return b; });
+      first_variant += count;
+      if (!runs) continue;
       json part_setup;
       CellEnvironment part_env = env;
       part_env.label_prefix = env.label_prefix + p.spec.suite + "-";
