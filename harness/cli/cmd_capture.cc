@@ -8,25 +8,20 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/run_journal.h"
-#include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
-#include "harness/device/sysfs.h"
-#include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "harness/run/target.h"
-#include "harness/trace/block_capture.h"
 #include "harness/trace/block_trace_summary.h"
+#include "harness/trace/capture_run.h"
 #include "reporters/block_trace_text.h"
 
 namespace elevbench {
@@ -43,48 +38,6 @@ struct CaptureOptions {
   std::string out;
   std::vector<std::string> command;  ///< after `--`
 };
-
-// The facts of the traced disk for the header, and its device number for the filter.
-struct TracedDisk {
-  std::string name;
-  uint32_t major = 0, minor = 0;
-};
-
-// "sdb" or "/dev/sdb" -> "sdb" when it is a whole disk (/sys/block/NAME exists).
-bool WholeDiskName(const std::string& given, std::string* name, std::string* err) {
-  *name = given.rfind("/dev/", 0) == 0 ? given.substr(5) : given;
-  if (name->empty() || name->find('/') != std::string::npos ||
-      !fs::exists("/sys/block/" + *name + "/dev")) {
-    *err = "--device " + given + ": not a whole disk (see `elevbench devices`; name the disk, " +
-           "not a partition)";
-    return false;
-  }
-  return true;
-}
-
-// --out on the traced disk (the disk itself, a partition, a device stacked on them; the file
-// itself when it exists, e.g. a device node) is refused: the trace and its raw events beside it
-// would be written to a disk the user asked only to observe, and the capture would trace them.
-bool CheckOutOffTracedDisk(const std::string& out, const std::string& disk, std::string* err) {
-  const fs::path path = fs::absolute(out);
-  std::vector<std::string> checked = {path.parent_path().string()};
-  std::error_code ec;
-  if (fs::exists(path, ec)) checked.push_back(path.string());
-  for (const std::string& p : checked) {
-    bool on = false;
-    if (!PathIsOnDisk(p, disk, SystemPaths{}, &on, err)) {
-      *err = "--out " + out + ": cannot tell whether it is on " + disk + ": " + *err;
-      return false;
-    }
-    if (on) {
-      *err = "--out " + out + " is on " + disk +
-             ", the disk --device traces: write the trace to another disk (a capture only "
-             "observes its disk and must not trace its own writes)";
-      return false;
-    }
-  }
-  return true;
-}
 
 // Every usage error, before anything is created.
 bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* err) {
@@ -112,7 +65,7 @@ bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* 
     return false;
   }
   if (!o->device.empty()) {
-    if (!WholeDiskName(o->device, &o->device, err) ||
+    if (!CheckCaptureDevice(o->device, SystemPaths{}, &o->device, err) ||
         !CheckOutOffTracedDisk(o->out, o->device, err)) {
       return false;
     }
@@ -139,95 +92,6 @@ bool CheckCaptureOptions(CaptureOptions* o, TargetOptions* target, std::string* 
   return ParseEmulatedSpec(o->emulated, &target->emulated_options, err);
 }
 
-std::string ReadSysfs(const std::string& path) {
-  std::string value, ignored;
-  if (!Sysfs().Read(path, &value, &ignored)) return "";
-  while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) value.pop_back();
-  return value;
-}
-
-// The header's facts of the disk, read before the capture.
-bool DescribeDisk(const std::string& disk, TracedDisk* traced, BlockTraceHeader* h,
-                  std::string* err) {
-  traced->name = disk;
-  if (!ReadDiskNumbers(Sysfs(), disk, &traced->major, &traced->minor, err)) {
-    *err = "cannot read the device number of " + disk + ": " + *err;
-    return false;
-  }
-  h->device = disk;
-  h->device_bytes =
-      std::strtoull(ReadSysfs("/sys/block/" + disk + "/size").c_str(), nullptr, 10) * 512;
-  h->logical_block_bytes = static_cast<uint32_t>(std::strtoul(
-      ReadSysfs("/sys/block/" + disk + "/queue/logical_block_size").c_str(), nullptr, 10));
-  const std::string sched = ReadSysfs("/sys/block/" + disk + "/queue/scheduler");
-  const size_t open = sched.find('['), close = sched.find(']');
-  h->scheduler =
-      open != std::string::npos && close > open ? sched.substr(open + 1, close - open - 1) : sched;
-  h->kernel = ReadMachineInfo().kernel;
-  h->captured_at = NowIso8601();
-  return true;
-}
-
-// Runs the command in `directory` (or here) until it ends; false when interrupted.
-bool RunTracedCommand(const std::vector<std::string>& command, const std::string& directory,
-                      Progress* progress, int* exit_code, std::string* err) {
-  ProcessOptions options;
-  options.stdout_path = "/dev/null";
-  options.working_directory = directory;
-  progress->Note("elevbench: capture: running " + command.front() +
-                 (directory.empty() ? "" : " in " + directory));
-  ProcessResult result;
-  if (!RunProcess(command, options, &result, err)) return false;
-  if (result.interrupted) {
-    *err = "interrupted by signal " + std::to_string(InterruptSignal());
-    return false;
-  }
-  *exit_code = result.exit_code;
-  if (result.exit_code != 0) {
-    PrintNote(command.front() + " exited with " +
-              (result.term_signal ? "signal " + std::to_string(result.term_signal)
-                                  : "status " + std::to_string(result.exit_code)) +
-              (result.error_output.empty() ? "" : ": " + LastLine(result.error_output)));
-  }
-  return true;
-}
-
-// Waits out --duration, saying how far it is; false when interrupted.
-bool WaitDuration(double seconds, Progress* progress, std::string* err) {
-  const auto start = std::chrono::steady_clock::now();
-  progress->Start("capture", 1);
-  progress->BeginCell(0, "tracing for " + Progress::FormatDuration(seconds));
-  int shown = -1;
-  bool done = false;
-  while (!done) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    done = elapsed >= seconds;
-    if (!done && InterruptRequested()) {
-      *err = "interrupted by signal " + std::to_string(InterruptSignal());
-      break;
-    }
-    if (static_cast<int>(elapsed) != shown) {
-      shown = static_cast<int>(elapsed);
-      progress->Phase(Progress::FormatDuration(elapsed) + " of " +
-                      Progress::FormatDuration(seconds));
-    }
-    if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  progress->EndCell();
-  progress->Finish();
-  return done;
-}
-
-// syncfs of the target's filesystem, so its writeback is in the trace; bounded like the cache
-// drop's (a disk that stops answering gets its connection aborted, process/bounded_call.h).
-void DrainWriteback(const std::string& directory) {
-  BoundedCallLimits limits;
-  limits.deadline_seconds = 120;
-  std::string err;
-  if (!SyncPathBounded(directory, limits, &err)) PrintError(err);
-}
-
 std::string SourceOf(const CaptureOptions& o) {
   std::string source = !o.device.empty()     ? "device " + o.device
                        : !o.emulated.empty() ? "emulated " + o.emulated + ", " + o.fs
@@ -239,50 +103,39 @@ std::string SourceOf(const CaptureOptions& o) {
   return source;
 }
 
-// Traces the disk while the workload runs and writes the trace file.
+// Traces the disk while the workload runs (harness/trace/capture_run.h) and says what it gave.
 int CaptureWorkload(const CaptureOptions& o, const RunTarget* target, RestoreJournal* journal,
                     Progress* progress) {
-  const std::string disk = target ? target->disks().front() : o.device;
-  BlockTrace trace;
-  TracedDisk traced;
+  CaptureConfig config;
+  config.device = o.device;
+  config.duration_seconds = o.duration;
+  config.command = o.command;
+  config.out = o.out;
+  config.source = SourceOf(o);
+  CaptureOutcome outcome;
   std::string err;
-  if (!DescribeDisk(disk, &traced, &trace.header, &err)) {
+  const bool captured = RunCapture(config, target, journal, progress, &outcome, &err);
+  if (!outcome.drain_error.empty()) PrintError(outcome.drain_error);
+  if (!captured) {
     PrintError(err);
-    return kExitFailure;
-  }
-  trace.header.source = SourceOf(o);
-  trace.header.command = o.command;
-  const std::string raw = fs::absolute(o.out).string() + ".raw";
-  BlockCapture capture;
-  if (!capture.Start(journal, traced.major, traced.minor, raw, &err)) {
-    PrintError("capture: " + err);
-    return kExitFailure;
-  }
-  int exit_code = 0;
-  const bool ran = o.command.empty()
-                       ? WaitDuration(o.duration, progress, &err)
-                       : RunTracedCommand(o.command, target ? target->directory() : "", progress,
-                                          &exit_code, &err);
-  if (ran && target) DrainWriteback(target->directory());
-  std::string stop_err;
-  const bool stopped = capture.Stop(&trace, &stop_err);
-  unlink(raw.c_str());
-  if (!ran) {
-    PrintError("capture: " + err + "; no trace written");
     return InterruptRequested() ? kExitInterrupted : kExitFailure;
   }
-  if (!stopped || !WriteFileAtomically(o.out, RenderBlockTrace(trace), &stop_err)) {
-    PrintError("capture: " + stop_err);
-    return kExitFailure;
+  if (outcome.command_exit_code != 0 || outcome.command_term_signal != 0) {
+    PrintNote(o.command.front() + " exited with " +
+              (outcome.command_term_signal
+                   ? "signal " + std::to_string(outcome.command_term_signal)
+                   : "status " + std::to_string(outcome.command_exit_code)) +
+              (outcome.command_stderr_tail.empty() ? "" : ": " + outcome.command_stderr_tail));
   }
-  const BlockTraceSummary summary = SummarizeBlockTrace(trace);
-  PrintNote("captured " + std::to_string(summary.records) + " bios from " +
-            std::to_string(summary.processes.size()) + " processes in " +
-            std::to_string(summary.duration_seconds) + " s into " + o.out +
-            (trace.header.lost_events
-                 ? " (" + std::to_string(trace.header.lost_events) + " events lost)"
-                 : ""));
-  return exit_code == 0 && trace.header.lost_events == 0 ? kExitOk : kExitFailure;
+  PrintNote(
+      "captured " + std::to_string(outcome.summary.records) + " bios from " +
+      std::to_string(outcome.summary.processes.size()) + " processes in " +
+      std::to_string(outcome.summary.duration_seconds) + " s into " + o.out +
+      (outcome.lost_events ? " (" + std::to_string(outcome.lost_events) + " events lost)" : ""));
+  return outcome.command_exit_code == 0 && outcome.command_term_signal == 0 &&
+                 outcome.lost_events == 0
+             ? kExitOk
+             : kExitFailure;
 }
 
 int CaptureCommand(CaptureOptions o) {

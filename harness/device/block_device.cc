@@ -275,6 +275,8 @@ bool ReadBlockDevice(const std::string& name, const SystemPaths& paths, BlockDev
   info->model = ReadOr(dir / "device" / "model");
   info->size_bytes = static_cast<uint64_t>(ReadInt(dir / "size").value_or(0)) * 512;
   info->rotational = ReadInt(dir / "queue" / "rotational").value_or(0) != 0;
+  info->logical_block_bytes =
+      static_cast<uint32_t>(ReadInt(dir / "queue" / "logical_block_size").value_or(0));
   std::string line = ReadOr(dir / "queue" / "scheduler");
   std::string ignored;
   if (!line.empty() &&

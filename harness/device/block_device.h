@@ -39,10 +39,11 @@ struct MountInfo {
 
 /// A snapshot of one block device (a whole disk, not a partition).
 struct BlockDeviceInfo {
-  std::string name;               ///< kernel name: "vda", "nvme0n1", "loop3", "dm-0".
-  std::string devno;              ///< "MAJ:MIN".
-  std::string model;              ///< device/model, empty when the driver has none (virtio).
-  uint64_t size_bytes = 0;        ///< the "size" attribute (512-byte sectors) times 512.
+  std::string name;                  ///< kernel name: "vda", "nvme0n1", "loop3", "dm-0".
+  std::string devno;                 ///< "MAJ:MIN".
+  std::string model;                 ///< device/model, empty when the driver has none (virtio).
+  uint64_t size_bytes = 0;           ///< the "size" attribute (512-byte sectors) times 512.
+  uint32_t logical_block_bytes = 0;  ///< queue/logical_block_size; 0 when unreadable.
   bool rotational = false;        ///< queue/rotational; bfq and the block layer treat it specially.
   std::string current_scheduler;  ///< empty for bio-based devices (dm, md) without elevator.
   std::vector<std::string> available_schedulers;  ///< in the kernel's order.
