@@ -48,9 +48,9 @@ std::vector<TracePlotGroup> TracePlotGroupsOf(const ResultsDocument& doc,
       const TraceDirection& d = t.trace->total.Of(dir);
       if (d.requests == 0) continue;
       TraceMerged& m = merged[{row, dir}][t.cell->identifier];
-      m.i2d.Merge(d.i2d);
-      m.d2c.Merge(d.d2c);
-      m.seek_distance.Merge(d.seek_distance);
+      m.i2d.Merge(d.i2d.Expand());
+      m.d2c.Merge(d.d2c.Expand());
+      m.seek_distance.Merge(d.seek_distance.Expand());
       for (const auto& [length, runs] : d.dispatch_run_lengths) m.run_lengths[length] += runs;
     }
   }

@@ -75,11 +75,11 @@ bool TraceCount(const json& v, uint64_t* out) {
   return true;
 }
 
-bool TraceHistogramFromJson(const json& j, const char* key, LatencyHistogram* out,
+bool TraceHistogramFromJson(const json& j, const char* key, CompactHistogram* out,
                             std::string* err) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return true;
-  if (!LatencyHistogram::FromJson(*it, out, err)) {
+  if (!CompactHistogram::FromJson(*it, out, err)) {
     *err = std::string(key) + ": " + *err;
     return false;
   }

@@ -17,21 +17,22 @@
 #include <utility>
 #include <vector>
 
-#include "harness/core/latency_histogram.h"
+#include "harness/core/compact_histogram.h"
 #include "harness/core/trace_mode.h"
 
 namespace elevbench {
 
 /// One direction's requests (reads or writes) of a cell, a process or a phase. A direction
-/// without requests has requests 0 and empty histograms.
+/// without requests has requests 0 and empty histograms. The histograms are compact (a trace
+/// holds up to 168 of them; compact_histogram.h).
 struct TraceDirection {
   uint64_t requests = 0;       ///< completed requests
   uint64_t bytes = 0;          ///< their bytes
   uint64_t direct_issues = 0;  ///< issued without an insert (none's direct issue): I2D = 0
   uint64_t unmatched = 0;      ///< completions whose queue or issue the trace did not see
-  LatencyHistogram q2c;        ///< queued to completed, ns
-  LatencyHistogram i2d;        ///< inserted into the scheduler to dispatched to the driver, ns
-  LatencyHistogram d2c;        ///< dispatched to completed (in the device), ns
+  CompactHistogram q2c;        ///< queued to completed, ns
+  CompactHistogram i2d;        ///< inserted into the scheduler to dispatched to the driver, ns
+  CompactHistogram d2c;        ///< dispatched to completed (in the device), ns
   uint64_t dispatches = 0;
   /// Mean length of a dispatch run: requests the scheduler dispatched one after another from
   /// the same process before it turned to another one.
@@ -39,7 +40,7 @@ struct TraceDirection {
   std::map<uint64_t, uint64_t> dispatch_run_lengths;  ///< run length → how many runs
   double seek_share = 0;  ///< fraction of dispatches that did not start where the last one ended
   double mean_seek_sectors = 0;    ///< over the seeks
-  LatencyHistogram seek_distance;  ///< the histogram's values are sectors, not ns
+  CompactHistogram seek_distance;  ///< the histogram's values are sectors, not ns
   uint64_t merges = 0;             ///< bio back/front merges and request merges
   uint64_t requeues = 0;
   double mean_request_kib = 0;
@@ -97,7 +98,7 @@ struct RequestTraceRecord {
   /// The cell's phases by name (tiobench's "seq_write" …); empty (not written) without phases.
   std::map<std::string, TraceDirections> phases;
   std::optional<TraceQueued> queued;                   ///< absent only in files that left it out
-  std::map<std::string, uint64_t> scheduler_messages;  ///< kind → count (`full`); "" = none
+  std::map<std::string, uint64_t> scheduler_messages;  ///< kind → count (`full`)
   /// bfq queue ("6601S") → kind → count (`full`).
   std::map<std::string, std::map<std::string, uint64_t>> scheduler_queues;
   std::map<std::string, uint64_t> scheduler_events;  ///< kyber_* event → count
@@ -110,7 +111,7 @@ struct RequestTraceRecord {
 /// The `request_trace` object of docs/request-tracing.md. Status members are written when set
 /// (mode not kOff, complete given, strings not empty); the analysis when `summarised`, every
 /// member of it but first_parse_error (when parse_errors > 0), phases and the scheduler maps
-/// (when not empty). RequestTraceRecordFromJson reads it back to an equal record.
+/// (when not empty). RequestTraceRecordFromJson reads it back to a record of the same JSON.
 nlohmann::json RequestTraceRecordToJson(const RequestTraceRecord& trace);
 
 /// Reads a request_trace object leniently (the file comment). err is one line naming the member

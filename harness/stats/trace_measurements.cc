@@ -16,7 +16,7 @@ void AddTraceDirection(const RecordMeasurements& add, const std::string& dir,
                        const TraceDirection& d) {
   using D = Direction;
   using K = MeanKind;
-  const auto ms = [](const LatencyHistogram& h) { return h.mean_ns() / 1e6; };
+  const auto ms = [](const CompactHistogram& h) { return h.mean_ns() / 1e6; };
   add({dir + "_q2c_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.q2c));
   add({dir + "_i2d_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.i2d));
   add({dir + "_d2c_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.d2c));
