@@ -91,11 +91,10 @@ void RenderPlots(const std::vector<Plot>& plots, std::ostringstream& out) {
 }
 
 // The verdict section: the heading, then each file's lines (under its name with several files).
-bool RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
-                       std::string* err) {
+void RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstream& out) {
   std::string heading;
   std::vector<VerdictSection> sections;
-  if (!VerdictSectionsOf(files, &heading, &sections, err)) return false;
+  VerdictSectionsOf(files, &heading, &sections);
   out << "<section class=\"verdict\">\n<h2>Verdict</h2>\n";
   if (!sections.empty()) out << "<p>" << MarkupEscape(heading) << "</p>\n";
   for (const VerdictSection& section : sections) {
@@ -107,7 +106,6 @@ bool RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstrea
     out << "</ul>\n";
   }
   out << "</section>\n";
-  return true;
 }
 
 }  // namespace
@@ -126,7 +124,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
       << "<title>elevbench report: " << MarkupEscape(suites) << "</title>\n"
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
       << "<h1>elevbench report: " << MarkupEscape(suites) << "</h1>\n";
-  if (verdict && !files.empty() && !RenderHtmlVerdict(files, out, err)) return false;
+  if (verdict && !files.empty()) RenderHtmlVerdict(files, out);
   if (!can_plot) {
     out << "<p class=\"note\">No plots: they are drawn with gnuplot, and '"
         << MarkupEscape(gnuplot.program)

@@ -64,11 +64,10 @@ void RenderMarkdownTable(const ReportTable& table, std::ostringstream& out) {
 }
 
 // "## Verdict": the heading of the first file's block, then every file's lines as a list.
-bool RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostringstream& out,
-                           std::string* err) {
+void RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostringstream& out) {
   std::string heading;
   std::vector<VerdictSection> sections;
-  if (!VerdictSectionsOf(files, &heading, &sections, err)) return false;
+  VerdictSectionsOf(files, &heading, &sections);
   out << "## Verdict\n\n";
   if (!sections.empty()) out << MarkdownEscape(heading) << "\n\n";
   for (const VerdictSection& section : sections) {
@@ -76,7 +75,6 @@ bool RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostrings
     for (const std::string& line : section.lines) out << "- " << MarkdownEscape(line) << "\n";
     out << "\n";
   }
-  return true;
 }
 
 }  // namespace
@@ -120,11 +118,10 @@ std::string MarkdownEscape(const std::string& text) {
   return out;
 }
 
-bool RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict, std::string* text,
-                          std::string* err) {
+std::string RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict) {
   std::ostringstream out;
   out << "# elevbench report\n\n";
-  if (verdict && !files.empty() && !RenderMarkdownVerdict(files, out, err)) return false;
+  if (verdict && !files.empty()) RenderMarkdownVerdict(files, out);
   for (const NamedResults& file : files) {
     const std::vector<ReportTable> tables = BuildReportTables(file);
     out << "## " << MarkdownEscape(file.doc.suite);
@@ -143,12 +140,12 @@ bool RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict, 
       out << "\n";
     }
   }
-  *text = out.str();
+  std::string text = out.str();
   // One trailing newline, not a blank line.
-  while (text->size() > 1 && text->back() == '\n' && (*text)[text->size() - 2] == '\n') {
-    text->pop_back();
+  while (text.size() > 1 && text.back() == '\n' && text[text.size() - 2] == '\n') {
+    text.pop_back();
   }
-  return true;
+  return text;
 }
 
 }  // namespace elevbench

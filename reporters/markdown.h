@@ -20,9 +20,7 @@ std::string MarkdownEscape(const std::string& text);
 /// "## Verdict" section (its heading, then each file's lines as a list, under "### <suite>:
 /// <name>" when there are several files), then per file "## <suite>: <name>" (or "## <suite>"
 /// when the name is empty), its header table, a "### <section>" table per section and the
-/// legend as a list. err (one line, naming the file) when a file's suite is unknown or its
-/// records are malformed.
-[[nodiscard]] bool RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict,
-                                        std::string* text, std::string* err);
+/// legend as a list. Cannot fail: the files were read, their measurements made.
+std::string RenderMarkdownReport(const std::vector<NamedResults>& files, bool verdict);
 
 }  // namespace elevbench

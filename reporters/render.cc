@@ -15,8 +15,9 @@ bool RenderJsonStream(const std::vector<NamedResults>& files, const ReportOption
 }
 
 bool RenderMarkdown(const std::vector<NamedResults>& files, const ReportOptions& options,
-                    std::string* text, std::string* err) {
-  return RenderMarkdownReport(files, options.verdict, text, err);
+                    std::string* text, std::string*) {
+  *text = RenderMarkdownReport(files, options.verdict);
+  return true;
 }
 
 bool RenderCsv(const std::vector<NamedResults>& files, const ReportOptions&, std::string* text,

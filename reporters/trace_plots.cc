@@ -45,12 +45,12 @@ std::vector<TracePlotGroup> TracePlotGroupsOf(const ResultsDocument& doc,
     const std::string row = VariantText(t.cell->variant);
     if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
     for (const char* dir : {"read", "write"}) {
-      const TraceDirection& d = t.trace.total.Of(dir);
+      const TraceDirection& d = t.trace->total.Of(dir);
       if (d.requests == 0) continue;
       TraceMerged& m = merged[{row, dir}][t.cell->identifier];
-      m.i2d.Merge(d.i2d);
-      m.d2c.Merge(d.d2c);
-      m.seek_distance.Merge(d.seek_distance);
+      m.i2d.Merge(d.i2d.Expand());
+      m.d2c.Merge(d.d2c.Expand());
+      m.seek_distance.Merge(d.seek_distance.Expand());
       for (const auto& [length, runs] : d.dispatch_run_lengths) m.run_lengths[length] += runs;
     }
   }
@@ -176,15 +176,12 @@ Plot SeekPlotOf(const TracePlotGroup& g) {
 
 }  // namespace
 
-bool AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots, std::string* err) {
-  std::vector<TracedCell> cells;
-  if (!TracedCellsOf(doc, &cells, err)) return false;
-  for (const TracePlotGroup& g : TracePlotGroupsOf(doc, cells)) {
+void AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots) {
+  for (const TracePlotGroup& g : TracePlotGroupsOf(doc, TracedCellsOf(doc))) {
     plots->push_back(TimePlotOf(g));
     plots->push_back(DispatchRunPlotOf(g));
     plots->push_back(SeekPlotOf(g));
   }
-  return true;
 }
 
 }  // namespace elevbench

@@ -1,6 +1,6 @@
 #pragma once
-// The HTML report's plots of the request tracer's numbers (harness/stats/trace_reader.h), for
-// any suite whose cells were traced, one set per variant row ("bench=3") and direction with
+// The HTML report's plots of the request tracer's numbers (harness/results/request_trace_record.h),
+// for any suite whose cells were traced, one set per variant row ("bench=3") and direction with
 // requests, each from the traced cells of every repetition taken together:
 //   * "trace-time": where a request's time goes, per configuration a stacked bar of the mean
 //     time in the scheduler (I2D) and in the device (D2C);
@@ -17,9 +17,7 @@
 
 namespace elevbench {
 
-/// Appends the trace plots of `doc` to *plots; nothing when no cell was traced. err when a
-/// cell's request_trace cannot be read.
-[[nodiscard]] bool AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots,
-                                        std::string* err);
+/// Appends the trace plots of `doc` to *plots; nothing when no cell was traced.
+void AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots);
 
 }  // namespace elevbench

@@ -183,16 +183,12 @@ std::string RenderVerdictText(const VerdictBlock& block) {
   return text;
 }
 
-bool VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
-                       std::vector<VerdictSection>* sections, std::string* err) {
+void VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
+                       std::vector<VerdictSection>* sections) {
   sections->clear();
   for (size_t i = 0; i < files.size(); ++i) {
     const NamedResults& file = files[i];
-    VerdictBlock block;
-    if (!ComputeVerdict(file.doc, file.measurements, VerdictSettings{}, &block, err)) {
-      if (!file.name.empty()) *err = file.name + ": " + *err;
-      return false;
-    }
+    const VerdictBlock block = ComputeVerdict(file.doc, file.measurements, VerdictSettings{});
     if (i == 0) *heading = VerdictHeading(block);
     VerdictSection section;
     if (files.size() > 1)
@@ -202,7 +198,6 @@ bool VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* head
       section.lines.push_back(VerdictLineText(block, line));
     sections->push_back(std::move(section));
   }
-  return true;
 }
 
 }  // namespace elevbench

@@ -42,8 +42,7 @@ struct VerdictSection {
 };
 
 /// The verdict of every file of a report: the first file's heading and one section per file.
-/// err is ComputeVerdict's, prefixed with the file's name when it has one.
-[[nodiscard]] bool VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
-                                     std::vector<VerdictSection>* sections, std::string* err);
+void VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* heading,
+                       std::vector<VerdictSection>* sections);
 
 }  // namespace elevbench

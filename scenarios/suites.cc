@@ -229,7 +229,9 @@ bool SuiteAndTraceMeasurements(const ResultsDocument& doc, std::vector<Measureme
     *err = "suite '" + doc.suite + "' has no measurements";
     return false;
   }
-  return entry->measure(doc, out, err) && AppendRequestTraceMeasurements(doc, out, err);
+  if (!entry->measure(doc, out, err)) return false;
+  AppendRequestTraceMeasurements(doc, out);
+  return true;
 }
 
 }  // namespace

@@ -41,13 +41,11 @@ bool RenderPost2003Part(const ResultsDocument& part_doc, const std::string& part
 // The verdict block that ends a text format: from the document's measurements, trace included.
 bool AppendTextVerdict(const ResultsDocument& doc, std::string* text, std::string* err) {
   std::vector<Measurement> measurements;
-  VerdictBlock block;
-  if (!MeasurementsOf(doc, &measurements, err) ||
-      !ComputeVerdict(doc, measurements, VerdictSettings{}, &block, err)) {
+  if (!MeasurementsOf(doc, &measurements, err)) {
     *err = "verdict: " + *err;
     return false;
   }
-  *text += RenderVerdictText(block);
+  *text += RenderVerdictText(ComputeVerdict(doc, measurements, VerdictSettings{}));
   return true;
 }
 

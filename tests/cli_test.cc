@@ -288,6 +288,16 @@ TEST_F(CliTest, ResultsFileThatIsNotJson) {
   ExpectUsageError({"report", dir_}, "is a directory, not a results file");
 }
 
+// --trace-requests takes its three words only (CLI11 turns them into the mode), and an error
+// about the mode names it by its word.
+TEST_F(CliTest, TraceRequestsTakesItsWords) {
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--trace-requests", "sometimes"},
+                   "--trace-requests");
+  ExpectUsageError({"run", "tiobench", "--dir", dir_, "--trace-requests", "full"},
+                   geteuid() == 0 ? "--trace-requests full traces a device elevbench makes"
+                                  : "--trace-requests full needs root (tracefs)");
+}
+
 // A refused command makes nothing: no results/ in the working directory, no history database.
 TEST_F(CliTest, RefusedCommandsLeaveNothingBehind) {
   ProcessOptions opts;

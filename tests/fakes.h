@@ -12,6 +12,8 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "harness/device/sysfs.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/machine/machine_cgroups.h"
+#include "harness/results/request_trace_record.h"
 #include "harness/run/run_session.h"
 
 namespace elevbench::testing {
@@ -289,8 +292,9 @@ inline Sysfs::WriteHook FakeCgroupWriteHook() {
   };
 }
 
-/// A request tracer that records what the session asked of it and hands back a fixed
-/// request_trace per cell ({"cell": prefix, "phases": [...], "scheduler_messages": ...}).
+/// A request tracer that records what the session asked of it and hands back a fixed request
+/// trace per cell: raw_events the cell's label prefix, one phase per phase announced (the k-th
+/// with k read requests, so the order shows) and bfq's queue merges.
 class FakeTracer : public CellTracer {
  public:
   bool fail_begin = false;          ///< BeginCell fails ("no tracefs")
@@ -313,13 +317,18 @@ class FakeTracer : public CellTracer {
     phases.push_back(name);
     cell_phases_.push_back(name);
   }
-  nlohmann::json EndCell() override {
-    if (open_cells == 0) return nullptr;
+  std::optional<RequestTraceRecord> EndCell() override {
+    if (open_cells == 0) return std::nullopt;
     --open_cells;
-    return {{"cell", begun.back()},
-            {"phases", cell_phases_},
-            {"complete", true},
-            {"scheduler_messages", {{"queue_merge", queue_merges}}}};
+    RequestTraceRecord trace;
+    trace.mode = TraceMode::kSummary;
+    trace.complete = true;
+    trace.raw_events = begun.back();
+    for (size_t i = 0; i < cell_phases_.size(); ++i) {
+      trace.phases[cell_phases_[i]].read.requests = i + 1;
+    }
+    trace.scheduler_messages["queue_merge"] = queue_merges;
+    return trace;
   }
 
  private:
@@ -355,6 +364,14 @@ inline nlohmann::json FakeTraceDirection(uint64_t requests, uint64_t run, double
           {"merges", 0},
           {"requeues", 0},
           {"mean_request_kib", requests > 0 ? 64.0 : 0.0}};
+}
+
+// A request_trace object read into its record (throws what cannot be read: the test fails).
+inline RequestTraceRecord FakeTraceRecord(const nlohmann::json& j) {
+  RequestTraceRecord trace;
+  std::string err;
+  if (!RequestTraceRecordFromJson(j, &trace, &err)) throw std::invalid_argument(err);
+  return trace;
 }
 
 // A whole request_trace object of a cell with the given read and write accounts.

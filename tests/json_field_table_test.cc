@@ -140,6 +140,24 @@ TEST(JsonFieldTableTest, AbsentOptionalKeyKeepsTheMember) {
   EXPECT_EQ(r.threads, 4u);
 }
 
+// kNullable: absent or null keeps the member (an optional entry would refuse the null); present,
+// it is read with GetJsonField's rules.
+TEST(JsonFieldTableTest, AbsentOrNullNullableKeyKeepsTheMember) {
+  constexpr JsonField<FieldTableRecord> kNullableFields[] = {
+      {"threads", &FieldTableRecord::threads, FieldPresence::kNullable},
+      {"label", &FieldTableRecord::label, FieldPresence::kNullable}};
+  FieldTableRecord r;
+  std::string err;
+  ASSERT_TRUE(ReadJsonFields(kNullableFields, {{"threads", nullptr}}, &r, &err)) << err;
+  EXPECT_EQ(r.threads, 0u);
+  EXPECT_EQ(r.label, "unset");
+  ASSERT_TRUE(ReadJsonFields(kNullableFields, {{"threads", 3}, {"label", "x"}}, &r, &err)) << err;
+  EXPECT_EQ(r.threads, 3u);
+  EXPECT_EQ(r.label, "x");
+  EXPECT_FALSE(ReadJsonFields(kNullableFields, {{"threads", -1}}, &r, &err));
+  EXPECT_EQ(err, "threads: expected a non-negative integer");
+}
+
 TEST(JsonFieldTableTest, FirstBadKeyInTableOrderIsReported) {
   nlohmann::json j = WrittenFieldTableRecord();
   j.erase("bytes");

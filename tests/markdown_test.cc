@@ -14,10 +14,7 @@ namespace elevbench {
 namespace {
 
 std::string RenderMarkdown(const std::vector<NamedResults>& files) {
-  std::string text;
-  std::string err;
-  EXPECT_TRUE(RenderMarkdownReport(testing::WithMeasurements(files), true, &text, &err)) << err;
-  return text;
+  return RenderMarkdownReport(testing::WithMeasurements(files), true);
 }
 
 // The table line of `identifier` under the "### section" heading.

@@ -94,14 +94,14 @@ TEST(RequestTracerRootTest, RandomReadsAgreeWithFioAndTheDiskDaemon) {
   std::string err;
   ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
   ASSERT_EQ(doc.cells.size(), 1u);
-  const nlohmann::json& trace = doc.cells[0].request_trace;
-  ASSERT_TRUE(trace.is_object());
-  EXPECT_EQ(trace.value("dropped_events", 1), 0);
-  EXPECT_TRUE(trace.value("complete", false)) << trace.value("problem", "");
-  ASSERT_TRUE(trace.contains("phases") && trace["phases"].contains("random_read")) << trace.dump();
-  const nlohmann::json& reads = trace["phases"]["random_read"]["read"];
-  const double q2c_total = reads["q2c"]["sum_ns"].get<double>();
-  ASSERT_GT(reads["requests"].get<uint64_t>(), 100u);
+  ASSERT_TRUE(doc.cells[0].request_trace.has_value());
+  const RequestTraceRecord& trace = *doc.cells[0].request_trace;
+  EXPECT_EQ(trace.dropped_events, 0u);
+  EXPECT_TRUE(trace.Complete()) << trace.problem;
+  ASSERT_TRUE(trace.phases.count("random_read")) << RequestTraceRecordToJson(trace).dump();
+  const TraceDirection& reads = trace.phases.at("random_read").read;
+  const double q2c_total = reads.q2c.sum_ns();
+  ASSERT_GT(reads.requests, 100u);
 
   std::vector<TioRecord> records;
   ASSERT_TRUE(TioRecordsFromDocument(doc, &records, &err)) << err;
@@ -112,13 +112,13 @@ TEST(RequestTracerRootTest, RandomReadsAgreeWithFioAndTheDiskDaemon) {
   ASSERT_NE(random_read, nullptr);
   const double fio_total = random_read->measurement.latency.sum_ns();
   EXPECT_NEAR(q2c_total / fio_total, 1.0, 0.05)
-      << "trace Q2C " << q2c_total / 1e9 << " s over " << reads["requests"] << " reads, fio "
+      << "trace Q2C " << q2c_total / 1e9 << " s over " << reads.requests << " reads, fio "
       << fio_total / 1e9 << " s over " << random_read->measurement.ios << " calls";
 
   uint64_t daemon_reads = 0;
   const double daemon_mean = DaemonMeanReadServiceNs(disk_trace, 4096, &daemon_reads);
   ASSERT_GT(daemon_reads, 100u);
-  const double d2c_mean = reads["d2c"]["mean_ns"].get<double>();
+  const double d2c_mean = reads.d2c.mean_ns();
   EXPECT_GE(d2c_mean, daemon_mean * 0.98);
   EXPECT_LE(d2c_mean, daemon_mean * 1.10)
       << "D2C " << d2c_mean / 1e6 << " ms, daemon " << daemon_mean / 1e6 << " ms over "
@@ -147,18 +147,20 @@ TEST(RequestTracerRootTest, FullTraceCountsBfqMessagesAndLeavesTracingAsFound) {
   ASSERT_EQ(doc.cells.size(), 2u);
   for (const CellRecord& cell : doc.cells) {
     SCOPED_TRACE(cell.label);
-    const nlohmann::json& t = cell.request_trace;
-    ASSERT_TRUE(t.is_object());
-    EXPECT_EQ(t.value("mode", ""), "full");
-    EXPECT_TRUE(t.value("complete", false)) << t.value("problem", "");
-    EXPECT_GT(t["read"]["requests"].get<uint64_t>(), 0u);
-    EXPECT_EQ(t["processes"].size(), 2u);  // the two readers
+    ASSERT_TRUE(cell.request_trace.has_value());
+    const RequestTraceRecord& t = *cell.request_trace;
+    EXPECT_EQ(t.mode, TraceMode::kFull);
+    EXPECT_TRUE(t.Complete()) << t.problem;
+    EXPECT_GT(t.total.read.requests, 0u);
+    EXPECT_EQ(t.processes.size(), 2u);  // the two readers
     const bool bfq = cell.scheduler.rfind("bfq", 0) == 0;
-    EXPECT_EQ(t.contains("scheduler_messages"), bfq);
+    EXPECT_EQ(!t.scheduler_messages.empty(), bfq);
     if (bfq) {
-      EXPECT_GT(t["scheduler_messages"].value("add_request", 0), 0);
+      EXPECT_GT(
+          t.scheduler_messages.count("add_request") ? t.scheduler_messages.at("add_request") : 0u,
+          0u);
     }
-    const std::string raw = out + ".fio/" + t.value("raw_events", "");
+    const std::string raw = out + ".fio/" + t.raw_events;
     EXPECT_TRUE(std::ifstream(raw).good()) << raw;
   }
 }

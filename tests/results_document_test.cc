@@ -167,7 +167,11 @@ TEST(ResultsTest, StreamedTextIsTheDumpOfTheJson) {
   doc.setup = {{"files", nlohmann::json::array()}, {"digest", "a\nb\t\"c\" \u00e9"}};
   doc.cells[0].label = "DL";
   doc.cells[0].error = "line one\nline two";
-  doc.cells[1].request_trace = {{"complete", false}, {"problem", "not traced"}};
+  RequestTraceRecord untraced;
+  untraced.summarised = false;
+  untraced.complete = false;
+  untraced.problem = "not traced";
+  doc.cells[1].request_trace = untraced;
   doc.records[0]["empty"] = nlohmann::json::object();
   doc.records[0]["nested"] = {{"list", {1, 2.5, nullptr}}, {"none", nlohmann::json::array()}};
   EXPECT_EQ(streamed(doc), ResultsToJson(doc).dump(2) + "\n");

@@ -45,21 +45,19 @@ TEST(VerdictTextTest, TheSuitesTextEndsWithTheBlockAfterItsUnchangedTables) {
 
 TEST(VerdictTextTest, MarkdownAndHtmlOpenWithTheBlock) {
   const std::vector<NamedResults> files = {TracedFixture()};
-  std::string md, err;
-  ASSERT_TRUE(RenderMarkdownReport(files, true, &md, &err)) << err;
+  const std::string md = RenderMarkdownReport(files, true);
   EXPECT_EQ(md.rfind("# elevbench report\n\n## Verdict\n\nVerdict (headline rows;", 0), 0u) << md;
   EXPECT_NE(md.find("- bench3 IO Rate: AS best, 1.86× DL"), std::string::npos) << md;
   EXPECT_LT(md.find("## Verdict"), md.find("## nickbench: nb-traced.json"));
   testing::ExpectMatchesGolden("report_nickbench_traced.md", md);
-  std::string without;
-  ASSERT_TRUE(RenderMarkdownReport(files, false, &without, &err)) << err;
+  const std::string without = RenderMarkdownReport(files, false);
   EXPECT_EQ(without.find("Verdict"), std::string::npos);
   EXPECT_EQ(md.substr(md.find("## nickbench: nb-traced.json")),
             without.substr(without.find("## nickbench: nb-traced.json")));
 
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
-  std::string html;
+  std::string html, err;
   ASSERT_TRUE(RenderHtmlReport(files, none, true, &html, &err)) << err;
   const size_t section = html.find("<section class=\"verdict\">\n<h2>Verdict</h2>\n<p>Verdict");
   ASSERT_NE(section, std::string::npos) << html;

@@ -269,14 +269,15 @@ TargetFacts FactsOf(const RunOptions& o, const TargetOptions& t) {
 // --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
 // and needs root.
 bool CheckTraceOption(const RunOptions& o, const TargetOptions& t, std::string* err) {
-  if (o.trace_requests == "off") return true;
+  if (o.trace_requests == TraceMode::kOff) return true;
+  const std::string flag = std::string("--trace-requests ") + TraceModeName(o.trace_requests);
   if (!RunningAsRoot()) {
-    *err = "--trace-requests " + o.trace_requests + " needs root (tracefs)";
+    *err = flag + " needs root (tracefs)";
     return false;
   }
   const bool own_device = t.emulated || t.scratch_bytes > 0;
   if (!own_device && o.device.empty()) {
-    *err = "--trace-requests " + o.trace_requests +
+    *err = flag +
            " traces a device elevbench makes (--emulated, --scratch) or the one named with "
            "--device";
     return false;
@@ -308,12 +309,12 @@ bool CheckLanesOption(const RunOptions& o, const MachineInfo& host, CheckedRun* 
   b.suite = o.entry->name;
   if (o.entry->lane_cpus == 0) b.refusal = o.entry->lanes_refused;
   const char* why =
-      !c->target.emulated          ? "needs --emulated (each lane is an emulated disk of its own)"
-      : !RunningAsRoot()           ? "needs root (a disk, cpuset and writeback limit per lane)"
-      : c->adaptive.enabled        ? "needs a fixed --repetitions (auto decides between rounds)"
-      : o.trace_requests == "full" ? "cannot trace in full (one global blk tracer)"
-      : !o.disk_trace.empty()      ? "cannot write one --disk-trace for several disks"
-                                   : nullptr;
+      !c->target.emulated   ? "needs --emulated (each lane is an emulated disk of its own)"
+      : !RunningAsRoot()    ? "needs root (a disk, cpuset and writeback limit per lane)"
+      : c->adaptive.enabled ? "needs a fixed --repetitions (auto decides between rounds)"
+      : o.trace_requests == TraceMode::kFull ? "cannot trace in full (one global blk tracer)"
+      : !o.disk_trace.empty()                ? "cannot write one --disk-trace for several disks"
+                                             : nullptr;
   if (why != nullptr) return Fail(err, "--lanes " + o.lanes + " " + why);
   cpu_set_t set;
   b.online_cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host.cpus;
@@ -377,9 +378,7 @@ int CheckStep(RunState* s) {
     PrintError("fio is required: " + err);
     return kExitFailure;
   }
-  TraceMode trace_mode = TraceMode::kOff;
-  if (ParseTraceMode(s->o.trace_requests, &trace_mode) && trace_mode == TraceMode::kFull &&
-      RunningAsRoot() && !GlobalTracerFree(&err)) {
+  if (s->o.trace_requests == TraceMode::kFull && RunningAsRoot() && !GlobalTracerFree(&err)) {
     PrintError(err);  // before anything is made: the global tracer is someone else's
     return kExitUsage;
   }
@@ -555,8 +554,7 @@ int MachineStep(RunState* s) {
 // 5c. The request tracer (--trace-requests summary|full): the disk is the one we made or the one
 // named with --device.
 int TraceStep(RunState* s) {
-  TraceMode mode = TraceMode::kOff;
-  if (!ParseTraceMode(s->o.trace_requests, &mode)) mode = TraceMode::kOff;
+  const TraceMode mode = s->o.trace_requests;
   const std::vector<std::string>& disks = s->target.disks();
   if (mode == TraceMode::kOff || disks.empty()) return kContinue;
   std::string lane_err;

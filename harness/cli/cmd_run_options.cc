@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "harness/cli/cli.h"
@@ -32,6 +33,10 @@ std::string SuiteFormatsHelp() {
   }
   return text;
 }
+
+// --trace-requests' words, the only place they are parsed: CLI11 turns the word into the enum.
+const std::map<std::string, TraceMode> kTraceModeWords = {
+    {"off", TraceMode::kOff}, {"summary", TraceMode::kSummary}, {"full", TraceMode::kFull}};
 
 void AddTargetOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_option("--dir", run->directory,
@@ -106,7 +111,11 @@ void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
                   "the one named with --device): off (default), summary (block events in a "
                   "private tracefs instance), full (also the scheduler's own log through the "
                   "global blk tracer)")
-      ->check(CLI::IsMember({"off", "summary", "full"}));
+      ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
+      // Inserted before the transformer, so it runs first: the word's own one-line error and
+      // help ("TEXT:{off,summary,full}", "sometimes not in {off,summary,full}"), not the map's.
+      ->transform(CLI::IsMember({"off", "summary", "full"}))
+      ->type_name("TEXT");
 }
 
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/trace_mode.h"
 #include "harness/results/results_document.h"
 #include "harness/stats/statistics.h"
 #include "scenarios/suites.h"
@@ -44,9 +45,9 @@ struct RunOptions {
   bool no_drop_caches = false;
   bool fresh_fs = false;       ///< --fresh-fs: the filesystem made again before each cell
   double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
-  /// "--trace-requests off|summary|full"; off by default: tracing can tip bfq's close calls
-  /// (docs/performance.md, "Cost of the request tracer").
-  std::string trace_requests = "off";
+  /// "--trace-requests off|summary|full", parsed by CLI11 into the enum; off by default: tracing
+  /// can tip bfq's close calls (docs/performance.md, "Cost of the request tracer").
+  TraceMode trace_requests = TraceMode::kOff;
   std::string identifier;
   std::string format;       ///< empty = the suite's default text format
   bool no_verdict = false;  ///< "--no-verdict": the tables without the verdict block

@@ -29,6 +29,9 @@ enum class FieldPresence {
   /// absent: the member keeps its value (a default, for files written before the field was);
   /// present (null included) it must have the member's JSON type as a required one does.
   kOptional,
+  /// absent or null: the member keeps its value (GetOptionalJsonField's rule), for records whose
+  /// writers never promised every member (the request trace, docs/request-tracing.md).
+  kNullable,
 };
 
 /// One entry of a record's field table: the JSON key and the member it holds. Record may be a
@@ -63,14 +66,19 @@ void WriteJsonFields(const JsonField<Record> (&table)[N], const Record& record, 
 
 /// Reads each entry of `table`, in table order, from the object j into its member of *record
 /// with GetJsonField's rules; stops at the first bad entry with GetJsonField's error in err
-/// ("<key>: missing", "<key>: expected a non-negative integer"). An absent kOptional entry
-/// leaves its member as it is. On failure the members read before the bad one are already set:
-/// read into a fresh record and move it out on success. j must be an object (check first).
+/// ("<key>: missing", "<key>: expected a non-negative integer"). An absent kOptional entry, and
+/// an absent or null kNullable one, leaves its member as it is. On failure the members read before
+/// the bad one are already set: read into a fresh record and move it out on success. j must be an
+/// object (check first).
 template <typename Record, size_t N>
 [[nodiscard]] bool ReadJsonFields(const JsonField<Record> (&table)[N], const nlohmann::json& j,
                                   Record* record, std::string* err) {
   for (const JsonField<Record>& field : table) {
     if (field.presence == FieldPresence::kOptional && !j.contains(field.name)) continue;
+    if (field.presence == FieldPresence::kNullable) {
+      const auto it = j.find(field.name);
+      if (it == j.end() || it->is_null()) continue;
+    }
     const bool ok = std::visit(
         [&](auto member) { return GetJsonField(j, field.name, &(record->*member), err); },
         field.pointer);

@@ -149,6 +149,8 @@ class LatencyHistogram {
   bool operator==(const LatencyHistogram& other) const = default;
 
  private:
+  friend class CompactHistogram;  // its sparse copy: the same members, bucket for bucket
+
   std::array<uint64_t, kHistogramBuckets> counts_{};
   uint64_t count_ = 0;
   uint64_t overflow_count_ = 0;

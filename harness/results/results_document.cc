@@ -57,7 +57,7 @@ json CellToJson(const CellRecord& c) {
                    {"queue", c.queue},
                    {"disk_counters", c.disk_counters}});
   if (!c.label.empty()) cell["label"] = c.label;
-  if (!c.request_trace.is_null()) cell["request_trace"] = c.request_trace;
+  if (c.request_trace) cell["request_trace"] = RequestTraceRecordToJson(*c.request_trace);
   if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
   return cell;
 }
@@ -171,6 +171,7 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
     d.identifiers = j.value("identifiers", std::vector<std::string>{});
     d.labels = j.value("labels", std::vector<std::string>{});
     d.setup = j.contains("setup") ? std::move(j["setup"]) : json();
+    size_t cell_index = 0;  // for a trace's error
     for (const json& c : j.at("cells")) {
       CellRecord cell;
       cell.scheduler = c.at("scheduler").get<std::string>();
@@ -186,7 +187,15 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
       cell.duration_seconds = c.value("duration_seconds", 0.0);
       cell.queue = c.value("queue", std::map<std::string, std::string>{});
       cell.disk_counters = c.value("disk_counters", json());
-      cell.request_trace = c.value("request_trace", json());
+      const auto trace = c.find("request_trace");
+      if (trace != c.end() && !trace->is_null()) {
+        RequestTraceRecord record;
+        if (!RequestTraceRecordFromJson(*trace, &record, err)) {
+          *err = "cells[" + std::to_string(cell_index) + "]: " + *err;
+          return false;
+        }
+        cell.request_trace = std::move(record);
+      }
       if (c.contains("lane") && !ReadJsonFields(kLaneFields, c, &cell, err)) {
         *err = "cells: " + *err;
         return false;
@@ -195,6 +204,7 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
         if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
       }
       d.cells.push_back(std::move(cell));
+      ++cell_index;
     }
     json& records = j.at("records");
     if (!records.is_array()) {

@@ -6,10 +6,12 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/core/atomic_file.h"
+#include "harness/results/request_trace_record.h"
 
 namespace elevbench {
 
@@ -31,9 +33,10 @@ struct CellRecord {
   double duration_seconds = 0;
   std::map<std::string, std::string> queue;  ///< every queue/ and queue/iosched/ value
   nlohmann::json disk_counters;              ///< emulated-disk counters over the cell, or null
-  /// The request tracer's account of the cell (docs/request-tracing.md), or null when the run
-  /// did not trace (`--trace-requests off`, or a target that cannot be traced).
-  nlohmann::json request_trace;
+  /// The request tracer's account of the cell (docs/request-tracing.md), or none when the run
+  /// did not trace (`--trace-requests off`, or a target that cannot be traced): the file's
+  /// "request_trace" member, absent or null then.
+  std::optional<RequestTraceRecord> request_trace;
   /// `--lanes`: the lane that ran the cell (-1 in a serial run, and then none of the three
   /// lane fields is written), its index in the run's plan (the merged document's order), and
   /// how many of the document's records it added (so a lane's records can be merged by cell).

@@ -334,7 +334,11 @@ class SessionRun {
     if (tracer != nullptr) {
       rec->request_trace = tracer->EndCell();
       if (!tracing) {
-        rec->request_trace = {{"complete", false}, {"problem", "not traced: " + trace_err}};
+        RequestTraceRecord untraced;
+        untraced.summarised = false;
+        untraced.complete = false;
+        untraced.problem = "not traced: " + trace_err;
+        rec->request_trace = std::move(untraced);
       }
     }
     return ok;
@@ -349,10 +353,14 @@ class SessionRun {
   // The suite's records with the cell's common header fields, and, when the scheduler's log was
   // traced, how many of its queues bfq merged in the cell: a bimodal spread explains itself.
   void AppendRecords(const CellRecord& rec, std::vector<nlohmann::json>* records) {
-    const nlohmann::json& trace = rec.request_trace;
-    const bool logged = trace.is_object() && trace.contains("scheduler_messages");
+    const std::optional<RequestTraceRecord>& trace = rec.request_trace;
+    const bool logged = trace && !trace->scheduler_messages.empty();
     for (nlohmann::json& r : *records) {
-      if (logged) r["scheduler_queue_merges"] = trace["scheduler_messages"].value("queue_merge", 0);
+      if (logged) {
+        const auto merges = trace->scheduler_messages.find("queue_merge");
+        r["scheduler_queue_merges"] =
+            merges == trace->scheduler_messages.end() ? 0 : merges->second;
+      }
       r["scheduler"] = rec.scheduler;
       r["identifier"] = rec.identifier;
       r["label"] = rec.label;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,8 @@ class CellTracer {
   virtual bool BeginCell(const std::string& label_prefix, std::string* err) = 0;
   /// Marks the start of a phase of the cell in the trace.
   virtual void Phase(const std::string& name) = 0;
-  /// Stops tracing and returns the cell's `request_trace` object (null when none began).
-  virtual nlohmann::json EndCell() = 0;
+  /// Stops tracing and returns the cell's request trace (none when no cell began).
+  virtual std::optional<RequestTraceRecord> EndCell() = 0;
 };
 
 /// Where the cells run.

@@ -16,7 +16,7 @@ void AddTraceDirection(const RecordMeasurements& add, const std::string& dir,
                        const TraceDirection& d) {
   using D = Direction;
   using K = MeanKind;
-  const auto ms = [](const LatencyHistogram& h) { return h.mean_ns() / 1e6; };
+  const auto ms = [](const CompactHistogram& h) { return h.mean_ns() / 1e6; };
   add({dir + "_q2c_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.q2c));
   add({dir + "_i2d_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.i2d));
   add({dir + "_d2c_mean_ms", "ms", D::kLowerIsBetter, K::kArithmetic, false}, ms(d.d2c));
@@ -57,42 +57,41 @@ bool VariantNamesRow(const nlohmann::json& variant, const std::string& suite,
   return true;
 }
 
-bool TracedCellsOf(const ResultsDocument& doc, std::vector<TracedCell>* out, std::string* err) {
+std::vector<TracedCell> TracedCellsOf(const ResultsDocument& doc) {
   std::vector<TracedCell> cells;
-  for (size_t i = 0; i < doc.cells.size(); ++i) {
-    const CellRecord& c = doc.cells[i];
-    if (c.status != "ok" || c.request_trace.is_null()) continue;
-    TracedCell traced;
-    traced.cell = &c;
-    if (!RequestTraceFromJson(c.request_trace, &traced.trace, err)) {
-      *err = "cells[" + std::to_string(i) + "]: " + *err;
-      return false;
-    }
-    cells.push_back(std::move(traced));
+  for (const CellRecord& c : doc.cells) {
+    if (c.status == "ok" && c.request_trace) cells.push_back({&c, &*c.request_trace});
   }
-  *out = std::move(cells);
-  return true;
+  return cells;
 }
 
-bool AppendRequestTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
-                                    std::string* err) {
-  std::vector<TracedCell> cells;
-  if (!TracedCellsOf(doc, &cells, err)) return false;
-  for (const TracedCell& t : cells) {
+const TraceDirections& TraceAccountOf(const RequestTraceRecord& trace, const std::string& section,
+                                      const std::string& row, std::string* phase) {
+  for (const auto& [name, account] : trace.phases) {
+    if (name == section || name == row) {
+      if (phase != nullptr) *phase = name;
+      return account;
+    }
+  }
+  if (phase != nullptr) phase->clear();
+  return trace.total;
+}
+
+void AppendRequestTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out) {
+  for (const TracedCell& t : TracedCellsOf(doc)) {
     const RecordHeader header{t.cell->scheduler, t.cell->identifier, t.cell->label,
                               t.cell->repetition};
     RecordMeasurements add(doc.suite, kRequestTraceSection, header, out);
     add.SetRow(VariantText(t.cell->variant));
-    if (t.trace.total.read.requests > 0) AddTraceDirection(add, "read", t.trace.total.read);
-    if (t.trace.total.write.requests > 0) AddTraceDirection(add, "write", t.trace.total.write);
-    if (t.trace.has_queued) {
+    if (t.trace->total.read.requests > 0) AddTraceDirection(add, "read", t.trace->total.read);
+    if (t.trace->total.write.requests > 0) AddTraceDirection(add, "write", t.trace->total.write);
+    if (t.trace->queued) {
       add({"queued_mean", "requests", Direction::kNeither, MeanKind::kArithmetic, false},
-          t.trace.queued_mean);
+          t.trace->queued->mean);
     }
     add({"dropped_events", "events", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
-        static_cast<double>(t.trace.dropped_events));
+        static_cast<double>(t.trace->dropped_events));
   }
-  return true;
 }
 
 }  // namespace elevbench

@@ -12,7 +12,6 @@
 
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
-#include "harness/stats/trace_reader.h"
 
 namespace elevbench {
 
@@ -31,25 +30,28 @@ std::string VariantText(const nlohmann::json& variant);
 bool VariantNamesRow(const nlohmann::json& variant, const std::string& suite,
                      const std::string& section, const std::string& row);
 
-/// A cell that was traced, with its trace read.
+/// A cell that was traced.
 struct TracedCell {
-  const CellRecord* cell = nullptr;  ///< in the document the list was made from
-  RequestTrace trace;
+  const CellRecord* cell = nullptr;           ///< in the document the list was made from
+  const RequestTraceRecord* trace = nullptr;  ///< its request_trace
 };
 
-/// The cells of `doc` whose status is "ok" and whose request_trace is not null, in the
-/// document's order, their traces read. err ("cells[3]: request_trace.read.q2c: …") for a trace
-/// that cannot be read.
-[[nodiscard]] bool TracedCellsOf(const ResultsDocument& doc, std::vector<TracedCell>* out,
-                                 std::string* err);
+/// The cells of `doc` whose status is "ok" and that have a request_trace, in the document's
+/// order. The pointers are into `doc`.
+std::vector<TracedCell> TracedCellsOf(const ResultsDocument& doc);
+
+/// The account of a table row: the phase named by its section or its row key when the trace has
+/// one of that name (tiobench's sections are its phases), else the whole cell's. `*phase` (may
+/// be null) gets the phase's name, or "" for the whole cell.
+const TraceDirections& TraceAccountOf(const RequestTraceRecord& trace, const std::string& section,
+                                      const std::string& row, std::string* phase);
 
 /// Appends the trace measurements of every traced cell of `doc` to *out: per direction with
 /// requests `<dir>_q2c_mean_ms`, `<dir>_i2d_mean_ms`, `<dir>_d2c_mean_ms` (lower is better),
 /// `<dir>_mean_dispatch_run`, `<dir>_seek_share` (neither way is better: they describe), and
 /// `queued_mean` and `dropped_events` of the cell. A cell that failed gives none (its rows
 /// then have fewer numbers than repetitions, and say so). Nothing for a document without
-/// traces. err as TracedCellsOf.
-[[nodiscard]] bool AppendRequestTraceMeasurements(const ResultsDocument& doc,
-                                                  std::vector<Measurement>* out, std::string* err);
+/// traces. Cannot fail: the traces were read with the document.
+void AppendRequestTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out);
 
 }  // namespace elevbench

@@ -133,7 +133,7 @@ std::vector<const TraceDirections*> AccountsOf(const std::vector<TracedCell>& ce
       continue;
     }
     std::string cell_phase;
-    accounts.push_back(&TraceAccountOf(t.trace, line.section, line.row, &cell_phase));
+    accounts.push_back(&TraceAccountOf(*t.trace, line.section, line.row, &cell_phase));
     if (phase->empty()) *phase = cell_phase;
   }
   return accounts;
@@ -183,10 +183,10 @@ void AddEvidence(const std::vector<TracedCell>& cells, VerdictLine* line) {
 
 }  // namespace
 
-bool ComputeVerdict(const ResultsDocument& doc, const std::vector<Measurement>& measurements,
-                    const VerdictSettings& settings, VerdictBlock* out, std::string* err) {
-  std::vector<TracedCell> cells;
-  if (!TracedCellsOf(doc, &cells, err)) return false;
+VerdictBlock ComputeVerdict(const ResultsDocument& doc,
+                            const std::vector<Measurement>& measurements,
+                            const VerdictSettings& settings) {
+  const std::vector<TracedCell> cells = TracedCellsOf(doc);
   const std::vector<MetricRow> rows = MetricRowsFrom(doc, measurements);
   const DnfCounts dnf = DnfCountsOf(measurements);
   // Headline rows grouped by section × row × metric, groups in order of first appearance.
@@ -207,8 +207,7 @@ bool ComputeVerdict(const ResultsDocument& doc, const std::vector<Measurement>& 
     if (line.has_best && !cells.empty()) AddEvidence(cells, &line);
     block.lines.push_back(std::move(line));
   }
-  *out = std::move(block);
-  return true;
+  return block;
 }
 
 }  // namespace elevbench

@@ -98,10 +98,9 @@ struct VerdictBlock {
 };
 
 /// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
-/// measurements included or not). err when a cell's request_trace cannot be read.
-[[nodiscard]] bool ComputeVerdict(const ResultsDocument& doc,
-                                  const std::vector<Measurement>& measurements,
-                                  const VerdictSettings& settings, VerdictBlock* out,
-                                  std::string* err);
+/// measurements included or not), with the request traces' evidence when cells were traced.
+VerdictBlock ComputeVerdict(const ResultsDocument& doc,
+                            const std::vector<Measurement>& measurements,
+                            const VerdictSettings& settings);
 
 }  // namespace elevbench

@@ -51,38 +51,37 @@ double DirectionTrace::MeanDispatchRun() const {
   return runs == 0 ? 0 : static_cast<double>(total) / static_cast<double>(runs);
 }
 
-json DirectionTrace::ToJson() const {
-  json runs = json::object();
-  for (const auto& [length, count] : run_lengths) runs[std::to_string(length)] = count;
+TraceDirection DirectionTrace::ToRecord() const {
   const uint64_t assessed = seek_distance.count();
-  return json{
-      {"requests", requests},
-      {"bytes", bytes},
-      {"direct_issues", direct_issues},
-      {"unmatched", unmatched},
-      {"q2c", q2c.ToJson()},
-      {"i2d", i2d.ToJson()},
-      {"d2c", d2c.ToJson()},
-      {"dispatches", dispatches},
-      {"mean_dispatch_run", MeanDispatchRun()},
-      {"dispatch_run_lengths", runs},
-      {"seek_share", assessed == 0 ? 0.0 : static_cast<double>(seeks) / assessed},
-      {"mean_seek_sectors", seeks == 0 ? 0.0 : seek_sectors_sum / static_cast<double>(seeks)},
-      {"seek_distance", seek_distance.ToJson()},
-      {"merges", merges},
-      {"requeues", requeues},
-      {"mean_request_kib", requests == 0 ? 0.0 : static_cast<double>(bytes) / 1024.0 / requests}};
+  TraceDirection d;
+  d.requests = requests;
+  d.bytes = bytes;
+  d.direct_issues = direct_issues;
+  d.unmatched = unmatched;
+  d.q2c = CompactHistogram(q2c);
+  d.i2d = CompactHistogram(i2d);
+  d.d2c = CompactHistogram(d2c);
+  d.dispatches = dispatches;
+  d.mean_dispatch_run = MeanDispatchRun();
+  d.dispatch_run_lengths = run_lengths;
+  d.seek_share = assessed == 0 ? 0.0 : static_cast<double>(seeks) / assessed;
+  d.mean_seek_sectors = seeks == 0 ? 0.0 : seek_sectors_sum / static_cast<double>(seeks);
+  d.seek_distance = CompactHistogram(seek_distance);
+  d.merges = merges;
+  d.requeues = requeues;
+  d.mean_request_kib = requests == 0 ? 0.0 : static_cast<double>(bytes) / 1024.0 / requests;
+  return d;
 }
 
-json RequestTraceSummary::ToJson(size_t max_processes) const {
-  json j = {{"events", events},
-            {"dropped_events", dropped_events},
-            {"parse_errors", parse_errors},
-            {"flushes", flushes},
-            {"duration_s", duration_s},
-            {"read", all.read.ToJson()},
-            {"write", all.write.ToJson()}};
-  if (parse_errors > 0) j["first_parse_error"] = first_parse_error;
+RequestTraceRecord RequestTraceSummary::ToRecord(size_t max_processes) const {
+  RequestTraceRecord r;
+  r.events = events;
+  r.dropped_events = dropped_events;
+  r.parse_errors = parse_errors;
+  r.first_parse_error = first_parse_error;
+  r.flushes = flushes;
+  r.duration_s = duration_s;
+  r.total = {all.read.ToRecord(), all.write.ToRecord()};
   std::vector<const std::pair<const int32_t, std::pair<std::string, DirectionPair>>*> busiest;
   for (const auto& p : processes) busiest.push_back(&p);
   std::stable_sort(busiest.begin(), busiest.end(), [](const auto* a, const auto* b) {
@@ -91,31 +90,25 @@ json RequestTraceSummary::ToJson(size_t max_processes) const {
     };
     return n(a) > n(b);
   });
-  json procs = json::array();
   for (size_t i = 0; i < busiest.size() && i < max_processes; ++i) {
     const auto& [pid, named] = *busiest[i];
-    procs.push_back({{"pid", pid},
-                     {"comm", named.first},
-                     {"read", named.second.read.ToJson()},
-                     {"write", named.second.write.ToJson()}});
+    r.processes.push_back(
+        {pid, named.first, {named.second.read.ToRecord(), named.second.write.ToRecord()}});
   }
-  j["processes"] = procs;
-  j["other_processes"] = busiest.size() > max_processes ? busiest.size() - max_processes : 0;
-  if (!phases.empty()) {
-    json ph = json::object();
-    for (const auto& [name, pair] : phases) {
-      ph[name] = {{"read", pair.read.ToJson()}, {"write", pair.write.ToJson()}};
-    }
-    j["phases"] = ph;
+  r.other_processes = busiest.size() > max_processes ? busiest.size() - max_processes : 0;
+  for (const auto& [name, pair] : phases) {
+    r.phases[name] = {pair.read.ToRecord(), pair.write.ToRecord()};
   }
-  json series = json::array();
-  for (const auto& [t, n] : queued_series) series.push_back({t, n});
-  j["queued"] = {{"mean", queued_mean}, {"max", queued_max}, {"series", series}};
-  if (!scheduler_messages.empty()) j["scheduler_messages"] = scheduler_messages;
-  if (!scheduler_queues.empty()) j["scheduler_queues"] = scheduler_queues;
-  if (!scheduler_events.empty()) j["scheduler_events"] = scheduler_events;
-  if (!scheduler_first_s.empty()) j["scheduler_first_s"] = scheduler_first_s;
-  return j;
+  r.queued = TraceQueued{queued_mean, queued_max, queued_series};
+  r.scheduler_messages = scheduler_messages;
+  r.scheduler_queues = scheduler_queues;
+  r.scheduler_events = scheduler_events;
+  r.scheduler_first_s = scheduler_first_s;
+  return r;
+}
+
+json RequestTraceSummary::ToJson(size_t max_processes) const {
+  return RequestTraceRecordToJson(ToRecord(max_processes));
 }
 
 std::string SchedulerMessageKind(const std::string& text, std::string* queue) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "harness/core/latency_histogram.h"
+#include "harness/results/request_trace_record.h"
 #include "harness/trace/block_events.h"
 
 namespace elevbench {
@@ -44,10 +45,9 @@ struct DirectionTrace {
   uint64_t requeues = 0;
 
   double MeanDispatchRun() const;
-  /// {"requests", "bytes", "direct_issues", "unmatched", "q2c", "i2d", "d2c", "dispatches",
-  /// "mean_dispatch_run", "dispatch_run_lengths", "seek_share", "mean_seek_sectors",
-  /// "seek_distance", "merges", "requeues", "mean_request_kib"}.
-  nlohmann::json ToJson() const;
+  /// The record's account: the counts and histograms, and the means and shares derived from
+  /// them (mean_dispatch_run, seek_share, mean_seek_sectors, mean_request_kib; 0 without data).
+  TraceDirection ToRecord() const;
 };
 
 /// Reads and writes of one process or phase.
@@ -80,8 +80,11 @@ struct RequestTraceSummary {
   /// message (the global tracer's clock is not the instance's, so not from its first event).
   std::map<std::string, double> scheduler_first_s;
 
-  /// The cell's `request_trace` object (docs/request-tracing.md); `processes` keeps the
-  /// `max_processes` busiest and counts the rest in "other_processes".
+  /// The analysis part of the cell's request_trace record (summarised; no mode, complete or
+  /// files: the tracer adds them); `processes` keeps the `max_processes` busiest and counts the
+  /// rest in other_processes.
+  RequestTraceRecord ToRecord(size_t max_processes = 16) const;
+  /// RequestTraceRecordToJson(ToRecord(max_processes)): the golden summaries and the fuzzer.
   nlohmann::json ToJson(size_t max_processes = 16) const;
 };
 

@@ -35,27 +35,6 @@ std::string CompressTraceFile(const std::string& file) {
 
 }  // namespace
 
-const char* TraceModeName(TraceMode mode) {
-  switch (mode) {
-    case TraceMode::kSummary:
-      return "summary";
-    case TraceMode::kFull:
-      return "full";
-    default:
-      return "off";
-  }
-}
-
-bool ParseTraceMode(const std::string& text, TraceMode* mode) {
-  for (TraceMode m : {TraceMode::kOff, TraceMode::kSummary, TraceMode::kFull}) {
-    if (text == TraceModeName(m)) {
-      *mode = m;
-      return true;
-    }
-  }
-  return false;
-}
-
 std::string TracePhaseName(const std::string& description) {
   const size_t run = description.rfind(" run ");
   if (run == std::string::npos || description.find('/', run) == std::string::npos) {
@@ -125,8 +104,8 @@ void RequestTracer::Phase(const std::string& name) {
   }
 }
 
-nlohmann::json RequestTracer::EndCell() {
-  if (!in_cell_) return nullptr;
+std::optional<RequestTraceRecord> RequestTracer::EndCell() {
+  if (!in_cell_) return std::nullopt;
   in_cell_ = false;
   std::string err;
   if (!instance_.Exists()) problem_ = "the tracefs instance " + instance_.path() + " vanished";
@@ -139,21 +118,21 @@ nlohmann::json RequestTracer::EndCell() {
   return Analyse(requests_file_, messages_file_, lost, problem_);
 }
 
-nlohmann::json RequestTracer::Analyse(const std::string& requests_file,
-                                      const std::string& messages_file, uint64_t lost,
-                                      const std::string& problem) const {
+RequestTraceRecord RequestTracer::Analyse(const std::string& requests_file,
+                                          const std::string& messages_file, uint64_t lost,
+                                          const std::string& problem) const {
   RequestAnalyzer analyzer(options_.major, options_.minor);
   FeedTraceFile(requests_file, &analyzer);
   if (!messages_file.empty()) FeedTraceFile(messages_file, &analyzer);
   RequestTraceSummary summary = analyzer.Finish();
   summary.dropped_events = lost;
-  nlohmann::json j = summary.ToJson();
-  j["mode"] = TraceModeName(options_.mode);
-  j["complete"] = lost == 0 && problem.empty() && summary.parse_errors == 0;
-  if (!problem.empty()) j["problem"] = problem;
-  j["raw_events"] = CompressTraceFile(requests_file);
-  if (!messages_file.empty()) j["raw_scheduler_messages"] = CompressTraceFile(messages_file);
-  return j;
+  RequestTraceRecord trace = summary.ToRecord();
+  trace.mode = options_.mode;
+  trace.complete = lost == 0 && problem.empty() && summary.parse_errors == 0;
+  trace.problem = problem;
+  trace.raw_events = CompressTraceFile(requests_file);
+  if (!messages_file.empty()) trace.raw_scheduler_messages = CompressTraceFile(messages_file);
+  return trace;
 }
 
 }  // namespace elevbench

@@ -2,27 +2,21 @@
 // The request tracer of a run (`--trace-requests summary|full`): one private tracefs instance
 // for the target device for the whole run, switched on for each cell; the cell's events are
 // streamed into the work directory, analysed (request_analysis.h) into the cell's
-// `request_trace`, and kept compressed beside the fio job files. With `full`, the global `blk`
+// RequestTraceRecord, and kept compressed beside the fio job files. With `full`, the global `blk`
 // tracer adds the scheduler's own log (bfq) and the instance kyber's events.
 // docs/request-tracing.md.
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "harness/core/trace_mode.h"
 #include "harness/device/restore_journal.h"
+#include "harness/results/request_trace_record.h"
 #include "harness/run/run_session.h"
 #include "harness/trace/tracefs.h"
 
 namespace elevbench {
-
-/// How much to trace. kOff: nothing; kSummary: block events in a private instance; kFull: also
-/// the scheduler's own log (global `blk` tracer) and its events.
-enum class TraceMode { kOff, kSummary, kFull };
-
-/// "off", "summary", "full" (and the parser: false for anything else).
-const char* TraceModeName(TraceMode mode);
-[[nodiscard]] bool ParseTraceMode(const std::string& text, TraceMode* mode);
 
 /// What to trace and where its files go.
 struct RequestTracerOptions {
@@ -50,11 +44,11 @@ class RequestTracer : public CellTracer {
 
   bool BeginCell(const std::string& label_prefix, std::string* err) override;
   void Phase(const std::string& name) override;
-  nlohmann::json EndCell() override;
+  std::optional<RequestTraceRecord> EndCell() override;
 
  private:
-  nlohmann::json Analyse(const std::string& requests_file, const std::string& messages_file,
-                         uint64_t lost, const std::string& problem) const;
+  RequestTraceRecord Analyse(const std::string& requests_file, const std::string& messages_file,
+                             uint64_t lost, const std::string& problem) const;
 
   RestoreJournal* journal_ = nullptr;
   RequestTracerOptions options_;
