@@ -1,7 +1,7 @@
-// The capture's checks and its header's facts (harness/trace/capture_run.h) on a fake sysfs;
+// The capture's checks and its header's facts (harness/run/capture_run.h) on a fake sysfs;
 // the capture itself runs as root in CaptureReplayRootTest and CaptureDeviceRootTest.
 
-#include "harness/trace/capture_run.h"
+#include "harness/run/capture_run.h"
 
 #include <gtest/gtest.h>
 

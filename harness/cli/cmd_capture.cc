@@ -19,9 +19,9 @@
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/capture_run.h"
 #include "harness/run/target.h"
 #include "harness/trace/block_trace_summary.h"
-#include "harness/trace/capture_run.h"
 #include "reporters/block_trace_text.h"
 
 namespace elevbench {
@@ -103,7 +103,7 @@ std::string SourceOf(const CaptureOptions& o) {
   return source;
 }
 
-// Traces the disk while the workload runs (harness/trace/capture_run.h) and says what it gave.
+// Traces the disk while the workload runs (harness/run/capture_run.h) and says what it gave.
 int CaptureWorkload(const CaptureOptions& o, const RunTarget* target, RestoreJournal* journal,
                     Progress* progress) {
   CaptureConfig config;

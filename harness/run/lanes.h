@@ -3,7 +3,7 @@
 // device lives here: reading the option against what the suite and the CPUs allow, dealing the
 // run plan's cells out to the lanes, and merging the lanes' results into the one document a
 // serial run would have written. The processes, disks, cgroups and writeback limits of the
-// lanes are the CLI's (harness/cli/run_lanes.h).
+// lanes are the CLI's (harness/run/run_lanes.h).
 
 #include <cstddef>
 #include <cstdint>

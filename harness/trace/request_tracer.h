@@ -13,7 +13,7 @@
 #include "harness/core/trace_mode.h"
 #include "harness/device/restore_journal.h"
 #include "harness/results/request_trace_record.h"
-#include "harness/run/run_session.h"
+#include "harness/trace/cell_tracer.h"
 #include "harness/trace/tracefs.h"
 
 namespace elevbench {

@@ -1,4 +1,4 @@
-#include "harness/trace/capture_run.h"
+#include "harness/run/capture_run.h"
 
 #include <unistd.h>
 

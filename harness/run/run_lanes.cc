@@ -1,4 +1,4 @@
-#include "harness/cli/run_lanes.h"
+#include "harness/run/run_lanes.h"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -13,7 +13,6 @@
 #include <optional>
 #include <thread>
 
-#include "harness/cli/cli.h"
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/stuck_io.h"
@@ -62,6 +61,12 @@ bool LaneCpus(const std::string& allowed, int k, int per_lane, std::string* cpus
     *cpus += (cpus->empty() ? "" : ",") + std::to_string(list[i]);
   }
   return true;
+}
+
+// One line on stderr, "elevbench: <message>", as the CLI prints its errors; safe from the
+// target watch's thread (one fprintf).
+void SayOnStderr(const std::string& message) {
+  std::fprintf(stderr, "elevbench: %s\n", message.c_str());
 }
 
 int ExitCodeOf(int status) {
@@ -246,15 +251,15 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
   if (getppid() != parent) _exit(1);  // the run died before the line above
   std::string err;
   int code = 0;
+  Progress progress(stderr, false);
   if (!cgroups->Enter(getpid(), &err)) {
-    PrintError("lane " + std::to_string(k) + ": " + err);
+    SayOnStderr("lane " + std::to_string(k) + ": " + err);
     code = 1;
   } else {
     SystemFioRunner fio;
-    Progress progress(stderr, false);
     size_t failed = 0;
     if (!RunSession(suite, config, target, &fio, &progress, &doc, &failed, &err)) {
-      if (!InterruptRequested()) PrintError("lane " + std::to_string(k) + ": " + err);
+      if (!InterruptRequested()) SayOnStderr("lane " + std::to_string(k) + ": " + err);
       code = InterruptRequested() ? 130 : 1;
     }
   }
@@ -402,7 +407,7 @@ bool RunLanes::WaitForLanes(const Suite& suite, const SessionConfig& config, Res
         return false;
       },
       [](const std::string& why) {
-        PrintError("stopping the run: " + why);
+        SayOnStderr("stopping the run: " + why);
         RequestFaultStop();
       },
       std::chrono::milliseconds(250));
@@ -449,8 +454,8 @@ bool RunLanes::ForceLanesAfterStop(std::chrono::steady_clock::time_point stopped
   const double waited =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped_at).count();
   if (waited > kKillAfterSeconds && !lanes_killed_) {
-    PrintError("lanes still running " + std::to_string(static_cast<int>(kKillAfterSeconds)) +
-               " s after the stop: killing them");
+    SayOnStderr("lanes still running " + std::to_string(static_cast<int>(kKillAfterSeconds)) +
+                " s after the stop: killing them");
     BreakStuckIo("lanes that do not stop", waited);
     StopLanes(SIGKILL);
     lanes_killed_ = true;
