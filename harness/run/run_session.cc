@@ -287,15 +287,19 @@ class SessionRun {
     return rec;
   }
 
-  // The cell's configuration on the device (when it changes) and the caches dropped.
+  // The cell's configuration on the device, selected afresh, and the caches dropped. Every cell
+  // starts with a new instance of its scheduler (Apply goes through another scheduler when the
+  // same one is on): bfq carries state from one cell to the next (measured: nickbench Bench 2
+  // under bfq low_latency=0 read 1.44 reads per write in the one cell that followed a cell of
+  // its own configuration and 0.60-0.95 in the four that followed a switch), so a cell's result
+  // would depend on the shuffled order, and a lane, which never switches, would differ from a
+  // serial run (docs/lanes.md).
   bool PrepareDevice(const PlannedCell& cell, const SuiteVariant& variant, const CellRecord& rec,
                      std::string* err) {
     const bool switching = target_.control != nullptr && !config_.configs.empty();
-    if (switching && static_cast<int>(cell.config_index) != applied_) {
+    if (switching) {
       progress_->Phase("switching to " + rec.scheduler);
-      const bool ok = target_.control->Apply(config_.configs[cell.config_index], err);
-      applied_ = ok ? static_cast<int>(cell.config_index) : -1;
-      if (!ok) return false;
+      if (!target_.control->Apply(config_.configs[cell.config_index], err)) return false;
     }
     if (config_.fresh_fs && !variant.keep_caches && !FreshFilesystem(err)) return false;
     if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
@@ -411,7 +415,6 @@ class SessionRun {
   const std::vector<PlannedCell> plan_;
   const std::vector<size_t> cells_;  // the plan indices this session runs, in order
   CellEnvironment env_;
-  int applied_ = -1;  // configuration currently on the device
   uint32_t rounds_done_ = 0;
   bool converged_ = false;
 };
