@@ -25,8 +25,9 @@ std::string Heading(const ResultsDocument& doc) {
                      p.value("trace_scheduler", std::string("?")) + ": " +
                      p.value("trace_source", std::string("?")) + ")";
   char speed[64];
-  std::snprintf(speed, sizeof speed, "; speed %g%s", p.value("speed", 1.0),
-                p.value("no_stall", false) ? ", no stall" : "");
+  std::snprintf(speed, sizeof speed, "; speed %g%s; replayer %s", p.value("speed", 1.0),
+                p.value("no_stall", false) ? ", no stall" : "",
+                p.value("replayer", std::string("fio")) == "dependent" ? "dependent" : "fio");
   return text + speed + "\n";
 }
 
