@@ -155,7 +155,13 @@ TEST(ReplayPlanTest, DependentStepsFollowThePredecessorsCompletionOrTheClock) {
                                                 {BlockTraceOp::kFlush, 0, 0, false, 9500}}));
   // The engine's input holds the same steps, and reads back exactly.
   const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/x", true);
-  testing::ExpectMatchesGolden("replay_engine_input.json", ReplayEngineInputToJson(input).dump(1));
+  const nlohmann::json j = ReplayEngineInputToJson(input);
+  std::string text = "device " + j["device"].dump() + ", writes " + j["writes"].dump() + "\n";
+  for (const nlohmann::json& job : j["jobs"]) {
+    text += "job " + job["name"].dump() + ", depth " + job["depth"].dump() + "\n";
+    for (const nlohmann::json& step : job["steps"]) text += "  " + step.dump() + "\n";
+  }
+  testing::ExpectMatchesGolden("replay_engine_input.txt", text);
   ReplayEngineInput back;
   ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
   EXPECT_EQ(back, input);

@@ -35,7 +35,10 @@ bool StepOpOf(const std::string& name, BlockTraceOp* op) {
 bool StepFromJson(const json& j, ReplayStep* step, std::string* err) {
   const bool shape = j.is_array() && j.size() == 5 && j[0].is_string();
   bool numbers = shape;
-  for (size_t i = 1; numbers && i < 5; ++i) numbers = j[i].is_number_unsigned();
+  // Parsed text holds them as unsigned, a document built in memory may hold them as signed.
+  for (size_t i = 1; numbers && i < 5; ++i) {
+    numbers = j[i].is_number_integer() && j[i].get<int64_t>() >= 0;
+  }
   if (!numbers || !StepOpOf(j[0].get<std::string>(), &step->op) || j[3].get<uint64_t>() > 1) {
     *err = "expected [read|write|trim|flush, offset, bytes, 0|1, us]";
     return false;
@@ -89,7 +92,7 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
     json steps = json::array();
     for (const ReplayStep& s : job.steps) {
       steps.push_back(
-          json::array({StepOpName(s.op), s.offset, s.bytes, s.after_previous ? 1 : 0, s.us}));
+          json::array({StepOpName(s.op), s.offset, s.bytes, s.after_previous ? 1u : 0u, s.us}));
     }
     jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
   }
