@@ -350,8 +350,10 @@ bool ReplaySuite::RunFio(const CellEnvironment& env, std::vector<JobResult>* job
 // by the cell's timeout, else by ten times the trace's duration and a minute.
 bool ReplaySuite::RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
                             std::string* err) {
-  const double limit = env.timeout_seconds > 0 ? env.timeout_seconds
-                                               : 60 + 10 * std::max(plan_.duration_seconds, 1.0);
+  const double limit =
+      std::min(env.timeout_seconds > 0 ? env.timeout_seconds
+                                       : 60 + 10 * std::max(plan_.duration_seconds, 1.0),
+               86400.0);  // the engine's --timeout takes at most a day
   const std::string result_path = env.work_dir + "/" + env.label_prefix + "replay-engine.json";
   ProcessOptions options;
   options.timeout_seconds = limit + 30;  // the engine's own deadline comes first
