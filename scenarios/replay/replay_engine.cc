@@ -86,6 +86,14 @@ class JobReplayer {
       err = job_.name + ": io_uring_queue_init: " + std::strerror(-ret);
       return false;
     }
+    // One worker issues this job's I/Os, in order (see the header).
+    unsigned int workers[2] = {1, 1};
+    const int wret = io_uring_register_iowq_max_workers(&ring_, workers);
+    if (wret < 0) {
+      io_uring_queue_exit(&ring_);
+      err = job_.name + ": io_uring_register_iowq_max_workers: " + std::strerror(-wret);
+      return false;
+    }
     uint64_t largest = kEngineBufferAlign;
     for (const ReplayStep& s : job_.steps) largest = std::max(largest, s.bytes);
     slot_bytes_ = (largest + kEngineBufferAlign - 1) / kEngineBufferAlign * kEngineBufferAlign;
@@ -160,6 +168,7 @@ class JobReplayer {
     if (s.op == BlockTraceOp::kRead) io_uring_prep_read(sqe, fd_, buf, len, s.offset);
     if (s.op == BlockTraceOp::kWrite) io_uring_prep_write(sqe, fd_, buf, len, s.offset);
     if (s.op == BlockTraceOp::kFlush) io_uring_prep_fsync(sqe, fd_, 0);
+    io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);  // never the non-blocking attempt (the header)
     io_uring_sqe_set_data64(sqe, i);
     const int ret = io_uring_submit(&ring_);
     if (ret < 0) {
