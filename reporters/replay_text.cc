@@ -25,8 +25,9 @@ std::string Heading(const ResultsDocument& doc) {
                      p.value("trace_scheduler", std::string("?")) + ": " +
                      p.value("trace_source", std::string("?")) + ")";
   char speed[64];
-  std::snprintf(speed, sizeof speed, "; speed %g%s", p.value("speed", 1.0),
-                p.value("no_stall", false) ? ", no stall" : "");
+  std::snprintf(speed, sizeof speed, "; speed %g%s; replayer %s", p.value("speed", 1.0),
+                p.value("no_stall", false) ? ", no stall" : "",
+                p.value("replayer", std::string("fio")) == "dependent" ? "dependent" : "fio");
   return text + speed + "\n";
 }
 
@@ -89,12 +90,18 @@ void AddProcessRows(const std::string& id, const std::vector<const ReplayRecord*
   rows->insert(rows->end(), mine.begin(), mine.end());
 }
 
-std::string RenderProcessRows(const std::vector<ProcessRow>& rows) {
-  std::string out =
-      "Per process (one fio job each; latency of every bio as the kernel traced it, in ms):\n";
+// Whether the dependent replayer (elevbench's engine) ran rather than fio.
+bool DependentReplayer(const ResultsDocument& doc) {
+  return doc.parameters.value("replayer", std::string("fio")) == "dependent";
+}
+
+std::string RenderProcessRows(const std::vector<ProcessRow>& rows, bool dependent) {
+  std::string out = std::string("Per process (one ") + (dependent ? "engine thread" : "fio job") +
+                    " each; latency of every bio as the kernel traced it, in ms):\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8s %8s %8s %8s %12s\n", "Process",
-                "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9", "fio clat p99");
+                "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9",
+                dependent ? "its own p99" : "fio clat p99");
   out += line;
   for (const ProcessRow& r : rows) {
     std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f\n",
@@ -106,7 +113,7 @@ std::string RenderProcessRows(const std::vector<ProcessRow>& rows) {
   return out;
 }
 
-std::string CheckLine(const std::vector<ReplayRecord>& records) {
+std::string CheckLine(const std::vector<ReplayRecord>& records, bool dependent) {
   size_t exact = 0;
   for (const ReplayRecord& r : records) {
     if (r.replayed_ops == r.trace_ops && r.replayed_bytes == r.trace_bytes) ++exact;
@@ -116,12 +123,14 @@ std::string CheckLine(const std::vector<ReplayRecord>& records) {
   if (!records.empty()) {
     const ReplayRecord& r = records.front();
     line += " (" + std::to_string(r.trace_ops) + " I/Os, " + std::to_string(r.trace_bytes) +
-            " bytes, " + std::to_string(r.processes.size()) + " fio jobs for " +
+            " bytes, " + std::to_string(r.processes.size()) +
+            (dependent ? " engine threads for " : " fio jobs for ") +
             std::to_string(r.processes.size()) + " processes; offsets " + r.mapping;
     if (r.added_syncs > 0) line += "; " + std::to_string(r.added_syncs) + " preflushes as fsync";
     if (r.fua_writes > 0) line += "; " + std::to_string(r.fua_writes) + " FUA writes as plain";
     if (r.fio_bytes != r.replayed_bytes) {
-      line += "; fio itself counted " + std::to_string(r.fio_bytes) + " bytes";
+      line += std::string(dependent ? "; the engine" : "; fio") + " itself counted " +
+              std::to_string(r.fio_bytes) + " bytes";
     }
     line += ")";
   }
@@ -173,7 +182,8 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
   }
   std::stable_sort(process_rows.begin(), process_rows.end(),
                    [](const ProcessRow& a, const ProcessRow& b) { return a.job < b.job; });
-  *text = out + "\n" + RenderProcessRows(process_rows) + "\n" + CheckLine(records);
+  *text = out + "\n" + RenderProcessRows(process_rows, DependentReplayer(doc)) + "\n" +
+          CheckLine(records, DependentReplayer(doc));
   return true;
 }
 

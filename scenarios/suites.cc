@@ -31,6 +31,7 @@
 #include "scenarios/post2003/post2003_suite.h"
 #include "scenarios/probes/probe_measurements.h"
 #include "scenarios/probes/probes_suite.h"
+#include "scenarios/replay/replay_engine.h"
 #include "scenarios/replay/replay_measurements.h"
 #include "scenarios/replay/replay_suite.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
@@ -204,6 +205,8 @@ const std::vector<InternalCommand>& AllInternalCommands() {
   static const std::vector<InternalCommand> kCommands = {
       {"mem-load", "One iteration of contest's mem_load", AddMemLoadCommand},
       {"process-ring", "One iteration of contest's process_load", AddProcessRingCommand},
+      {"replay-engine", "The dependent replayer of run replay, for one cell",
+       AddReplayEngineCommand},
   };
   return kCommands;
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_lag.h"
 #include "test_util.h"
 
@@ -130,6 +131,55 @@ TEST(ReplayPlanTest, TheTracedSpanAndEachProcesssReadMedian) {
   EXPECT_DOUBLE_EQ(plan.trace_span_seconds, 0.02102);
   EXPECT_DOUBLE_EQ(plan.jobs[0].trace_read_p50_ms, 6.0);  // cat
   EXPECT_DOUBLE_EQ(plan.jobs[1].trace_read_p50_ms, -1);   // the kworker did not read
+}
+
+// #31 §2: the dependent replayer's steps. cat read, waited (6 ms), thought 1 ms and read again:
+// its second read follows the first's completion. The flusher's third bio went while the first
+// two were in flight: due at its time. jbd2's preflush write is a flush, then the write once the
+// flush is done; its flush at 9.5 ms went while that write was in flight.
+TEST(ReplayPlanTest, DependentStepsFollowThePredecessorsCompletionOrTheClock) {
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {}, &plan, &err)) << err;
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  using S = ReplayStep;
+  EXPECT_EQ(plan.jobs[0].steps, (std::vector<S>{{BlockTraceOp::kRead, 1048576, 4096, false, 1000},
+                                                {BlockTraceOp::kRead, 2097152, 4096, true, 1000}}));
+  EXPECT_EQ(plan.jobs[0].dependent_ios, 1u);
+  EXPECT_EQ(plan.jobs[1].steps,
+            (std::vector<S>{{BlockTraceOp::kWrite, 5120000, 8192, false, 2000},
+                            {BlockTraceOp::kWrite, 25600000, 4096, false, 2020}}));
+  EXPECT_EQ(plan.jobs[1].dependent_ios, 0u);
+  EXPECT_EQ(plan.jobs[2].steps, (std::vector<S>{{BlockTraceOp::kFlush, 0, 0, false, 9000},
+                                                {BlockTraceOp::kWrite, 32768, 4096, true, 0},
+                                                {BlockTraceOp::kFlush, 0, 0, false, 9500}}));
+  // The engine's input holds the same steps, and reads back exactly.
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/x", true);
+  const nlohmann::json j = ReplayEngineInputToJson(input);
+  std::string text = "device " + j["device"].dump() + ", writes " + j["writes"].dump() + "\n";
+  for (const nlohmann::json& job : j["jobs"]) {
+    text += "job " + job["name"].dump() + ", depth " + job["depth"].dump() + "\n";
+    for (const nlohmann::json& step : job["steps"]) text += "  " + step.dump() + "\n";
+  }
+  testing::ExpectMatchesGolden("replay_engine_input.txt", text);
+  ReplayEngineInput back;
+  ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
+  EXPECT_EQ(back, input);
+}
+
+TEST(ReplayPlanTest, DependentThinkTimesScaleWithSpeedAndVanishUnderNoStall) {
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(
+      PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {2, false, ReplayFit::kAuto}, &plan, &err));
+  EXPECT_EQ(plan.jobs[0].steps[0].us, 500u);  // due at 1 ms / 2
+  EXPECT_EQ(plan.jobs[0].steps[1].us, 500u);  // 1 ms of thought / 2
+  ASSERT_TRUE(
+      PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {1, true, ReplayFit::kAuto}, &plan, &err));
+  for (const ReplayJob& j : plan.jobs) {
+    for (const ReplayStep& s : j.steps) EXPECT_EQ(s.us, 0u);
+  }
+  EXPECT_TRUE(plan.jobs[0].steps[1].after_previous);  // still in order after its predecessor
 }
 
 TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {

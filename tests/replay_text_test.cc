@@ -89,6 +89,18 @@ TEST(ReplayTextTest, TheTableUsesTheKernelsLatenciesAndSaysWhatWasReplayed) {
   EXPECT_FALSE(RenderReplayReport(doc, "nick", &tables, &err));
 }
 
+// #31 §2: the heading and the per-process lines say which replayer ran.
+TEST(ReplayTextTest, TheReportSaysTheDependentReplayerRan) {
+  ResultsDocument doc = ReplayDocument();
+  doc.parameters["replayer"] = "dependent";
+  std::string tables, err;
+  ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
+  EXPECT_NE(tables.find("; speed 1; replayer dependent\n"), std::string::npos) << tables;
+  EXPECT_NE(tables.find("Per process (one engine thread each;"), std::string::npos) << tables;
+  EXPECT_NE(tables.find("2 engine threads for 2 processes"), std::string::npos) << tables;
+  EXPECT_EQ(tables.find("fio"), std::string::npos) << tables;
+}
+
 TEST(ReplayTextTest, RecordsRoundTripAndMeasureReadAndWriteP99AsHeadlines) {
   const ReplayRecord r = MakeReplayRecord("k-dl", 0, 8, 30);
   ReplayRecord back;

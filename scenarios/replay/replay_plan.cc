@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "scenarios/replay/replay_ios.h"
+
 namespace elevbench {
 namespace {
 
@@ -54,57 +56,16 @@ const char* IologAction(BlockTraceOp op) {
   return "sync";
 }
 
-// Bios of one process closer than this were in flight together: no process waits for a
-// completion that fast on a disk.
-constexpr uint64_t kBurstGapNs = 200000;
-// The largest I/O made of plug-merged bios: 1 MiB, what one bio holds (256 pages); fio
-// allocates iodepth buffers of the largest I/O.
-constexpr uint64_t kPlugMergeBytes = 1ULL << 20;
-
 // The scheduled issue time: the recorded one scaled by --speed, µs since the trace's start.
 uint64_t ScheduledUs(uint64_t time_ns, const ReplayOptions& o) {
   return static_cast<uint64_t>(std::llround(static_cast<double>(time_ns) / 1000.0 / o.speed));
 }
 
-// One I/O fio issues: a bio of the trace, or contiguous ones the submitter's plug merged.
-struct PlannedIo {
-  uint64_t time_ns = 0;
-  BlockTraceOp op = BlockTraceOp::kRead;
-  uint8_t flags = 0;
-  uint64_t sector = 0;
-  uint64_t sectors = 0;
-  uint64_t records = 1;  // bios of the trace it stands for
-};
-
-// Whether `r` continues `io` as the submitter's plug merged it: same operation, starting where
-// `io` ends, within the burst gap, no flush or FUA of its own, and the I/O stays within
-// kPlugMergeBytes (unless one bio is larger already).
-bool ContinuesIo(const PlannedIo& io, const BlockTraceRecord& r, uint64_t previous_ns) {
-  return r.op == io.op && r.op != BlockTraceOp::kFlush && r.sector == io.sector + io.sectors &&
-         r.time_ns - previous_ns < kBurstGapNs && !(r.flags & (kTracePreflush | kTraceFua)) &&
-         !(io.flags & kTraceFua) && (io.sectors + r.sectors) * kSectorBytes <= kPlugMergeBytes;
-}
-
-std::vector<PlannedIo> PlugMerged(const std::vector<const BlockTraceRecord*>& records) {
-  std::vector<PlannedIo> ios;
-  uint64_t previous_ns = 0;
-  for (const BlockTraceRecord* r : records) {
-    if (!ios.empty() && ContinuesIo(ios.back(), *r, previous_ns)) {
-      ios.back().sectors += r->sectors;
-      ++ios.back().records;
-    } else {
-      ios.push_back({r->time_ns, r->op, r->flags, r->sector, r->sectors, 1});
-    }
-    previous_ns = r->time_ns;
-  }
-  return ios;
-}
-
 // The most I/Os the process had in one burst.
-uint32_t LargestBurst(const std::vector<PlannedIo>& ios) {
+uint32_t LargestBurst(const std::vector<ReplayIo>& ios) {
   uint32_t largest = 1, burst = 1;
   for (size_t i = 1; i < ios.size(); ++i) {
-    burst = ios[i].time_ns - ios[i - 1].time_ns < kBurstGapNs ? burst + 1 : 1;
+    burst = ios[i].time_ns - ios[i - 1].time_ns < kReplayBurstGapNs ? burst + 1 : 1;
     largest = std::max(largest, burst);
   }
   return largest;
@@ -141,6 +102,30 @@ void AppendWait(const std::string& device, uint64_t ms, uint64_t* last_wait_ms, 
   *last_wait_ms = ms;
 }
 
+// The dependent replayer's steps for ios[i], at `offset` on the target: a preflush write is a
+// flush, then the write once the flush completed (what REQ_PREFLUSH means).
+void AppendSteps(const std::vector<ReplayIo>& ios, size_t i, uint64_t offset,
+                 const ReplayOptions& o, ReplayJob* job) {
+  const ReplayIo& io = ios[i];
+  const ReplayDependency dep = DependencyOf(ios, i);
+  ReplayStep step;
+  step.after_previous = dep.after_previous;
+  if (!o.no_stall) {
+    step.us = dep.after_previous ? ScheduledUs(dep.think_ns, o) : ScheduledUs(io.time_ns, o);
+  }
+  if (dep.after_previous) ++job->dependent_ios;
+  if (io.flags & kTracePreflush) {
+    step.op = BlockTraceOp::kFlush;
+    job->steps.push_back(step);
+    step = ReplayStep{};
+    step.after_previous = true;
+  }
+  step.op = io.op;
+  step.offset = offset;
+  step.bytes = io.sectors * kSectorBytes;
+  job->steps.push_back(step);
+}
+
 ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const std::string& device,
                    const ReplayMapping& m, const ReplayOptions& o, uint32_t index,
                    std::vector<ReplayScheduled>* scheduled) {
@@ -148,19 +133,20 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
   job.pid = records.front()->pid;
   job.comm = records.front()->comm;
   job.name = JobName(job.pid, job.comm);
-  const std::vector<PlannedIo> ios = PlugMerged(records);
+  const std::vector<ReplayIo> ios = PlugMergedIos(records);
   job.iodepth = std::min(std::max(LargestBurst(ios), LargestInFlight(records)), kAsyncDepth);
   job.ioengine = job.iodepth > 1 ? "libaio" : "psync";
   std::string& log = job.iolog;
   log = "fio version 2 iolog\n" + device + " add\n" + device + " open\n";
   uint64_t last_wait_ms = 0;
   job.flush_only = std::all_of(ios.begin(), ios.end(),
-                               [](const PlannedIo& io) { return io.op == BlockTraceOp::kFlush; });
+                               [](const ReplayIo& io) { return io.op == BlockTraceOp::kFlush; });
   // fio 3.33 refuses a log with neither data nor waits (error 22, "failed initializing
   // iolog"), and --no-stall drops the waits as it reads them: a process that only flushed
   // keeps one wait and runs without replay_no_stall (ReplayJob::flush_only).
   if (o.no_stall && job.flush_only) AppendWait(device, kLeadInMs, &last_wait_ms, &log);
-  for (const PlannedIo& io : ios) {
+  for (size_t i = 0; i < ios.size(); ++i) {
+    const ReplayIo& io = ios[i];
     const uint64_t at_us = o.no_stall ? 0 : ScheduledUs(io.time_ns, o);
     // Issued in the millisecond it was recorded in: fio's waits are whole milliseconds.
     if (!o.no_stall) AppendWait(device, kLeadInMs + at_us / 1000, &last_wait_ms, &log);
@@ -168,6 +154,7 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
     const uint64_t offset = io.op == BlockTraceOp::kFlush
                                 ? 0
                                 : MappedOffset(m, io.sector, static_cast<uint32_t>(io.sectors));
+    AppendSteps(ios, i, offset, o, &job);
     if (io.flags & kTracePreflush) {
       log += device + " sync 0 0\n";
       ++job.added_syncs;

@@ -1,7 +1,9 @@
 #pragma once
 // How a block trace becomes fio jobs (docs/replay.md): one job per traced process, each reading
 // its own iolog, so bfq and kyber see the processes the traced system had. Pure: trace in, job
-// texts out, so what fio is handed can be golden-tested.
+// texts out, so what fio is handed can be golden-tested. Each job also carries the same I/Os as
+// the dependent replayer's steps (ReplayStep, `--replayer dependent`), timed by what they waited
+// for in the capture (replay_ios.h) rather than by the clock.
 //
 // What fio 3.33 does with it, and what this plan does about it:
 //   * Time. fio's iolog v3 ("TIME_US FILE ACTION …") is timed relative to the job's previous
@@ -58,6 +60,20 @@ struct ReplayMapping {
   uint64_t target_bytes = 0;
 };
 
+/// One I/O as the dependent replayer issues it (`run replay --replayer dependent`, docs/replay.md
+/// §3): the same I/Os as the job's iolog (plug-merged, at the same offsets, preflush writes as a
+/// flush then the write), each timed by its dependency (replay_ios.h) instead of a wait.
+struct ReplayStep {
+  BlockTraceOp op = BlockTraceOp::kRead;  ///< kFlush: a flush of the device (fsync)
+  uint64_t offset = 0;                    ///< on the target, bytes (0 for a flush)
+  uint64_t bytes = 0;                     ///< 0 for a flush
+  /// Issued `us` after the job's previous step completed in the replay; else due `us` after the
+  /// replay's start (the recorded time after --speed). Under --no-stall every `us` is 0.
+  bool after_previous = false;
+  uint64_t us = 0;
+  bool operator==(const ReplayStep&) const = default;
+};
+
 /// One fio job: one traced process.
 struct ReplayJob {
   std::string name;  ///< fio job name "p<pid>_<comm>"
@@ -79,6 +95,9 @@ struct ReplayJob {
   /// The median latency of the process's reads in the trace (queued to completed, as the
   /// traced kernel saw them), ms; -1 when it had no timed read. The fidelity's yardstick.
   double trace_read_p50_ms = -1;
+  /// The same I/Os for the dependent replayer (ios of them, plus a flush per added sync).
+  std::vector<ReplayStep> steps;
+  uint64_t dependent_ios = 0;  ///< ios timed after their predecessor's completion
 };
 
 /// The scheduled issue time of one data bio or flush on the target, for the lag.

@@ -8,12 +8,15 @@
 #include <filesystem>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/fio/fio_jobs.h"
 #include "harness/fio/fio_runner.h"
+#include "harness/process/subprocess.h"
 #include "harness/trace/block_capture.h"
 #include "harness/trace/tracefs.h"
+#include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"
@@ -48,6 +51,13 @@ bool DeviceBytes(const std::string& device, uint64_t* bytes, std::string* err) {
   if (!Sysfs().Read("/sys/block/" + name + "/size", &size, err)) return false;
   *bytes = std::strtoull(size.c_str(), nullptr, 10) * 512;
   return *bytes > 0;
+}
+
+// The I/Os the dependent replayer times after their predecessor's completion (replay_ios.h).
+uint64_t DependentIos(const ReplayPlan& plan) {
+  uint64_t n = 0;
+  for (const ReplayJob& job : plan.jobs) n += job.dependent_ios;
+  return n;
 }
 
 // The fio invocation of the plan: one forked job (its own process, as bfq should see it) per
@@ -92,6 +102,12 @@ class ReplaySuite : public Suite {
                     "auto (default): offsets as recorded, else shifted to start at 0; scale: "
                     "also scale a span larger than the target onto it (changes seeks)")
         ->check(CLI::IsMember({"auto", "scale"}));
+    cmd->add_option("--replayer", replayer_,
+                    "fio (default): every I/O at its recorded time, fio's iolog; dependent: an I/O "
+                    "its process issued after the one before it completed is issued after that "
+                    "one completes in the replay (elevbench's io_uring engine), so a faster "
+                    "scheduler finishes sooner")
+        ->check(CLI::IsMember({"fio", "dependent"}));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {
@@ -136,6 +152,7 @@ class ReplaySuite : public Suite {
             {"speed", options_.speed},
             {"no_stall", options_.no_stall},
             {"fit", fit_},
+            {"replayer", replayer_},
             {"lag_bound_ms", kReplayLagBoundMs}};
   }
 
@@ -153,14 +170,27 @@ class ReplaySuite : public Suite {
       return false;
     }
     iologs_.clear();
+    if (Dependent()) {
+      engine_input_ = env.work_dir + "/replay-engine-input.json";
+      const ReplayEngineInput input =
+          ReplayEngineInputOf(plan_, env.device, TraceHasWrites(trace_));
+      if (!WriteFileAtomically(engine_input_, ReplayEngineInputToJson(input).dump() + "\n", err)) {
+        return false;
+      }
+    }
     for (const ReplayJob& job : plan_.jobs) {
       iologs_.push_back(env.work_dir + "/replay-" + job.name + ".iolog");
-      if (!WriteFileAtomically(iologs_.back(), job.iolog, err)) return false;
+      if (!Dependent() && !WriteFileAtomically(iologs_.back(), job.iolog, err)) return false;
     }
-    *setup = {{"device", env.device},          {"device_bytes", bytes},
-              {"mapping", plan_.mapping.mode}, {"shift_bytes", plan_.mapping.shift_bytes},
-              {"scale", plan_.mapping.scale},  {"span_bytes", plan_.mapping.span_bytes},
-              {"jobs", plan_.jobs.size()}};
+    *setup = {{"device", env.device},
+              {"device_bytes", bytes},
+              {"mapping", plan_.mapping.mode},
+              {"shift_bytes", plan_.mapping.shift_bytes},
+              {"scale", plan_.mapping.scale},
+              {"span_bytes", plan_.mapping.span_bytes},
+              {"jobs", plan_.jobs.size()},
+              {"replayer", replayer_},
+              {"dependent_ios", DependentIos(plan_)}};
     return true;
   }
 
@@ -197,10 +227,16 @@ class ReplaySuite : public Suite {
     return capture->Start(env.journal, major_, minor_, *raw, &err, RequestEvents());
   }
 
-  void FillRecord(const FioRunResult& run, const BlockTrace* replayed, ReplayRecord* rec) const;
+  bool Dependent() const { return replayer_ == "dependent"; }
+  bool RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
+  bool RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
+  void FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
+                  ReplayRecord* rec) const;
 
   std::string trace_path_;
   std::string fit_ = "auto";
+  std::string replayer_ = "fio";
+  std::string engine_input_;  // the dependent replayer's input (replay_engine_input.h)
   ReplayOptions options_;
   BlockTrace trace_;
   ReplayPlan plan_;
@@ -223,7 +259,7 @@ void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, Replay
   }
 }
 
-void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed,
+void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
                              ReplayRecord* rec) const {
   rec->trace_ops = plan_.trace_ops;
   rec->trace_bytes = plan_.trace_bytes;
@@ -232,14 +268,13 @@ void ReplaySuite::FillRecord(const FioRunResult& run, const BlockTrace* replayed
   rec->mapping = plan_.mapping.mode;
   ReplayLag lag;
   if (replayed != nullptr) lag = MeasureReplayLag(plan_.scheduled, replayed->records);
-  const std::vector<JobResult> jobs = JobResultsFromFio(run);
   uint64_t fallback_ops = 0;
   for (size_t i = 0; i < plan_.jobs.size(); ++i) {
     const ReplayJob& planned = plan_.jobs[i];
     ReplayProcess p;
     p.pid = planned.pid;
     p.comm = planned.comm;
-    p.ioengine = planned.ioengine;
+    p.ioengine = Dependent() ? "io_uring" : planned.ioengine;
     p.trace_ops = planned.ops;
     p.trace_read_p50_ms = planned.trace_read_p50_ms;
     if (i < lag.first_ms.size()) p.first_lag_ms = lag.first_ms[i];
@@ -279,11 +314,8 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   const bool lag = StartLagCapture(env, &capture, &raw);
   if (env.on_phase) env.on_phase("replay");
   const auto start = std::chrono::steady_clock::now();
-  FioRunResult run;
-  const bool ran =
-      env.fio->Run(ReplayInvocation(plan_, iologs_, options_.no_stall, !TraceHasWrites(trace_), env,
-                                    env.label_prefix + "replay"),
-                   &run, err);
+  std::vector<JobResult> jobs;
+  const bool ran = Dependent() ? RunEngine(env, &jobs, err) : RunFio(env, &jobs, err);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BlockTrace replayed;
@@ -296,9 +328,58 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   ReplayRecord rec;
   rec.replay_seconds = seconds;
   rec.fio_seconds = seconds;
-  FillRecord(run, lag_ok ? &replayed : nullptr, &rec);
+  FillRecord(jobs, lag_ok ? &replayed : nullptr, &rec);
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
+  return true;
+}
+
+bool ReplaySuite::RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs,
+                         std::string* err) {
+  FioRunResult run;
+  if (!env.fio->Run(ReplayInvocation(plan_, iologs_, options_.no_stall, !TraceHasWrites(trace_),
+                                     env, env.label_prefix + "replay"),
+                    &run, err)) {
+    return false;
+  }
+  *jobs = JobResultsFromFio(run);
+  return true;
+}
+
+// The dependent replayer: `elevbench internal replay-engine` as a child (replay_engine.h), bounded
+// by the cell's timeout, else by ten times the trace's duration and a minute.
+bool ReplaySuite::RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
+                            std::string* err) {
+  const double limit =
+      std::min(env.timeout_seconds > 0 ? env.timeout_seconds
+                                       : 60 + 10 * std::max(plan_.duration_seconds, 1.0),
+               86400.0);  // the engine's --timeout takes at most a day
+  const std::string result_path = env.work_dir + "/" + env.label_prefix + "replay-engine.json";
+  ProcessOptions options;
+  options.timeout_seconds = limit + 30;  // the engine's own deadline comes first
+  ProcessResult run;
+  if (!RunProcess({SelfExecutablePath(), "internal", "replay-engine", "--input", engine_input_,
+                   "--result", result_path, "--timeout", std::to_string(limit)},
+                  options, &run, err)) {
+    return false;
+  }
+  if (run.timed_out || run.interrupted || run.exit_code != 0) {
+    *err = std::string("the replay engine ") +
+           (run.timed_out     ? "timed out"
+            : run.interrupted ? "was interrupted"
+                              : "failed (exit " + std::to_string(run.exit_code) + ")") +
+           ": " + LastLine(run.error_output);
+    return false;
+  }
+  std::string text;
+  ReplayEngineResult result;
+  if (!ReadWholeFile(result_path, &text, err)) return false;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !ReplayEngineResultFromJson(j, &result, err)) {
+    *err = result_path + ": " + (j.is_discarded() ? std::string("not JSON") : *err);
+    return false;
+  }
+  *jobs = std::move(result.jobs);
   return true;
 }
 

@@ -1,0 +1,142 @@
+#include "scenarios/replay/replay_engine_input.h"
+
+#include "harness/core/json_fields.h"
+
+namespace elevbench {
+namespace {
+
+using nlohmann::json;
+
+const char* StepOpName(BlockTraceOp op) {
+  switch (op) {
+    case BlockTraceOp::kRead:
+      return "read";
+    case BlockTraceOp::kWrite:
+      return "write";
+    case BlockTraceOp::kDiscard:
+      return "trim";
+    case BlockTraceOp::kFlush:
+      return "flush";
+  }
+  return "flush";
+}
+
+bool StepOpOf(const std::string& name, BlockTraceOp* op) {
+  for (BlockTraceOp o :
+       {BlockTraceOp::kRead, BlockTraceOp::kWrite, BlockTraceOp::kDiscard, BlockTraceOp::kFlush}) {
+    if (name == StepOpName(o)) {
+      *op = o;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool StepFromJson(const json& j, ReplayStep* step, std::string* err) {
+  const bool shape = j.is_array() && j.size() == 5 && j[0].is_string();
+  bool numbers = shape;
+  // Parsed text holds them as unsigned, a document built in memory may hold them as signed.
+  for (size_t i = 1; numbers && i < 5; ++i) {
+    numbers = j[i].is_number_integer() && j[i].get<int64_t>() >= 0;
+  }
+  if (!numbers || !StepOpOf(j[0].get<std::string>(), &step->op) || j[3].get<uint64_t>() > 1) {
+    *err = "expected [read|write|trim|flush, offset, bytes, 0|1, us]";
+    return false;
+  }
+  step->offset = j[1].get<uint64_t>();
+  step->bytes = j[2].get<uint64_t>();
+  step->after_previous = j[3].get<uint64_t>() == 1;
+  step->us = j[4].get<uint64_t>();
+  return true;
+}
+
+bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
+  if (!j.is_object() || !GetJsonField(j, "name", &job->name, err) ||
+      !GetJsonField(j, "depth", &job->depth, err)) {
+    if (!j.is_object()) *err = "expected an object";
+    return false;
+  }
+  if (job->depth < 1 || job->depth > 4096) {
+    *err = "depth: expected 1 to 4096";
+    return false;
+  }
+  const auto steps = j.find("steps");
+  if (steps == j.end() || !steps->is_array()) {
+    *err = "steps: expected an array";
+    return false;
+  }
+  job->steps.resize(steps->size());
+  for (size_t i = 0; i < steps->size(); ++i) {
+    if (!StepFromJson((*steps)[i], &job->steps[i], err)) {
+      *err = "steps[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string& device,
+                                      bool writes) {
+  ReplayEngineInput input;
+  input.device = device;
+  input.writes = writes;
+  for (const ReplayJob& job : plan.jobs) input.jobs.push_back({job.name, job.iodepth, job.steps});
+  return input;
+}
+
+json ReplayEngineInputToJson(const ReplayEngineInput& input) {
+  json jobs = json::array();
+  for (const ReplayEngineJob& job : input.jobs) {
+    json steps = json::array();
+    for (const ReplayStep& s : job.steps) {
+      steps.push_back(
+          json::array({StepOpName(s.op), s.offset, s.bytes, s.after_previous ? 1u : 0u, s.us}));
+    }
+    jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
+  }
+  return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
+}
+
+bool ReplayEngineInputFromJson(const json& j, ReplayEngineInput* out, std::string* err) {
+  ReplayEngineInput input;
+  if (!j.is_object() || !GetJsonField(j, "device", &input.device, err) ||
+      !GetJsonField(j, "writes", &input.writes, err)) {
+    if (!j.is_object()) *err = "expected an object";
+    return false;
+  }
+  const auto jobs = j.find("jobs");
+  if (jobs == j.end() || !jobs->is_array()) {
+    *err = "jobs: expected an array";
+    return false;
+  }
+  input.jobs.resize(jobs->size());
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    if (!EngineJobFromJson((*jobs)[i], &input.jobs[i], err)) {
+      *err = "jobs[" + std::to_string(i) + "]." + *err;
+      return false;
+    }
+  }
+  *out = std::move(input);
+  return true;
+}
+
+json ReplayEngineResultToJson(const ReplayEngineResult& result) {
+  json jobs = json::array();
+  for (const JobResult& job : result.jobs) jobs.push_back(JobResultToJson(job));
+  return {{"seconds", result.seconds}, {"jobs", std::move(jobs)}};
+}
+
+bool ReplayEngineResultFromJson(const json& j, ReplayEngineResult* out, std::string* err) {
+  ReplayEngineResult result;
+  if (!j.is_object() || !GetJsonField(j, "seconds", &result.seconds, err) ||
+      !JobResultsFromJson(j, "jobs", &result.jobs, err)) {
+    if (!j.is_object()) *err = "expected an object";
+    return false;
+  }
+  *out = std::move(result);
+  return true;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,57 @@
+#pragma once
+// What `run replay --replayer dependent` hands its engine (replay_engine.h), a child process
+// that elevbench forks per cell, and what the engine hands back: both as JSON files in the
+// cell's work directory, so the engine's input can be kept for audit and tested without root.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/results/job_result.h"
+#include "scenarios/replay/replay_plan.h"
+
+namespace elevbench {
+
+/// One traced process: one thread of the engine, with its own io_uring.
+struct ReplayEngineJob {
+  std::string name;    ///< the fio job's name ("p42_cat"), the result's JobResult::name
+  uint32_t depth = 1;  ///< the most I/Os in flight at once (ReplayJob::iodepth)
+  std::vector<ReplayStep> steps;
+  bool operator==(const ReplayEngineJob&) const = default;
+};
+
+/// The engine's whole input.
+struct ReplayEngineInput {
+  /// The one file the engine opens, O_DIRECT: the block device the replay suite targets. The
+  /// engine refuses anything but a block device, and any step beyond its end.
+  std::string device;
+  bool writes = false;  ///< open it read-write; else read-only (a trace without writes)
+  std::vector<ReplayEngineJob> jobs;
+  bool operator==(const ReplayEngineInput&) const = default;
+};
+
+/// The input for replaying `plan` onto `device`.
+ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string& device,
+                                      bool writes);
+
+/// {"device", "writes", "jobs": [{"name", "depth", "steps": [[OP, OFFSET, BYTES, AFTER, US]]}]}
+/// with OP one of "read", "write", "trim", "flush" and AFTER 0 or 1 (ReplayStep).
+nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
+/// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …").
+[[nodiscard]] bool ReplayEngineInputFromJson(const nlohmann::json& j, ReplayEngineInput* input,
+                                             std::string* err);
+
+/// What the engine did: per job, fio's shape (JobResult, clones 1), so the replay's records
+/// hold the same per-process account whichever replayer ran.
+struct ReplayEngineResult {
+  std::vector<JobResult> jobs;  ///< in the input's order
+  double seconds = 0;           ///< from the replay's start to its last completion, wall clock
+};
+
+/// {"seconds", "jobs": [JobResultToJson]}.
+nlohmann::json ReplayEngineResultToJson(const ReplayEngineResult& result);
+[[nodiscard]] bool ReplayEngineResultFromJson(const nlohmann::json& j, ReplayEngineResult* result,
+                                              std::string* err);
+
+}  // namespace elevbench

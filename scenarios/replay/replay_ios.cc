@@ -1,0 +1,50 @@
+#include "scenarios/replay/replay_ios.h"
+
+#include <algorithm>
+
+namespace elevbench {
+namespace {
+
+constexpr uint64_t kIoSectorBytes = 512;
+
+// The trace's completion of `r`, -1 without a recorded latency.
+int64_t DoneNs(const BlockTraceRecord& r) {
+  return r.latency_ns < 0 ? -1 : static_cast<int64_t>(r.time_ns) + r.latency_ns;
+}
+
+// Whether `r` continues `io` as the submitter's plug merged it (PlugMergedIos).
+bool ContinuesIo(const ReplayIo& io, const BlockTraceRecord& r, uint64_t previous_ns) {
+  return r.op == io.op && r.op != BlockTraceOp::kFlush && r.sector == io.sector + io.sectors &&
+         r.time_ns - previous_ns < kReplayBurstGapNs && !(r.flags & (kTracePreflush | kTraceFua)) &&
+         !(io.flags & kTraceFua) &&
+         (io.sectors + r.sectors) * kIoSectorBytes <= kReplayPlugMergeBytes;
+}
+
+}  // namespace
+
+std::vector<ReplayIo> PlugMergedIos(const std::vector<const BlockTraceRecord*>& records) {
+  std::vector<ReplayIo> ios;
+  uint64_t previous_ns = 0;
+  for (const BlockTraceRecord* r : records) {
+    if (!ios.empty() && ContinuesIo(ios.back(), *r, previous_ns)) {
+      ReplayIo& io = ios.back();
+      io.sectors += r->sectors;
+      ++io.records;
+      const int64_t done = DoneNs(*r);
+      io.done_ns = io.done_ns < 0 || done < 0 ? -1 : std::max(io.done_ns, done);
+    } else {
+      ios.push_back({r->time_ns, DoneNs(*r), r->op, r->flags, r->sector, r->sectors, 1});
+    }
+    previous_ns = r->time_ns;
+  }
+  return ios;
+}
+
+ReplayDependency DependencyOf(const std::vector<ReplayIo>& ios, size_t i) {
+  if (i == 0 || ios[i - 1].done_ns < 0) return {};
+  const auto done = static_cast<uint64_t>(ios[i - 1].done_ns);
+  if (ios[i].time_ns < done) return {};
+  return {true, ios[i].time_ns - done};
+}
+
+}  // namespace elevbench
