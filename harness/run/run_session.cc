@@ -289,11 +289,9 @@ class SessionRun {
 
   // The cell's configuration on the device, selected afresh, and the caches dropped. Every cell
   // starts with a new instance of its scheduler (Apply goes through another scheduler when the
-  // same one is on): bfq carries state from one cell to the next (measured: nickbench Bench 2
-  // under bfq low_latency=0 read 1.44 reads per write in the one cell that followed a cell of
-  // its own configuration and 0.60-0.95 in the four that followed a switch), so a cell's result
-  // would depend on the shuffled order, and a lane, which never switches, would differ from a
-  // serial run (docs/lanes.md).
+  // same one is on), so that no cell inherits the state an earlier cell left in the scheduler
+  // and a result does not depend on the shuffled order; a lane, which never changes
+  // configuration, then starts its cells as a serial run does (docs/architecture.md).
   bool PrepareDevice(const PlannedCell& cell, const SuiteVariant& variant, const CellRecord& rec,
                      std::string* err) {
     const bool switching = target_.control != nullptr && !config_.configs.empty();
