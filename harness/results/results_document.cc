@@ -144,6 +144,47 @@ void WriteResultsText(const ResultsDocument& doc, const ContentSink& sink) {
   sink("\n}\n");
 }
 
+namespace {
+
+// One cell of a results file; `index` names it in a trace's error. May throw json::exception
+// (a member of the wrong type), which ResultsFromJson turns into its error.
+bool CellFromJson(const json& c, size_t index, CellRecord* out, std::string* err) {
+  CellRecord cell;
+  cell.scheduler = c.at("scheduler").get<std::string>();
+  cell.identifier = c.at("identifier").get<std::string>();
+  cell.label = c.value("label", "");
+  if (!GetJsonField(c, "repetition", &cell.repetition, err)) {
+    *err = "cells: " + *err;
+    return false;
+  }
+  cell.status = c.at("status").get<std::string>();
+  cell.error = c.value("error", "");
+  cell.started_at = c.value("started_at", "");
+  cell.duration_seconds = c.value("duration_seconds", 0.0);
+  cell.queue = c.value("queue", std::map<std::string, std::string>{});
+  cell.disk_counters = c.value("disk_counters", json());
+  const auto trace = c.find("request_trace");
+  if (trace != c.end() && !trace->is_null()) {
+    RequestTraceRecord record;
+    if (!RequestTraceRecordFromJson(*trace, &record, err)) {
+      *err = "cells[" + std::to_string(index) + "]: " + *err;
+      return false;
+    }
+    cell.request_trace = std::move(record);
+  }
+  if (c.contains("lane") && !ReadJsonFields(kLaneFields, c, &cell, err)) {
+    *err = "cells: " + *err;
+    return false;
+  }
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
+  }
+  *out = std::move(cell);
+  return true;
+}
+
+}  // namespace
+
 bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
   try {
     if (!j.is_object() || !j.contains("schema_version")) {
@@ -171,40 +212,10 @@ bool ResultsFromJson(json j, ResultsDocument* doc, std::string* err) {
     d.identifiers = j.value("identifiers", std::vector<std::string>{});
     d.labels = j.value("labels", std::vector<std::string>{});
     d.setup = j.contains("setup") ? std::move(j["setup"]) : json();
-    size_t cell_index = 0;  // for a trace's error
     for (const json& c : j.at("cells")) {
       CellRecord cell;
-      cell.scheduler = c.at("scheduler").get<std::string>();
-      cell.identifier = c.at("identifier").get<std::string>();
-      cell.label = c.value("label", "");
-      if (!GetJsonField(c, "repetition", &cell.repetition, err)) {
-        *err = "cells: " + *err;
-        return false;
-      }
-      cell.status = c.at("status").get<std::string>();
-      cell.error = c.value("error", "");
-      cell.started_at = c.value("started_at", "");
-      cell.duration_seconds = c.value("duration_seconds", 0.0);
-      cell.queue = c.value("queue", std::map<std::string, std::string>{});
-      cell.disk_counters = c.value("disk_counters", json());
-      const auto trace = c.find("request_trace");
-      if (trace != c.end() && !trace->is_null()) {
-        RequestTraceRecord record;
-        if (!RequestTraceRecordFromJson(*trace, &record, err)) {
-          *err = "cells[" + std::to_string(cell_index) + "]: " + *err;
-          return false;
-        }
-        cell.request_trace = std::move(record);
-      }
-      if (c.contains("lane") && !ReadJsonFields(kLaneFields, c, &cell, err)) {
-        *err = "cells: " + *err;
-        return false;
-      }
-      for (auto it = c.begin(); it != c.end(); ++it) {
-        if (!IsCellField(it.key())) cell.variant[it.key()] = it.value();
-      }
+      if (!CellFromJson(c, d.cells.size(), &cell, err)) return false;
       d.cells.push_back(std::move(cell));
-      ++cell_index;
     }
     json& records = j.at("records");
     if (!records.is_array()) {
