@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_util.h"
+
 namespace elevbench {
 namespace {
 
@@ -257,6 +259,31 @@ TEST_F(BlockDeviceTest, SnapshotQueueReadsReadableFiles) {
   EXPECT_EQ(values.count("queue/wbt_poke"), 0u);
   EXPECT_EQ(values.count("queue/integrity"), 0u);
   EXPECT_FALSE(SnapshotQueue(Sysfs(root_), "sdq", &values, &err));
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// A kernel built without bfq lists it nowhere; a bfq built as a module is offered while unloaded.
+TEST_F(BlockDeviceTest, OfferedSchedulersAreWhatTheKernelListsOrCanLoad) {
+  EXPECT_EQ(OfferedSchedulers(paths_, ""),
+            (std::vector<std::string>{"none", "mq-deadline", "kyber", "bfq"}));
+  for (const auto& e : fs::recursive_directory_iterator(root_ + "/sys")) {
+    if (e.path().filename() != "scheduler" || !e.is_regular_file()) continue;
+    std::string line = testing::ReadFileOrEmpty(e.path().string());
+    if (const size_t bfq = line.find(" bfq"); bfq != std::string::npos) line.erase(bfq, 4);
+    std::ofstream(e.path()) << line;
+  }
+  EXPECT_EQ(OfferedSchedulers(paths_, ""),
+            (std::vector<std::string>{"none", "mq-deadline", "kyber"}));
+  EXPECT_EQ(OfferedSchedulers(paths_, root_ + "/no-such-modules"),
+            (std::vector<std::string>{"none", "mq-deadline", "kyber"}));
+  Put("modules/kernel/block/bfq.ko.xz", "");
+  EXPECT_EQ(OfferedSchedulers(paths_, root_ + "/modules"),
+            (std::vector<std::string>{"none", "mq-deadline", "kyber", "bfq"}));
 }
 
 }  // namespace

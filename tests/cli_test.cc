@@ -96,7 +96,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
     const char* needle;
   } kCases[] = {
       {{"tiobench", "--schedulers", "foo"}, "unknown scheduler 'foo'"},
-      {{"tiobench", "--schedulers", "bfq:low_latenzy=0"}, "no tunable 'low_latenzy'"},
+      {{"tiobench", "--schedulers", "mq-deadline:read_expir=1"}, "no tunable 'read_expir'"},
       {{"tiobench", "--schedulers", "none:x=1"}, "--schedulers"},
       {{"tiobench", "--schedulers", "bfq,,dl"}, "--schedulers"},
       {{"tiobench", "--schedulers", "bfq@a,kyber@a"}, "--schedulers"},

@@ -13,11 +13,14 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "harness/core/system_info.h"
 #include "harness/device/device_control.h"
@@ -97,14 +100,41 @@ std::map<std::string, LoopQueueState> FreeLoopQueues() {
     std::string err;
     if (!live.Read(QueuePath(name, "scheduler"), &q.scheduler, &err) ||
         !live.Read(QueuePath(name, "nr_requests"), &q.nr_requests, &err) ||
-        !live.Read(QueuePath(name, "wbt_lat_usec"), &q.wbt_lat_usec, &err) ||
-        !ReadDriverTags(live, name, &q.driver_tags, &err)) {
+        !live.Read(QueuePath(name, "wbt_lat_usec"), &q.wbt_lat_usec, &err)) {
+      ADD_FAILURE() << name << ": " << err;
+      continue;
+    }
+    bool no_blk_mq_debugfs = false;  // a kernel that cannot show the tags: the rest is compared
+    if (!ReadDriverTags(live, name, &q.driver_tags, &no_blk_mq_debugfs, &err) &&
+        !no_blk_mq_debugfs) {
       ADD_FAILURE() << name << ": " << err;
       continue;
     }
     out[name] = q;
   }
   return out;
+}
+
+// The most requests `loop` held in flight (/sys/block/<loop>/inflight, read every millisecond)
+// while `work` ran.
+int MostInFlightWhile(const std::string& loop, const std::function<void()>& work) {
+  std::atomic<bool> working{true};
+  int most = 0;
+  std::thread sampler([&] {
+    const std::string path = "/sys/block/" + loop + "/inflight";
+    while (working) {
+      std::istringstream in(testing::ReadFileOrEmpty(path));
+      int reads = 0;
+      int writes = 0;
+      in >> reads >> writes;
+      most = std::max(most, reads + writes);
+      usleep(1000);
+    }
+  });
+  work();
+  working = false;
+  sampler.join();
+  return most;
 }
 
 // Builds the stack and measures. ASSERTs return from here, never past the caller's teardown.
@@ -119,8 +149,12 @@ void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp
   Sysfs sysfs;
   // The queue as the profile wants it: the elevator, not loop's 128 tags, decides.
   int tags = -1;
-  ASSERT_TRUE(ReadDriverTags(sysfs, stack->loop_name, &tags, &err)) << err;
-  EXPECT_EQ(tags, 4);
+  bool no_blk_mq_debugfs = false;
+  const bool tags_shown = ReadDriverTags(sysfs, stack->loop_name, &tags, &no_blk_mq_debugfs, &err);
+  ASSERT_TRUE(tags_shown || no_blk_mq_debugfs) << err;
+  if (tags_shown) {
+    EXPECT_EQ(tags, 4);
+  }
   const nlohmann::json settings = EmulatedQueueSettingsJson(*stack);
   EXPECT_EQ(settings["driver_tags"], 4) << settings.dump();
   EXPECT_EQ(settings["writeback_throttling"], "off") << settings.dump();
@@ -148,24 +182,41 @@ void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp
   inv.work_dir = tmp;
   inv.label = "layout";
   FioRunResult wr;
-  ASSERT_TRUE(RunFio(inv, &wr, &err)) << err;
+  // The check debugfs cannot give on every kernel: each 1 MiB write is split into eight 128 KiB
+  // requests, and the loop device holds at most as many in flight (/sys/block/<loop>/inflight:
+  // started, waiting on the one-at-a-time disk) as it has driver tags: 4, not loop's 128.
+  bool laid_out = false;
+  EXPECT_EQ(MostInFlightWhile(stack->loop_name, [&] { laid_out = RunFio(inv, &wr, &err); }), 4)
+      << "requests in flight at most on " << stack->loop_name << " under the first scheduler";
+  ASSERT_TRUE(laid_out) << err;
   std::vector<SchedulerConfig> configs;
-  ASSERT_TRUE(ParseSchedulerList("mq-deadline,bfq:low_latency=0", &configs, &err)) << err;
+  const std::string second = testing::SecondLiveScheduler();
+  ASSERT_TRUE(ParseSchedulerList("mq-deadline," + second, &configs, &err)) << err;
   ASSERT_TRUE(control.Apply(configs[0], &err)) << err;
   const double dl = TwoReaders(stack->mountpoint, tmp, &err);
   EXPECT_GT(dl, 0) << err;
   ASSERT_TRUE(control.Apply(configs[1], &err)) << err;
+  // The tags hold across the switch (on any kernel: LoopDeviceRootTest reads them where it can).
+  FioInvocation burst = inv;
+  burst.streams.resize(1);
+  burst.streams[0].filename = "burst";
+  burst.streams[0].file_size_bytes = 16 << 20;
+  burst.label = "burst";
+  bool burst_ok = false;
+  EXPECT_EQ(MostInFlightWhile(stack->loop_name, [&] { burst_ok = RunFio(burst, &wr, &err); }), 4)
+      << "requests in flight at most on " << stack->loop_name << " under " << second;
+  EXPECT_TRUE(burst_ok) << err;
   const double bfq = TwoReaders(stack->mountpoint, tmp, &err);
   EXPECT_GT(bfq, 0) << err;
-  EXPECT_EQ(control.DriverTags(stack->loop_name), 4);
-  std::printf(
-      "two O_DIRECT readers on ide-2003: mq-deadline %.1f MiB/s, "
-      "bfq:low_latency=0 %.1f MiB/s (%.2fx)\n",
-      dl, bfq, bfq / dl);
+  if (tags_shown) {
+    EXPECT_EQ(control.DriverTags(stack->loop_name), 4);
+  }
+  std::printf("two O_DIRECT readers on ide-2003: mq-deadline %.1f MiB/s, %s %.1f MiB/s (%.2fx)\n",
+              dl, second.c_str(), bfq, bfq / dl);
   // The ratio is a measurement, not a pass/fail line: it depends on the host's load (1.06x
   // with two compilers on the 2 CPUs, 1.8-2.0x idle). Its reproducible measurement is
   // nickbench Bench 3 on the emulated disk (docs/load-probe-suites.md, docs/emulated-disk.md).
-  ::testing::Test::RecordProperty("bfq_ll0_over_mq_deadline", std::to_string(bfq / dl));
+  ::testing::Test::RecordProperty(second + "_over_mq_deadline", std::to_string(bfq / dl));
 }
 
 TEST(EmulatedStackRootTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {

@@ -56,8 +56,9 @@ class FaultsHangRootTest : public FaultRunFixture {
 TEST_F(FaultsHangRootTest, ASigstoppedDiskDaemonIsAbortedAndTheRunStops) {
   if (!HaveFuse()) GTEST_SKIP() << "needs /dev/fuse";
   const FaultRun run = Run(
-      {"tiobench", "--emulated", "ide-2003:512M", "--schedulers", "mq-deadline,bfq", "--size", "64",
-       "--threads", "1,2", "--repetitions", "2", "--timeout", "600"},
+      {"tiobench", "--emulated", "ide-2003:512M", "--schedulers",
+       "mq-deadline," + testing::SecondLiveScheduler(), "--size", "64", "--threads", "1,2",
+       "--repetitions", "2", "--timeout", "600"},
       [&](const std::string& line, pid_t) { return StopTheDaemonInCell2(line); }, false, 300);
   ASSERT_GT(stopped_daemon_, 0) << run.stderr_text;
   EXPECT_EQ(run.exit_code, 1) << run.stderr_text;
@@ -77,8 +78,9 @@ TEST_F(FaultsHangRootTest, ASigstoppedDiskDaemonIsAbortedAndTheRunStops) {
 TEST_F(FaultsHangRootTest, RestoreAfterARunKilledWhileItsDaemonWasStoppedFinishesWithin30s) {
   if (!HaveFuse()) GTEST_SKIP() << "needs /dev/fuse";
   const FaultRun run = Run(
-      {"tiobench", "--emulated", "ide-2003:512M", "--schedulers", "mq-deadline,bfq", "--size", "64",
-       "--threads", "1,2", "--repetitions", "2", "--timeout", "600"},
+      {"tiobench", "--emulated", "ide-2003:512M", "--schedulers",
+       "mq-deadline," + testing::SecondLiveScheduler(), "--size", "64", "--threads", "1,2",
+       "--repetitions", "2", "--timeout", "600"},
       [&](const std::string& line, pid_t pid) {
         return StopTheDaemonInCell2(line) && kill(pid, SIGKILL) == 0;
       },

@@ -59,8 +59,9 @@ TEST_F(FaultsRootTest, ASigkilledDiskDaemonStopsTheRunWithinSeconds) {
   if (!HaveFuse()) GTEST_SKIP() << "needs /dev/fuse";
   pid_t daemon = 0;
   const FaultRun run =
-      Run({"tiobench", "--emulated", "ide-2003:512M", "--schedulers", "mq-deadline,bfq", "--size",
-           "64", "--threads", "1,2", "--repetitions", "2", "--timeout", "600"},
+      Run({"tiobench", "--emulated", "ide-2003:512M", "--schedulers",
+           "mq-deadline," + testing::SecondLiveScheduler(), "--size", "64", "--threads", "1,2",
+           "--repetitions", "2", "--timeout", "600"},
           [&](const std::string& line, pid_t) {
             if (line.find("cell 2/") == std::string::npos) return false;
             std::this_thread::sleep_for(std::chrono::milliseconds(500));  // inside its fio

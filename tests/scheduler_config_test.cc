@@ -122,7 +122,12 @@ TEST(SchedulerConfigTest, UnknownSchedulersAndTunablesAreRefusedUpFront) {
             &err))
       << err;
   EXPECT_FALSE(check("foo", &err));
-  EXPECT_EQ(err, "unknown scheduler 'foo' (this kernel offers none, mq-deadline, kyber, bfq)");
+  EXPECT_EQ(err, "unknown scheduler 'foo' (it offers none, mq-deadline, kyber, bfq)");
+  // A kernel built without bfq (seen: a 6.18 of 4 December 2026) refuses it as such.
+  std::vector<SchedulerConfig> without_bfq;
+  ASSERT_TRUE(ParseSchedulerList("mq-deadline,bfq:low_latency=0", &without_bfq, &err)) << err;
+  EXPECT_FALSE(CheckSchedulersExist(without_bfq, {"none", "mq-deadline", "kyber"}, &err));
+  EXPECT_EQ(err, "this kernel has no scheduler 'bfq' (it offers none, mq-deadline, kyber)");
   EXPECT_FALSE(check("bfq:low_latenzy=0", &err));
   EXPECT_NE(err.find("bfq has no tunable 'low_latenzy'"), std::string::npos) << err;
   EXPECT_NE(err.find("low_latency"), std::string::npos) << err;  // the valid names are listed

@@ -106,6 +106,15 @@ std::string ReadTestFile(const std::string& path);
 /// (a /proc/PID entry of a process that is gone, a sysfs attribute this kernel lacks).
 std::string ReadFileOrEmpty(const std::string& path);
 
+/// Whether the running kernel offers the I/O scheduler `name` (the first block device's
+/// queue/scheduler lists it). A kernel built without CONFIG_IOSCHED_BFQ has no bfq.
+bool KernelOffersScheduler(const std::string& name);
+
+/// The scheduler a live test sets against mq-deadline: "bfq:low_latency=0" (the anticipating
+/// one) where the kernel offers bfq, else "kyber", so that the test still switches between two
+/// real schedulers on a kernel without bfq.
+std::string SecondLiveScheduler();
+
 /// Loads the results file tests/<relative> as the reports take it (a test failure when it does
 /// not load), named `name`, or by its file name when `name` is empty.
 NamedResults LoadNamedResults(const std::string& relative, const std::string& name = "");

@@ -61,6 +61,24 @@ std::string ReadFileOrEmpty(const std::string& path) {
   return ss.str();
 }
 
+bool KernelOffersScheduler(const std::string& name) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/block", ec)) {
+    const std::string line = ReadFileOrEmpty(e.path().string() + "/queue/scheduler");
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+      if (w == name || w == "[" + name + "]") return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+std::string SecondLiveScheduler() {
+  return KernelOffersScheduler("bfq") ? "bfq:low_latency=0" : "kyber";
+}
+
 ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeout_seconds) {
   std::vector<std::string> argv = {ELEVBENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "harness/core/system_info.h"
@@ -385,18 +387,52 @@ bool SnapshotQueue(const Sysfs& sysfs, const std::string& disk,
   return true;
 }
 
-std::vector<std::string> OfferedSchedulers() {
-  std::vector<std::string> offered = {"none", "mq-deadline", "kyber", "bfq"};
+namespace {
+
+// Whether `modules_dir` holds the module of a scheduler: kernel/block/<name>.ko, maybe compressed.
+bool SchedulerModuleInstalled(const std::string& modules_dir, const std::string& scheduler) {
+  static const std::map<std::string, std::string> kModule = {
+      {"mq-deadline", "mq-deadline"}, {"kyber", "kyber-iosched"}, {"bfq", "bfq"}};
+  const auto it = kModule.find(scheduler);
+  if (it == kModule.end() || modules_dir.empty()) return false;
+  std::error_code ec;
+  for (const char* suffix : {".ko", ".ko.xz", ".ko.zst", ".ko.gz"}) {
+    if (fs::exists(modules_dir + "/kernel/block/" + it->second + suffix, ec)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> OfferedSchedulers(const SystemPaths& paths,
+                                           const std::string& modules_dir) {
+  std::vector<std::string> listed;
   std::vector<BlockDeviceInfo> devices;
-  std::string ignored;  // without a listing the four standard names remain
-  if (ListBlockDevices(SystemPaths{}, &devices, &ignored)) {
+  std::string ignored;  // without a listing nothing can be ruled out
+  if (ListBlockDevices(paths, &devices, &ignored)) {
     for (const BlockDeviceInfo& d : devices) {
       for (const std::string& s : d.available_schedulers) {
-        if (std::find(offered.begin(), offered.end(), s) == offered.end()) offered.push_back(s);
+        if (std::find(listed.begin(), listed.end(), s) == listed.end()) listed.push_back(s);
       }
     }
   }
+  std::vector<std::string> offered = {"none"};
+  for (const char* s : {"mq-deadline", "kyber", "bfq"}) {
+    if (listed.empty() || std::find(listed.begin(), listed.end(), s) != listed.end() ||
+        SchedulerModuleInstalled(modules_dir, s)) {
+      offered.push_back(s);
+    }
+  }
+  for (const std::string& s : listed) {
+    if (std::find(offered.begin(), offered.end(), s) == offered.end()) offered.push_back(s);
+  }
   return offered;
+}
+
+std::vector<std::string> OfferedSchedulers() {
+  struct utsname uts {};
+  const std::string release = uname(&uts) == 0 ? uts.release : "";
+  return OfferedSchedulers(SystemPaths{}, release.empty() ? "" : "/lib/modules/" + release);
 }
 
 bool ReadDiskNumbers(const Sysfs& sysfs, const std::string& disk, uint32_t* major, uint32_t* minor,

@@ -124,9 +124,16 @@ nlohmann::json ToJson(const BlockDeviceInfo& info);
 [[nodiscard]] bool SnapshotQueue(const Sysfs& sysfs, const std::string& disk,
                                  std::map<std::string, std::string>* values, std::string* err);
 
-/// The schedulers `--schedulers` may name here: the four of Linux 6.x (none, mq-deadline, kyber,
-/// bfq), then any other that some block device lists. The four are there even when unlisted: a
-/// scheduler built as a module is listed only once loaded, and selecting it loads it.
+/// The schedulers `--schedulers` may name here: none, each of mq-deadline, kyber and bfq that
+/// some block device lists or whose module is in `modules_dir` (kernel/block/<module>.ko*: a
+/// scheduler built as a module is listed only once loaded, and selecting it loads it), then any
+/// other that some block device lists. A kernel built without bfq (CONFIG_IOSCHED_BFQ unset)
+/// thus refuses `--schedulers bfq` up front rather than failing every bfq cell. When no device
+/// lists any scheduler (no /sys/block to read), all four: nothing can be ruled out.
+std::vector<std::string> OfferedSchedulers(const SystemPaths& paths,
+                                           const std::string& modules_dir);
+
+/// OfferedSchedulers of the live system, its modules in /lib/modules/<uname -r>.
 std::vector<std::string> OfferedSchedulers();
 
 /// The device number of a whole disk, from /sys/block/<disk>/dev; `disk` is a kernel name

@@ -10,12 +10,16 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <vector>
+
+#include "harness/core/strings.h"
 
 namespace elevbench {
 namespace {
 
 constexpr const char* kDebugfsMount = "/sys/kernel/debug";
+constexpr const char* kDebugfsBlock = "/sys/kernel/debug/block";
 
 std::string SchedulerPath(const std::string& disk) {
   return "/sys/block/" + disk + "/queue/scheduler";
@@ -33,8 +37,10 @@ struct ChildStatus {
 
 // Reads `path` (under /sys/kernel/debug) in a child with its own mount namespace in which debugfs
 // is mounted. fork() gives a single-threaded child, which unshare(CLONE_NEWNS) needs; the child
-// calls nothing but system calls.
-bool ReadDebugfsInPrivateNamespace(const std::string& path, std::string* text, std::string* err) {
+// calls nothing but system calls. *open_errno is the errno of a failed open of `path` (else 0).
+bool ReadDebugfsInPrivateNamespace(const std::string& path, std::string* text, int* open_errno,
+                                   std::string* err) {
+  *open_errno = 0;
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) {
     *err = std::string("pipe: ") + strerror(errno);
@@ -91,6 +97,7 @@ bool ReadDebugfsInPrivateNamespace(const std::string& path, std::string* text, s
     return false;
   }
   std::memcpy(&st, data.data(), sizeof st);
+  if (st.step == 4) *open_errno = st.error;
   if (st.step != 0) {
     static constexpr const char* kSteps[] = {
         "", "unshare(CLONE_NEWNS)", "make / private", "mount", "open", "read"};
@@ -105,7 +112,7 @@ bool ReadDebugfsInPrivateNamespace(const std::string& path, std::string* text, s
 
 bool DebugfsMounted() {
   struct stat st {};
-  return stat("/sys/kernel/debug/block", &st) == 0 && S_ISDIR(st.st_mode);
+  return stat(kDebugfsBlock, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 // The active scheduler; a bio-based device has none, and no driver tags either.
@@ -151,15 +158,46 @@ bool ParseTagsDepth(std::string_view text, int* depth, std::string* err) {
 }
 
 bool ReadDriverTags(const Sysfs& sysfs, const std::string& disk, int* depth, std::string* err) {
+  bool no_blk_mq_debugfs = false;
+  return ReadDriverTags(sysfs, disk, depth, &no_blk_mq_debugfs, err);
+}
+
+bool ReadDriverTags(const Sysfs& sysfs, const std::string& disk, int* depth,
+                    bool* no_blk_mq_debugfs, std::string* err) {
+  *no_blk_mq_debugfs = false;
   const std::string path = DriverTagsDebugfsPath(disk);
+  std::error_code ec;
+  const bool disk_exists = std::filesystem::exists(sysfs.Map("/sys/block/" + disk), ec);
   std::string text;
   if (sysfs.root() != "/" || DebugfsMounted()) {
-    if (!sysfs.Read(path, &text, err)) return false;
-  } else if (!ReadDebugfsInPrivateNamespace(path, &text, err)) {
-    return false;
+    if (!sysfs.Read(path, &text, err)) {
+      *no_blk_mq_debugfs = disk_exists && !std::filesystem::exists(sysfs.Map(path), ec) &&
+                           std::filesystem::is_directory(sysfs.Map(kDebugfsBlock), ec);
+      return false;
+    }
+  } else {
+    int open_errno = 0;
+    if (!ReadDebugfsInPrivateNamespace(path, &text, &open_errno, err)) {
+      *no_blk_mq_debugfs = disk_exists && open_errno == ENOENT;
+      return false;
+    }
   }
   if (!ParseTagsDepth(text, depth, err)) {
     *err = path + ": " + *err;
+    return false;
+  }
+  return true;
+}
+
+bool ReadTagSetDepth(const Sysfs& sysfs, const std::string& disk, int* depth, std::string* err) {
+  const std::string path = "/sys/block/" + disk + "/mq/0/nr_tags";
+  std::string text;
+  if (!sysfs.Read(path, &text, err)) return false;
+  text = std::string(TrimWhitespace(text));
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, *depth);
+  if (ec != std::errc() || ptr != end || text.empty() || *depth < 1) {
+    *err = path + ": expected a positive number, got '" + text + "'";
     return false;
   }
   return true;

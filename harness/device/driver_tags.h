@@ -11,7 +11,12 @@
 // nr_requests shows the tag set's depth (128) again while the tags stay at 4, and a write of the
 // value nr_requests already shows is ignored: growing the tags back needs none, a different value,
 // then the wanted one. nr_requests therefore cannot tell the tags; debugfs
-// (/sys/kernel/debug/block/<disk>/hctx0/tags, "depth=") can.
+// (/sys/kernel/debug/block/<disk>/hctx0/tags, "depth=") can — on a kernel built with
+// CONFIG_BLK_DEBUG_FS. Without it (a 6.18 seen on 4 December 2026: the disk's debugfs directory
+// exists, empty), the tags are still resized, but no file shows them: the journal then records
+// the tag set's own depth (/sys/block/<disk>/mq/0/nr_tags, what the device had when it was
+// made), and what shows them is the loop device's in-flight count
+// (/sys/block/<disk>/inflight), which cannot pass the tags (docs/emulated-disk.md).
 
 #include <string>
 #include <string_view>
@@ -38,6 +43,19 @@ std::string DriverTagsDebugfsPath(const std::string& disk);
 /// behind. Fails when debugfs cannot be read (not root, no CONFIG_DEBUG_FS, lockdown).
 [[nodiscard]] bool ReadDriverTags(const Sysfs& sysfs, const std::string& disk, int* depth,
                                   std::string* err);
+
+/// As above, and when it fails, `*no_blk_mq_debugfs` says whether it failed because this kernel
+/// has no blk-mq debugfs files (debugfs mounted, the disk in /sys/block, but no hctx0/tags: a
+/// kernel without CONFIG_BLK_DEBUG_FS), where the depth cannot be known at all, rather than for
+/// another reason (not root, lockdown, a disk that is gone).
+[[nodiscard]] bool ReadDriverTags(const Sysfs& sysfs, const std::string& disk, int* depth,
+                                  bool* no_blk_mq_debugfs, std::string* err);
+
+/// The depth of the disk's tag set, /sys/block/<disk>/mq/0/nr_tags: what its driver gave it,
+/// which resizing through nr_requests does not change. What the journal records for the driver
+/// tags when ReadDriverTags cannot know them (no blk-mq debugfs).
+[[nodiscard]] bool ReadTagSetDepth(const Sysfs& sysfs, const std::string& disk, int* depth,
+                                   std::string* err);
 
 /// Resizes the driver tags of `disk` to `depth` (>= kMinDriverTags) and verifies the result,
 /// whatever the scheduler: it switches to none if needed, writes nr_requests (first another

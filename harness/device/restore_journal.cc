@@ -368,8 +368,13 @@ bool RestoreJournal::RecordDriverTags(const std::string& disk, std::string* err)
     if (e.SameResource(entry)) return true;
   }
   int depth = 0;
-  if (!ReadDriverTags(sysfs_, disk, &depth, err)) {
-    *err = "cannot read the driver tags of " + disk + " to journal them: " + *err;
+  bool no_blk_mq_debugfs = false;
+  std::string debugfs_err;
+  // Without blk-mq debugfs the tags cannot be read: the tag set's own depth is what the device
+  // had when it was made (driver_tags.h), and what restoring it gives back.
+  if (!ReadDriverTags(sysfs_, disk, &depth, &no_blk_mq_debugfs, &debugfs_err) &&
+      (!no_blk_mq_debugfs || !ReadTagSetDepth(sysfs_, disk, &depth, &debugfs_err))) {
+    *err = "cannot read the driver tags of " + disk + " to journal them: " + debugfs_err;
     return false;
   }
   entry.original = std::to_string(depth);

@@ -220,8 +220,10 @@ bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
   for (const SchedulerConfig& c : configs) {
     if (!kernel_schedulers.empty() && std::find(kernel_schedulers.begin(), kernel_schedulers.end(),
                                                 c.scheduler) == kernel_schedulers.end()) {
-      *err = "unknown scheduler '" + c.scheduler + "' (this kernel offers " +
-             join(kernel_schedulers) + ")";
+      // One of Linux's own that this kernel was built without (no module either), or a typo.
+      *err = (kTunables.count(c.scheduler) ? "this kernel has no scheduler '"
+                                           : "unknown scheduler '") +
+             c.scheduler + "' (it offers " + join(kernel_schedulers) + ")";
       return false;
     }
     const auto known = kTunables.find(c.scheduler);

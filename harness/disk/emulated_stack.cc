@@ -68,9 +68,11 @@ bool SetUpQueue(const EmulatedOptions& options, RestoreJournal* journal, Emulate
   }
   if (!control.PinQueueAttrs(s->queue_attrs, err)) return false;
   s->driver_tags = control.DriverTags(s->loop_name);
-  if (s->driver_tags < 0 && !ReadDriverTags(sysfs, s->loop_name, &s->driver_tags, &ignored)) {
-    s->driver_tags = -1;
-  }
+  int shown = -1;
+  bool no_blk_mq_debugfs = false;
+  s->driver_tags_read_back =
+      ReadDriverTags(sysfs, s->loop_name, &shown, &no_blk_mq_debugfs, &ignored);
+  if (s->driver_tags < 0) s->driver_tags = s->driver_tags_read_back ? shown : -1;
   if (!s->wbt_lat_usec.empty() && !sysfs.Read(wbt_path, &s->wbt_lat_usec, err)) return false;
   return true;
 }
@@ -135,6 +137,11 @@ nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack) {
       {"writeback_throttling", stack.keep_wbt ? "kept" : "off"},
       {"wbt_lat_usec", number(stack.wbt_lat_usec)},
   };
+  if (!stack.driver_tags_read_back && stack.driver_tags >= 0) {
+    j["driver_tags_check"] =
+        "set through nr_requests under none, not read back: this kernel has no blk-mq debugfs "
+        "(CONFIG_BLK_DEBUG_FS) to show them";
+  }
   for (const auto& [name, value] : stack.queue_attrs) {
     if (name != "wbt_lat_usec") j[name] = number(value);
   }

@@ -52,6 +52,9 @@ struct EmulatedStack {
   /// Driver tags in force on the loop device after creation, as read from debugfs; -1 when the
   /// profile leaves them (driver_tags 0) and debugfs could not be read.
   int driver_tags = -1;
+  /// Whether debugfs showed the driver tags after they were set; false on a kernel without
+  /// blk-mq debugfs (driver_tags.h), where the daemon's max_queue_depth is the only check.
+  bool driver_tags_read_back = true;
   bool keep_wbt = false;
   /// queue/wbt_lat_usec after creation: "0" unless keep_wbt; empty when the kernel has no
   /// writeback throttling.
