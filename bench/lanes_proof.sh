@@ -17,7 +17,13 @@ lock=${ELEVBENCH_LOCK:-/tmp/elevbench-root-tests.lock}
 out=${OUT:-$(mktemp -d /var/tmp/elevbench-lanes-proof-XXXXXX)}
 mkdir -p "$out"
 echo "bench/lanes_proof.sh: results in $out" >&2
-common=(--emulated ide-2003 --fs ext2 --schedulers "mq-deadline@DL,bfq:low_latency=0@AS"
+# DL against AS; on a kernel without bfq (docs/emulated-disk.md) against kyber (KY). SCHEDULERS
+# overrides.
+if [ -z "${SCHEDULERS:-}" ]; then
+  SCHEDULERS=mq-deadline@DL,bfq:low_latency=0@AS
+  grep -qw bfq /sys/block/*/queue/scheduler 2>/dev/null || SCHEDULERS=mq-deadline@DL,kyber@KY
+fi
+common=(--emulated ide-2003 --fs ext2 --schedulers "$SCHEDULERS"
         --trace-requests summary --no-history)
 for pair in $(seq 1 "$pairs"); do
   for side in serial lanes; do

@@ -1,11 +1,11 @@
 #include "reporters/replay_text.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "reporters/environment_text.h"
 #include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_records.h"
+#include "scenarios/replay/replay_summary.h"
 
 namespace elevbench {
 namespace {
@@ -31,63 +31,17 @@ std::string Heading(const ResultsDocument& doc) {
   return text + speed + "\n";
 }
 
-// One configuration's line: its repetitions combined.
-std::string ConfigurationLine(const std::string& name, const std::vector<const ReplayRecord*>& rs) {
-  LatencyHistogram reads, writes;
-  double seconds = 0, mb_s = 0, lag = 0;
-  bool lag_measured = true, kept = true;
-  for (const ReplayRecord* r : rs) {
-    reads.Merge(r->ReadLatency());
-    writes.Merge(r->WriteLatency());
-    seconds += r->replay_seconds / static_cast<double>(rs.size());
-    mb_s += r->MegabytesPerSecond() / static_cast<double>(rs.size());
-    lag = std::max(lag, r->lag_p99_ms);
-    lag_measured = lag_measured && r->lag_measured;
-    kept = kept && r->keeps_time;
-  }
+// One configuration's line.
+std::string ConfigurationLine(const ReplayConfigurationSummary& c) {
   char line[320];
-  std::snprintf(line, sizeof line, "%-24s %8.2f %7.2f %8s %8s %8s %8s %8s %8s %8s %s\n",
-                name.c_str(), seconds, mb_s, Ms(reads, 50).c_str(), Ms(reads, 99).c_str(),
-                Ms(reads, 99.9).c_str(), Ms(writes, 50).c_str(), Ms(writes, 99).c_str(),
-                Ms(writes, 99.9).c_str(),
-                lag_measured ? (std::to_string(static_cast<int>(lag + 0.5))).c_str() : "-",
-                lag_measured ? (kept ? "yes" : "NO") : "-");
+  std::snprintf(
+      line, sizeof line, "%-24s %8.2f %7.2f %8s %8s %8s %8s %8s %8s %8s %s\n", c.identifier.c_str(),
+      c.seconds, c.mb_s, Ms(c.reads, 50).c_str(), Ms(c.reads, 99).c_str(),
+      Ms(c.reads, 99.9).c_str(), Ms(c.writes, 50).c_str(), Ms(c.writes, 99).c_str(),
+      Ms(c.writes, 99.9).c_str(),
+      c.lag_measured ? (std::to_string(static_cast<int>(c.lag_p99_ms + 0.5))).c_str() : "-",
+      c.lag_measured ? (c.kept_time ? "yes" : "NO") : "-");
   return line;
-}
-
-// One process's direction in one configuration, repetitions merged.
-struct ProcessRow {
-  std::string job, configuration, direction, engine;
-  LatencyHistogram latency;  // the kernel's (or fio's when the cell was not traced)
-  double fio_p99_ms = 0;     // fio's clat p99, beside it
-};
-
-void AddProcessRows(const std::string& id, const std::vector<const ReplayRecord*>& rs,
-                    std::vector<ProcessRow>* rows) {
-  std::vector<ProcessRow> mine;
-  for (const ReplayRecord* r : rs) {
-    for (size_t i = 0; i < r->processes.size(); ++i) {
-      const ReplayProcess& p = r->processes[i];
-      for (int d = 0; d < 2; ++d) {
-        const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
-        const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
-        const LatencyHistogram& used = r->lag_measured ? kernel : fio;
-        if (used.count() == 0) continue;
-        const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
-        auto it = std::find_if(mine.begin(), mine.end(), [&](const ProcessRow& row) {
-          return row.job == name && row.direction == (d == 0 ? "read" : "write");
-        });
-        if (it == mine.end()) {
-          mine.push_back({name, id, d == 0 ? "read" : "write", p.ioengine, {}, 0});
-          it = mine.end() - 1;
-        }
-        it->latency.Merge(used);
-        it->fio_p99_ms =
-            std::max(it->fio_p99_ms, static_cast<double>(fio.ValueAtPercentile(99)) / 1e6);
-      }
-    }
-  }
-  rows->insert(rows->end(), mine.begin(), mine.end());
 }
 
 // Whether the dependent replayer (elevbench's engine) ran rather than fio.
@@ -95,7 +49,7 @@ bool DependentReplayer(const ResultsDocument& doc) {
   return doc.parameters.value("replayer", std::string("fio")) == "dependent";
 }
 
-std::string RenderProcessRows(const std::vector<ProcessRow>& rows, bool dependent) {
+std::string RenderProcessRows(const std::vector<ReplayProcessSummary>& rows, bool dependent) {
   std::string out = std::string("Per process (one ") + (dependent ? "engine thread" : "fio job") +
                     " each; latency of every bio as the kernel traced it, in ms):\n";
   char line[256];
@@ -103,7 +57,7 @@ std::string RenderProcessRows(const std::vector<ProcessRow>& rows, bool dependen
                 "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9",
                 dependent ? "its own p99" : "fio clat p99");
   out += line;
-  for (const ProcessRow& r : rows) {
+  for (const ReplayProcessSummary& r : rows) {
     std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f\n",
                   r.job.c_str(), r.configuration.c_str(), r.direction.c_str(), r.engine.c_str(),
                   static_cast<unsigned long long>(r.latency.count()), Ms(r.latency, 50).c_str(),
@@ -113,11 +67,9 @@ std::string RenderProcessRows(const std::vector<ProcessRow>& rows, bool dependen
   return out;
 }
 
-std::string CheckLine(const std::vector<ReplayRecord>& records, bool dependent) {
-  size_t exact = 0;
-  for (const ReplayRecord& r : records) {
-    if (r.replayed_ops == r.trace_ops && r.replayed_bytes == r.trace_bytes) ++exact;
-  }
+std::string CheckLine(const std::vector<ReplayRecord>& records, const ReplaySummary& summary,
+                      bool dependent) {
+  const size_t exact = summary.exact_cells;
   std::string line = "replayed exactly the trace's I/Os and bytes in " + std::to_string(exact) +
                      " of " + std::to_string(records.size()) + " cells";
   if (!records.empty()) {
@@ -135,15 +87,10 @@ std::string CheckLine(const std::vector<ReplayRecord>& records, bool dependent) 
     line += ")";
   }
   line += "\n";
-  double latest_start = -1;
-  for (const ReplayRecord& r : records) {
-    for (const ReplayProcess& p : r.processes)
-      latest_start = std::max(latest_start, p.first_lag_ms);
-  }
-  if (latest_start >= 0) {
+  if (summary.latest_first_lag_ms >= 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "every job's first I/O within %.1f ms of its schedule\n",
-                  latest_start);
+                  summary.latest_first_lag_ms);
     line += buf;
   }
   return line;
@@ -170,20 +117,10 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
   out += "(latencies in ms over every I/O of every repetition; lag bound " +
          std::to_string(static_cast<int>(doc.parameters.value("lag_bound_ms", 0.0))) +
          " ms at p99)\n" + head;
-  std::vector<ProcessRow> process_rows;
-  for (const std::string& id : IdentifierOrder(doc)) {
-    std::vector<const ReplayRecord*> rs;
-    for (const ReplayRecord& r : records) {
-      if (r.identifier == id) rs.push_back(&r);
-    }
-    if (rs.empty()) continue;
-    out += ConfigurationLine(id, rs);
-    AddProcessRows(id, rs, &process_rows);
-  }
-  std::stable_sort(process_rows.begin(), process_rows.end(),
-                   [](const ProcessRow& a, const ProcessRow& b) { return a.job < b.job; });
-  *text = out + "\n" + RenderProcessRows(process_rows, DependentReplayer(doc)) + "\n" +
-          CheckLine(records, DependentReplayer(doc));
+  const ReplaySummary summary = SummarizeReplay(records, IdentifierOrder(doc));
+  for (const ReplayConfigurationSummary& c : summary.configurations) out += ConfigurationLine(c);
+  *text = out + "\n" + RenderProcessRows(summary.processes, DependentReplayer(doc)) + "\n" +
+          CheckLine(records, summary, DependentReplayer(doc));
   return true;
 }
 

@@ -101,6 +101,45 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   EXPECT_GT(doc.summary["fidelity"].value("span_ratio", 0.0), 0.0) << doc.summary.dump();
 }
 
+// The dependent replayer (elevbench's io_uring engine, `internal replay-engine`) on the untar
+// sample: every bio and byte of the trace reaches the disk under each scheduler, one engine
+// thread per traced process, and the fidelity against the capture's scheduler is measured.
+TEST(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
+  std::string why;
+  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string before = LeftoverState();
+  const std::string trace = std::string(ELEVBENCH_SOURCE_DIR) + "/traces/untar.trace";
+  const std::string out = temp.path() + "/r.json";
+  const ProcessResult rep = testing::RunElevbenchCli(
+      {"run", "replay", "--trace", trace, "--replayer", "dependent", "--emulated", "ide-2003",
+       "--fs", "ext4", "--schedulers", "none,mq-deadline", "--out", out, "--no-history"},
+      900);
+  ASSERT_EQ(rep.exit_code, 0) << rep.error_output;
+  EXPECT_EQ(LeftoverState(), before);
+  BlockTrace t;
+  ResultsDocument doc;
+  std::string err;
+  ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
+  std::set<int32_t> pids;
+  for (const BlockTraceRecord& r : t.records) pids.insert(r.pid);
+  std::vector<ReplayRecord> records;
+  ASSERT_TRUE(ReplayRecordsFromDocument(doc, &records, &err)) << err;
+  ASSERT_EQ(records.size(), 2u);
+  for (const ReplayRecord& r : records) {
+    SCOPED_TRACE(r.identifier);
+    EXPECT_TRUE(r.lag_measured);
+    EXPECT_EQ(r.replayed_bytes, r.trace_bytes);
+    EXPECT_GE(r.replayed_ops + 1, r.trace_ops) << "at most the capture's own data-less flush";
+    EXPECT_EQ(r.processes.size(), pids.size()) << "one engine thread per traced process";
+    for (const ReplayProcess& p : r.processes) EXPECT_EQ(p.ioengine, "io_uring");
+  }
+  EXPECT_NE(rep.output.find("replayer dependent"), std::string::npos) << rep.output;
+  ASSERT_TRUE(doc.summary.contains("fidelity")) << doc.summary.dump();
+  EXPECT_GT(doc.summary["fidelity"].value("span_ratio", 0.0), 0.0) << doc.summary.dump();
+}
+
 TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
   std::string why;
   if (!CanCaptureHere(&why)) GTEST_SKIP() << why;

@@ -1,0 +1,78 @@
+#include "scenarios/replay/replay_summary.h"
+
+#include <algorithm>
+
+namespace elevbench {
+namespace {
+
+ReplayConfigurationSummary CombineRepetitions(const std::string& id,
+                                              const std::vector<const ReplayRecord*>& rs) {
+  ReplayConfigurationSummary c;
+  c.identifier = id;
+  for (const ReplayRecord* r : rs) {
+    c.reads.Merge(r->ReadLatency());
+    c.writes.Merge(r->WriteLatency());
+    c.seconds += r->replay_seconds / static_cast<double>(rs.size());
+    c.mb_s += r->MegabytesPerSecond() / static_cast<double>(rs.size());
+    c.lag_p99_ms = std::max(c.lag_p99_ms, r->lag_p99_ms);
+    c.lag_measured = c.lag_measured && r->lag_measured;
+    c.kept_time = c.kept_time && r->keeps_time;
+  }
+  return c;
+}
+
+void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>& rs,
+                  std::vector<ReplayProcessSummary>* rows) {
+  std::vector<ReplayProcessSummary> mine;
+  for (const ReplayRecord* r : rs) {
+    for (const ReplayProcess& p : r->processes) {
+      for (int d = 0; d < 2; ++d) {
+        const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
+        const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
+        const LatencyHistogram& used = r->lag_measured ? kernel : fio;
+        if (used.count() == 0) continue;
+        const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
+        const std::string direction = d == 0 ? "read" : "write";
+        auto it = std::find_if(mine.begin(), mine.end(), [&](const ReplayProcessSummary& row) {
+          return row.job == name && row.direction == direction;
+        });
+        if (it == mine.end()) {
+          mine.push_back({name, id, direction, p.ioengine, {}, 0});
+          it = mine.end() - 1;
+        }
+        it->latency.Merge(used);
+        it->fio_p99_ms =
+            std::max(it->fio_p99_ms, static_cast<double>(fio.ValueAtPercentile(99)) / 1e6);
+      }
+    }
+  }
+  rows->insert(rows->end(), mine.begin(), mine.end());
+}
+
+}  // namespace
+
+ReplaySummary SummarizeReplay(const std::vector<ReplayRecord>& records,
+                              const std::vector<std::string>& identifier_order) {
+  ReplaySummary s;
+  for (const std::string& id : identifier_order) {
+    std::vector<const ReplayRecord*> rs;
+    for (const ReplayRecord& r : records) {
+      if (r.identifier == id) rs.push_back(&r);
+    }
+    if (rs.empty()) continue;
+    s.configurations.push_back(CombineRepetitions(id, rs));
+    AddProcesses(id, rs, &s.processes);
+  }
+  std::stable_sort(
+      s.processes.begin(), s.processes.end(),
+      [](const ReplayProcessSummary& a, const ReplayProcessSummary& b) { return a.job < b.job; });
+  for (const ReplayRecord& r : records) {
+    if (r.replayed_ops == r.trace_ops && r.replayed_bytes == r.trace_bytes) ++s.exact_cells;
+    for (const ReplayProcess& p : r.processes) {
+      s.latest_first_lag_ms = std::max(s.latest_first_lag_ms, p.first_lag_ms);
+    }
+  }
+  return s;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,52 @@
+#pragma once
+// A replay run's results aggregated for its table (reporters/replay_text.cc renders them): each
+// configuration's repetitions combined, each traced process's bios per direction merged over
+// the repetitions, and how exactly the cells replayed the trace. The suite aggregates so that
+// the reporter only formats (docs/architecture.md, "Suites aggregate, reporters render").
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/core/latency_histogram.h"
+#include "scenarios/replay/replay_records.h"
+
+namespace elevbench {
+
+/// One configuration, its repetitions combined.
+struct ReplayConfigurationSummary {
+  std::string identifier;
+  double seconds = 0;        ///< mean replay time
+  double mb_s = 0;           ///< mean rate
+  LatencyHistogram reads;    ///< every read of every repetition
+  LatencyHistogram writes;   ///< every write of every repetition
+  double lag_p99_ms = 0;     ///< the worst repetition's lag p99
+  bool lag_measured = true;  ///< every repetition measured its lag
+  bool kept_time = true;     ///< every repetition kept time
+};
+
+/// One traced process's direction in one configuration, repetitions merged.
+struct ReplayProcessSummary {
+  std::string job;  ///< "p<pid>_<comm>"
+  std::string configuration;
+  std::string direction;  ///< "read" or "write"
+  std::string engine;
+  LatencyHistogram latency;  ///< the kernel's, or fio's where the cell's lag was not measured
+  double fio_p99_ms = 0;     ///< the replayer's own clat p99 (the worst repetition), beside it
+};
+
+/// What the replay's table says.
+struct ReplaySummary {
+  std::vector<ReplayConfigurationSummary> configurations;  ///< in `identifier_order`
+  std::vector<ReplayProcessSummary> processes;             ///< by job name, stable
+  size_t exact_cells = 0;  ///< cells that replayed the trace's I/Os and bytes exactly
+  /// The latest first I/O of any job against its schedule, ms; -1 when no cell measured it.
+  double latest_first_lag_ms = -1;
+};
+
+/// Aggregates `records` for the table, configurations in `identifier_order` (those without a
+/// record left out).
+ReplaySummary SummarizeReplay(const std::vector<ReplayRecord>& records,
+                              const std::vector<std::string>& identifier_order);
+
+}  // namespace elevbench
