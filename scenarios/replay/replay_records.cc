@@ -1,6 +1,6 @@
 #include "scenarios/replay/replay_records.h"
 
-#include "harness/core/json_fields.h"
+#include "harness/core/json_field_table.h"
 
 namespace elevbench {
 
@@ -8,16 +8,41 @@ using nlohmann::json;
 
 namespace {
 
+// The plain fields of a process and of a cell, each named once (json_field_table.h).
+constexpr JsonField<ReplayProcess> kProcessFields[] = {
+    {"pid", &ReplayProcess::pid},
+    {"comm", &ReplayProcess::comm},
+    {"ioengine", &ReplayProcess::ioengine},
+    {"trace_ops", &ReplayProcess::trace_ops},
+    {"first_lag_ms", &ReplayProcess::first_lag_ms},
+    {"trace_read_p50_ms", &ReplayProcess::trace_read_p50_ms, FieldPresence::kNullable}};
+
+constexpr JsonField<ReplayRecord> kLagFields[] = {
+    {"matched", &ReplayRecord::lag_matched}, {"unmatched", &ReplayRecord::lag_unmatched},
+    {"mean_ms", &ReplayRecord::lag_mean_ms}, {"p99_ms", &ReplayRecord::lag_p99_ms},
+    {"max_ms", &ReplayRecord::lag_max_ms},   {"keeps_time", &ReplayRecord::keeps_time}};
+
+constexpr JsonField<ReplayRecord> kRecordFields[] = {
+    {"trace_ops", &ReplayRecord::trace_ops},
+    {"trace_bytes", &ReplayRecord::trace_bytes},
+    {"replayed_ops", &ReplayRecord::replayed_ops},
+    {"replayed_bytes", &ReplayRecord::replayed_bytes},
+    {"fio_ops", &ReplayRecord::fio_ops},
+    {"fio_bytes", &ReplayRecord::fio_bytes},
+    {"added_syncs", &ReplayRecord::added_syncs},
+    {"fua_writes", &ReplayRecord::fua_writes},
+    {"trace_seconds", &ReplayRecord::trace_seconds},
+    {"trace_span_seconds", &ReplayRecord::trace_span_seconds, FieldPresence::kNullable},
+    {"replay_seconds", &ReplayRecord::replay_seconds},
+    {"fio_seconds", &ReplayRecord::fio_seconds, FieldPresence::kNullable},
+    {"mapping", &ReplayRecord::mapping}};
+
 json ProcessToJson(const ReplayProcess& p) {
-  return {{"pid", p.pid},
-          {"comm", p.comm},
-          {"ioengine", p.ioengine},
-          {"trace_ops", p.trace_ops},
-          {"first_lag_ms", p.first_lag_ms},
-          {"trace_read_p50_ms", p.trace_read_p50_ms},
-          {"kernel_read_q2c", p.kernel_read.ToJson()},
-          {"kernel_write_q2c", p.kernel_write.ToJson()},
-          {"job", JobResultToJson(p.job)}};
+  json j{{"kernel_read_q2c", p.kernel_read.ToJson()},
+         {"kernel_write_q2c", p.kernel_write.ToJson()},
+         {"job", JobResultToJson(p.job)}};
+  WriteJsonFields(kProcessFields, p, &j);
+  return j;
 }
 
 bool ProcessFromJson(const json& j, ReplayProcess* p, std::string* err) {
@@ -26,13 +51,7 @@ bool ProcessFromJson(const json& j, ReplayProcess* p, std::string* err) {
     return false;
   }
   const auto job = j.find("job");
-  if (!GetJsonField(j, "pid", &p->pid, err) || !GetJsonField(j, "comm", &p->comm, err) ||
-      !GetJsonField(j, "ioengine", &p->ioengine, err) ||
-      !GetJsonField(j, "trace_ops", &p->trace_ops, err) ||
-      !GetJsonField(j, "first_lag_ms", &p->first_lag_ms, err) ||
-      !GetOptionalJsonField(j, "trace_read_p50_ms", &p->trace_read_p50_ms, err)) {
-    return false;
-  }
+  if (!ReadJsonFields(kProcessFields, j, p, err)) return false;
   for (const auto& [key, h] :
        {std::pair<const char*, LatencyHistogram*>{"kernel_read_q2c", &p->kernel_read},
         {"kernel_write_q2c", &p->kernel_write}}) {
@@ -57,12 +76,7 @@ bool ReadLag(const json& j, ReplayRecord* r, std::string* err) {
   }
   r->lag_measured = lag->is_object();
   if (!r->lag_measured) return true;
-  if (!GetJsonField(*lag, "matched", &r->lag_matched, err) ||
-      !GetJsonField(*lag, "unmatched", &r->lag_unmatched, err) ||
-      !GetJsonField(*lag, "mean_ms", &r->lag_mean_ms, err) ||
-      !GetJsonField(*lag, "p99_ms", &r->lag_p99_ms, err) ||
-      !GetJsonField(*lag, "max_ms", &r->lag_max_ms, err) ||
-      !GetJsonField(*lag, "keeps_time", &r->keeps_time, err)) {
+  if (!ReadJsonFields(kLagFields, *lag, r, err)) {
     *err = "lag." + *err;
     return false;
   }
@@ -96,26 +110,9 @@ json ReplayRecordToJson(const ReplayRecord& r) {
   json processes = json::array();
   for (const ReplayProcess& p : r.processes) processes.push_back(ProcessToJson(p));
   json lag = nullptr;
-  if (r.lag_measured) {
-    lag = {{"matched", r.lag_matched}, {"unmatched", r.lag_unmatched},
-           {"mean_ms", r.lag_mean_ms}, {"p99_ms", r.lag_p99_ms},
-           {"max_ms", r.lag_max_ms},   {"keeps_time", r.keeps_time}};
-  }
-  json j{{"trace_ops", r.trace_ops},
-         {"trace_bytes", r.trace_bytes},
-         {"replayed_ops", r.replayed_ops},
-         {"replayed_bytes", r.replayed_bytes},
-         {"fio_ops", r.fio_ops},
-         {"fio_bytes", r.fio_bytes},
-         {"added_syncs", r.added_syncs},
-         {"fua_writes", r.fua_writes},
-         {"trace_seconds", r.trace_seconds},
-         {"trace_span_seconds", r.trace_span_seconds},
-         {"replay_seconds", r.replay_seconds},
-         {"fio_seconds", r.fio_seconds},
-         {"mapping", r.mapping},
-         {"lag", lag},
-         {"processes", std::move(processes)}};
+  if (r.lag_measured) WriteJsonFields(kLagFields, r, &lag);
+  json j{{"lag", lag}, {"processes", std::move(processes)}};
+  WriteJsonFields(kRecordFields, r, &j);
   WriteRecordHeader(r, &j);
   return j;
 }
@@ -126,19 +123,8 @@ bool ReplayRecordFromJson(const json& j, ReplayRecord* out, std::string* err) {
     return false;
   }
   ReplayRecord r;
-  if (!ReadRecordHeader(j, &r, err) || !GetJsonField(j, "trace_ops", &r.trace_ops, err) ||
-      !GetJsonField(j, "trace_bytes", &r.trace_bytes, err) ||
-      !GetJsonField(j, "replayed_ops", &r.replayed_ops, err) ||
-      !GetJsonField(j, "replayed_bytes", &r.replayed_bytes, err) ||
-      !GetJsonField(j, "fio_ops", &r.fio_ops, err) ||
-      !GetJsonField(j, "fio_bytes", &r.fio_bytes, err) ||
-      !GetJsonField(j, "added_syncs", &r.added_syncs, err) ||
-      !GetJsonField(j, "fua_writes", &r.fua_writes, err) ||
-      !GetJsonField(j, "trace_seconds", &r.trace_seconds, err) ||
-      !GetOptionalJsonField(j, "trace_span_seconds", &r.trace_span_seconds, err) ||
-      !GetJsonField(j, "replay_seconds", &r.replay_seconds, err) ||
-      !GetOptionalJsonField(j, "fio_seconds", &r.fio_seconds, err) ||
-      !GetJsonField(j, "mapping", &r.mapping, err) || !ReadLag(j, &r, err)) {
+  if (!ReadRecordHeader(j, &r, err) || !ReadJsonFields(kRecordFields, j, &r, err) ||
+      !ReadLag(j, &r, err)) {
     return false;
   }
   const auto processes = j.find("processes");
