@@ -13,13 +13,13 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/run_journal.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/subprocess.h"
 #include "harness/run/capture_run.h"
+#include "harness/run/run_journal.h"
 #include "harness/run/target.h"
 #include "harness/trace/block_trace_summary.h"
 #include "reporters/block_trace_text.h"
@@ -148,10 +148,12 @@ int CaptureCommand(CaptureOptions o) {
   InstallInterruptHandlers();
   Progress progress = Progress::ForStderr();
   RestoreJournal journal;
-  JournalGuard guard(&journal);
-  const int opened = OpenCommandJournal(&journal, &progress,
-                                        "elevbench capture (pid " + std::to_string(getpid()) + ")");
-  if (opened >= 0) return opened;
+  JournalGuard guard(&journal, PrintError);
+  if (!OpenCommandJournal(&journal, &progress,
+                          "elevbench capture (pid " + std::to_string(getpid()) + ")", &err)) {
+    PrintError(err);
+    return kExitFailure;
+  }
   RunTarget target;
   const bool make_target = o.device.empty();
   if (make_target && !target.Create(target_options, &journal, &progress, &err)) {

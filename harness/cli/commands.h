@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/core/trace_mode.h"
 #include "harness/results/results_document.h"
+#include "harness/run/run_config.h"
 #include "harness/stats/statistics.h"
 #include "scenarios/suites.h"
 
@@ -18,43 +18,15 @@ class App;
 
 namespace elevbench {
 
-/// Options of `elevbench run SUITE`, common to every suite. The suite's own options live in the
+/// Options of `elevbench run SUITE`, common to every suite: the run's plain config
+/// (harness/run/run_config.h, which RunJob runs) and what only the CLI reads: the suite's row
+/// in the table of suites, the printing and the history. The suite's own options live in the
 /// suite object (harness/run/suite.h), which parsed them.
-struct RunOptions {
-  const SuiteEntry* entry = nullptr;       ///< the suite chosen on the command line
-  Suite* suite = nullptr;                  ///< its object, options parsed
-  std::string directory;                   ///< "--dir DIR"
-  std::string scratch;                     ///< "--scratch SIZE"
-  std::string fs = "ext4";                 ///< filesystem of a scratch or emulated device
-  std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
-  std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
-  std::string disk_trace;                  ///< "--disk-trace FILE"
-  bool keep_wbt = false;      ///< "--keep-wbt": today's writeback throttling on the emulated disk
-  std::string machine;        ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
-  std::string device;         ///< "--device NAME": consent to switch a device we did not make
-  bool allow_writes = false;  ///< "--allow-writes": a suite may write to the raw --device
-  std::string schedulers;     ///< "all" or a list; empty = current scheduler only
-  std::string queue;          ///< "--queue attr=value,..."
-  std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
-  std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial
-  double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
-  uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
-  uint64_t seed = 0;
-  bool seed_given = false;
-  bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
-  bool no_drop_caches = false;
-  bool fresh_fs = false;       ///< --fresh-fs: the filesystem made again before each cell
-  double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
-  /// "--trace-requests off|summary|full", parsed by CLI11 into the enum; off by default: tracing
-  /// can tip bfq's close calls (docs/performance.md, "Cost of the request tracer").
-  TraceMode trace_requests = TraceMode::kOff;
-  std::string identifier;
-  std::string format;       ///< empty = the suite's default text format
-  bool no_verdict = false;  ///< "--no-verdict": the tables without the verdict block
-  std::string out;
-  std::string command_line;
-  std::string history_db;   ///< "--db": the run history; empty = results/history.db
-  bool no_history = false;  ///< "--no-history": do not record the run
+struct RunOptions : RunConfig {
+  const SuiteEntry* entry = nullptr;  ///< the suite chosen on the command line (and `suite`)
+  bool no_verdict = false;            ///< "--no-verdict": the tables without the verdict block
+  std::string history_db;             ///< "--db": the run history; empty = results/history.db
+  bool no_history = false;            ///< "--no-history": do not record the run
 };
 
 /// Which of the options a suite's defaults may fill the command line gave (CLI11's counts: an
@@ -73,7 +45,8 @@ struct GivenRunOptions {
 std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenRunOptions& given,
                                   RunOptions* options);
 
-/// `elevbench run SUITE …`: the ten steps of docs/architecture.md.
+/// `elevbench run SUITE …`: the ten steps of docs/architecture.md, run by RunJob
+/// (harness/run/run_job.h) from the options' RunConfig; prints, and returns the exit code.
 int RunCommand(const RunOptions& options);
 
 /// Runs a parsed subcommand and returns the process exit code (cli.h ExitCode).

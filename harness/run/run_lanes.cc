@@ -23,6 +23,7 @@
 #include "harness/process/subprocess.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_plan.h"
+#include "harness/run/session_hooks.h"
 #include "harness/run/target.h"
 #include "harness/run/target_watch.h"
 
@@ -221,11 +222,7 @@ SessionTarget LaneTarget(const EmulatedStack* stack, DeviceControl* control, boo
   } else {
     st.snapshot = [control] { return control->Snapshot(); };
   }
-  st.disk_counters = [stack]() -> nlohmann::json {
-    nlohmann::json counters;
-    std::string e;
-    return ReadDiskCounters(*stack, &counters, &e) ? counters : nlohmann::json(nullptr);
-  };
+  st.disk_counters = EmulatedDiskCounters(stack);
   if (drop_caches) {
     st.drop_caches = [stack](std::string* err) {
       return RemountToDropCaches(stack->loop_device, stack->mountpoint, err);
@@ -372,12 +369,11 @@ bool RunLanes::StartLanes(Suite& suite, const SessionConfig& config, bool switch
     SessionTarget target = LaneTarget(lane.stack, lane.control, switching, drop_caches,
                                       lane.traced ? &lane.tracer : nullptr);
     if (config.fresh_fs) {
-      // The new filesystem makes the kernel recompute read_ahead_kb: the pins are written again.
-      target.remake_filesystem = [stack = lane.stack, fs = fs_,
-                                  control = lane.control](std::string* e) {
-        return RemakeFilesystem(stack->loop_device, fs, stack->mountpoint, e) &&
-               (control == nullptr || control->ReapplyPinned(e));
-      };
+      target.remake_filesystem = RemakeThenRepin(
+          [stack = lane.stack, fs = fs_](std::string* e) {
+            return RemakeFilesystem(stack->loop_device, fs, stack->mountpoint, e);
+          },
+          lane.control);
     }
     files_.push_back(lc.out_path);
     const pid_t parent = getpid();

@@ -1,10 +1,10 @@
-#include "harness/cli/run_journal.h"
+#include "harness/run/run_journal.h"
 
 #include <unistd.h>
 
 #include <vector>
 
-#include "harness/cli/cli.h"
+#include "harness/core/error.h"
 
 namespace elevbench {
 
@@ -13,31 +13,26 @@ bool JournalGuard::Restore() {
   std::vector<std::string> log;
   std::string err;
   if (!journal_->RestoreAll(&log, &err)) {
-    PrintError("restore incomplete: " + err + " (run 'elevbench restore')");
+    if (report_) report_("restore incomplete: " + err + " (run 'elevbench restore')");
     return false;
   }
   return true;
 }
 
-int OpenCommandJournal(RestoreJournal* journal, Progress* progress, const std::string& owner) {
+bool OpenCommandJournal(RestoreJournal* journal, Progress* progress, const std::string& owner,
+                        std::string* err) {
   const std::string state_dir = DefaultStateDir();
   std::vector<std::string> log;
-  std::string err;
   const bool leftover = access((state_dir + "/" + RestoreJournal::kJournalFile).c_str(), F_OK) == 0;
-  if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, &err)) {
-    PrintError("cannot restore what an earlier run left: " + err);
-    return kExitFailure;
+  if (leftover && !RestoreJournal::ApplyLeftoverJournal(state_dir, &log, err)) {
+    return Fail(err, "cannot restore what an earlier run left: " + *err);
   }
   if (leftover) {
     progress->Note("elevbench: restored what an earlier run left behind (" +
                    std::to_string(log.size()) + " steps):");
     for (const std::string& line : log) progress->Note("  " + line);
   }
-  if (!journal->Open(state_dir, owner, &err)) {
-    PrintError(err);
-    return kExitFailure;
-  }
-  return -1;
+  return journal->Open(state_dir, owner, err);
 }
 
 }  // namespace elevbench

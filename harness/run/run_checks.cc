@@ -1,0 +1,297 @@
+#include "harness/run/run_checks.h"
+
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "harness/core/error.h"
+#include "harness/core/strings.h"
+#include "harness/device/block_device.h"
+#include "harness/device/scratch_device.h"
+#include "harness/device/sysfs.h"
+#include "harness/disk/disk_model.h"
+#include "harness/disk/emulated_stack.h"
+#include "harness/run/lanes.h"
+#include "harness/run/run_policy.h"
+
+namespace elevbench {
+namespace {
+
+// The formats `run` prints for a suite of `formats`: its text formats, "json" last.
+std::string RunFormatChoices(std::vector<std::string> formats) {
+  formats.push_back("json");
+  return JoinWith(formats, ", ");
+}
+
+bool WritableDirectory(const std::string& dir) {
+  struct stat st {};
+  return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && access(dir.c_str(), W_OK) == 0;
+}
+
+// --machine: the spec, its bounds on this host, root, and cgroups that can hold it; read-only.
+bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c,
+                        std::string* err) {
+  c->suite_machine = host;
+  if (!o.machine_given && o.machine.empty()) return true;
+  if (!ParseMachineSpec(o.machine, &c->machine_spec, err) ||
+      !CheckMachineSpec(c->machine_spec, host, err)) {
+    return false;
+  }
+  if (!RunningAsRoot()) {
+    *err = "--machine needs root: it makes memory and cpuset cgroups";
+    return false;
+  }
+  if (c->machine_spec.disk_shares_cpus && (o.emulated.empty() || c->machine_spec.cpus == 0)) {
+    *err = "--machine disk-cpus=shared needs cpus=N and an emulated disk (--emulated)";
+    return false;
+  }
+  std::ifstream in("/proc/self/cgroup");
+  const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!DetectCgroupLayout(Sysfs{}, self, &c->cgroup_layout, err)) return false;
+  c->suite_machine = EmulatedMachineInfo(host, c->machine_spec);
+  return true;
+}
+
+// --format, and --schedulers/--queue syntax against what this kernel offers.
+bool CheckFormatAndSchedulers(const RunConfig& o, CheckedRun* c, std::string* err) {
+  if (!o.format.empty() && o.format != "json" &&
+      std::find(o.formats.begin(), o.formats.end(), o.format) == o.formats.end()) {
+    *err = "unknown --format '" + o.format + "' (" + RunFormatChoices(o.formats) + ")";
+    return false;
+  }
+  c->all_schedulers = o.schedulers == "all";
+  if ((!o.schedulers.empty() && !c->all_schedulers &&
+       !ParseSchedulerList(o.schedulers, &c->configs, err)) ||
+      !CheckSchedulersExist(c->configs, OfferedSchedulers(), err)) {
+    *err = "--schedulers: " + *err;
+    return false;
+  }
+  if (!o.queue.empty() && !ParseQueueAttrs(o.queue, &c->queue_attrs, err)) {
+    *err = "--queue: " + *err;
+    return false;
+  }
+  return true;
+}
+
+// --emulated PROFILE[:SIZE] with its --disk-set overrides, checked against the profile.
+bool CheckEmulatedTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
+  t->emulated = !o.emulated.empty();
+  if (!t->emulated) return true;
+  EmulatedOptions& emu = t->emulated_options;
+  if (!ParseEmulatedSpec(o.emulated, &emu, err)) return false;
+  emu.overrides = o.disk_settings;
+  emu.fs = o.fs;
+  emu.trace_path = o.disk_trace;
+  emu.keep_wbt = o.keep_wbt;
+  emu.self_exe = SelfExecutablePath();
+  DiskProfile probe;
+  if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
+  for (const std::string& s : emu.overrides) {
+    if (!ApplyDiskOverride(s, &probe, err)) {
+      *err = "--disk-set: " + *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+// A suite on a raw device (replay): no --dir, no filesystem on the device elevbench makes, or
+// the --device the user names alone as the target.
+bool CheckRawTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
+  if (!o.directory.empty()) {
+    *err = std::string("run ") + o.suite_name + " replays onto a block device, not a directory: " +
+           "--emulated, --scratch or --device NAME";
+    return false;
+  }
+  t->fs = kRawDeviceFs;
+  t->emulated_options.fs = kRawDeviceFs;
+  if (o.device.empty() || !o.scratch.empty() || !o.emulated.empty()) return true;
+  if (!std::filesystem::exists("/sys/block/" + o.device + "/dev")) {
+    *err = "--device " + o.device + ": not a whole disk (see `elevbench devices`)";
+    return false;
+  }
+  t->raw_device = o.device;
+  return true;
+}
+
+// --fresh-fs: a filesystem elevbench made, which only root can make again.
+bool CheckFreshFs(const RunConfig& o, std::string* err) {
+  if (!o.fresh_fs) return true;
+  if (o.suite->WantsRawDevice()) {
+    return Fail(err, std::string("--fresh-fs: run ") + o.suite_name +
+                         " works on a raw device, which has no filesystem to make again");
+  }
+  if (o.scratch.empty() && o.emulated.empty()) {
+    return Fail(err, "--fresh-fs needs a device elevbench makes (--emulated or --scratch)");
+  }
+  if (!RunningAsRoot()) return Fail(err, "--fresh-fs needs root (mkfs and mount)");
+  return true;
+}
+
+// --dir, --scratch, --emulated (one of them) and --fs.
+bool CheckTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
+  if (!o.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
+    *err = "--dir, --scratch and --emulated are alternatives: give one";
+    return false;
+  }
+  if (!SupportedScratchFs(o.fs)) {
+    *err = "unsupported --fs '" + o.fs + "' (ext2, ext4 or xfs)";
+    return false;
+  }
+  t->directory = o.directory;
+  t->fs = o.fs;
+  if (!o.scratch.empty() && !ParseSizeBytes(o.scratch, &t->scratch_bytes, err)) {
+    *err = "--scratch: " + *err;
+    return false;
+  }
+  if (!CheckEmulatedTarget(o, t, err) || !CheckFreshFs(o, err)) return false;
+  if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
+  if (!o.device.empty() && (o.device.find('/') != std::string::npos ||
+                            !std::filesystem::exists("/sys/block/" + o.device + "/dev"))) {
+    *err = "--device " + o.device + ": no such disk (a name such as sdb; see `elevbench devices`)";
+    return false;
+  }
+  if (!o.directory.empty() && !WritableDirectory(o.directory)) {
+    *err = "--dir " + o.directory + " is not a writable directory";
+    return false;
+  }
+  return true;
+}
+
+// The image fits the disk it emulates: ide-2003 is a 40 GB disk, so ide-2003:64G is refused.
+bool CheckEmulatedCapacity(const EmulatedOptions& emu, std::string* err) {
+  DiskProfile p;
+  if (!LookupDiskProfile(emu.profile_name, &p, err)) return false;
+  for (const std::string& s : emu.overrides) {
+    if (!ApplyDiskOverride(s, &p, err)) return false;
+  }
+  if (emu.size_bytes <= p.capacity_bytes) return true;
+  char text[160];
+  std::snprintf(text, sizeof text, "%.4g GB is larger than the %.4g GB disk it emulates",
+                static_cast<double>(emu.size_bytes) / 1e9,
+                static_cast<double>(p.capacity_bytes) / 1e9);
+  *err = "--emulated " + emu.profile_name + ": " + text +
+         "; give a smaller PROFILE:SIZE, or --disk-set capacity_bytes=N";
+  return false;
+}
+
+// What the suite may check of the target before it is made (Suite::CheckTarget).
+TargetFacts FactsOf(const RunConfig& o, const TargetOptions& t) {
+  TargetFacts f;
+  f.directory = t.directory;
+  f.user_device = o.device;
+  f.raw_user_device = !t.raw_device.empty();
+  f.allow_writes = o.allow_writes;
+  if (f.raw_user_device) {
+    std::string size, ignored;
+    if (Sysfs().Read("/sys/block/" + t.raw_device + "/size", &size, &ignored)) {
+      f.raw_bytes = std::strtoull(size.c_str(), nullptr, 10) * 512;
+    }
+  } else if (t.fs == kRawDeviceFs) {
+    f.raw_bytes = t.emulated ? t.emulated_options.size_bytes : t.scratch_bytes;
+  }
+  return f;
+}
+
+// --trace-requests summary|full traces a device elevbench makes, or the one named with --device,
+// and needs root.
+bool CheckTraceOption(const RunConfig& o, const TargetOptions& t, std::string* err) {
+  if (o.trace_requests == TraceMode::kOff) return true;
+  const std::string flag = std::string("--trace-requests ") + TraceModeName(o.trace_requests);
+  if (!RunningAsRoot()) {
+    *err = flag + " needs root (tracefs)";
+    return false;
+  }
+  const bool own_device = t.emulated || t.scratch_bytes > 0;
+  if (!own_device && o.device.empty()) {
+    *err = flag +
+           " traces a device elevbench makes (--emulated, --scratch) or the one named with "
+           "--device";
+    return false;
+  }
+  return true;
+}
+
+// --lanes: what it needs (root, an emulated disk, a fixed plan, one tracer each) and how many
+// the suite, the CPUs and the RAM allow; read-only.
+// --lanes, its words and whether the suite takes lanes: checked first, before any sizing.
+bool CheckLanesWords(const RunConfig& o, std::string* err) {
+  if (o.lanes.empty()) return true;
+  LaneBounds words;
+  words.suite = o.suite_name;
+  words.online_cpus = 1 << 20;  // no bound yet: only the words
+  int lanes = 1;
+  if (!ParseLanesOption(o.lanes, words, &lanes, err)) return false;
+  if (o.lanes != "1" && o.lanes != "auto" && o.lane_cpus == 0) {
+    return Fail(err, "--lanes " + o.lanes + ": " + words.suite +
+                         " does not run in lanes: " + o.lanes_refused);
+  }
+  return true;
+}
+
+bool CheckLanesOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c,
+                      std::string* err) {
+  if (o.lanes.empty()) return true;
+  LaneBounds b;
+  b.suite = o.suite_name;
+  if (o.lane_cpus == 0) b.refusal = o.lanes_refused;
+  const char* why =
+      !c->target.emulated   ? "needs --emulated (each lane is an emulated disk of its own)"
+      : !RunningAsRoot()    ? "needs root (a disk, cpuset and writeback limit per lane)"
+      : c->adaptive.enabled ? "needs a fixed --repetitions (auto decides between rounds)"
+      : o.trace_requests == TraceMode::kFull ? "cannot trace in full (one global blk tracer)"
+      : !o.disk_trace.empty()                ? "cannot write one --disk-trace for several disks"
+                                             : nullptr;
+  if (why != nullptr) return Fail(err, "--lanes " + o.lanes + " " + why);
+  cpu_set_t set;
+  b.online_cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : host.cpus;
+  b.cpus_per_lane = std::max(o.lane_cpus, c->machine_spec.cpus);
+  b.disk_bytes = c->target.emulated_options.size_bytes;
+  b.memory_bytes = host.memory_bytes;
+  if (!ParseLanesOption(o.lanes, b, &c->lanes, err)) return false;
+  c->cpus_per_lane = b.cpus_per_lane;
+  // Without --machine cpus=N a lane is an equal share of the CPUs, ⌊CPUs / lanes⌋: the machine
+  // the header names as the serial run's equivalent (docs/lanes.md).
+  if (c->lanes > 1 && c->machine_spec.cpus == 0) {
+    c->cpus_per_lane = std::max(c->cpus_per_lane, b.online_cpus / c->lanes);
+  }
+  if (c->lanes > 1 && !c->machine_spec.limits()) {
+    std::ifstream in("/proc/self/cgroup");
+    const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!DetectCgroupLayout(Sysfs{}, self, &c->cgroup_layout, err)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
+  if (!CheckLanesWords(o, err) ||
+      !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
+                              &c->adaptive, err) ||
+      !CheckFormatAndSchedulers(o, c, err) || !CheckTarget(o, &c->target, err) ||
+      !CheckMachineOption(o, host, c, err)) {
+    return false;
+  }
+  // Under --machine the suites size their loads by the emulated RAM and CPUs.
+  if (!o.suite->Prepare(c->suite_machine, err)) return false;
+  TargetOptions& t = c->target;
+  const bool default_scratch = RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 &&
+                               !t.emulated && t.raw_device.empty();
+  if (!SizeTargetForSuite(o.suite_name, o.suite->BytesNeeded(),
+                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err) ||
+      (t.emulated && !CheckEmulatedCapacity(t.emulated_options, err)) ||
+      !o.suite->CheckTarget(FactsOf(o, t), err)) {
+    return false;
+  }
+  c->out_path = o.out.empty() ? DefaultResultsPath(o.suite_name, host.hostname) : o.out;
+  return CheckTraceOption(o, t, err) && CheckLanesOption(o, host, c, err);
+}
+
+}  // namespace elevbench

@@ -1,0 +1,48 @@
+#pragma once
+// Step 1 of a run (docs/architecture.md, "Data flow"): every mistake a user can make, found
+// before the machine is touched: the format, the target flags, --schedulers/--queue syntax,
+// --disk-set, --dir, --machine (spec, bounds, root, cgroup layout: read-only), the suite's own
+// Prepare and CheckTarget, the device's size, --trace-requests and --lanes. Read-only: it makes
+// nothing, so a refused command leaves the machine as it was.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/core/system_info.h"
+#include "harness/device/scheduler_config.h"
+#include "harness/machine/machine_cgroups.h"
+#include "harness/machine/machine_spec.h"
+#include "harness/run/run_config.h"
+#include "harness/run/run_session.h"
+#include "harness/run/target.h"
+
+namespace elevbench {
+
+/// Everything the config asked for, checked and parsed, before the machine is touched.
+struct CheckedRun {
+  std::vector<SchedulerConfig> configs;  ///< --schedulers' list; empty for "all" or none
+  bool all_schedulers = false;           ///< --schedulers all
+  std::vector<std::pair<std::string, std::string>> queue_attrs;  ///< --queue
+  TargetOptions target;                                          ///< the target to build
+  std::string out_path;  ///< the results file (--out, else DefaultResultsPath)
+  std::string fio_version;
+  uint32_t repetitions = 1;
+  AdaptiveRepetitions adaptive;
+  MachineSpec machine_spec;    ///< --machine; limits() false without it
+  CgroupLayout cgroup_layout;  ///< where its cgroups go (with --machine)
+  MachineInfo suite_machine;   ///< what the suites see: the host, or the --machine limits
+  int lanes = 1;               ///< --lanes, resolved (1: serial)
+  int cpus_per_lane = 1;
+};
+
+/// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the
+/// order docs/architecture.md gives, then the suite's Prepare with the machine the run emulates
+/// (--machine's RAM and CPUs, else the host's), the target sized to the suite's files, the
+/// suite's CheckTarget, the results path, --trace-requests and --lanes. Fills *checked; false
+/// with err (one line, naming the flag) for a usage error. Makes nothing.
+[[nodiscard]] bool CheckRunConfig(const RunConfig& config, const MachineInfo& host,
+                                  CheckedRun* checked, std::string* err);
+
+}  // namespace elevbench

@@ -1,0 +1,69 @@
+#pragma once
+// What `elevbench run SUITE` is asked to do, as plain fields: the suite (its object and the few
+// facts of its row in the table of suites that the run reads), the target, the plan and the
+// output. The CLI fills it from its flags (harness/cli/commands.h's RunOptions extends it with
+// what only the CLI reads); RunJob (run_job.h) checks it and runs it. It names no table of
+// suites, so the library below the CLI never sees one (docs/architecture.md, "Layers").
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/core/trace_mode.h"
+#include "harness/run/suite.h"
+#include "harness/stats/measurement.h"
+
+namespace elevbench {
+
+/// The run's config, checked by CheckRunConfig (run_checks.h) before the machine is touched.
+/// Text fields hold the command line's words as given ("1G", "all", "auto"): the checks parse
+/// them, so that every error names the flag it came from.
+struct RunConfig {
+  // The suite: its object (options parsed) and the facts of its row the run reads.
+  Suite* suite = nullptr;  ///< the suite chosen on the command line, options parsed
+  std::string suite_name;  ///< "tiobench": the results' "suite", the errors' name
+  std::vector<std::string>
+      formats;  ///< its text formats, the default first (json is every suite's)
+  /// Its measurer (the suite's and the request tracer's measurements), which `--repetitions
+  /// auto` needs to see its headline rows; null when it has none.
+  SuiteMeasurer measure = nullptr;
+  int lane_cpus = 0;          ///< the CPUs one lane of the suite needs; 0: it refuses lanes...
+  std::string lanes_refused;  ///< ...and then why, in the refusal's words
+
+  // The target.
+  std::string directory;                   ///< "--dir DIR"
+  std::string scratch;                     ///< "--scratch SIZE"
+  std::string fs = "ext4";                 ///< filesystem of a scratch or emulated device
+  std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
+  std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
+  std::string disk_trace;                  ///< "--disk-trace FILE"
+  bool keep_wbt = false;       ///< "--keep-wbt": today's writeback throttling on the emulated disk
+  std::string machine;         ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
+  bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
+  std::string device;          ///< "--device NAME": consent to switch a device we did not make
+  bool allow_writes = false;   ///< "--allow-writes": a suite may write to the raw --device
+
+  // The plan.
+  std::string schedulers;         ///< "all" or a list; empty = current scheduler only
+  std::string queue;              ///< "--queue attr=value,..."
+  std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
+  std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial
+  double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
+  uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
+  uint64_t seed = 0;
+  bool seed_given = false;
+  bool no_drop_caches = false;
+  bool fresh_fs = false;       ///< --fresh-fs: the filesystem made again before each cell
+  double timeout_seconds = 0;  ///< "--timeout": one fio phase or probe; 0 = the suite's default
+  /// "--trace-requests off|summary|full", parsed by CLI11 into the enum; off by default: tracing
+  /// can tip bfq's close calls (docs/performance.md, "Cost of the request tracer").
+  TraceMode trace_requests = TraceMode::kOff;
+
+  // The output.
+  std::string identifier;
+  std::string format;        ///< empty = the suite's default text format; checked against `formats`
+  std::string out;           ///< the results file; empty = DefaultResultsPath
+  std::string command_line;  ///< recorded in the results' context
+};
+
+}  // namespace elevbench

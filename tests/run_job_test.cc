@@ -1,0 +1,76 @@
+#include "harness/run/run_job.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/run/run_checks.h"
+#include "harness/run/session_hooks.h"
+#include "scenarios/suites.h"
+
+namespace elevbench {
+namespace {
+
+// A run's config as the CLI makes it: the suite's object and plain facts of its row, here not
+// tiobench's own, to show that the checks read the config and not the table of suites.
+RunConfig PlainTiobenchConfig(Suite* suite) {
+  RunConfig config;
+  config.suite = suite;
+  config.suite_name = "mysuite";
+  config.formats = {"alpha", "beta"};
+  config.lanes_refused = "it is a test";
+  return config;
+}
+
+TEST(RunJobTest, AnUnknownFormatNamesTheFormatsOfTheConfig) {
+  std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  config.format = "nick";  // tiobench's, but not this config's
+  CheckedRun checked;
+  std::string err;
+  EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
+  EXPECT_EQ(err, "unknown --format 'nick' (alpha, beta, json)");
+}
+
+TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {
+  std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  config.lanes = "2";
+  CheckedRun checked;
+  std::string err;
+  EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
+  EXPECT_EQ(err, "--lanes 2: mysuite does not run in lanes: it is a test");
+}
+
+TEST(RunJobTest, AJobWithoutASuiteStopsAtItsFirstStep) {
+  std::vector<std::string> reported;
+  RunJob job(RunConfig{}, [&reported](const std::string& line) { reported.push_back(line); });
+  std::string err;
+  EXPECT_FALSE(job.Check(&err));
+  EXPECT_EQ(err, "no suite given (see --help)");
+  EXPECT_TRUE(job.Restore());  // nothing was journaled
+  EXPECT_TRUE(reported.empty());
+}
+
+TEST(RunJobTest, RemakeThenRepinWithoutAControlIsTheRemake) {
+  int calls = 0;
+  const auto remake = [&calls](bool ok) {
+    return RemakeThenRepin(
+        [&calls, ok](std::string* err) {
+          ++calls;
+          if (!ok) *err = "mkfs failed";
+          return ok;
+        },
+        nullptr);
+  };
+  std::string err;
+  EXPECT_TRUE(remake(true)(&err));
+  EXPECT_FALSE(remake(false)(&err));
+  EXPECT_EQ(err, "mkfs failed");
+  EXPECT_EQ(calls, 2);
+}
+
+}  // namespace
+}  // namespace elevbench
