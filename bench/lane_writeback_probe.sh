@@ -30,7 +30,12 @@ bg = up((16 * 2**20 * whole + ratio - 1) // ratio)
 print(ratio, g, bg)
 EOF
 )
-common=(--emulated ide-2003 --fs ext2 --schedulers "mq-deadline@DL,bfq:low_latency=0@AS"
+# As bench/lanes_proof.sh: DL against AS, or against kyber (KY) on a kernel without bfq.
+if [ -z "${SCHEDULERS:-}" ]; then
+  SCHEDULERS=mq-deadline@DL,bfq:low_latency=0@AS
+  grep -qw bfq /sys/block/*/queue/scheduler 2>/dev/null || SCHEDULERS=mq-deadline@DL,kyber@KY
+fi
+common=(--emulated ide-2003 --fs ext2 --schedulers "$SCHEDULERS"
         --trace-requests summary --no-history)
 loops_now() { ls -d /sys/block/loop* 2>/dev/null | sort; }
 
