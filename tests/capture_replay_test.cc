@@ -45,6 +45,19 @@ std::string LeftoverState() {
          (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
 }
 
+// The replay cells of the results file `out` and its summary; a test failure when it does not
+// load.
+std::vector<ReplayRecord> LoadReplayRecords(const std::string& out, nlohmann::json* summary) {
+  ResultsDocument doc;
+  std::vector<ReplayRecord> records;
+  std::string err;
+  if (!LoadResultsFile(out, &doc, &err) || !ReplayRecordsFromDocument(doc, &records, &err)) {
+    ADD_FAILURE() << out << ": " << err;
+  }
+  *summary = doc.summary;
+  return records;
+}
+
 TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   std::string why;
   if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
@@ -75,10 +88,8 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
                                900);
   ASSERT_EQ(rep.exit_code, 0) << rep.error_output;
   EXPECT_EQ(LeftoverState(), before);
-  ResultsDocument doc;
-  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
-  std::vector<ReplayRecord> records;
-  ASSERT_TRUE(ReplayRecordsFromDocument(doc, &records, &err)) << err;
+  nlohmann::json summary;
+  const std::vector<ReplayRecord> records = LoadReplayRecords(out, &summary);
   ASSERT_EQ(records.size(), 2u);
   for (const ReplayRecord& r : records) {
     SCOPED_TRACE(r.identifier);
@@ -97,8 +108,8 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   EXPECT_NE(rep.output.find("Fidelity under none (the capture's scheduler): the replay took "),
             std::string::npos)
       << rep.output;
-  ASSERT_TRUE(doc.summary.contains("fidelity")) << doc.summary.dump();
-  EXPECT_GT(doc.summary["fidelity"].value("span_ratio", 0.0), 0.0) << doc.summary.dump();
+  ASSERT_TRUE(summary.contains("fidelity")) << summary.dump();
+  EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
 }
 
 // The dependent replayer (elevbench's io_uring engine, `internal replay-engine`) on the untar
@@ -118,14 +129,12 @@ TEST(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
   ASSERT_EQ(rep.exit_code, 0) << rep.error_output;
   EXPECT_EQ(LeftoverState(), before);
   BlockTrace t;
-  ResultsDocument doc;
   std::string err;
   ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
-  ASSERT_TRUE(LoadResultsFile(out, &doc, &err)) << err;
   std::set<int32_t> pids;
   for (const BlockTraceRecord& r : t.records) pids.insert(r.pid);
-  std::vector<ReplayRecord> records;
-  ASSERT_TRUE(ReplayRecordsFromDocument(doc, &records, &err)) << err;
+  nlohmann::json summary;
+  const std::vector<ReplayRecord> records = LoadReplayRecords(out, &summary);
   ASSERT_EQ(records.size(), 2u);
   for (const ReplayRecord& r : records) {
     SCOPED_TRACE(r.identifier);
@@ -136,8 +145,8 @@ TEST(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
     for (const ReplayProcess& p : r.processes) EXPECT_EQ(p.ioengine, "io_uring");
   }
   EXPECT_NE(rep.output.find("replayer dependent"), std::string::npos) << rep.output;
-  ASSERT_TRUE(doc.summary.contains("fidelity")) << doc.summary.dump();
-  EXPECT_GT(doc.summary["fidelity"].value("span_ratio", 0.0), 0.0) << doc.summary.dump();
+  ASSERT_TRUE(summary.contains("fidelity")) << summary.dump();
+  EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
 }
 
 TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
