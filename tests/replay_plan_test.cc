@@ -205,6 +205,28 @@ TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {
   EXPECT_EQ(lag.job_of_pid.at(101), 1u);
 }
 
+// The dependent replayer's ring issues its flushes through another io_uring worker than its
+// writes (seen on sqlite's sample): a worker "iou-wrk-<pid>" counts as the ring's thread, so
+// its flushes are matched in that ring's job, not in whichever job has flushes at offset 0.
+TEST(ReplayPlanTest, AnIoUringWorkersBiosBelongToItsRingsJob) {
+  const std::vector<ReplayScheduled> scheduled = {{0, BlockTraceOp::kFlush, 0, 0, 0, 0},
+                                                  {1000, BlockTraceOp::kWrite, 4096, 4096, 0, 1},
+                                                  {0, BlockTraceOp::kFlush, 0, 0, 1, 0},
+                                                  {1000, BlockTraceOp::kFlush, 0, 0, 1, 0},
+                                                  {2000, BlockTraceOp::kWrite, 8192, 4096, 1, 1}};
+  const std::vector<BlockTraceRecord> replayed = {
+      {1000000, 501, "iou-wrk-77", BlockTraceOp::kWrite, 0, 8, 8, -1},
+      {2000000, 502, "iou-wrk-88", BlockTraceOp::kWrite, 0, 16, 8, -1},
+      {3000000, 503, "iou-wrk-88", BlockTraceOp::kFlush, 0, 0, 0, -1},  // ring 88's flush worker
+      {3100000, 503, "iou-wrk-88", BlockTraceOp::kFlush, 0, 0, 0, -1},
+      {3200000, 504, "iou-wrk-77", BlockTraceOp::kFlush, 0, 0, 0, -1}};
+  const ReplayLag lag = MeasureReplayLag(scheduled, replayed);
+  EXPECT_EQ(lag.job_of_pid.at(503), 1u);
+  EXPECT_EQ(lag.job_of_pid.at(504), 0u);
+  EXPECT_EQ(lag.unmatched, 0u);
+  EXPECT_EQ(lag.matched, 5u);
+}
+
 // #31: replayed_bytes is what the kernel saw, not what was planned: a read that reached the
 // device as a bio of half its planned size counts half; a write the kernel cut into two bios
 // counts both pieces; a bio traced whole and then again as its split remainder counts once.
