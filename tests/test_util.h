@@ -106,8 +106,8 @@ std::string ReadTestFile(const std::string& path);
 /// (a /proc/PID entry of a process that is gone, a sysfs attribute this kernel lacks).
 std::string ReadFileOrEmpty(const std::string& path);
 
-/// Whether the running kernel offers the I/O scheduler `name` (the first block device's
-/// queue/scheduler lists it). A kernel built without CONFIG_IOSCHED_BFQ has no bfq.
+/// Whether the running kernel offers the I/O scheduler `name`, as `run --schedulers` decides it
+/// (OfferedSchedulers). A kernel built without CONFIG_IOSCHED_BFQ has no bfq.
 bool KernelOffersScheduler(const std::string& name);
 
 /// The scheduler a live test sets against mq-deadline: "bfq:low_latency=0" (the anticipating

@@ -4,11 +4,13 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "harness/device/block_device.h"
 #include "harness/results/results_document.h"
 
 namespace elevbench::testing {
@@ -62,17 +64,8 @@ std::string ReadFileOrEmpty(const std::string& path) {
 }
 
 bool KernelOffersScheduler(const std::string& name) {
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/sys/block", ec)) {
-    const std::string line = ReadFileOrEmpty(e.path().string() + "/queue/scheduler");
-    if (line.empty()) continue;
-    std::istringstream words(line);
-    for (std::string w; words >> w;) {
-      if (w == name || w == "[" + name + "]") return true;
-    }
-    return false;
-  }
-  return false;
+  const std::vector<std::string> offered = OfferedSchedulers();
+  return std::find(offered.begin(), offered.end(), name) != offered.end();
 }
 
 std::string SecondLiveScheduler() {
