@@ -68,6 +68,17 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
         << (known ? std::to_string(tags) : std::string("unknown")) << ", writeback throttling "
         << JsonString(q, "writeback_throttling") << "\n";
   }
+  if (ctx.contains("disk_writeback") && ctx["disk_writeback"].is_object()) {
+    // A serial run's disk throttled as a lane's is (docs/lanes.md), or why not.
+    const nlohmann::json& w = ctx["disk_writeback"];
+    out << "Emulated disk writeback: ";
+    if (w.value("strict_limit", false)) {
+      out << (w.value("dirty_bytes", uint64_t{0}) >> 20)
+          << " MB dirty limit of its own (strict, as a lane's)\n";
+    } else {
+      out << "the machine-wide dirty limit alone (" << JsonString(w, "why") << ")\n";
+    }
+  }
   if (ctx.contains("lanes") && ctx["lanes"].is_object()) {
     // --lanes: how many emulated disks served the plan at once (docs/lanes.md).
     const nlohmann::json& l = ctx["lanes"];

@@ -74,5 +74,21 @@ TEST(EnvironmentTextTest, LanesSayWhichMachineALaneIs) {
             std::string::npos);
 }
 
+// A serial emulated run: the header says whether its disk had a strict limit of its own, as a
+// lane's, or the machine-wide one alone (a kernel before 6.2), since Bench 2 moves with it.
+TEST(EnvironmentTextTest, SerialRunSaysHowItsDiskWasThrottled) {
+  nlohmann::json ctx = HostContext();
+  ctx["disk_writeback"] = {{"strict_limit", true}, {"dirty_bytes", 50331648}};
+  EXPECT_NE(RenderEnvironmentHeader(ctx).find(
+                "Emulated disk writeback: 48 MB dirty limit of its own (strict, as a lane's)\n"),
+            std::string::npos)
+      << RenderEnvironmentHeader(ctx);
+  ctx["disk_writeback"] = {{"strict_limit", false}, {"why", "no per-device limits"}};
+  EXPECT_NE(RenderEnvironmentHeader(ctx).find("Emulated disk writeback: the machine-wide dirty "
+                                              "limit alone (no per-device limits)\n"),
+            std::string::npos)
+      << RenderEnvironmentHeader(ctx);
+}
+
 }  // namespace
 }  // namespace elevbench

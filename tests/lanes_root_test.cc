@@ -25,19 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Every backing device's writeback limits, by its name ("7:3").
-std::map<std::string, std::string> LanesBdiValues() {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::directory_iterator("/sys/class/bdi")) {
-    std::string v;
-    for (const char* f : {"max_ratio_fine", "min_ratio_fine", "strict_limit"}) {
-      v += testing::ReadFileOrEmpty(e.path().string() + "/" + f);
-    }
-    out[e.path().filename().string()] = v;
-  }
-  return out;
-}
-
 class LanesRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -54,7 +41,7 @@ class LanesRootTest : public ::testing::Test {
     temp_ = std::make_unique<testing::ScopedTempDir>();
     dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
-    bdi_before_ = LanesBdiValues();
+    bdi_before_ = testing::BdiWritebackValues();
     for (const char* f :
          {"dirty_bytes", "dirty_ratio", "dirty_background_bytes", "dirty_background_ratio"}) {
       vm_before_[f] = testing::ReadFileOrEmpty(std::string("/proc/sys/vm/") + f);
@@ -164,9 +151,9 @@ class LanesRootTest : public ::testing::Test {
       EXPECT_EQ(lane.value("bdi", std::string()).rfind("/sys/class/bdi/", 0), 0u);
     }
     EXPECT_EQ(mounts.find("fuse.elevbench"), std::string::npos) << mounts;
-    for (const auto& [name, now] : LanesBdiValues()) {
+    for (const auto& [name, now] : testing::BdiWritebackValues()) {
       const auto it = bdi_before_.find(name);
-      EXPECT_EQ(now, it == bdi_before_.end() ? "1000000\n0\n0\n" : it->second) << name;
+      EXPECT_EQ(now, it == bdi_before_.end() ? testing::kDefaultBdiWriteback : it->second) << name;
     }
     for (const auto& [file, before] : vm_before_) {
       EXPECT_EQ(testing::ReadFileOrEmpty("/proc/sys/vm/" + file), before) << file;

@@ -209,10 +209,26 @@ TEST_F(RunSignalsRootTest, SigkillThenRestoreRemovesEverything) {
 
 TEST_F(RunSignalsRootTest, SigkillOnTheEmulatedDiskThenRestoreRemovesEverything) {
   if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
+  const std::map<std::string, std::string> bdi_before = testing::BdiWritebackValues();
   pid_t pid = StartAndWaitForCells(1, {"--emulated", "ide-2003:512M"});
   ASSERT_GT(pid, 0);
+  // A serial run's disk is throttled as a lane's: a strict limit of its own (Linux >= 6.2).
+  const nlohmann::json ctx =
+      nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false)
+          .value("context", nlohmann::json::object());
+  const nlohmann::json writeback = ctx.value("disk_writeback", nlohmann::json::object());
+  ASSERT_TRUE(writeback.contains("strict_limit")) << ctx.dump();
+  if (writeback["strict_limit"].get<bool>()) {
+    const std::string bdi = writeback.value("bdi", std::string());
+    EXPECT_EQ(testing::ReadFileOrEmpty(bdi + "/strict_limit"), "1\n") << bdi;
+    EXPECT_EQ(testing::ReadFileOrEmpty(bdi + "/max_ratio_fine"), "980000\n") << bdi;
+  }
   KillAndRestore(pid);
   ExpectNothingLeft();
+  for (const auto& [name, now] : testing::BdiWritebackValues()) {
+    const auto it = bdi_before.find(name);
+    EXPECT_EQ(now, it == bdi_before.end() ? testing::kDefaultBdiWriteback : it->second) << name;
+  }
   const std::string mounts = testing::ReadFileOrEmpty("/proc/mounts");
   EXPECT_EQ(mounts.find("fuse.elevbench"), std::string::npos) << mounts;
   std::string ps;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,13 @@ std::string ReadTestFile(const std::string& path);
 /// Reads a whole file, or "" when it cannot be opened: for files whose absence is an answer
 /// (a /proc/PID entry of a process that is gone, a sysfs attribute this kernel lacks).
 std::string ReadFileOrEmpty(const std::string& path);
+
+/// Every backing device's writeback limits ("max_ratio_fine\nmin_ratio_fine\nstrict_limit\n"),
+/// by its name ("7:3"): what a run that gives a disk its own limit must leave as it found.
+std::map<std::string, std::string> BdiWritebackValues();
+
+/// The writeback limits of a backing device made after BdiWritebackValues() was taken.
+inline constexpr const char* kDefaultBdiWriteback = "1000000\n0\n0\n";
 
 /// Whether the running kernel offers the I/O scheduler `name`, as `run --schedulers` decides it
 /// (OfferedSchedulers). A kernel built without CONFIG_IOSCHED_BFQ has no bfq.

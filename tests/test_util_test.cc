@@ -63,6 +63,19 @@ std::string ReadFileOrEmpty(const std::string& path) {
   return ss.str();
 }
 
+std::map<std::string, std::string> BdiWritebackValues() {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/class/bdi", ec)) {
+    std::string v;
+    for (const char* f : {"max_ratio_fine", "min_ratio_fine", "strict_limit"}) {
+      v += ReadFileOrEmpty(e.path().string() + "/" + f);
+    }
+    out[e.path().filename().string()] = v;
+  }
+  return out;
+}
+
 bool KernelOffersScheduler(const std::string& name) {
   const std::vector<std::string> offered = OfferedSchedulers();
   return std::find(offered.begin(), offered.end(), name) != offered.end();

@@ -46,6 +46,12 @@ bool BdiPathOfDisk(const Sysfs& sysfs, const std::string& disk, std::string* pat
   return true;
 }
 
+bool PerDeviceWritebackOffered(const Sysfs& sysfs, const std::string& bdi) {
+  std::string value, err;
+  return sysfs.Read(bdi + "/max_ratio_fine", &value, &err) &&
+         sysfs.Read(bdi + "/strict_limit", &value, &err);
+}
+
 bool ApplyBdiLimits(const Sysfs& sysfs, RestoreJournal* journal, const std::string& bdi,
                     uint64_t ratio_fine, std::string* err) {
   const std::vector<std::pair<std::string, std::string>> writes = {

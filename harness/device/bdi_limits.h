@@ -41,6 +41,10 @@ LaneWriteback LaneWritebackLimits(uint64_t dirty_bytes, uint64_t background_byte
 [[nodiscard]] bool BdiPathOfDisk(const Sysfs& sysfs, const std::string& disk, std::string* path,
                                  std::string* err);
 
+/// Whether this kernel lets `bdi` have a writeback limit of its own (max_ratio_fine and
+/// strict_limit readable: Linux >= 6.2). Reads only.
+bool PerDeviceWritebackOffered(const Sysfs& sysfs, const std::string& bdi);
+
 /// Journals and sets `bdi`'s max_ratio_fine, then min_ratio_fine, to `ratio_fine`, and its
 /// strict_limit to 1, each read back. Call after the global limits are set. False with one line
 /// naming the file (a kernel before 6.2 has no *_ratio_fine: the error says so).

@@ -119,9 +119,35 @@ bool RunJob::SetUpDevices(std::string* err) {
   if (checked_.lanes > 1) {  // each lane's disk its own writeback limit
     return lanes_.SetUpDevices(sysfs_, &journal_, control_.get(), pinned_, err);
   }
-  if (target_.emulated() && !ApplyVmSettings(sysfs_, &journal_, EmulatedVmSettings(), err)) {
+  return !target_.emulated() || SetUpWriteback(err);
+}
+
+bool RunJob::SetUpWriteback(std::string* err) {
+  std::string bdi;
+  if (!BdiPathOfDisk(sysfs_, target_.stack().loop_name, &bdi, err)) {
+    return Fail(err, "the emulated disk's writeback limit: " + *err);
+  }
+  if (!PerDeviceWritebackOffered(sysfs_, bdi)) {
+    disk_writeback_ = {{"strict_limit", false},
+                       {"why", "this kernel has no per-device writeback limits (Linux < 6.2)"}};
+    if (!ApplyVmSettings(sysfs_, &journal_, EmulatedVmSettings(), err)) {
+      return Fail(err, "vm writeback settings: " + *err);
+    }
+    return true;
+  }
+  const LaneWriteback limits = EmulatedWritebackLimits(1);
+  if (!ApplyVmSettings(sysfs_, &journal_, limits.vm, err)) {
     return Fail(err, "vm writeback settings: " + *err);
   }
+  if (!ApplyBdiLimits(sysfs_, &journal_, bdi, limits.ratio_fine, err)) {
+    return Fail(err, "the emulated disk's writeback limit: " + *err);
+  }
+  disk_writeback_ = {{"strict_limit", true},
+                     {"bdi", bdi},
+                     {"ratio_fine", limits.ratio_fine},
+                     {"dirty_bytes", limits.lane_dirty_bytes},
+                     {"background_bytes", limits.lane_background_bytes},
+                     {"vm", limits.vm}};
   return true;
 }
 
@@ -254,6 +280,10 @@ void RunJob::Describe() {
                                 ? "; each lane's filesystem remounted before each cell (its "
                                   "page cache, dentries and inodes dropped)"
                                 : GlobalCacheDropNote(root_, sc.drop_caches))});
+  if (!disk_writeback_.is_null()) {
+    doc_.context["disk_writeback"] = disk_writeback_;
+    if (disk_writeback_.contains("vm")) doc_.context["vm_settings"] = disk_writeback_["vm"];
+  }
   if (sc.fresh_fs) doc_.context["fresh_fs"] = true;  // each cell on a filesystem made for it
   doc_.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};

@@ -83,6 +83,11 @@ class RunJob {
   /// attributes, the writeback settings (each lane's limits with --lanes). False: a device
   /// operation failed.
   [[nodiscard]] bool SetUpDevices(std::string* err);
+  /// 5d. A serial emulated run's writeback: its disk gets a lane's strict limit of its own
+  /// (EmulatedWritebackLimits(1)), so that serial and lanes throttle the writer alike
+  /// (docs/lanes.md); on a kernel without per-device limits, the global 2003 ones alone, and the
+  /// context says so. False: a value could not be set.
+  [[nodiscard]] bool SetUpWriteback(std::string* err);
   /// 5b. --machine's cgroups (with --lanes, each lane's instead), after the target so that the
   /// emulated disk's daemon stays outside them: it is the disk, not the machine. False: they
   /// could not be made.
@@ -137,6 +142,7 @@ class RunJob {
   RequestTracer tracer_;  // destroyed before the journal is restored: it forgets its entries
   RunLanes lanes_;        // --lanes: after the target and control it points into
   nlohmann::json emulated_machine_;
+  nlohmann::json disk_writeback_;  // a serial emulated run: its disk's writeback limits
   SessionConfig session_;
   ResultsDocument doc_;
 };

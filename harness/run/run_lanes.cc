@@ -107,14 +107,18 @@ bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOp
   return true;
 }
 
-bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,
-                            const std::vector<std::pair<std::string, std::string>>& pinned,
-                            std::string* err) {
+LaneWriteback EmulatedWritebackLimits(int disks) {
   uint64_t dirty = 0, background = 0;
   for (const auto& [path, value] : EmulatedVmSettings()) {
     (path.find("background") != std::string::npos ? background : dirty) = std::stoull(value);
   }
-  const LaneWriteback limits = LaneWritebackLimits(dirty, background, count());
+  return LaneWritebackLimits(dirty, background, disks);
+}
+
+bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,
+                            const std::vector<std::pair<std::string, std::string>>& pinned,
+                            std::string* err) {
+  const LaneWriteback limits = EmulatedWritebackLimits(count());
   lane_dirty_bytes_ = limits.lane_dirty_bytes;
   lane_background_bytes_ = limits.lane_background_bytes;
   for (const auto& [path, value] : limits.vm) vm_[path] = value;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/core/progress.h"
+#include "harness/device/bdi_limits.h"
 #include "harness/device/device_control.h"
 #include "harness/device/restore_journal.h"
 #include "harness/disk/emulated_stack.h"
@@ -28,6 +29,11 @@
 #include "harness/trace/request_tracer.h"
 
 namespace elevbench {
+
+/// The writeback limits that give each of `disks` emulated disks the 2003 machine's own
+/// (EmulatedVmSettings: 48 MB dirty, 16 MB background) as a strict per-device limit. A serial
+/// emulated run asks for one disk: it is one lane (docs/lanes.md), throttled as a lane is.
+LaneWriteback EmulatedWritebackLimits(int disks);
 
 /// The lanes of one run. Not copyable; destroyed before the journal is restored.
 class RunLanes {
