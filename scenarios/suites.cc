@@ -101,10 +101,13 @@ SuiteEntry Post2003Entry() {
           .description =
               "Nick Piggin's whole post of 25/27 Mar 2003: probes, contest, tiobench, "
               "OraSim, nickbench",
-          .make = MakePost2003Suite,
+          .make = [] { return MakePost2003Suite(PartSuiteOfTable); },
           .formats = {"nick", "beside-2003"},
           .render = RenderPost2003Parts,
-          .measure = CompositeMeasurements,
+          .measure =
+              [](const ResultsDocument& doc, std::vector<Measurement>* out, std::string* err) {
+                return CompositeMeasurements(doc, PartSuiteOfTable, out, err);
+              },
           .defaults = {"ide-2003", "ext2", "p4-2003", kPost2003Schedulers},
           .smoke_args =
               "--schedulers none,mq-deadline --parts tiobench,nickbench "
@@ -216,6 +219,13 @@ const SuiteEntry* FindSuite(const std::string& name) {
     if (name == e.name) return &e;
   }
   return nullptr;
+}
+
+bool PartSuiteOfTable(const std::string& suite, PartSuite* out) {
+  const SuiteEntry* e = FindSuite(suite);
+  if (e == nullptr) return false;
+  *out = {e->make, e->measure, e->lane_cpus};
+  return true;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include "reporters/gnuplot.h"
 #include "reporters/render.h"
 #include "reporters/report_tables.h"
+#include "scenarios/composite/composite_suite.h"
 
 namespace elevbench {
 
@@ -80,6 +81,10 @@ const std::vector<SuiteEntry>& AllSuites();
 
 /// The entry named `name`, or null.
 const SuiteEntry* FindSuite(const std::string& name);
+
+/// The composite suites' view of the table (scenarios/composite/composite_suite.h): the part's
+/// maker, measurer and lane CPUs; false for a suite this build does not know.
+bool PartSuiteOfTable(const std::string& suite, PartSuite* out);
 
 /// The measurer of the suite named `suite` as every view of the tidy layer uses it: the suite's
 /// own measurements, then the request tracer's (harness/stats/trace_measurements.h) of the

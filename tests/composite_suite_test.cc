@@ -18,7 +18,7 @@ namespace {
 std::unique_ptr<Suite> Composite(const std::string& args, std::string* err) {
   std::unique_ptr<Suite> suite = MakeCompositeSuite(
       "combo", {{"tiobench", "--size 8 --random 10 --threads 1,2"}, {"orasim", "--runs 2"}},
-      {{"what", "a test"}}, {{"--shout", "shout", "a flag"}});
+      PartSuiteOfTable, {{"what", "a test"}}, {{"--shout", "shout", "a flag"}});
   CLI::App app;
   suite->AddOptions(&app);
   app.parse(args, false);
@@ -89,7 +89,7 @@ TEST(CompositeSuiteTest, VariantsChainThePartsAndRecordsCarryTheirPart) {
   EXPECT_TRUE(PartDocument(doc, "nickbench").records.empty());
 
   std::vector<Measurement> measurements;
-  ASSERT_TRUE(CompositeMeasurements(doc, &measurements, &err)) << err;
+  ASSERT_TRUE(CompositeMeasurements(doc, PartSuiteOfTable, &measurements, &err)) << err;
   bool saw_orasim = false, saw_tiobench = false;
   for (const Measurement& m : measurements) {
     saw_orasim = saw_orasim || m.suite == "orasim";

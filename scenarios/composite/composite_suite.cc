@@ -5,8 +5,6 @@
 #include <deque>
 #include <sstream>
 
-#include "scenarios/suites.h"
-
 namespace elevbench {
 namespace {
 
@@ -14,17 +12,18 @@ using nlohmann::json;
 
 struct LivePart {
   CompositePart spec;
-  const SuiteEntry* entry = nullptr;
+  PartSuite entry;
   std::unique_ptr<Suite> suite;
   bool set_up = false;
 };
 
 class CompositeSuite : public Suite {
  public:
-  CompositeSuite(std::string name, std::vector<CompositePart> parts, json extra,
-                 std::vector<CompositeFlag> flags)
+  CompositeSuite(std::string name, std::vector<CompositePart> parts, PartSuiteLookup lookup,
+                 json extra, std::vector<CompositeFlag> flags)
       : name_(std::move(name)),
         all_parts_(std::move(parts)),
+        lookup_(lookup),
         extra_(std::move(extra)),
         flags_(std::move(flags)),
         flag_values_(flags_.size(), false) {}
@@ -60,12 +59,11 @@ class CompositeSuite : public Suite {
     for (const CompositePart& p : chosen) {
       LivePart live;
       live.spec = p;
-      live.entry = FindSuite(p.suite);
-      if (live.entry == nullptr) {
+      if (!lookup_(p.suite, &live.entry) || live.entry.make == nullptr) {
         *err = name_ + ": part '" + p.suite + "' is not a suite of this build";
         return false;
       }
-      live.suite = live.entry->make();
+      live.suite = live.entry.make();
       CLI::App app;
       live.suite->AddOptions(&app);
       try {
@@ -126,7 +124,7 @@ class CompositeSuite : public Suite {
     // only if a lane has the CPUs it needs; the others' cells run alone (docs/lanes.md).
     for (const LivePart& p : parts_) {
       if (p.spec.suite != variant.key.value("part", std::string())) continue;
-      return p.entry->lane_cpus > 0 && p.entry->lane_cpus <= cpus_per_lane;
+      return p.entry.lane_cpus > 0 && p.entry.lane_cpus <= cpus_per_lane;
     }
     return false;
   }
@@ -238,6 +236,7 @@ class CompositeSuite : public Suite {
 
   std::string name_;
   std::vector<CompositePart> all_parts_;
+  PartSuiteLookup lookup_;
   json extra_;
   std::vector<CompositeFlag> flags_;
   std::deque<bool> flag_values_;  // CLI11 binds to bool&; a deque keeps them addressable
@@ -249,8 +248,9 @@ class CompositeSuite : public Suite {
 }  // namespace
 
 std::unique_ptr<Suite> MakeCompositeSuite(std::string name, std::vector<CompositePart> parts,
-                                          json extra_parameters, std::vector<CompositeFlag> flags) {
-  return std::make_unique<CompositeSuite>(std::move(name), std::move(parts),
+                                          PartSuiteLookup lookup, json extra_parameters,
+                                          std::vector<CompositeFlag> flags) {
+  return std::make_unique<CompositeSuite>(std::move(name), std::move(parts), lookup,
                                           std::move(extra_parameters), std::move(flags));
 }
 
@@ -298,15 +298,15 @@ ResultsDocument PartDocument(const ResultsDocument& doc, const std::string& part
   return out;
 }
 
-bool CompositeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
-                           std::string* err) {
+bool CompositeMeasurements(const ResultsDocument& doc, PartSuiteLookup lookup,
+                           std::vector<Measurement>* out, std::string* err) {
   for (const std::string& part : CompositeParts(doc)) {
-    const SuiteEntry* entry = FindSuite(part);
-    if (entry == nullptr || entry->measure == nullptr) {
+    PartSuite entry;
+    if (!lookup(part, &entry) || entry.measure == nullptr) {
       *err = "part '" + part + "' is not a suite of this build";
       return false;
     }
-    if (!entry->measure(PartDocument(doc, part), out, err)) {
+    if (!entry.measure(PartDocument(doc, part), out, err)) {
       *err = part + ": " + *err;
       return false;
     }

@@ -29,12 +29,25 @@ struct CompositeFlag {
   std::string help;
 };
 
-/// Makes a composite of `parts` (in run order) named `name`. Its own options: `--parts a,b`
-/// (a subset, in the composite's order), `--part-args SUITE=ARGS` (repeatable: replaces a
-/// part's arguments) and `flags`. `extra_parameters` are written into its Parameters() beside
-/// the parts'.
+/// What the composite needs of one part's suite: how to make it, its measurer and the CPUs a
+/// lane of it needs (0: it takes no lanes).
+struct PartSuite {
+  std::unique_ptr<Suite> (*make)() = nullptr;
+  SuiteMeasurer measure = nullptr;
+  int lane_cpus = 0;
+};
+
+/// Finds the suite a part names; false for a suite this build does not know. The table of
+/// suites, which sits above the composite, hands its lookup in, so that the composite knows no
+/// table (scripts/check-layers).
+using PartSuiteLookup = bool (*)(const std::string& suite, PartSuite* out);
+
+/// Makes a composite of `parts` (in run order) named `name`, finding each part's suite through
+/// `lookup`. Its own options: `--parts a,b` (a subset, in the composite's order), `--part-args
+/// SUITE=ARGS` (repeatable: replaces a part's arguments) and `flags`. `extra_parameters` are
+/// written into its Parameters() beside the parts'.
 std::unique_ptr<Suite> MakeCompositeSuite(std::string name, std::vector<CompositePart> parts,
-                                          nlohmann::json extra_parameters,
+                                          PartSuiteLookup lookup, nlohmann::json extra_parameters,
                                           std::vector<CompositeFlag> flags = {});
 
 /// The part of a composite results document that belongs to `part`: its cells (their variant
@@ -47,8 +60,9 @@ ResultsDocument PartDocument(const ResultsDocument& doc, const std::string& part
 /// The parts of a composite results document, in run order (its parameters' "parts").
 std::vector<std::string> CompositeParts(const ResultsDocument& doc);
 
-/// The tidy measurements of a composite document: each part's, through the part's measurer.
-[[nodiscard]] bool CompositeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
-                                         std::string* err);
+/// The tidy measurements of a composite document: each part's, through the measurer `lookup`
+/// finds for it.
+[[nodiscard]] bool CompositeMeasurements(const ResultsDocument& doc, PartSuiteLookup lookup,
+                                         std::vector<Measurement>* out, std::string* err);
 
 }  // namespace elevbench

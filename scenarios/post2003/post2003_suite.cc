@@ -13,9 +13,9 @@ const std::vector<CompositePart>& Post2003Parts() {
   return kParts;
 }
 
-std::unique_ptr<Suite> MakePost2003Suite() {
+std::unique_ptr<Suite> MakePost2003Suite(PartSuiteLookup lookup) {
   return MakeCompositeSuite(
-      "post-2003", Post2003Parts(),
+      "post-2003", Post2003Parts(), lookup,
       {{"post", "Nick Piggin, [BENCHMARK] AS vs. DL schedulers, lkml 25 Mar 2003 (CFQ: 27 Mar)"}},
       {{"--beside-2003", "beside_2003", "Print the seed's 2003 line under each row of the post"}});
 }

@@ -22,7 +22,8 @@ const std::vector<CompositePart>& Post2003Parts();
 /// none (mq-deadline, bfq with low_latency=0 for anticipation, bfq, none).
 inline constexpr char kPost2003Schedulers[] = "mq-deadline@DL,bfq:low_latency=0@AS,bfq@CF,none";
 
-/// Makes the post-2003 suite (the table of suites calls this).
-std::unique_ptr<Suite> MakePost2003Suite();
+/// Makes the post-2003 suite, its parts found through `lookup` (the table of suites calls this
+/// with its own).
+std::unique_ptr<Suite> MakePost2003Suite(PartSuiteLookup lookup);
 
 }  // namespace elevbench
