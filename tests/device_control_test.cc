@@ -246,6 +246,7 @@ TEST_F(DeviceControlTest, DriverTagsAreSetAndJournaledWithoutBlkMqDebugfs) {
   ASSERT_TRUE(control.SetDriverTags(4, &err)) << err;
   EXPECT_EQ(state_.tags, 4);
   EXPECT_EQ(control.DriverTags("loop9"), 4);
+  EXPECT_FALSE(control.DriverTagsReadBack("loop9")) << "set, but not read back";
   EXPECT_EQ(Scheduler(), "mq-deadline");
   std::vector<SchedulerConfig> configs;
   ASSERT_TRUE(ParseSchedulerList("kyber,none", &configs, &err)) << err;
@@ -276,6 +277,7 @@ TEST_F(DeviceControlTest, DriverTagsHoldAcrossEverySchedulerSwitch) {
   ASSERT_TRUE(control.SetDriverTags(4, &err)) << err;
   EXPECT_EQ(Tags(), 4);
   EXPECT_EQ(control.DriverTags("loop9"), 4);
+  EXPECT_TRUE(control.DriverTagsReadBack("loop9"));
   EXPECT_EQ(Scheduler(), "mq-deadline");  // the scheduler found is selected again
   ASSERT_TRUE(control.PinQueueAttrs({{"wbt_lat_usec", "0"}, {"nr_requests", "64"}}, &err)) << err;
   std::vector<SchedulerConfig> configs;

@@ -105,10 +105,12 @@ bool DeviceControl::VerifyDriverTags(const std::string& disk, std::string* err) 
   std::string read_err;
   if (!ReadDriverTags(sysfs_, disk, &now, &no_blk_mq_debugfs, &read_err)) {
     // A kernel without blk-mq debugfs cannot show them; the disk's queue depth is the check.
+    tags_read_back_[disk] = false;
     if (no_blk_mq_debugfs) return true;
     *err = disk + " driver tags: cannot verify (" + read_err + ")";
     return false;
   }
+  tags_read_back_[disk] = true;
   if (now != it->second) {
     *err = disk + " driver tags: expected " + std::to_string(it->second) + " but debugfs shows " +
            std::to_string(now);
@@ -154,6 +156,11 @@ bool DeviceControl::SetDriverTags(int depth, std::string* err) {
     if (!pinned_.empty() && !WritePinned(disk, err)) return false;
   }
   return true;
+}
+
+bool DeviceControl::DriverTagsReadBack(const std::string& disk) const {
+  auto it = tags_read_back_.find(disk);
+  return it != tags_read_back_.end() && it->second;
 }
 
 int DeviceControl::DriverTags(const std::string& disk) const {

@@ -73,6 +73,10 @@ class DeviceControl {
   /// the disk not touched yet).
   int DriverTags(const std::string& disk) const;
 
+  /// Whether the last check of `disk`'s driver tags read them back (false: a kernel without
+  /// blk-mq debugfs cannot show them, and the check passed without reading; or never checked).
+  bool DriverTagsReadBack(const std::string& disk) const;
+
   /// The pinned attributes in the order they are written.
   const std::vector<std::pair<std::string, std::string>>& pinned() const { return pinned_; }
 
@@ -92,7 +96,8 @@ class DeviceControl {
   std::vector<std::string> disks_;
   std::vector<std::pair<std::string, std::string>> pinned_;
   std::vector<std::string> journaled_disks_;
-  std::map<std::string, int> driver_tags_;  ///< expected depth per disk, when known
+  std::map<std::string, int> driver_tags_;      ///< expected depth per disk, when known
+  std::map<std::string, bool> tags_read_back_;  ///< per disk: the last check read them
 };
 
 /// "/sys/block/<disk>/queue/<attr>".

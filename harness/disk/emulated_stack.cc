@@ -68,11 +68,13 @@ bool SetUpQueue(const EmulatedOptions& options, RestoreJournal* journal, Emulate
   }
   if (!control.PinQueueAttrs(s->queue_attrs, err)) return false;
   s->driver_tags = control.DriverTags(s->loop_name);
-  int shown = -1;
-  bool no_blk_mq_debugfs = false;
-  s->driver_tags_read_back =
-      ReadDriverTags(sysfs, s->loop_name, &shown, &no_blk_mq_debugfs, &ignored);
-  if (s->driver_tags < 0) s->driver_tags = s->driver_tags_read_back ? shown : -1;
+  s->driver_tags_read_back = control.DriverTagsReadBack(s->loop_name);
+  if (s->driver_tags < 0) {  // the profile leaves them (driver_tags 0): what the loop device has
+    bool no_blk_mq_debugfs = false;
+    s->driver_tags_read_back =
+        ReadDriverTags(sysfs, s->loop_name, &s->driver_tags, &no_blk_mq_debugfs, &ignored);
+    if (!s->driver_tags_read_back) s->driver_tags = -1;
+  }
   if (!s->wbt_lat_usec.empty() && !sysfs.Read(wbt_path, &s->wbt_lat_usec, err)) return false;
   return true;
 }
