@@ -176,13 +176,7 @@ class NickbenchSuite : public Suite {
   }
 
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = file;
-    s.file_size_bytes = FileBytes();
-    s.block_size_bytes = block_bytes_;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream(name, rw, file, FileBytes(), block_bytes_);
     // Readers start with their file out of the page cache (it was written or read before).
     if (rw == "read") s.extra.emplace_back("invalidate", "1");
     return s;

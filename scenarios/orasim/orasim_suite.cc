@@ -157,24 +157,13 @@ class OrasimSuite : public Suite {
   std::string LogFile() const { return Dir() + "/log"; }
 
   static FioGlobalSpec Global() {
-    FioGlobalSpec g;
-    g.thread = true;
-    g.group_reporting = false;
-    g.invalidate = false;
-    g.randrepeat = false;
+    FioGlobalSpec g;  // the defaults: threads, per-job results, no drop, plain writes
     g.random_seed = kRandomSeed;
-    g.fallocate_none = true;
     return g;
   }
 
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = file;
-    s.file_size_bytes = rw == "write" ? 0 : DataBytes();
-    s.block_size_bytes = kBlockBytes;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream(name, rw, file, rw == "write" ? 0 : DataBytes(), kBlockBytes);
     s.direct = true;
     s.runtime_ms = static_cast<uint64_t>(runtime_s_) * 1000;
     return s;

@@ -258,14 +258,8 @@ class ProbesSuite : public Suite {
 
   // The load: one buffered stream over one large file, in 1 MiB calls as `dd bs=1M` or `cat`.
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& dir) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = LoadFile(dir);
-    s.file_size_bytes = static_cast<uint64_t>(load_mb_) << 20;
-    s.block_size_bytes = kLoadBlockBytes;
-    s.ioengine = "psync";
-    return s;
+    return FileStream(name, rw, LoadFile(dir), static_cast<uint64_t>(load_mb_) << 20,
+                      kLoadBlockBytes);
   }
 
   // The probe must read the tree from the disk: as root, drop the clean page cache, dentries

@@ -173,13 +173,8 @@ class VisaveSuite : public Suite {
  private:
   // The heavy buffered writer: `dd bs=1M` through the page cache, looping over its file.
   StreamSpec Writer(const std::string& dir) const {
-    StreamSpec s;
-    s.name = "buffered-writer";
-    s.rw = "write";
-    s.filename = LoadFile(dir);
-    s.file_size_bytes = static_cast<uint64_t>(load_mb_) << 20;
-    s.block_size_bytes = kBlockBytes;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream("buffered-writer", "write", LoadFile(dir),
+                              static_cast<uint64_t>(load_mb_) << 20, kBlockBytes);
     s.runtime_ms = 7ULL * 24 * 3600 * 1000;  // runs until stopped
     return s;
   }
