@@ -132,16 +132,10 @@ class ProbesSuite : public Suite {
       std::error_code ec;
       std::filesystem::create_directories(
           std::filesystem::path(LoadFile(env.directory)).parent_path(), ec);
-      FioInvocation inv;
-      inv.global = LegacyToolFioGlobal();
       StreamSpec s = Stream("layout", "write", env.directory);
       s.end_fsync = true;
-      inv.streams = {s};
-      inv.work_dir = env.work_dir;
-      inv.label = env.label_prefix + "probes-layout";
-      FioRunResult run;
-      if (!env.fio->Run(inv, &run, err)) {
-        *err = "laying out the load's file: " + *err;
+      if (!LayOutWithFio(env, LegacyToolFioGlobal(), {s}, "probes-layout", 0,
+                         "laying out the load's file", err)) {
         return false;
       }
     }
@@ -240,10 +234,7 @@ class ProbesSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<ProbeRecord> records;
-    std::string err;
-    if (!ProbeRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return ProbeSummaryToJson(AggregateProbeRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, ProbeRecordsFromDocument, AggregateProbeRows, ProbeSummaryToJson);
   }
 
  private:
