@@ -2,17 +2,13 @@
 
 #include <cstdio>
 
+#include "harness/core/strings.h"
+
 namespace elevbench {
 namespace {
 
-std::string Format(const char* fmt, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, a);
-  return buf;
-}
-
 std::string Megabytes(uint64_t bytes) {
-  return Format("%.2f MB", static_cast<double>(bytes) / 1e6);
+  return FormatDouble("%.2f MB", static_cast<double>(bytes) / 1e6);
 }
 
 std::string SizeLabel(uint64_t bytes) {
@@ -25,7 +21,7 @@ std::string DirectionLine(const char* name, const TraceDirectionSummary& d) {
   const double seq =
       d.ops > 0 ? 100.0 * static_cast<double>(d.sequential_ops) / static_cast<double>(d.ops) : 0;
   return std::string(name) + std::to_string(d.ops) + " bios, " + Megabytes(d.bytes) + ", " +
-         Format("%.1f", seq) + " % sequential\n";
+         FormatDouble("%.1f", seq) + " % sequential\n";
 }
 
 std::string LatencyText(const LatencyHistogram& h) {
@@ -78,8 +74,9 @@ std::string RenderBlockTraceText(const BlockTraceHeader& h, const BlockTraceSumm
     if (c == '\n' || c == '\t') c = ' ';
   }
   out += "  source: " + source + "\n";
-  out += "  duration " + Format("%.3f", s.duration_seconds) + " s, " + std::to_string(s.records) +
-         " bios from " + std::to_string(s.processes.size()) + " processes" +
+  out += "  duration " + FormatDouble("%.3f", s.duration_seconds) + " s, " +
+         std::to_string(s.records) + " bios from " + std::to_string(s.processes.size()) +
+         " processes" +
          (h.lost_events > 0 ? ", " + std::to_string(h.lost_events) + " EVENTS LOST" : "") + "\n";
   out += DirectionLine("  reads:    ", s.reads);
   out += DirectionLine("  writes:   ", s.writes);
@@ -94,7 +91,7 @@ std::string RenderBlockTraceText(const BlockTraceHeader& h, const BlockTraceSumm
   if (!s.sizes.empty()) out.pop_back();
   out += "\n  span:     sectors " + std::to_string(s.first_sector) + " to " +
          std::to_string(s.end_sector) + " (" + Megabytes(s.SpanBytes()) + "); " +
-         Format("%.1f", 100 * s.SequentialShare()) + " % of the data bios sequential\n";
+         FormatDouble("%.1f", 100 * s.SequentialShare()) + " % of the data bios sequential\n";
   out += "  latency as traced: reads " + LatencyText(s.read_latency) + "; writes " +
          LatencyText(s.write_latency) + "\n";
   out += "  busiest second: " + std::to_string(s.busiest_second) + "-" +

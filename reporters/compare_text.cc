@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <vector>
+
+#include "harness/core/strings.h"
 
 namespace elevbench {
 namespace {
@@ -23,12 +24,6 @@ std::string PadRight(const std::string& s, size_t width) {
 std::string PadLeft(const std::string& s, size_t width) {
   const size_t w = DisplayWidth(s);
   return w >= width ? s : std::string(width - w, ' ') + s;
-}
-
-std::string Printf(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
 }
 
 std::string Plural(size_t n, const char* one, const char* many) {
@@ -78,11 +73,11 @@ std::string FormatCompareValue(double value) {
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   if (std::isnan(value)) return "nan";
   const double a = std::fabs(value);
-  if (a >= 1000) return Printf("%.0f", value);
-  if (a >= 100) return Printf("%.1f", value);
-  if (a >= 10) return Printf("%.2f", value);
-  if (a >= 1 || a == 0) return Printf("%.3f", value);
-  return Printf("%.4g", value);
+  if (a >= 1000) return FormatDouble("%.0f", value);
+  if (a >= 100) return FormatDouble("%.1f", value);
+  if (a >= 10) return FormatDouble("%.2f", value);
+  if (a >= 1 || a == 0) return FormatDouble("%.3f", value);
+  return FormatDouble("%.4g", value);
 }
 
 std::string FormatCompareSide(const SampleSummary& summary, bool present) {
@@ -97,7 +92,7 @@ std::string FormatCompareSide(const SampleSummary& summary, bool present) {
       const std::string low = summary.ci_low == 0 ? "0" : FormatCompareValue(summary.ci_low);
       text += " (" + low + " – " + FormatCompareValue(summary.ci_high) + ")";
     } else if (summary.mean != 0) {
-      text += " ±" + Printf("%.1f", half / std::fabs(summary.mean) * 100) + "%";
+      text += " ±" + FormatDouble("%.1f", half / std::fabs(summary.mean) * 100) + "%";
     } else {
       text += " ±" + FormatCompareValue(half);
     }
@@ -108,13 +103,13 @@ std::string FormatCompareSide(const SampleSummary& summary, bool present) {
 std::string FormatChange(const ComparisonRow& row) {
   if (!row.has_change) return "-";
   if (std::isinf(row.change_pct)) return row.change_pct > 0 ? "+inf%" : "-inf%";
-  return Printf("%+.2f", row.change_pct) + "%";
+  return FormatDouble("%+.2f", row.change_pct) + "%";
 }
 
 std::string FormatPValue(const ComparisonRow& row) {
   if (!row.has_p_value) return "-";
   if (row.p_value < 0.001) return "<0.001";
-  return Printf("%.3f", row.p_value);
+  return FormatDouble("%.3f", row.p_value);
 }
 
 std::string CompareMark(const ComparisonRow& row) {
@@ -139,8 +134,8 @@ std::string CompareConfigurationText(const ComparisonRow& row) {
 
 std::string RenderCompareText(const Comparison& c) {
   std::string out;
-  const std::string alpha = Printf("%g", c.alpha);
-  const std::string threshold = Printf("%g", c.threshold_pct) + "%";
+  const std::string alpha = FormatDouble("%g", c.alpha);
+  const std::string threshold = FormatDouble("%g", c.threshold_pct) + "%";
   out += "elevbench compare: " + c.suite + "\n";
   out += "base: " + c.base_name + "\n";
   out += "new:  " + c.new_name + "\n";

@@ -1,38 +1,33 @@
 #include "reporters/disk_profiles_text.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "harness/core/strings.h"
 
 namespace elevbench {
 namespace {
 
-std::string DiskPrintf(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
 // "9.00 ms", or "-" for 0 when 0 means "none".
 std::string Ms(double ms, bool zero_is_none = false) {
-  return zero_is_none && ms == 0 ? "-" : DiskPrintf("%.2f ms", ms);
+  return zero_is_none && ms == 0 ? "-" : FormatDouble("%.2f ms", ms);
 }
 
 std::vector<std::string> ProfileCells(const DiskProfile& p) {
   return {p.name,
-          DiskPrintf("%.0f GB", static_cast<double>(p.capacity_bytes) / 1e9),
-          p.rpm == 0 ? "-" : DiskPrintf("%.0f", p.rpm),
+          FormatDouble("%.0f GB", static_cast<double>(p.capacity_bytes) / 1e9),
+          p.rpm == 0 ? "-" : FormatDouble("%.0f", p.rpm),
           Ms(p.track_to_track_ms),
           Ms(p.avg_seek_ms),
           Ms(p.full_stroke_ms),
-          DiskPrintf("%.0f MB/s", p.read_mbps),
-          DiskPrintf("%.0f MB/s", p.write_mbps),
+          FormatDouble("%.0f MB/s", p.read_mbps),
+          FormatDouble("%.0f MB/s", p.write_mbps),
           Ms(p.overhead_ms),
           std::to_string(p.queue_depth),
           Ms(p.aging_ms, true),
           p.driver_tags == 0 ? "-" : std::to_string(p.driver_tags),
           p.stream_cache_bytes == 0
               ? "-"
-              : DiskPrintf("%.0f KiB", static_cast<double>(p.stream_cache_bytes) / 1024)};
+              : FormatDouble("%.0f KiB", static_cast<double>(p.stream_cache_bytes) / 1024)};
 }
 
 }  // namespace

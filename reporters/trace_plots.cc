@@ -1,6 +1,7 @@
 #include "reporters/trace_plots.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -98,36 +99,47 @@ Plot TimePlotOf(const TracePlotGroup& g) {
   return plot;
 }
 
-Plot DispatchRunPlotOf(const TracePlotGroup& g) {
+// One configuration's cumulative distribution: (x, fraction of requests at or below x) in
+// ascending x; empty when the configuration has nothing to draw.
+using CdfPoints = std::vector<std::pair<uint64_t, double>>;
+
+// How a step-CDF plot of a group is labelled; the points come from each configuration.
+struct StepCdfPlotSpec {
+  const char* kind;
+  const char* what;      // the title after the group's
+  const char* block;     // datablock name stem; the configuration's index is appended
+  const char* logscale;  // "x" or "x 2"
+  const char* xlabel;
+  const char* ylabel;
+};
+
+// One step line a configuration (x drawn at least at 1, for the log scale); only the caption
+// when no configuration has points.
+Plot StepCdfPlotOf(const TracePlotGroup& g, const StepCdfPlotSpec& spec,
+                   const std::function<CdfPoints(const TraceMerged&)>& points_of) {
   Plot plot;
-  plot.kind = "dispatch-runs";
-  plot.title = TraceGroupTitle(g) +
-               ": dispatch runs, the fraction of requests dispatched in runs of at most x "
-               "requests from one stream, over every traced repetition";
+  plot.kind = spec.kind;
+  plot.title = TraceGroupTitle(g) + spec.what;
   std::ostringstream s;
   std::vector<std::string> clauses;
   for (size_t k = 0; k < g.by_configuration.size(); ++k) {
-    const TraceMerged& m = g.by_configuration[k].second;
-    double total = 0;
-    for (const auto& [length, runs] : m.run_lengths) total += static_cast<double>(length * runs);
-    if (total == 0) continue;
+    const CdfPoints points = points_of(g.by_configuration[k].second);
+    if (points.empty()) continue;
     std::vector<std::string> lines;
-    double seen = 0;
-    for (const auto& [length, runs] : m.run_lengths) {
-      seen += static_cast<double>(length * runs);
-      lines.push_back(GnuplotNumber(static_cast<double>(std::max<uint64_t>(length, 1))) + " " +
-                      GnuplotNumber(seen / total));
+    for (const auto& [x, fraction] : points) {
+      lines.push_back(GnuplotNumber(static_cast<double>(std::max<uint64_t>(x, 1))) + " " +
+                      GnuplotNumber(fraction));
     }
-    const std::string block = "runs" + std::to_string(k);
+    const std::string block = spec.block + std::to_string(k);
     s << TraceDatablock(block, lines);
     clauses.push_back("$" + block + " using 1:2 with steps lw 1.5 lc " + std::to_string(k + 1) +
                       " title " + GnuplotString(g.by_configuration[k].first));
   }
-  if (clauses.empty()) return plot;  // no run lengths recorded: the caption stands alone
-  s << "set logscale x 2\n"
+  if (clauses.empty()) return plot;  // nothing recorded: the caption stands alone
+  s << "set logscale " << spec.logscale << "\n"
     << "set format x '%g'\n"
-    << "set xlabel 'dispatch run length (requests), log scale'\n"
-    << "set ylabel 'fraction of requests in runs at most this long'\n"
+    << "set xlabel '" << spec.xlabel << "'\n"
+    << "set ylabel '" << spec.ylabel << "'\n"
     << "set yrange [0:1.02]\n"
     << "set grid\n"
     << "set key right bottom\n"
@@ -136,42 +148,50 @@ Plot DispatchRunPlotOf(const TracePlotGroup& g) {
   return plot;
 }
 
+Plot DispatchRunPlotOf(const TracePlotGroup& g) {
+  static const StepCdfPlotSpec kSpec{
+      "dispatch-runs",
+      ": dispatch runs, the fraction of requests dispatched in runs of at most x requests from "
+      "one stream, over every traced repetition",
+      "runs",
+      "x 2",
+      "dispatch run length (requests), log scale",
+      "fraction of requests in runs at most this long"};
+  return StepCdfPlotOf(g, kSpec, [](const TraceMerged& m) {
+    double total = 0;
+    for (const auto& [length, runs] : m.run_lengths) total += static_cast<double>(length * runs);
+    CdfPoints points;
+    if (total == 0) return points;
+    double seen = 0;
+    for (const auto& [length, runs] : m.run_lengths) {
+      seen += static_cast<double>(length * runs);
+      points.emplace_back(length, seen / total);
+    }
+    return points;
+  });
+}
+
 Plot SeekPlotOf(const TracePlotGroup& g) {
-  Plot plot;
-  plot.kind = "seek-cdf";
-  plot.title = TraceGroupTitle(g) +
-               ": seek distance, the fraction of requests that started at most x sectors from "
-               "where the previous one ended (0, a sequential request, is drawn at 1), over "
-               "every traced repetition";
-  std::ostringstream s;
-  std::vector<std::string> clauses;
-  for (size_t k = 0; k < g.by_configuration.size(); ++k) {
-    const LatencyHistogram& h = g.by_configuration[k].second.seek_distance;
-    if (h.count() == 0) continue;
-    std::vector<std::string> lines;
+  static const StepCdfPlotSpec kSpec{
+      "seek-cdf",
+      ": seek distance, the fraction of requests that started at most x sectors from where the "
+      "previous one ended (0, a sequential request, is drawn at 1), over every traced repetition",
+      "seek",
+      "x",
+      "seek distance (sectors), log scale",
+      "fraction of requests at or below"};
+  return StepCdfPlotOf(g, kSpec, [](const TraceMerged& m) {
+    CdfPoints points;
+    const LatencyHistogram& h = m.seek_distance;
+    if (h.count() == 0) return points;
     uint64_t seen = 0;
     const double total = static_cast<double>(h.count());
     h.ForEachNonEmptyBucket([&](uint64_t sectors, uint64_t count) {
       seen += count;
-      lines.push_back(GnuplotNumber(static_cast<double>(std::max<uint64_t>(sectors, 1))) + " " +
-                      GnuplotNumber(static_cast<double>(seen) / total));
+      points.emplace_back(sectors, static_cast<double>(seen) / total);
     });
-    const std::string block = "seek" + std::to_string(k);
-    s << TraceDatablock(block, lines);
-    clauses.push_back("$" + block + " using 1:2 with steps lw 1.5 lc " + std::to_string(k + 1) +
-                      " title " + GnuplotString(g.by_configuration[k].first));
-  }
-  if (clauses.empty()) return plot;
-  s << "set logscale x\n"
-    << "set format x '%g'\n"
-    << "set xlabel 'seek distance (sectors), log scale'\n"
-    << "set ylabel 'fraction of requests at or below'\n"
-    << "set yrange [0:1.02]\n"
-    << "set grid\n"
-    << "set key right bottom\n"
-    << "plot " << JoinWith(clauses, ", ") << "\n";
-  plot.script = s.str();
-  return plot;
+    return points;
+  });
 }
 
 }  // namespace

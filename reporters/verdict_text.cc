@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "harness/core/strings.h"
 #include "reporters/report_tables.h"
@@ -10,28 +9,22 @@
 namespace elevbench {
 namespace {
 
-std::string VerdictPrintf(const char* format, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, value);
-  return buf;
-}
-
 // "1.87×", "12.3×", "140×", "∞×".
 std::string RatioText(double ratio) {
   if (!std::isfinite(ratio)) return "∞×";
-  if (ratio < 10) return VerdictPrintf("%.2f×", ratio);
-  return VerdictPrintf(ratio < 100 ? "%.1f×" : "%.0f×", ratio);
+  if (ratio < 10) return FormatDouble("%.2f×", ratio);
+  return FormatDouble(ratio < 100 ? "%.1f×" : "%.0f×", ratio);
 }
 
 // Two significant digits without an exponent: "41", "1.1", "0.53", "3"; "<0.01" below that.
 std::string ShortNumber(double value) {
   if (value == 0) return "0";
   if (std::fabs(value) < 0.01) return "<0.01";
-  return VerdictPrintf(std::fabs(value) >= 10 ? "%.0f" : "%.2g", value);
+  return FormatDouble(std::fabs(value) >= 10 ? "%.0f" : "%.2g", value);
 }
 
 // "p=0.008", "p<0.001".
-std::string PText(double p) { return p < 0.001 ? "p<0.001" : VerdictPrintf("p=%.3f", p); }
+std::string PText(double p) { return p < 0.001 ? "p<0.001" : FormatDouble("p=%.3f", p); }
 
 // "n=5" when both sides have as many values, else "n=5/4" (the best's first).
 std::string NText(size_t best, size_t other) {
@@ -86,7 +79,7 @@ std::string VersusText(const VerdictBlock& block, const VerdictLine& line, const
       return RatioText(v.ratio) + " " + name + " (" + n + untested + ")";
     case VerdictKind::kWithinThreshold:
       return RatioText(v.ratio) + " " + name + " (" + PText(v.p_value) + ", " + n +
-             ": within the " + VerdictPrintf("%g", block.settings.threshold_pct) + " % threshold)";
+             ": within the " + FormatDouble("%g", block.settings.threshold_pct) + " % threshold)";
     case VerdictKind::kNoDifference:
       return name + " no difference (" + NoDifferenceDetail(line, v) + ")";
     case VerdictKind::kNotMeasured:
@@ -148,9 +141,9 @@ std::string UnrankedText(const VerdictLine& line) {
 
 std::string VerdictHeading(const VerdictBlock& block) {
   const VerdictSettings& s = block.settings;
-  return "Verdict (headline rows; U test two-sided, p < " + VerdictPrintf("%g", s.alpha) +
-         " with " + std::to_string(s.min_values_tested) + " or more values a side, threshold " +
-         VerdictPrintf("%g", s.threshold_pct) + " %):";
+  return "Verdict (headline rows; U test two-sided, p < " + FormatDouble("%g", s.alpha) + " with " +
+         std::to_string(s.min_values_tested) + " or more values a side, threshold " +
+         FormatDouble("%g", s.threshold_pct) + " %):";
 }
 
 std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) {

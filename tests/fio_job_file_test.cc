@@ -205,5 +205,34 @@ TEST(FioJobFileTest, RejectsInvalidInput) {
   }
 }
 
+TEST(FioJobFileTest, FileStreamSetsTheFileAndSizesAndLeavesTheRestAtTheDefaults) {
+  const StreamSpec s = FileStream("reader", "read", "/mnt/load", 64 << 20, 1 << 20);
+  StreamSpec expected;
+  expected.name = "reader";
+  expected.rw = "read";
+  expected.filename = "/mnt/load";
+  expected.file_size_bytes = 64 << 20;
+  expected.block_size_bytes = 1 << 20;
+  std::string a, b, err;
+  ASSERT_TRUE(WriteFioJobFile(FioGlobalSpec(), {s}, &a, &err)) << err;
+  ASSERT_TRUE(WriteFioJobFile(FioGlobalSpec(), {expected}, &b, &err)) << err;
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(s.ioengine, "psync");
+  EXPECT_FALSE(s.direct);
+}
+
+TEST(FioJobFileTest, LegacyToolGlobalIsTheDefaultsWithoutFadviseHints) {
+  FioGlobalSpec defaults;
+  defaults.extra = {{"fadvise_hint", "0"}};
+  std::string a, b, err;
+  const StreamSpec s = FileStream("w", "write", "/mnt/f", 1 << 20, 4096);
+  ASSERT_TRUE(WriteFioJobFile(LegacyToolFioGlobal(), {s}, &a, &err)) << err;
+  ASSERT_TRUE(WriteFioJobFile(defaults, {s}, &b, &err)) << err;
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("thread\n"), std::string::npos);
+  EXPECT_NE(a.find("fallocate=none\n"), std::string::npos);
+  EXPECT_NE(a.find("invalidate=0\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -48,16 +48,16 @@ TEST(RequestAnalysisTest, SchedulerPathSplitsQ2CIntoI2DAndD2C) {
       EventLine(1600, 10, "block_rq_issue", Rq("R", 0, 8)),
       EventLine(9600, 0, "block_rq_complete", Done("R", 0, 8)),
   });
-  ASSERT_EQ(s.all.read.requests, 1u);
-  EXPECT_EQ(s.all.read.bytes, 4096u);
+  ASSERT_EQ(s.all.read.record.requests, 1u);
+  EXPECT_EQ(s.all.read.record.bytes, 4096u);
   EXPECT_EQ(s.all.read.q2c.mean_ns(), 8600000.0);
   EXPECT_EQ(s.all.read.i2d.mean_ns(), 500000.0);
   EXPECT_EQ(s.all.read.d2c.mean_ns(), 8000000.0);
-  EXPECT_EQ(s.all.read.direct_issues, 0u);
-  EXPECT_EQ(s.all.write.requests, 0u);
+  EXPECT_EQ(s.all.read.record.direct_issues, 0u);
+  EXPECT_EQ(s.all.write.record.requests, 0u);
   ASSERT_EQ(s.processes.count(10), 1u);
-  EXPECT_EQ(s.processes.at(10).second.read.requests, 1u);
-  EXPECT_EQ(s.parse_errors, 0u);
+  EXPECT_EQ(s.processes.at(10).second.read.record.requests, 1u);
+  EXPECT_EQ(s.record.parse_errors, 0u);
 }
 
 // Under none a request goes to the driver without an insert: counted apart, no scheduler time.
@@ -67,8 +67,8 @@ TEST(RequestAnalysisTest, DirectIssueHasNoSchedulerTime) {
       EventLine(1200, 10, "block_rq_issue", Rq("R", 64, 8)),
       EventLine(2200, 0, "block_rq_complete", Done("R", 64, 8)),
   });
-  ASSERT_EQ(s.all.read.requests, 1u);
-  EXPECT_EQ(s.all.read.direct_issues, 1u);
+  ASSERT_EQ(s.all.read.record.requests, 1u);
+  EXPECT_EQ(s.all.read.record.direct_issues, 1u);
   EXPECT_EQ(s.all.read.i2d.mean_ns(), 0.0);
   EXPECT_EQ(s.all.read.q2c.mean_ns(), 1200000.0);
 }
@@ -87,13 +87,13 @@ TEST(RequestAnalysisTest, MergesKeepTheFirstQueueTime) {
       EventLine(2000, 10, "block_rq_issue", Rq("W", 0, 24)),
       EventLine(5000, 0, "block_rq_complete", Done("W", 0, 24)),
   });
-  ASSERT_EQ(s.all.write.requests, 1u);
-  EXPECT_EQ(s.all.write.bytes, 24u * 512);
-  EXPECT_EQ(s.all.write.merges, 2u);
+  ASSERT_EQ(s.all.write.record.requests, 1u);
+  EXPECT_EQ(s.all.write.record.bytes, 24u * 512);
+  EXPECT_EQ(s.all.write.record.merges, 2u);
   EXPECT_EQ(s.all.write.q2c.mean_ns(), 4000000.0);  // from the first bio at 1000 us
   EXPECT_EQ(s.all.write.i2d.mean_ns(), 900000.0);   // from the first insert at 1100 us
-  EXPECT_EQ(s.all.write.dispatches, 1u);
-  EXPECT_EQ(s.queued_max, 2u);
+  EXPECT_EQ(s.all.write.record.dispatches, 1u);
+  EXPECT_EQ(s.record.queued->max, 2u);
 }
 
 // A partial completion leaves the rest outstanding; the request completes with its last part.
@@ -107,11 +107,11 @@ TEST(RequestAnalysisTest, PartialCompletionsAndRequeues) {
       EventLine(4000, 0, "block_rq_complete", Done("R", 0, 8)),
       EventLine(6000, 0, "block_rq_complete", Done("R", 8, 8)),
   });
-  EXPECT_EQ(s.all.read.requeues, 1u);
-  EXPECT_EQ(s.all.read.requests, 1u);  // one request, done when its last part is
-  EXPECT_EQ(s.all.read.bytes, 16u * 512);
+  EXPECT_EQ(s.all.read.record.requeues, 1u);
+  EXPECT_EQ(s.all.read.record.requests, 1u);  // one request, done when its last part is
+  EXPECT_EQ(s.all.read.record.bytes, 16u * 512);
   EXPECT_EQ(s.all.read.d2c.max_ns(), 3000000u);  // from the second issue at 3000 us to 6000
-  EXPECT_EQ(s.all.read.dispatches, 2u);
+  EXPECT_EQ(s.all.read.record.dispatches, 2u);
 }
 
 // Dispatch runs are consecutive dispatches of one process; a seek is a dispatch that does not
@@ -131,13 +131,13 @@ TEST(RequestAnalysisTest, DispatchRunsAndSeeks) {
   issue(11, 1000);
   issue(10, 24);
   const RequestTraceSummary s = Analyse(lines);
-  EXPECT_EQ(s.all.read.dispatches, 5u);
-  EXPECT_EQ(s.all.read.run_lengths, (std::map<uint64_t, uint64_t>{{1, 2}, {3, 1}}));
+  EXPECT_EQ(s.all.read.record.dispatches, 5u);
+  EXPECT_EQ(s.all.read.record.dispatch_run_lengths, (std::map<uint64_t, uint64_t>{{1, 2}, {3, 1}}));
   EXPECT_DOUBLE_EQ(s.all.read.MeanDispatchRun(), 5.0 / 3);
   EXPECT_EQ(s.all.read.seeks, 2u);  // 24 -> 1000 and 1008 -> 24
   EXPECT_EQ(s.all.read.seek_distance.count(), 4u);
   EXPECT_DOUBLE_EQ(s.all.read.seek_sectors_sum, 976.0 + 984.0);
-  EXPECT_EQ(s.processes.at(10).second.read.run_lengths,
+  EXPECT_EQ(s.processes.at(10).second.read.record.dispatch_run_lengths,
             (std::map<uint64_t, uint64_t>{{1, 1}, {3, 1}}));
 }
 
@@ -155,10 +155,10 @@ TEST(RequestAnalysisTest, PhasesFromMarkers) {
   });
   ASSERT_EQ(s.phases.size(), 2u);
   EXPECT_EQ(s.phases[0].first, "seq_write");
-  EXPECT_EQ(s.phases[0].second.write.requests, 1u);
-  EXPECT_EQ(s.phases[0].second.read.requests, 0u);
+  EXPECT_EQ(s.phases[0].second.write.record.requests, 1u);
+  EXPECT_EQ(s.phases[0].second.read.record.requests, 0u);
   EXPECT_EQ(s.phases[1].first, "seq_read");
-  EXPECT_EQ(s.phases[1].second.read.requests, 1u);
+  EXPECT_EQ(s.phases[1].second.read.record.requests, 1u);
 }
 
 TEST(RequestAnalysisTest, OtherDevicesAndBrokenLinesAreCountedNotFatal) {
@@ -167,9 +167,9 @@ TEST(RequestAnalysisTest, OtherDevicesAndBrokenLinesAreCountedNotFatal) {
       "a broken line",
       EventLine(1000, 10, "block_rq_issue", Rq("R", 0, 8)),
   });
-  EXPECT_EQ(s.events, 1u);
-  EXPECT_EQ(s.parse_errors, 1u);
-  EXPECT_EQ(s.first_parse_error, "not a trace line (no TASK-PID [CPU])");
+  EXPECT_EQ(s.record.events, 1u);
+  EXPECT_EQ(s.record.parse_errors, 1u);
+  EXPECT_EQ(s.record.first_parse_error, "not a trace line (no TASK-PID [CPU])");
 }
 
 TEST(RequestAnalysisTest, SchedulerMessageKinds) {

@@ -1,6 +1,7 @@
 #include "harness/core/strings.h"
 
 #include <cctype>
+#include <cstdio>
 
 namespace elevbench {
 namespace {
@@ -50,6 +51,12 @@ std::vector<std::string> SplitWords(std::string_view text) {
     if (i > start) words.emplace_back(text.substr(start, i - start));
   }
   return words;
+}
+
+std::string FormatDouble(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, value);
+  return buf;
 }
 
 std::string JoinWith(const std::vector<std::string>& items, std::string_view separator) {

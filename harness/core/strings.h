@@ -1,6 +1,6 @@
 #pragma once
-// The string helpers every layer needs: case, trimming, splitting and joining. One definition
-// each, so that a list parsed by `compare` and one parsed by sysfs trim the same way.
+// The string helpers every layer needs: case, trimming, splitting, joining and formatting. One
+// definition each, so that a list parsed by `compare` and one parsed by sysfs trim the same way.
 
 #include <string>
 #include <string_view>
@@ -24,6 +24,10 @@ std::vector<std::string> SplitAndTrim(std::string_view text, char separator);
 
 /// The white-space separated words of `text`, none of them empty.
 std::vector<std::string> SplitWords(std::string_view text);
+
+/// snprintf of one double: `format` holds exactly one double conversion ("%.2f MB", "%g"), and
+/// the text is cut at 63 bytes. One definition for the reporters' number-with-unit phrases.
+std::string FormatDouble(const char* format, double value);
 
 /// The items with `separator` between them; "" for no items.
 std::string JoinWith(const std::vector<std::string>& items, std::string_view separator);

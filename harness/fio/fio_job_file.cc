@@ -158,13 +158,19 @@ void WriteStream(const StreamSpec& s, Section* sec) {
 
 }  // namespace
 
+StreamSpec FileStream(const std::string& name, const std::string& rw, const std::string& filename,
+                      uint64_t file_size_bytes, uint32_t block_size_bytes) {
+  StreamSpec s;
+  s.name = name;
+  s.rw = rw;
+  s.filename = filename;
+  s.file_size_bytes = file_size_bytes;
+  s.block_size_bytes = block_size_bytes;
+  return s;
+}
+
 FioGlobalSpec LegacyToolFioGlobal() {
-  FioGlobalSpec g;
-  g.thread = true;
-  g.group_reporting = false;
-  g.invalidate = false;
-  g.randrepeat = false;
-  g.fallocate_none = true;
+  FioGlobalSpec g;  // the defaults are the legacy tools' threads, no drop, unseeded, plain writes
   g.extra.emplace_back("fadvise_hint", "0");
   return g;
 }

@@ -73,7 +73,8 @@ struct StreamSpec {
   std::vector<std::pair<std::string, std::string>> extra;
 };
 
-/// The [global] section.
+/// The [global] section. Its defaults are the legacy tools' (LegacyToolFioGlobal() but for
+/// fadvise_hint=0), so a suite sets only what it does differently.
 struct FioGlobalSpec {
   /// thread: pthreads instead of fork (per-thread rusage, shared address space).
   bool thread = true;
@@ -92,6 +93,12 @@ struct FioGlobalSpec {
   /// Extra [global] options, same rules as StreamSpec::extra.
   std::vector<std::pair<std::string, std::string>> extra;
 };
+
+/// A job section over one file: `rw` ("read", "write", …) on `filename`, size= and bs= as given,
+/// the rest at StreamSpec's defaults (buffered psync, one job, run to size). The suites' streams
+/// start from it and set what differs.
+StreamSpec FileStream(const std::string& name, const std::string& rw, const std::string& filename,
+                      uint64_t file_size_bytes, uint32_t block_size_bytes);
 
 /// The [global] section of the suites that stand in for the legacy tools' buffered streams
 /// (tiobench, nickbench, probes, contest, morton, visave): threads, for per-thread rusage as

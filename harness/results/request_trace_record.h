@@ -99,10 +99,12 @@ struct RequestTraceRecord {
   std::map<std::string, TraceDirections> phases;
   std::optional<TraceQueued> queued;                   ///< absent only in files that left it out
   std::map<std::string, uint64_t> scheduler_messages;  ///< kind → count (`full`)
-  /// bfq queue ("6601S") → kind → count (`full`).
+  /// bfq queue ("6601S", the pid and its sync/async letter) → kind → count (`full`).
   std::map<std::string, std::map<std::string, uint64_t>> scheduler_queues;
   std::map<std::string, uint64_t> scheduler_events;  ///< kyber_* event → count
-  /// Seconds from the cell's first scheduler message to the first of each decision.
+  /// Seconds from the cell's first scheduler message (the global tracer's clock is not the
+  /// instance's, so not from its first event) to the first of each decision that changes a
+  /// cell's course (queue_merge, merge_scheduled, queue_split, idle_armed).
   std::map<std::string, double> scheduler_first_s;
 
   bool Complete() const { return complete.value_or(true); }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/core/system_info.h"
+#include "harness/fio/fio_job_file.h"
 #include "harness/results/results_document.h"
 
 namespace CLI {
@@ -128,5 +129,31 @@ class Suite {
   /// The summary block of the results file, from the document's records.
   virtual nlohmann::json Summarize(const ResultsDocument& doc) const = 0;
 };
+
+/// Lays out a cell's files before its first measurement: runs `streams` (the caller's writes,
+/// synced at their end) under `global` as one fio job file in env.work_dir named
+/// env.label_prefix + `label`, within `timeout_seconds` (0: no limit), fio's measurements
+/// discarded. A failure's err starts with `what` ("laying out the data file: …"). One
+/// definition for the suites' SetUp.
+[[nodiscard]] bool LayOutWithFio(const CellEnvironment& env, const FioGlobalSpec& global,
+                                 std::vector<StreamSpec> streams, const std::string& label,
+                                 double timeout_seconds, const std::string& what, std::string* err);
+
+/// The Summarize of a suite whose records aggregate into table rows: the records of `doc`
+/// (from_document), aggregated in the document's configuration order, as JSON (to_json); an
+/// empty array when the records do not read, since the summary is only derived from them. One
+/// definition for the suites that summarise this way.
+template <class Record, class Row>
+nlohmann::json SummarizeRows(const ResultsDocument& doc,
+                             bool (*from_document)(const ResultsDocument&, std::vector<Record>*,
+                                                   std::string*),
+                             std::vector<Row> (*aggregate)(const std::vector<Record>&,
+                                                           const std::vector<std::string>&),
+                             nlohmann::json (*to_json)(const std::vector<Row>&)) {
+  std::vector<Record> records;
+  std::string err;
+  if (!from_document(doc, &records, &err)) return nlohmann::json::array();
+  return to_json(aggregate(records, IdentifierOrder(doc)));
+}
 
 }  // namespace elevbench

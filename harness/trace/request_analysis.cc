@@ -44,7 +44,7 @@ std::string FirstWords(const std::string& text) {
 double DirectionTrace::MeanDispatchRun() const {
   uint64_t runs = 0;
   uint64_t total = 0;
-  for (const auto& [length, count] : run_lengths) {
+  for (const auto& [length, count] : record.dispatch_run_lengths) {
     runs += count;
     total += length * count;
   }
@@ -53,40 +53,26 @@ double DirectionTrace::MeanDispatchRun() const {
 
 TraceDirection DirectionTrace::ToRecord() const {
   const uint64_t assessed = seek_distance.count();
-  TraceDirection d;
-  d.requests = requests;
-  d.bytes = bytes;
-  d.direct_issues = direct_issues;
-  d.unmatched = unmatched;
+  TraceDirection d = record;
   d.q2c = CompactHistogram(q2c);
   d.i2d = CompactHistogram(i2d);
   d.d2c = CompactHistogram(d2c);
-  d.dispatches = dispatches;
   d.mean_dispatch_run = MeanDispatchRun();
-  d.dispatch_run_lengths = run_lengths;
   d.seek_share = assessed == 0 ? 0.0 : static_cast<double>(seeks) / assessed;
   d.mean_seek_sectors = seeks == 0 ? 0.0 : seek_sectors_sum / static_cast<double>(seeks);
   d.seek_distance = CompactHistogram(seek_distance);
-  d.merges = merges;
-  d.requeues = requeues;
-  d.mean_request_kib = requests == 0 ? 0.0 : static_cast<double>(bytes) / 1024.0 / requests;
+  d.mean_request_kib = d.requests == 0 ? 0.0 : static_cast<double>(d.bytes) / 1024.0 / d.requests;
   return d;
 }
 
 RequestTraceRecord RequestTraceSummary::ToRecord(size_t max_processes) const {
-  RequestTraceRecord r;
-  r.events = events;
-  r.dropped_events = dropped_events;
-  r.parse_errors = parse_errors;
-  r.first_parse_error = first_parse_error;
-  r.flushes = flushes;
-  r.duration_s = duration_s;
+  RequestTraceRecord r = record;
   r.total = {all.read.ToRecord(), all.write.ToRecord()};
   std::vector<const std::pair<const int32_t, std::pair<std::string, DirectionPair>>*> busiest;
   for (const auto& p : processes) busiest.push_back(&p);
   std::stable_sort(busiest.begin(), busiest.end(), [](const auto* a, const auto* b) {
     const auto n = [](const auto* p) {
-      return p->second.second.read.requests + p->second.second.write.requests;
+      return p->second.second.read.record.requests + p->second.second.write.record.requests;
     };
     return n(a) > n(b);
   });
@@ -99,11 +85,6 @@ RequestTraceRecord RequestTraceSummary::ToRecord(size_t max_processes) const {
   for (const auto& [name, pair] : phases) {
     r.phases[name] = {pair.read.ToRecord(), pair.write.ToRecord()};
   }
-  r.queued = TraceQueued{queued_mean, queued_max, queued_series};
-  r.scheduler_messages = scheduler_messages;
-  r.scheduler_queues = scheduler_queues;
-  r.scheduler_events = scheduler_events;
-  r.scheduler_first_s = scheduler_first_s;
   return r;
 }
 

@@ -27,26 +27,24 @@
 
 namespace elevbench {
 
-/// The account of one direction (reads or writes) of a cell, a process or a phase.
+/// The account of one direction (reads or writes) of a cell, a process or a phase while the
+/// events are read: the record's own members where they add up as they are, and full-resolution
+/// histograms and raw sums where the record keeps a compact or a derived form.
 struct DirectionTrace {
-  uint64_t requests = 0;       ///< completed requests
-  uint64_t bytes = 0;          ///< their bytes
-  uint64_t direct_issues = 0;  ///< issued without an insert (none's direct issue): I2D = 0
-  uint64_t unmatched = 0;      ///< completions whose queue or issue the trace did not see
-  LatencyHistogram q2c;        ///< queue to completion, ns
-  LatencyHistogram i2d;        ///< insert to dispatch: time in the scheduler, ns
-  LatencyHistogram d2c;        ///< dispatch to completion: driver and device, ns
-  uint64_t dispatches = 0;
-  std::map<uint64_t, uint64_t> run_lengths;  ///< dispatch-run length -> how many runs
-  uint64_t seeks = 0;                        ///< dispatches not starting where the last ended
-  double seek_sectors_sum = 0;               ///< over the seeks
+  /// requests, bytes, direct_issues, unmatched, dispatches, dispatch_run_lengths, merges and
+  /// requeues, counted in place; its histograms and means are left to ToRecord.
+  TraceDirection record;
+  LatencyHistogram q2c;            ///< queue to completion, ns
+  LatencyHistogram i2d;            ///< insert to dispatch: time in the scheduler, ns
+  LatencyHistogram d2c;            ///< dispatch to completion: driver and device, ns
+  uint64_t seeks = 0;              ///< dispatches not starting where the last ended
+  double seek_sectors_sum = 0;     ///< over the seeks
   LatencyHistogram seek_distance;  ///< every dispatch after the first, in SECTORS (0 = none)
-  uint64_t merges = 0;             ///< bio back/front merges and request merges
-  uint64_t requeues = 0;
 
   double MeanDispatchRun() const;
-  /// The record's account: the counts and histograms, and the means and shares derived from
-  /// them (mean_dispatch_run, seek_share, mean_seek_sectors, mean_request_kib; 0 without data).
+  /// The record's account: `record` with the histograms compacted and the means and shares
+  /// derived (mean_dispatch_run, seek_share, mean_seek_sectors, mean_request_kib; 0 without
+  /// data).
   TraceDirection ToRecord() const;
 };
 
@@ -59,26 +57,13 @@ struct DirectionPair {
 
 /// Everything derived from one cell's events.
 struct RequestTraceSummary {
-  uint64_t events = 0;          ///< block events of the device, markers and messages read
-  uint64_t dropped_events = 0;  ///< lost by the kernel (set by the tracer from its counters)
-  uint64_t parse_errors = 0;    ///< lines that did not parse
-  std::string first_parse_error;
-  uint64_t flushes = 0;  ///< flush requests (no data), not in the directions
+  /// The record's members that the events fill in as they are: events, dropped_events (set by
+  /// the tracer from its counters), parse_errors, first_parse_error, flushes, duration_s, queued
+  /// and the scheduler maps. Its directions, processes and phases are left to ToRecord.
+  RequestTraceRecord record;
   DirectionPair all;
   std::map<int32_t, std::pair<std::string, DirectionPair>> processes;  ///< pid -> comm, account
   std::vector<std::pair<std::string, DirectionPair>> phases;           ///< in marker order
-  double queued_mean = 0;  ///< requests waiting in the scheduler, time-weighted over the trace
-  uint64_t queued_max = 0;
-  std::vector<std::pair<double, uint64_t>> queued_series;  ///< (s from the first event, max)
-  double duration_s = 0;                                   ///< first to last event
-  std::map<std::string, uint64_t> scheduler_messages;      ///< kind -> count (`full`)
-  /// bfq queue ("6601S", the pid and its sync/async letter) -> kind -> count (`full`).
-  std::map<std::string, std::map<std::string, uint64_t>> scheduler_queues;
-  std::map<std::string, uint64_t> scheduler_events;  ///< kyber_* event -> count
-  /// When the decisions that change a cell's course first happened (queue_merge,
-  /// merge_scheduled, queue_split, idle_armed), in seconds from the cell's first scheduler
-  /// message (the global tracer's clock is not the instance's, so not from its first event).
-  std::map<std::string, double> scheduler_first_s;
 
   /// The analysis part of the cell's request_trace record (summarised; no mode, complete or
   /// files: the tracer adds them); `processes` keeps the `max_processes` busiest and counts the
@@ -144,7 +129,7 @@ class RequestAnalyzer {
   std::map<Key, Request> issued_;
   uint64_t first_ns_ = 0, last_ns_ = 0;
   bool any_ = false;
-  uint64_t queued_ = 0, queued_since_ns_ = 0;
+  uint64_t queued_ = 0, queued_since_ns_ = 0, queued_max_ = 0;
   double queued_area_ = 0;
   std::map<uint64_t, uint64_t> queued_buckets_;  // 100 ms bucket -> max
   bool have_last_end_ = false;

@@ -26,7 +26,7 @@ void RequestAnalyzer::AddLine(std::string_view line) {
   TraceEvent e;
   std::string err;
   if (!ParseTraceLine(line, &e, &err)) {
-    if (s_.parse_errors++ == 0) s_.first_parse_error = err;
+    if (s_.record.parse_errors++ == 0) s_.record.first_parse_error = err;
     return;
   }
   Add(e);
@@ -36,7 +36,7 @@ void RequestAnalyzer::Add(const TraceEvent& e) {
   if (e.kind == TraceEventKind::kIgnored) return;
   const bool device_event = e.kind != TraceEventKind::kMarker;
   if (device_event && (e.dev_major != major_ || e.dev_minor != minor_)) return;
-  ++s_.events;
+  ++s_.record.events;
   if (!any_) first_ns_ = queued_since_ns_ = e.time_ns;
   any_ = true;
   last_ns_ = std::max(last_ns_, e.time_ns);
@@ -47,7 +47,7 @@ void RequestAnalyzer::Add(const TraceEvent& e) {
     case TraceEventKind::kBioFrontmerge:
     case TraceEventKind::kRqMerge:
       if (IsData(e)) {
-        for (DirectionTrace* d : Accounts(e.op, e.pid, phase_)) ++d->merges;
+        for (DirectionTrace* d : Accounts(e.op, e.pid, phase_)) ++d->record.merges;
       }
       if (e.kind != TraceEventKind::kRqMerge) OnBio(e);
       return;
@@ -62,7 +62,7 @@ void RequestAnalyzer::Add(const TraceEvent& e) {
     case TraceEventKind::kMarker:
       return OnMarker(e);
     case TraceEventKind::kSchedulerEvent:
-      ++s_.scheduler_events[e.name];
+      ++s_.record.scheduler_events[e.name];
       return;
     case TraceEventKind::kSchedulerMessage:
       return OnMessage(e);
@@ -133,7 +133,7 @@ void RequestAnalyzer::OnInsert(const TraceEvent& e) {
 
 void RequestAnalyzer::OnIssue(const TraceEvent& e) {
   if (e.flush && e.sectors == 0) {
-    ++s_.flushes;
+    ++s_.record.flushes;
     return;
   }
   if (!IsData(e)) return;
@@ -147,12 +147,12 @@ void RequestAnalyzer::OnIssue(const TraceEvent& e) {
     TakeBios(dir, e.sector, e.sectors, &bios);
   } else if (TakeBios(dir, e.sector, e.sectors, &rq)) {
     rq.i_ns = e.time_ns;  // issued directly: no time in a scheduler
-    for (DirectionTrace* d : Accounts(e.op, rq.pid, phase_)) ++d->direct_issues;
+    for (DirectionTrace* d : Accounts(e.op, rq.pid, phase_)) ++d->record.direct_issues;
   } else {
     rq.q_ns = rq.i_ns = e.time_ns;
     rq.pid = e.pid;
     RememberComm(e.pid, e.comm.empty() ? e.task : e.comm);
-    for (DirectionTrace* d : Accounts(e.op, rq.pid, phase_)) ++d->unmatched;
+    for (DirectionTrace* d : Accounts(e.op, rq.pid, phase_)) ++d->record.unmatched;
   }
   rq.sectors = e.sectors;
   Dispatch(e.op, rq, e.sector, e.sectors);
@@ -168,7 +168,9 @@ std::vector<DirectionTrace*> RequestAnalyzer::Accounts(TraceOp op, int32_t pid, 
 void RequestAnalyzer::CloseRun(TraceOp op) {
   Run& run = runs_[DirIndex(op)];
   if (run.length == 0) return;
-  for (DirectionTrace* d : Accounts(op, run.pid, run.phase)) ++d->run_lengths[run.length];
+  for (DirectionTrace* d : Accounts(op, run.pid, run.phase)) {
+    ++d->record.dispatch_run_lengths[run.length];
+  }
   run = Run();
 }
 
@@ -178,7 +180,7 @@ void RequestAnalyzer::Dispatch(TraceOp op, const Request& rq, uint64_t sector, u
   if (run.length == 0) run = Run{rq.pid, 0, phase_};
   ++run.length;
   const std::vector<DirectionTrace*> accounts = Accounts(op, rq.pid, phase_);
-  for (DirectionTrace* d : accounts) ++d->dispatches;
+  for (DirectionTrace* d : accounts) ++d->record.dispatches;
   if (have_last_end_) {
     const uint64_t distance = sector > last_end_ ? sector - last_end_ : last_end_ - sector;
     for (DirectionTrace* d : accounts) {
@@ -195,8 +197,8 @@ void RequestAnalyzer::Dispatch(TraceOp op, const Request& rq, uint64_t sector, u
 
 void RequestAnalyzer::Complete(TraceOp op, const Request& rq, uint64_t c_ns) {
   for (DirectionTrace* d : Accounts(op, rq.pid, rq.phase)) {
-    ++d->requests;
-    d->bytes += (uint64_t{rq.sectors} + rq.done_sectors) * 512;
+    ++d->record.requests;
+    d->record.bytes += (uint64_t{rq.sectors} + rq.done_sectors) * 512;
     d->q2c.Record(c_ns - std::min(c_ns, rq.q_ns));
     d->i2d.Record(rq.d_ns - std::min(rq.d_ns, rq.i_ns));
     d->d2c.Record(c_ns - std::min(c_ns, rq.d_ns));
@@ -232,7 +234,7 @@ void RequestAnalyzer::OnRequeue(const TraceEvent& e) {
   if (it == issued_.end()) return;
   Request rq = it->second;
   issued_.erase(it);
-  for (DirectionTrace* d : Accounts(e.op, rq.pid, rq.phase)) ++d->requeues;
+  for (DirectionTrace* d : Accounts(e.op, rq.pid, rq.phase)) ++d->record.requeues;
   rq.inserted = true;
   inserted_[{dir, e.sector}] = rq;  // keeps its first insert time: I2D includes the requeue
   Queued(+1, e.time_ns);
@@ -256,16 +258,16 @@ void RequestAnalyzer::OnMessage(const TraceEvent& e) {
   const std::string kind = SchedulerMessageKind(e.text, &queue);
   if (kind == "set_in_service_queue" && !queue.empty()) in_service_ = queue;
   if (queue.empty() && kind == "idle_armed") queue = in_service_;
-  ++s_.scheduler_messages[kind];
+  ++s_.record.scheduler_messages[kind];
   if (!any_message_) first_message_ns_ = e.time_ns;
   any_message_ = true;
   const bool decisive = kind == "queue_merge" || kind == "merge_scheduled" ||
                         kind == "queue_split" || kind == "idle_armed";
-  if (decisive && s_.scheduler_first_s.count(kind) == 0) {
-    s_.scheduler_first_s[kind] =
+  if (decisive && s_.record.scheduler_first_s.count(kind) == 0) {
+    s_.record.scheduler_first_s[kind] =
         static_cast<double>(e.time_ns - std::min(e.time_ns, first_message_ns_)) / 1e9;
   }
-  if (!queue.empty()) ++s_.scheduler_queues[queue][kind];
+  if (!queue.empty()) ++s_.record.scheduler_queues[queue][kind];
 }
 
 void RequestAnalyzer::Queued(int64_t delta, uint64_t t_ns) {
@@ -274,7 +276,7 @@ void RequestAnalyzer::Queued(int64_t delta, uint64_t t_ns) {
   queued_since_ns_ = t_ns;
   if (delta < 0 && queued_ == 0) return;
   queued_ = delta < 0 ? queued_ - 1 : queued_ + 1;
-  s_.queued_max = std::max(s_.queued_max, queued_);
+  queued_max_ = std::max(queued_max_, queued_);
   uint64_t& bucket = queued_buckets_[(t_ns - first_ns_) / kQueuedBucketNs];
   bucket = std::max(bucket, queued_);
 }
@@ -282,9 +284,10 @@ void RequestAnalyzer::Queued(int64_t delta, uint64_t t_ns) {
 RequestTraceSummary RequestAnalyzer::Finish() {
   for (TraceOp op : {TraceOp::kRead, TraceOp::kWrite}) CloseRun(op);
   Queued(0, last_ns_);
-  s_.duration_s = any_ ? static_cast<double>(last_ns_ - first_ns_) / 1e9 : 0;
-  s_.queued_mean =
-      last_ns_ > first_ns_ ? queued_area_ / static_cast<double>(last_ns_ - first_ns_) : 0;
+  s_.record.duration_s = any_ ? static_cast<double>(last_ns_ - first_ns_) / 1e9 : 0;
+  TraceQueued& queued = s_.record.queued.emplace();
+  queued.mean = last_ns_ > first_ns_ ? queued_area_ / static_cast<double>(last_ns_ - first_ns_) : 0;
+  queued.max = queued_max_;
   // Thin the 100 ms maxima to at most kQueuedSeriesPoints points, keeping each group's maximum.
   const uint64_t buckets = any_ ? (last_ns_ - first_ns_) / kQueuedBucketNs + 1 : 0;
   const uint64_t group =
@@ -295,13 +298,13 @@ RequestTraceSummary RequestAnalyzer::Finish() {
     v = std::max(v, n);
   }
   for (const auto& [g, n] : thinned) {
-    s_.queued_series.emplace_back(static_cast<double>(g * group * kQueuedBucketNs) / 1e9, n);
+    queued.series.emplace_back(static_cast<double>(g * group * kQueuedBucketNs) / 1e9, n);
   }
   // Processes that never had a request (a bio queued at the trace's end) are left out.
   for (auto it = s_.processes.begin(); it != s_.processes.end();) {
-    const DirectionPair& p = it->second.second;
-    const bool idle =
-        p.read.requests + p.write.requests + p.read.dispatches + p.write.dispatches == 0;
+    const TraceDirection& r = it->second.second.read.record;
+    const TraceDirection& w = it->second.second.write.record;
+    const bool idle = r.requests + w.requests + r.dispatches + w.dispatches == 0;
     it = idle ? s_.processes.erase(it) : std::next(it);
   }
   return std::move(s_);

@@ -125,10 +125,10 @@ RequestTraceRecord RequestTracer::Analyse(const std::string& requests_file,
   FeedTraceFile(requests_file, &analyzer);
   if (!messages_file.empty()) FeedTraceFile(messages_file, &analyzer);
   RequestTraceSummary summary = analyzer.Finish();
-  summary.dropped_events = lost;
+  summary.record.dropped_events = lost;
   RequestTraceRecord trace = summary.ToRecord();
   trace.mode = options_.mode;
-  trace.complete = lost == 0 && problem.empty() && summary.parse_errors == 0;
+  trace.complete = lost == 0 && problem.empty() && summary.record.parse_errors == 0;
   trace.problem = problem;
   trace.raw_events = CompressTraceFile(requests_file);
   if (!messages_file.empty()) trace.raw_scheduler_messages = CompressTraceFile(messages_file);

@@ -310,10 +310,8 @@ class CommandSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<CommandRecord> records;
-    std::string err;
-    if (!CommandRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return CommandSummaryToJson(AggregateCommandRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, CommandRecordsFromDocument, AggregateCommandRows,
+                         CommandSummaryToJson);
   }
 
  private:
@@ -458,23 +456,14 @@ class CommandSuite : public Suite {
     if (env.on_phase) env.on_phase("laying out the load's file");
     std::error_code ec;
     fs::create_directories(fs::path(CommandLoadFile(env.directory)).parent_path(), ec);
-    FioInvocation inv;
-    inv.global = LegacyToolFioGlobal();
     StreamSpec s = Stream(env.directory);
     s.name = "layout";
     s.rw = "write";
     s.direct = false;
     s.block_size_bytes = kCommandSeqBlockBytes;
     s.end_fsync = true;
-    inv.streams = {s};
-    inv.work_dir = env.work_dir;
-    inv.label = env.label_prefix + "command-layout";
-    FioRunResult run;
-    if (!env.fio->Run(inv, &run, err)) {
-      *err = "laying out the load's file: " + *err;
-      return false;
-    }
-    return true;
+    return LayOutWithFio(env, LegacyToolFioGlobal(), {s}, "command-layout", 0,
+                         "laying out the load's file", err);
   }
 
   std::vector<std::string> argv_;

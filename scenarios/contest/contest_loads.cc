@@ -15,13 +15,8 @@ constexpr int kDbenchSecondsPerIteration = 10;
 
 StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file,
                   uint64_t bytes) {
-  StreamSpec s;
-  s.name = name;
-  s.rw = rw;
-  s.filename = file;
-  s.file_size_bytes = std::max<uint64_t>(bytes, kStreamBlockBytes);
-  s.block_size_bytes = kStreamBlockBytes;
-  s.ioengine = "psync";
+  StreamSpec s =
+      FileStream(name, rw, file, std::max<uint64_t>(bytes, kStreamBlockBytes), kStreamBlockBytes);
   s.runtime_ms = kWeekMs;  // loops over the file until the load is stopped
   return s;
 }

@@ -203,19 +203,13 @@ class ContestSuite : public Suite {
     }
     if (Selected(loads_, "read_load")) {
       if (env.on_phase) env.on_phase("laying out read_load's file");
-      FioInvocation inv;
-      inv.global = ContestFioGlobal();
       StreamSpec s = PlanContestLoad("read_load", Context(env)).fio.streams.at(0);
       s.name = "layout";
       s.rw = "write";
       s.runtime_ms = 0;
       s.end_fsync = true;
-      inv.streams = {s};
-      inv.work_dir = env.work_dir;
-      inv.label = env.label_prefix + "contest-layout";
-      FioRunResult run;
-      if (!env.fio->Run(inv, &run, err)) {
-        *err = "laying out read_load's file: " + *err;
+      if (!LayOutWithFio(env, ContestFioGlobal(), {s}, "contest-layout", 0,
+                         "laying out read_load's file", err)) {
         return false;
       }
     }
@@ -284,10 +278,8 @@ class ContestSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<ContestRecord> records;
-    std::string err;
-    if (!ContestRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return ContestSummaryToJson(AggregateContestRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, ContestRecordsFromDocument, AggregateContestRows,
+                         ContestSummaryToJson);
   }
 
  private:

@@ -159,14 +159,10 @@ std::string MortonLoadDirection(int test) {
 
 StreamSpec MortonLoadStream(const std::string& direction, const MortonPaths& paths,
                             const MortonSizes& sizes) {
-  StreamSpec s;
   const bool read = direction == "read";
-  s.name = read ? "streaming-reader" : "streaming-writer";
-  s.rw = read ? "read" : "write";
-  s.filename = paths.load_file;
-  s.file_size_bytes = sizes.load_file_bytes;
-  s.block_size_bytes = kMiB;  // dd bs=1M, cat's large reads
-  s.ioengine = "psync";
+  // In 1 MiB blocks: dd bs=1M, cat's large reads.
+  StreamSpec s = FileStream(read ? "streaming-reader" : "streaming-writer", read ? "read" : "write",
+                            paths.load_file, sizes.load_file_bytes, kMiB);
   s.runtime_ms = 7ULL * 24 * 3600 * 1000;             // runs until stopped, looping over the file
   if (read) s.extra.emplace_back("invalidate", "1");  // each loop reads from the disk
   return s;

@@ -149,10 +149,7 @@ class MortonSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<MortonRecord> records;
-    std::string err;
-    if (!MortonRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return MortonSummaryToJson(AggregateMortonRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, MortonRecordsFromDocument, AggregateMortonRows, MortonSummaryToJson);
   }
 
  private:
@@ -210,17 +207,8 @@ bool MortonSuite::LayOutFiles(const CellEnvironment& env, std::string* err) {
   }
   if (streams.empty()) return true;
   if (env.on_phase) env.on_phase("laying out the files");
-  FioInvocation inv;
-  inv.global = LegacyToolFioGlobal();
-  inv.streams = streams;
-  inv.work_dir = env.work_dir;
-  inv.label = env.label_prefix + "morton-layout";
-  FioRunResult run;
-  if (!env.fio->Run(inv, &run, err)) {
-    *err = "laying out the files: " + *err;
-    return false;
-  }
-  return true;
+  return LayOutWithFio(env, LegacyToolFioGlobal(), std::move(streams), "morton-layout", 0,
+                       "laying out the files", err);
 }
 
 bool MortonSuite::SetUp(const CellEnvironment& env, nlohmann::json* setup, std::string* err) {

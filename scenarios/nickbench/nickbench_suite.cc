@@ -89,26 +89,17 @@ class NickbenchSuite : public Suite {
     const int readers = NeedsReaders();
     if (readers == 0) return true;
     // The reader files, written one after another (not interleaved) and synced.
-    LoadSpec layout;
-    layout.global = LegacyToolFioGlobal();
-    layout.bw_log_interval_ms = 0;
+    std::vector<StreamSpec> layout;
     for (int i = 0; i < readers; ++i) {
       if (!MakeParent(ReaderFile(directory_, i), err)) return false;
       StreamSpec s = Stream("layout" + std::to_string(i), "write", ReaderFile(directory_, i));
       s.end_fsync = true;
       s.stonewall = i > 0;
-      layout.streams.push_back(s);
+      layout.push_back(s);
     }
     if (env.on_phase) env.on_phase("laying out " + std::to_string(readers) + " stream files");
-    FioInvocation inv;
-    inv.global = layout.global;
-    inv.streams = layout.streams;
-    inv.work_dir = env.work_dir;
-    inv.label = env.label_prefix + "nickbench-layout";
-    inv.timeout_seconds = env.timeout_seconds;
-    FioRunResult run;
-    if (!env.fio->Run(inv, &run, err)) {
-      *err = "laying out the stream files: " + *err;
+    if (!LayOutWithFio(env, LegacyToolFioGlobal(), std::move(layout), "nickbench-layout",
+                       env.timeout_seconds, "laying out the stream files", err)) {
       return false;
     }
     nlohmann::json files = nlohmann::json::array();
@@ -158,10 +149,8 @@ class NickbenchSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<NickbenchRecord> records;
-    std::string err;
-    if (!NickbenchRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return NickbenchSummaryToJson(AggregateNickbenchRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, NickbenchRecordsFromDocument, AggregateNickbenchRows,
+                         NickbenchSummaryToJson);
   }
 
  private:
@@ -176,13 +165,7 @@ class NickbenchSuite : public Suite {
   }
 
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = file;
-    s.file_size_bytes = FileBytes();
-    s.block_size_bytes = block_bytes_;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream(name, rw, file, FileBytes(), block_bytes_);
     // Readers start with their file out of the page cache (it was written or read before).
     if (rw == "read") s.extra.emplace_back("invalidate", "1");
     return s;

@@ -71,21 +71,14 @@ class OrasimSuite : public Suite {
       *err = "cannot create " + Dir() + ": " + ec.message();
       return false;
     }
-    FioInvocation inv;
-    inv.global = Global();
     StreamSpec layout = Stream("layout", "write", DataFile());
     layout.file_size_bytes = DataBytes();
     layout.block_size_bytes = 1 << 20;
     layout.direct = false;
     layout.end_fsync = true;
-    inv.streams = {layout};
-    inv.work_dir = env.work_dir;
-    inv.label = env.label_prefix + "orasim-layout";
-    inv.timeout_seconds = env.timeout_seconds;
     if (env.on_phase) env.on_phase("laying out the data file");
-    FioRunResult run;
-    if (!env.fio->Run(inv, &run, err)) {
-      *err = "laying out the data file: " + *err;
+    if (!LayOutWithFio(env, Global(), {layout}, "orasim-layout", env.timeout_seconds,
+                       "laying out the data file", err)) {
       return false;
     }
     *setup = {{"data_file", DataFile()}, {"data_bytes", DataBytes()}};
@@ -144,10 +137,7 @@ class OrasimSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<OrasimRecord> records;
-    std::string err;
-    if (!OrasimRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return OrasimSummaryToJson(AggregateOrasimRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, OrasimRecordsFromDocument, AggregateOrasimRows, OrasimSummaryToJson);
   }
 
  private:
@@ -157,24 +147,13 @@ class OrasimSuite : public Suite {
   std::string LogFile() const { return Dir() + "/log"; }
 
   static FioGlobalSpec Global() {
-    FioGlobalSpec g;
-    g.thread = true;
-    g.group_reporting = false;
-    g.invalidate = false;
-    g.randrepeat = false;
+    FioGlobalSpec g;  // the defaults: threads, per-job results, no drop, plain writes
     g.random_seed = kRandomSeed;
-    g.fallocate_none = true;
     return g;
   }
 
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& file) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = file;
-    s.file_size_bytes = rw == "write" ? 0 : DataBytes();
-    s.block_size_bytes = kBlockBytes;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream(name, rw, file, rw == "write" ? 0 : DataBytes(), kBlockBytes);
     s.direct = true;
     s.runtime_ms = static_cast<uint64_t>(runtime_s_) * 1000;
     return s;

@@ -132,16 +132,10 @@ class ProbesSuite : public Suite {
       std::error_code ec;
       std::filesystem::create_directories(
           std::filesystem::path(LoadFile(env.directory)).parent_path(), ec);
-      FioInvocation inv;
-      inv.global = LegacyToolFioGlobal();
       StreamSpec s = Stream("layout", "write", env.directory);
       s.end_fsync = true;
-      inv.streams = {s};
-      inv.work_dir = env.work_dir;
-      inv.label = env.label_prefix + "probes-layout";
-      FioRunResult run;
-      if (!env.fio->Run(inv, &run, err)) {
-        *err = "laying out the load's file: " + *err;
+      if (!LayOutWithFio(env, LegacyToolFioGlobal(), {s}, "probes-layout", 0,
+                         "laying out the load's file", err)) {
         return false;
       }
     }
@@ -240,10 +234,7 @@ class ProbesSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<ProbeRecord> records;
-    std::string err;
-    if (!ProbeRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return ProbeSummaryToJson(AggregateProbeRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, ProbeRecordsFromDocument, AggregateProbeRows, ProbeSummaryToJson);
   }
 
  private:
@@ -258,14 +249,8 @@ class ProbesSuite : public Suite {
 
   // The load: one buffered stream over one large file, in 1 MiB calls as `dd bs=1M` or `cat`.
   StreamSpec Stream(const std::string& name, const std::string& rw, const std::string& dir) const {
-    StreamSpec s;
-    s.name = name;
-    s.rw = rw;
-    s.filename = LoadFile(dir);
-    s.file_size_bytes = static_cast<uint64_t>(load_mb_) << 20;
-    s.block_size_bytes = kLoadBlockBytes;
-    s.ioengine = "psync";
-    return s;
+    return FileStream(name, rw, LoadFile(dir), static_cast<uint64_t>(load_mb_) << 20,
+                      kLoadBlockBytes);
   }
 
   // The probe must read the tree from the disk: as root, drop the clean page cache, dentries

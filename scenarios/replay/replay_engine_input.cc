@@ -7,18 +7,9 @@ namespace {
 
 using nlohmann::json;
 
+// fio's iolog words, but a flush is "flush" here (ReplayEngineInputToJson's OP).
 const char* StepOpName(BlockTraceOp op) {
-  switch (op) {
-    case BlockTraceOp::kRead:
-      return "read";
-    case BlockTraceOp::kWrite:
-      return "write";
-    case BlockTraceOp::kDiscard:
-      return "trim";
-    case BlockTraceOp::kFlush:
-      return "flush";
-  }
-  return "flush";
+  return op == BlockTraceOp::kFlush ? "flush" : IologAction(op);
 }
 
 bool StepOpOf(const std::string& name, BlockTraceOp* op) {

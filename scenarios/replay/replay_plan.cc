@@ -42,20 +42,6 @@ uint64_t MappedOffset(const ReplayMapping& m, uint64_t sector, uint32_t sectors)
   return std::min(scaled, last - last % kScaledAlignment);
 }
 
-const char* IologAction(BlockTraceOp op) {
-  switch (op) {
-    case BlockTraceOp::kRead:
-      return "read";
-    case BlockTraceOp::kWrite:
-      return "write";
-    case BlockTraceOp::kDiscard:
-      return "trim";
-    case BlockTraceOp::kFlush:
-      return "sync";
-  }
-  return "sync";
-}
-
 // The scheduled issue time: the recorded one scaled by --speed, µs since the trace's start.
 uint64_t ScheduledUs(uint64_t time_ns, const ReplayOptions& o) {
   return static_cast<uint64_t>(std::llround(static_cast<double>(time_ns) / 1000.0 / o.speed));
@@ -189,6 +175,20 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
 }
 
 }  // namespace
+
+const char* IologAction(BlockTraceOp op) {
+  switch (op) {
+    case BlockTraceOp::kRead:
+      return "read";
+    case BlockTraceOp::kWrite:
+      return "write";
+    case BlockTraceOp::kDiscard:
+      return "trim";
+    case BlockTraceOp::kFlush:
+      return "sync";
+  }
+  return "sync";
+}
 
 double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records) {
   uint64_t first = UINT64_MAX, last = 0;

@@ -124,6 +124,9 @@ struct ReplayPlan {
   double trace_span_seconds = 0;
 };
 
+/// fio's iolog action for a bio of `op`: "read", "write", "trim" or "sync" (a flush).
+const char* IologAction(BlockTraceOp op);
+
 /// From the first of `records` queued to the last one completed (time_ns + latency_ns), seconds;
 /// 0 for none. The span of a capture, and of a replay as the kernel traced it.
 double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);

@@ -112,33 +112,19 @@ StreamSpec TioPhaseStream(const TioThreadPlan& plan, TioPhase phase, const std::
   s.ioengine = "psync";
   s.direct = false;
   s.random_repeats = true;
+  const bool random = phase == TioPhase::kRandomWrite || phase == TioPhase::kRandomRead;
+  s.rw = std::string(random ? "rand" : "") + (TioPhaseWrites(phase) ? "write" : "read");
+  s.end_fsync = TioPhaseWrites(phase);
   const uint64_t file_bytes = plan.blocks_per_thread * block_bytes;
-  switch (phase) {
-    case TioPhase::kSeqWrite:
-      s.rw = "write";
-      s.file_size_bytes = file_bytes;
-      s.end_fsync = true;
-      break;
-    case TioPhase::kRandomWrite:
-      s.rw = "randwrite";
-      // tiotest: offset = (rand() % (blocks-1)) · block — the last block is never chosen.
-      s.file_size_bytes = file_bytes - block_bytes;
-      s.number_ios = plan.random_ops_per_thread;
-      // fio would stop after one region's worth of bytes; tiotest does all its ops.
-      s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
-      s.end_fsync = true;
-      break;
-    case TioPhase::kSeqRead:
-      s.rw = "read";
-      s.file_size_bytes = file_bytes;
-      break;
-    case TioPhase::kRandomRead:
-      s.rw = "randread";
-      s.file_size_bytes = file_bytes - block_bytes;
-      s.number_ios = plan.random_ops_per_thread;
-      s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
-      break;
+  if (!random) {
+    s.file_size_bytes = file_bytes;
+    return s;
   }
+  // tiotest: offset = (rand() % (blocks-1)) · block — the last block is never chosen.
+  s.file_size_bytes = file_bytes - block_bytes;
+  s.number_ios = plan.random_ops_per_thread;
+  // fio would stop after one region's worth of bytes; tiotest does all its ops.
+  s.extra.emplace_back("io_size", std::to_string(plan.random_ops_per_thread * block_bytes));
   return s;
 }
 

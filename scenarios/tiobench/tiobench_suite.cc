@@ -103,10 +103,7 @@ class TiobenchSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<TioRecord> records;
-    std::string err;
-    if (!TioRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return TioSummaryToJson(AggregateTioRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, TioRecordsFromDocument, AggregateTioRows, TioSummaryToJson);
   }
 
  private:

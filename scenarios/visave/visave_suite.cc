@@ -92,18 +92,12 @@ class VisaveSuite : public Suite {
     }
     // The writer overwrites a file that exists, in every cell alike.
     if (env.on_phase) env.on_phase("laying out the writer's file");
-    FioInvocation inv;
-    inv.global = LegacyToolFioGlobal();
     StreamSpec s = Writer(env.directory);
     s.name = "layout";
     s.runtime_ms = 0;
     s.end_fsync = true;
-    inv.streams = {s};
-    inv.work_dir = env.work_dir;
-    inv.label = env.label_prefix + "visave-layout";
-    FioRunResult run;
-    if (!env.fio->Run(inv, &run, err)) {
-      *err = "laying out the writer's file: " + *err;
+    if (!LayOutWithFio(env, LegacyToolFioGlobal(), {s}, "visave-layout", 0,
+                       "laying out the writer's file", err)) {
       return false;
     }
     *setup = {{"saved_file", SavedFile(env.directory)},
@@ -164,22 +158,14 @@ class VisaveSuite : public Suite {
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
-    std::vector<VisaveRecord> records;
-    std::string err;
-    if (!VisaveRecordsFromDocument(doc, &records, &err)) return nlohmann::json::array();
-    return VisaveSummaryToJson(AggregateVisaveRows(records, IdentifierOrder(doc)));
+    return SummarizeRows(doc, VisaveRecordsFromDocument, AggregateVisaveRows, VisaveSummaryToJson);
   }
 
  private:
   // The heavy buffered writer: `dd bs=1M` through the page cache, looping over its file.
   StreamSpec Writer(const std::string& dir) const {
-    StreamSpec s;
-    s.name = "buffered-writer";
-    s.rw = "write";
-    s.filename = LoadFile(dir);
-    s.file_size_bytes = static_cast<uint64_t>(load_mb_) << 20;
-    s.block_size_bytes = kBlockBytes;
-    s.ioengine = "psync";
+    StreamSpec s = FileStream("buffered-writer", "write", LoadFile(dir),
+                              static_cast<uint64_t>(load_mb_) << 20, kBlockBytes);
     s.runtime_ms = 7ULL * 24 * 3600 * 1000;  // runs until stopped
     return s;
   }
