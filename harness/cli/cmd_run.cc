@@ -10,22 +10,12 @@
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
 #include "harness/core/interrupt.h"
+#include "harness/history/history_store.h"
 #include "harness/run/run_job.h"
-#include "scenarios/suites.h"
+#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {
-
-// The run's plain config: the command line's, and what the run reads of the suite's row.
-RunConfig RunConfigOf(const RunOptions& o) {
-  RunConfig config = o;
-  config.suite_name = o.entry->name;
-  config.formats = o.entry->formats;
-  config.measure = MeasurerOf(o.entry->name);
-  config.lane_cpus = o.entry->lane_cpus;
-  config.lanes_refused = o.entry->lanes_refused;
-  return config;
-}
 
 // A step of the job and the exit code its failure means.
 struct RunStep {
@@ -77,6 +67,23 @@ int RunExitCode(const RunOutcome& outcome, bool restored, const std::string& out
     return kExitInterrupted;
   }
   return restored ? kExitOk : kExitFailure;
+}
+
+// The end of `elevbench run`: records the run (the results file at `out_path`) in the
+// history unless --no-history, and says so, or why not, in one note on stderr. Never fails
+// the run: the results file is already complete.
+void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
+                      const ResultsDocument& doc) {
+  if (options.no_history || doc.cells.empty()) return;
+  const std::string location =
+      options.history_db.empty() ? DefaultHistoryLocation(true) : options.history_db;
+  std::string err;
+  if (RecordResultsInHistory(out_path, doc, location, &err)) {
+    PrintNote("run recorded in the history " + RedactedLocation(location));
+  } else {
+    PrintNote("run not recorded in the history: " + err + "; the results file is complete " +
+              "('elevbench history import " + out_path + "' adds it later)");
+  }
 }
 
 }  // namespace

@@ -1,16 +1,15 @@
 // The options of `elevbench run`: the ones every suite shares, and under them one subcommand per
 // suite of the table, with the suite's own options. After parsing, the chosen suite's setting
-// fills what the command line left out (run_defaults.cc), and RunCommand runs it.
+// fills what the command line left out (scenarios/suites_commands.h), and RunCommand runs it.
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <map>
 #include <memory>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
-#include "harness/core/strings.h"
 #include "harness/machine/machine_spec.h"
+#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {
@@ -23,16 +22,6 @@ constexpr char kSharedRunOptionsNote[] =
     "--machine, --device), the plan (--schedulers, --repetitions, --seed, --timeout, "
     "--trace-requests) and the output (--format, --out, --identifier, --no-verdict, --db). "
     "Sizes: MiB = 2^20 bytes, MB = 10^6 bytes.";
-
-// "tiobench: nick, tiobench; nickbench: nick; …": every suite's text formats, from the table.
-std::string SuiteFormatsHelp() {
-  std::string text;
-  for (const SuiteEntry& e : AllSuites()) {
-    text += (text.empty() ? "" : "; ") + std::string(e.name) + ":";
-    for (size_t i = 0; i < e.formats.size(); ++i) text += (i ? ", " : " ") + e.formats[i];
-  }
-  return text;
-}
 
 // --trace-requests' words, the only place they are parsed: CLI11 turns the word into the enum.
 const std::map<std::string, TraceMode> kTraceModeWords = {
@@ -143,42 +132,6 @@ struct RunCommandLine {
   std::vector<CLI::App*> suite_cmds;
 };
 
-// Options that only mean something beside another one, refused when it is missing instead of
-// being silently ignored; and option values CLI11 lets through.
-bool CheckOptionCombinations(CLI::App* cmd, const RunOptions& run, std::string* err) {
-  const bool dir = cmd->count("--dir") > 0, scratch = cmd->count("--scratch") > 0;
-  for (const char* flag : {"--fs", "--fresh-fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
-    if (dir && cmd->count(flag) > 0) {
-      const bool scratch_too = flag == std::string("--fs") || flag == std::string("--fresh-fs");
-      *err = std::string(flag) + " applies to a device elevbench makes (--emulated" +
-             (scratch_too ? ", --scratch" : "") + "), not to --dir";
-      return false;
-    }
-  }
-  for (const char* flag : {"--disk-set", "--keep-wbt", "--disk-trace"}) {
-    if (scratch && cmd->count(flag) > 0) {
-      *err = std::string(flag) + " applies to an emulated disk (--emulated), not to --scratch";
-      return false;
-    }
-  }
-  for (const char* flag : {"--max-repetitions", "--ci-width"}) {
-    if (cmd->count(flag) > 0 && run.repetitions != "auto") {
-      *err = std::string(flag) + " applies only with --repetitions auto";
-      return false;
-    }
-  }
-  if (run.entry->needs_timeout && cmd->count("--timeout") > 0 && run.timeout_seconds <= 0) {
-    *err = std::string("--timeout: run ") + run.entry->name +
-           " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
-    return false;
-  }
-  if (cmd->count("--schedulers") > 0 && TrimWhitespace(run.schedulers).empty()) {
-    *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
-    return false;
-  }
-  return true;
-}
-
 // After parsing: the chosen suite, its setting where the command line was silent, then the run.
 int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   RunOptions& run = c->run;
@@ -198,17 +151,14 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
                " (available: " + names + ")");
     return kExitUsage;
   }
+  const FlagGiven given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
   std::string err;
-  if (!CheckOptionCombinations(cmd, run, &err)) {
+  if (!CheckRunOptionCombinations(run, given, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  GivenRunOptions given;
-  given.target = cmd->count("--dir") + cmd->count("--scratch") + cmd->count("--emulated") > 0;
-  given.fs = cmd->count("--fs") > 0;
-  given.machine = run.machine_given;
-  given.schedulers = cmd->count("--schedulers") > 0;
-  const std::string applied = ApplySuiteRunDefaults(run.entry->defaults, given, &run);
+  const std::string applied =
+      ApplySuiteRunDefaults(run.entry->defaults, GivenRunOptionsOf(given), &run);
   if (!applied.empty()) {
     PrintNote(std::string(run.entry->name) + " runs by default with " + applied);
   }
