@@ -150,4 +150,11 @@ std::string RenderTrend(const Trend& trend) {
   return out + Table(rows, {true, false, false, false, true, true, false, true, true, false});
 }
 
+std::string RenderImportedRun(const std::string& file, AppendOutcome outcome, int64_t id) {
+  const char* what = outcome == AppendOutcome::kAdded     ? "added as run "
+                     : outcome == AppendOutcome::kUpdated ? "updated run "
+                                                          : "already recorded as run ";
+  return file + ": " + what + std::to_string(id) + "\n";
+}
+
 }  // namespace elevbench

@@ -1,6 +1,6 @@
 #pragma once
-// The run history as text and JSON: the list of runs (`elevbench history`) and one metric over
-// time (`elevbench trend`).
+// The run history as text and JSON: the list of runs (`elevbench history`), one metric over
+// time (`elevbench trend`), and what `elevbench history import` did with a file.
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,5 +24,9 @@ nlohmann::json HistoryRunsToJson(const std::vector<HistoryRun>& runs);
 /// Not measured is never printed as a number: n = 0 prints "not measured", n = 1 has no CI and
 /// "no test (n=1)".
 std::string RenderTrend(const Trend& trend);
+
+/// The line `history import` prints for a file it recorded: "FILE: added as run 12", "FILE:
+/// updated run 12" or "FILE: already recorded as run 12", with its newline.
+std::string RenderImportedRun(const std::string& file, AppendOutcome outcome, int64_t id);
 
 }  // namespace elevbench

@@ -254,6 +254,22 @@ TEST_F(HistorySqliteTest, MissingFileIsNotCreatedForReading) {
   EXPECT_FALSE(std::filesystem::exists(db_));
 }
 
+TEST_F(HistorySqliteTest, ReadingANamedMissingFileNamesNoDefault) {
+  std::unique_ptr<HistoryStore> store;
+  std::string err;
+  EXPECT_FALSE(OpenHistoryForReading(db_, &store, &err));
+  EXPECT_NE(err.find("no such file"), std::string::npos) << err;
+  EXPECT_EQ(err.find("--db names another"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(db_));
+}
+
+TEST(HistoryImportTextTest, OneLinePerOutcome) {
+  EXPECT_EQ(RenderImportedRun("a.json", AppendOutcome::kAdded, 3), "a.json: added as run 3\n");
+  EXPECT_EQ(RenderImportedRun("a.json", AppendOutcome::kUpdated, 3), "a.json: updated run 3\n");
+  EXPECT_EQ(RenderImportedRun("a.json", AppendOutcome::kUnchanged, 3),
+            "a.json: already recorded as run 3\n");
+}
+
 // ---- Trend: defaults, choices, verdicts ---------------------------------------------------
 
 class TrendTest : public HistorySqliteTest {
@@ -363,6 +379,31 @@ TEST_F(TrendTest, MarksSignificantChangesAndSaysWhenNoTestIsPossible) {
   EXPECT_NE(text.find("* better"), std::string::npos) << text;
   EXPECT_NE(text.find("no test (n=1)"), std::string::npos) << text;
   EXPECT_NE(text.find("HMEAN"), std::string::npos) << text;
+}
+
+TEST_F(TrendTest, ReadsTheSeriesOrSaysTheRequestIsBad) {
+  SeriesKey key;
+  std::vector<SeriesPoint> points;
+  bool bad_request = false;
+  std::string err;
+  ASSERT_TRUE(ReadTrendSeries(store_.get(), {"", "seq_read", "1", "mq-deadline", "", ""}, &key,
+                              &points, &bad_request, &err))
+      << err;
+  EXPECT_FALSE(bad_request);
+  EXPECT_EQ(points.size(), 4u);
+  EXPECT_EQ(SeriesHosts(points), std::vector<std::string>{"box1"});
+  EXPECT_FALSE(ReadTrendSeries(store_.get(), {"", "nope", "", "", "", ""}, &key, &points,
+                               &bad_request, &err));
+  EXPECT_TRUE(bad_request);
+}
+
+TEST(TrendHostsTest, InTheOrderTheyFirstAppear) {
+  std::vector<SeriesPoint> points(4);
+  points[0].host = "b";
+  points[1].host = "a";
+  points[2].host = "b";
+  points[3].host = "c";
+  EXPECT_EQ(SeriesHosts(points), (std::vector<std::string>{"b", "a", "c"}));
 }
 
 TEST(TrendBuildTest, NotMeasuredIsNotANumber) {

@@ -7,14 +7,33 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
-#include "harness/compare/compare.h"
-#include "harness/results/results_document.h"
-#include "reporters/compare_json.h"
-#include "reporters/compare_junit.h"
-#include "reporters/compare_text.h"
-#include "scenarios/suites.h"
+#include "scenarios/suites_commands.h"
 
 namespace elevbench {
+namespace {
+
+// Exit 0 when the gate passes, 1 on a regression or a row failed/DNF in the new results only, 3
+// when it cannot judge, 2 for usage errors and unreadable or mismatched files (docs/compare.md).
+int CompareCommand(const CompareCommandOptions& options) {
+  ComparedFiles files;
+  std::string err;
+  if (!CompareResultsFiles(options, &files, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  const bool one_file = options.new_path.empty();
+  const Comparison& comparison = files.comparison;
+  std::cout << CompareReportText(comparison, options.format);
+  if (!files.base.complete) PrintNote(options.base_path + " is from an unfinished run");
+  if (!one_file && !files.next.complete) PrintNote(options.new_path + " is from an unfinished run");
+  std::cout.flush();
+  const GateOutcome outcome = comparison.Outcome();
+  if (outcome == GateOutcome::kPass) return kExitOk;
+  PrintError(GateSummary(comparison));  // the cause, on one line
+  return outcome == GateOutcome::kRegressed ? kExitFailure : kExitUndecided;
+}
+
+}  // namespace
 
 SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
   auto options = std::make_shared<CompareCommandOptions>();
@@ -40,58 +59,6 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                   "Gate rules that do not fail the gate: failed, inconclusive, missing, "
                   "parameters (comma-separated; a regression always fails)");
   return [options] { return CompareCommand(*options); };
-}
-
-int CompareCommand(const CompareCommandOptions& options) {
-  CompareSettings settings;
-  settings.alpha = options.alpha;
-  settings.threshold_pct = options.threshold_pct;
-  settings.no_significance = options.no_significance;
-  std::string err;
-  if (!ParseMetricSelection(options.metrics, &settings, &err) ||
-      (!options.between.empty() && !ParseBetween(options.between, &settings, &err)) ||
-      (!options.allow.empty() && !ParseAllow(options.allow, &settings, &err))) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  const bool one_file = options.new_path.empty();
-  if (one_file && options.between.empty()) {
-    PrintError("compare needs two results files, or one with --between A,B");
-    return kExitUsage;
-  }
-
-  ResultsDocument base, next;
-  if (!LoadResultsFile(options.base_path, &base, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  if (!one_file && !LoadResultsFile(options.new_path, &next, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  Comparison comparison;
-  if (!CompareDocuments(base, one_file ? base : next, MeasurerOf(base.suite), settings, &comparison,
-                        &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  comparison.base_name = options.base_path;
-  comparison.new_name = one_file ? options.base_path : options.new_path;
-
-  if (options.format == "json") {
-    std::cout << CompareToJson(comparison).dump(2) << "\n";
-  } else if (options.format == "junit") {
-    std::cout << RenderCompareJunit(comparison);
-  } else {
-    std::cout << RenderCompareText(comparison);
-  }
-  if (!base.complete) PrintNote(options.base_path + " is from an unfinished run");
-  if (!one_file && !next.complete) PrintNote(options.new_path + " is from an unfinished run");
-  std::cout.flush();
-  const GateOutcome outcome = comparison.Outcome();
-  if (outcome == GateOutcome::kPass) return kExitOk;
-  PrintError(GateSummary(comparison));  // the cause, on one line
-  return outcome == GateOutcome::kRegressed ? kExitFailure : kExitUndecided;
 }
 
 }  // namespace elevbench

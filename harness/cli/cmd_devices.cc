@@ -11,6 +11,7 @@
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/restore_journal.h"
+#include "reporters/devices_text.h"
 
 namespace elevbench {
 namespace {
@@ -22,36 +23,7 @@ int DevicesCommand(bool json) {
     PrintError(err);
     return kExitFailure;
   }
-  if (json) {
-    nlohmann::json all = nlohmann::json::array();
-    for (const BlockDeviceInfo& d : devices) all.push_back(ToJson(d));
-    std::cout << all.dump(2) << "\n";
-    return kExitOk;
-  }
-  std::printf("%-10s %-24s %9s %-4s %-32s %7s %8s  %s\n", "DEVICE", "MODEL", "SIZE", "ROT",
-              "SCHEDULERS", "NR_REQ", "RA_KB", "MOUNTED");
-  for (const BlockDeviceInfo& d : devices) {
-    std::string scheds;
-    for (const std::string& s : d.available_schedulers) {
-      if (!scheds.empty()) scheds += " ";
-      scheds += s == d.current_scheduler ? "[" + s + "]" : s;
-    }
-    if (scheds.empty()) scheds = "(none: bio-based)";
-    std::string mounts;
-    for (const MountInfo& m : d.mounts) {
-      if (!mounts.empty()) mounts += ", ";
-      mounts += m.mountpoint + " (" + m.fstype + ")";
-    }
-    if (d.is_loop && !d.loop_backing_file.empty()) {
-      mounts += (mounts.empty() ? "" : "; ") + std::string("backs ") + d.loop_backing_file;
-    }
-    char size[32];
-    std::snprintf(size, sizeof size, "%.1fG", static_cast<double>(d.size_bytes) / (1 << 30));
-    std::printf("%-10s %-24.24s %9s %-4s %-32s %7s %8s  %s\n", d.name.c_str(),
-                d.model.empty() ? "-" : d.model.c_str(), size, d.rotational ? "yes" : "no",
-                scheds.c_str(), d.nr_requests ? std::to_string(*d.nr_requests).c_str() : "-",
-                d.read_ahead_kb ? std::to_string(*d.read_ahead_kb).c_str() : "-", mounts.c_str());
-  }
+  std::cout << (json ? BlockDevicesJson(devices).dump(2) + "\n" : RenderBlockDevicesText(devices));
   return kExitOk;
 }
 

@@ -1,16 +1,17 @@
 // The options of `elevbench run`: the ones every suite shares, and under them one subcommand per
 // suite of the table, with the suite's own options. After parsing, the chosen suite's setting
-// fills what the command line left out (run_defaults.cc), and RunCommand runs it.
+// fills what the command line left out (scenarios/suites_commands.h), and RunCommand runs it.
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <map>
 #include <memory>
+#include <type_traits>
+#include <variant>
 
 #include "harness/cli/cli.h"
 #include "harness/cli/commands.h"
-#include "harness/core/strings.h"
-#include "harness/machine/machine_spec.h"
+#include "harness/run/run_flags.h"
+#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {
@@ -24,98 +25,45 @@ constexpr char kSharedRunOptionsNote[] =
     "--trace-requests) and the output (--format, --out, --identifier, --no-verdict, --db). "
     "Sizes: MiB = 2^20 bytes, MB = 10^6 bytes.";
 
-// "tiobench: nick, tiobench; nickbench: nick; …": every suite's text formats, from the table.
-std::string SuiteFormatsHelp() {
-  std::string text;
-  for (const SuiteEntry& e : AllSuites()) {
-    text += (text.empty() ? "" : "; ") + std::string(e.name) + ":";
-    for (size_t i = 0; i < e.formats.size(); ++i) text += (i ? ", " : " ") + e.formats[i];
-  }
-  return text;
-}
-
 // --trace-requests' words, the only place they are parsed: CLI11 turns the word into the enum.
 const std::map<std::string, TraceMode> kTraceModeWords = {
     {"off", TraceMode::kOff}, {"summary", TraceMode::kSummary}, {"full", TraceMode::kFull}};
 
-void AddTargetOptions(CLI::App* cmd, RunOptions* run) {
-  cmd->add_option("--dir", run->directory,
-                  "Run in this existing directory (default: the suite's target, see `list "
-                  "suites`; as root a device elevbench makes)");
-  cmd->add_option("--scratch", run->scratch,
-                  "Create a scratch loop device of this size and run on it: SIZE with K/M/G "
-                  "= KiB/MiB/GiB, e.g. 1G (default: none)");
-  cmd->add_option("--emulated", run->emulated,
-                  "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G (SIZE in "
-                  "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; default: the suite's)");
-  cmd->add_option("--disk-set", run->disk_settings,
-                  "Override an emulated-disk model parameter (key=value, units as in `disk "
-                  "profiles --json`), repeatable (default: none)");
-  cmd->add_option("--disk-trace", run->disk_trace,
-                  "Write the emulated disk's request trace to this file (default: none)");
-  cmd->add_flag("--keep-wbt", run->keep_wbt,
-                "Emulated disk: keep today's writeback throttling (2003 had none; default off)");
-  cmd->add_option("--fs", run->fs,
-                  "Filesystem of a scratch/emulated device: ext2, ext4, xfs (default: the "
-                  "suite's, else ext4)");
-  cmd->add_option("--machine", run->machine,
-                  "Run as a smaller machine, held to it by cgroups (root): a profile (" +
-                      MachineProfileNames() +
-                      ": 1 CPU, 256 MiB, no swap) or ram=SIZE,cpus=N (SIZE in K/M/G = "
-                      "KiB/MiB/GiB); the suites size their loads by it (default: the suite's, "
-                      "else the whole machine)");
-  cmd->add_option("--device", run->device,
-                  "Allow switching the scheduler of this existing device (e.g. sdb); for run "
-                  "replay, the device to replay onto (default: none)");
-  cmd->add_flag("--allow-writes", run->allow_writes,
-                "Let a suite write to the raw --device (run replay of a trace with writes, a "
-                "fio job on it): DESTROYS ITS DATA (default off)");
+// A number's range (a seed: any whole number from 0), the trace mode's words.
+template <typename T>
+void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
+  if constexpr (std::is_same_v<T, TraceMode>) {
+    option
+        ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
+        // Inserted before the transformer, so it runs first: the word's own one-line error and
+        // help ("TEXT:{off,summary,full}", "sometimes not in {off,summary,full}"), not the map's.
+        ->transform(CLI::IsMember({"off", "summary", "full"}))
+        ->type_name("TEXT");
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    option->check(CLI::NonNegativeNumber);
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    if (flag.range) {
+      option->check(
+          CLI::Range(static_cast<T>(flag.range->first), static_cast<T>(flag.range->second)));
+    }
+  }
 }
 
-void AddPlanOptions(CLI::App* cmd, RunOptions* run) {
-  cmd->add_option("--schedulers", run->schedulers,
-                  "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code] "
-                  "(default: the suite's, else the device's current scheduler only)");
-  cmd->add_option("--queue", run->queue,
-                  "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
-                  "own unit; default: none pinned)");
-  cmd->add_option("--repetitions", run->repetitions,
-                  "Repetitions of every cell (1-1000, default 1), or 'auto': repeat until the "
-                  "95 % interval of every headline metric is within --ci-width");
-  cmd->add_option("--ci-width", run->ci_width_pct,
-                  "With --repetitions auto: allowed half-width of the 95 % interval, "
-                  "in % of the mean (default 5)")
-      ->check(CLI::Range(0.1, 100.0));
-  cmd->add_option("--max-repetitions", run->max_repetitions,
-                  "With --repetitions auto: the cap (3-1000, default 10)")
-      ->check(CLI::Range(3u, 1000u));
-  cmd->add_option("--lanes", run->lanes,
-                  "Run the plan on N emulated disks at once (root, --emulated), each lane on "
-                  "its own CPUs, or 'auto': as many as the CPUs and the suite allow");
-  cmd->add_option("--seed", run->seed,
-                  "Seed of the interleaving order, 0 or more (default: random)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--no-drop-caches", run->no_drop_caches,
-                "Do not drop all caches before each cell (a suite still evicts its own "
-                "files where it says so; default off: caches are dropped)");
-  cmd->add_flag("--fresh-fs", run->fresh_fs,
-                "Make the filesystem again before each cell (mkfs, mount, the suite's files "
-                "laid out again), so that no cell inherits the layout earlier cells left "
-                "(root, --emulated or --scratch; default off: one filesystem for the run)");
-  cmd->add_option("--timeout", run->timeout_seconds,
-                  "Seconds one fio phase or probe may take before it is stopped (DNF; "
-                  "default 0: the suite's own)")
-      ->check(CLI::Range(0.0, 7.0 * 24 * 3600));
-  cmd->add_option("--trace-requests", run->trace_requests,
-                  "Trace every request through the scheduler (root; a device elevbench makes or "
-                  "the one named with --device): off (default), summary (block events in a "
-                  "private tracefs instance), full (also the scheduler's own log through the "
-                  "global blk tracer)")
-      ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
-      // Inserted before the transformer, so it runs first: the word's own one-line error and
-      // help ("TEXT:{off,summary,full}", "sometimes not in {off,summary,full}"), not the map's.
-      ->transform(CLI::IsMember({"off", "summary", "full"}))
-      ->type_name("TEXT");
+// RunConfig's flags, the target's and the plan's (harness/run/run_flags.h), each of its
+// field's type.
+void AddConfigOptions(CLI::App* cmd, RunOptions* run) {
+  for (const RunConfigFlag& flag : RunConfigFlags()) {
+    std::visit(
+        [&](auto field) {
+          using T = std::remove_reference_t<decltype(run->*field)>;
+          if constexpr (std::is_same_v<T, bool>) {
+            cmd->add_flag(flag.name, run->*field, flag.help);
+          } else {
+            RefineConfigOption<T>(cmd->add_option(flag.name, run->*field, flag.help), flag);
+          }
+        },
+        flag.field);
+  }
 }
 
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
@@ -143,42 +91,6 @@ struct RunCommandLine {
   std::vector<CLI::App*> suite_cmds;
 };
 
-// Options that only mean something beside another one, refused when it is missing instead of
-// being silently ignored; and option values CLI11 lets through.
-bool CheckOptionCombinations(CLI::App* cmd, const RunOptions& run, std::string* err) {
-  const bool dir = cmd->count("--dir") > 0, scratch = cmd->count("--scratch") > 0;
-  for (const char* flag : {"--fs", "--fresh-fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
-    if (dir && cmd->count(flag) > 0) {
-      const bool scratch_too = flag == std::string("--fs") || flag == std::string("--fresh-fs");
-      *err = std::string(flag) + " applies to a device elevbench makes (--emulated" +
-             (scratch_too ? ", --scratch" : "") + "), not to --dir";
-      return false;
-    }
-  }
-  for (const char* flag : {"--disk-set", "--keep-wbt", "--disk-trace"}) {
-    if (scratch && cmd->count(flag) > 0) {
-      *err = std::string(flag) + " applies to an emulated disk (--emulated), not to --scratch";
-      return false;
-    }
-  }
-  for (const char* flag : {"--max-repetitions", "--ci-width"}) {
-    if (cmd->count(flag) > 0 && run.repetitions != "auto") {
-      *err = std::string(flag) + " applies only with --repetitions auto";
-      return false;
-    }
-  }
-  if (run.entry->needs_timeout && cmd->count("--timeout") > 0 && run.timeout_seconds <= 0) {
-    *err = std::string("--timeout: run ") + run.entry->name +
-           " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
-    return false;
-  }
-  if (cmd->count("--schedulers") > 0 && TrimWhitespace(run.schedulers).empty()) {
-    *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
-    return false;
-  }
-  return true;
-}
-
 // After parsing: the chosen suite, its setting where the command line was silent, then the run.
 int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   RunOptions& run = c->run;
@@ -198,17 +110,14 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
                " (available: " + names + ")");
     return kExitUsage;
   }
+  const FlagGiven given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
   std::string err;
-  if (!CheckOptionCombinations(cmd, run, &err)) {
+  if (!CheckRunOptionCombinations(run, given, &err)) {
     PrintError(err);
     return kExitUsage;
   }
-  GivenRunOptions given;
-  given.target = cmd->count("--dir") + cmd->count("--scratch") + cmd->count("--emulated") > 0;
-  given.fs = cmd->count("--fs") > 0;
-  given.machine = run.machine_given;
-  given.schedulers = cmd->count("--schedulers") > 0;
-  const std::string applied = ApplySuiteRunDefaults(run.entry->defaults, given, &run);
+  const std::string applied =
+      ApplySuiteRunDefaults(run.entry->defaults, GivenRunOptionsOf(given), &run);
   if (!applied.empty()) {
     PrintNote(std::string(run.entry->name) + " runs by default with " + applied);
   }
@@ -231,8 +140,7 @@ SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line
     c->suites.back()->AddOptions(suite_cmd);
     c->suite_cmds.push_back(suite_cmd);
   }
-  AddTargetOptions(cmd, &c->run);
-  AddPlanOptions(cmd, &c->run);
+  AddConfigOptions(cmd, &c->run);
   AddOutputOptions(cmd, &c->run);
   return [c, cmd] { return RunParsedCommand(c.get(), cmd); };
 }

@@ -132,6 +132,12 @@ class HistoryStore {
 [[nodiscard]] bool OpenHistoryStore(const std::string& location, bool create,
                                     std::unique_ptr<HistoryStore>* store, std::string* err);
 
+/// Opens the history at `db` for reading ("" = DefaultHistoryLocation(false)): a missing SQLite
+/// file is an error, not a new database. Without `db`, err also says that every run records
+/// there and that --db names another.
+[[nodiscard]] bool OpenHistoryForReading(const std::string& db,
+                                         std::unique_ptr<HistoryStore>* store, std::string* err);
+
 /// True when `location` names a PostgreSQL database rather than an SQLite file.
 bool IsPostgresLocation(const std::string& location);
 

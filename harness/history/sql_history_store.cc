@@ -314,6 +314,14 @@ bool OpenHistoryStore(const std::string& location, bool create,
   return true;
 }
 
+bool OpenHistoryForReading(const std::string& db, std::unique_ptr<HistoryStore>* store,
+                           std::string* err) {
+  const std::string location = db.empty() ? DefaultHistoryLocation(false) : db;
+  if (OpenHistoryStore(location, /*create=*/false, store, err)) return true;
+  if (db.empty()) *err += " (every 'elevbench run' records there; --db names another)";
+  return false;
+}
+
 bool RecordRunInHistory(const std::string& results_path, const ResultsDocument& doc,
                         const std::vector<Measurement>& measurements,
                         const std::string& db_location, std::string* err) {

@@ -206,4 +206,18 @@ Trend BuildTrend(const SeriesKey& key, const std::vector<SeriesPoint>& points, d
   return trend;
 }
 
+bool ReadTrendSeries(HistoryStore* store, const TrendRequest& request, SeriesKey* key,
+                     std::vector<SeriesPoint>* points, bool* bad_request, std::string* err) {
+  *bad_request = !ResolveTrendRequest(store, request, key, err);
+  return !*bad_request && store->Series(*key, points, err);
+}
+
+std::vector<std::string> SeriesHosts(const std::vector<SeriesPoint>& points) {
+  std::vector<std::string> hosts;
+  for (const SeriesPoint& p : points) {
+    if (std::find(hosts.begin(), hosts.end(), p.host) == hosts.end()) hosts.push_back(p.host);
+  }
+  return hosts;
+}
+
 }  // namespace elevbench

@@ -30,6 +30,12 @@ struct TrendRequest {
 [[nodiscard]] bool ResolveTrendRequest(HistoryStore* store, const TrendRequest& request,
                                        SeriesKey* key, std::string* err);
 
+/// The series `request` names in `store` (ResolveTrendRequest) and its points. False with err:
+/// *bad_request when the request names no one series, else the store could not be read.
+[[nodiscard]] bool ReadTrendSeries(HistoryStore* store, const TrendRequest& request, SeriesKey* key,
+                                   std::vector<SeriesPoint>* points, bool* bad_request,
+                                   std::string* err);
+
 /// One run of a trend.
 struct TrendPoint {
   SeriesPoint point;
@@ -58,5 +64,9 @@ struct Trend {
 /// the mean in %, and a two-sided Mann–Whitney U test at `alpha` when both have n >= 2.
 Trend BuildTrend(const SeriesKey& key, const std::vector<SeriesPoint>& points,
                  double alpha = kTrendAlpha);
+
+/// The hosts of `points`, in the order they first appear: a series of more than one mixes
+/// boxes, whose differences are no change of one box (`trend` says so).
+std::vector<std::string> SeriesHosts(const std::vector<SeriesPoint>& points);
 
 }  // namespace elevbench

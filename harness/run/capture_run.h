@@ -2,9 +2,9 @@
 // The capture (`elevbench capture`, docs/replay.md §1) as a library object: every bio of one
 // disk recorded into an elevbench block trace (block_trace_file.h) while a workload runs — a
 // command, in the root of a target elevbench made or where the user runs it, or a duration on
-// a disk of the user's, read-only. The CLI turns its flags into a CaptureConfig, makes the
-// target and the journal, and prints; each step here is a function of its own, as the run's
-// are in harness/run/run_session.h.
+// a disk of the user's, read-only. CaptureJob (capture_job.h) turns the command line's config
+// into a CaptureConfig and makes the target and the journal; the CLI prints. Each step here is
+// a function of its own, as the run's are in harness/run/run_session.h.
 
 #include <cstdint>
 #include <string>

@@ -1,0 +1,74 @@
+#pragma once
+// `elevbench capture` as a library object beside the run's (run_job.h): the command line's
+// words checked before anything is made, the journal, the target elevbench makes for the
+// workload (--emulated, --scratch) unless the user names a disk of theirs (--device, traced
+// read-only), the capture itself (capture_run.h's RunCapture), and the restore. The CLI
+// (harness/cli/cmd_capture.cc) fills a CaptureJobConfig from its flags, calls the steps in
+// order, turns a step's failure into its exit code and prints. docs/replay.md.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/core/progress.h"
+#include "harness/device/restore_journal.h"
+#include "harness/run/capture_run.h"
+#include "harness/run/run_journal.h"
+#include "harness/run/target.h"
+
+namespace elevbench {
+
+/// What `elevbench capture` is asked to do, as the command line's words (CaptureJob::Check
+/// parses them, so that every error names its flag). Exactly one of device, emulated and
+/// scratch names the traced disk.
+struct CaptureJobConfig {
+  std::string device;                ///< --device NAME: a disk of the user's, traced read-only
+  double duration = 0;               ///< --duration SECONDS: with `device` and no command
+  std::string emulated;              ///< --emulated PROFILE[:SIZE]: a disk elevbench makes
+  std::string scratch;               ///< --scratch SIZE: a loop device elevbench makes
+  std::string fs = "ext4";           ///< the filesystem of the device elevbench makes
+  std::string out;                   ///< the trace file
+  std::vector<std::string> command;  ///< the workload (after `--`), run in the target's root
+};
+
+/// "device sdb", "emulated ide-2003, ext4: tar -xf src.tar": the trace header's source.
+std::string CaptureSourceOf(const CaptureJobConfig& config);
+
+/// One capture. Call the steps in the order they are declared; after a step returns false,
+/// call no more of them (destroying the job undoes what was made). Not copyable.
+class CaptureJob {
+ public:
+  /// Entries of the journal that cannot be undone are said through `report_error`, one line
+  /// each (also from the destructor).
+  CaptureJob(CaptureJobConfig config, std::function<void(const std::string& line)> report_error);
+  CaptureJob(const CaptureJob&) = delete;
+  CaptureJob& operator=(const CaptureJob&) = delete;
+
+  /// Every usage error, before anything is made: one traced disk, a workload, a command that
+  /// exists, a writable --out off the traced disk, the filesystem, root. False: a usage error.
+  [[nodiscard]] bool Check(std::string* err);
+  /// The interrupt handlers, what an earlier run left undone, then the journal's lock. False:
+  /// the journal cannot be had.
+  [[nodiscard]] bool OpenJournal(std::string* err);
+  /// The target elevbench makes (none for --device). False: it could not be made (or was
+  /// interrupted: InterruptRequested() tells).
+  [[nodiscard]] bool MakeTarget(std::string* err);
+  /// The capture (RunCapture): false when it could not start, was interrupted or could not be
+  /// written; *outcome says what it gave (its drain_error even then).
+  [[nodiscard]] bool Capture(CaptureOutcome* outcome, std::string* err);
+  /// Undoes the journal now (the destructor would too); false when some entry could not be
+  /// undone (said through report_error).
+  bool Restore();
+
+ private:
+  // Members are destroyed in reverse: the target goes before the guard restores the journal.
+  CaptureJobConfig config_;
+  std::function<void(const std::string& line)> report_error_;
+  TargetOptions target_options_;
+  Progress progress_;
+  RestoreJournal journal_;
+  JournalGuard guard_{&journal_, report_error_};
+  RunTarget target_;
+};
+
+}  // namespace elevbench

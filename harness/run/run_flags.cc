@@ -1,0 +1,81 @@
+#include "harness/run/run_flags.h"
+
+#include "harness/machine/machine_spec.h"
+
+namespace elevbench {
+
+const std::vector<RunConfigFlag>& RunConfigFlags() {
+  static const std::vector<RunConfigFlag> kFlags = {
+      // The target.
+      {"--dir", &RunConfig::directory,
+       "Run in this existing directory (default: the suite's target, see `list "
+       "suites`; as root a device elevbench makes)"},
+      {"--scratch", &RunConfig::scratch,
+       "Create a scratch loop device of this size and run on it: SIZE with K/M/G "
+       "= KiB/MiB/GiB, e.g. 1G (default: none)"},
+      {"--emulated", &RunConfig::emulated,
+       "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G (SIZE in "
+       "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; default: the suite's)"},
+      {"--disk-set", &RunConfig::disk_settings,
+       "Override an emulated-disk model parameter (key=value, units as in `disk "
+       "profiles --json`), repeatable (default: none)"},
+      {"--disk-trace", &RunConfig::disk_trace,
+       "Write the emulated disk's request trace to this file (default: none)"},
+      {"--keep-wbt", &RunConfig::keep_wbt,
+       "Emulated disk: keep today's writeback throttling (2003 had none; default off)"},
+      {"--fs", &RunConfig::fs,
+       "Filesystem of a scratch/emulated device: ext2, ext4, xfs (default: the "
+       "suite's, else ext4)"},
+      {"--machine", &RunConfig::machine,
+       "Run as a smaller machine, held to it by cgroups (root): a profile (" +
+           MachineProfileNames() +
+           ": 1 CPU, 256 MiB, no swap) or ram=SIZE,cpus=N (SIZE in K/M/G = "
+           "KiB/MiB/GiB); the suites size their loads by it (default: the suite's, "
+           "else the whole machine)"},
+      {"--device", &RunConfig::device,
+       "Allow switching the scheduler of this existing device (e.g. sdb); for run "
+       "replay, the device to replay onto (default: none)"},
+      {"--allow-writes", &RunConfig::allow_writes,
+       "Let a suite write to the raw --device (run replay of a trace with writes, a "
+       "fio job on it): DESTROYS ITS DATA (default off)"},
+      // The plan.
+      {"--schedulers", &RunConfig::schedulers,
+       "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code] "
+       "(default: the suite's, else the device's current scheduler only)"},
+      {"--queue", &RunConfig::queue,
+       "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
+       "own unit; default: none pinned)"},
+      {"--repetitions", &RunConfig::repetitions,
+       "Repetitions of every cell (1-1000, default 1), or 'auto': repeat until the "
+       "95 % interval of every headline metric is within --ci-width"},
+      {"--ci-width", &RunConfig::ci_width_pct,
+       "With --repetitions auto: allowed half-width of the 95 % interval, "
+       "in % of the mean (default 5)",
+       std::make_pair(0.1, 100.0)},
+      {"--max-repetitions", &RunConfig::max_repetitions,
+       "With --repetitions auto: the cap (3-1000, default 10)", std::make_pair(3.0, 1000.0)},
+      {"--lanes", &RunConfig::lanes,
+       "Run the plan on N emulated disks at once (root, --emulated), each lane on "
+       "its own CPUs, or 'auto': as many as the CPUs and the suite allow"},
+      {"--seed", &RunConfig::seed, "Seed of the interleaving order, 0 or more (default: random)"},
+      {"--no-drop-caches", &RunConfig::no_drop_caches,
+       "Do not drop all caches before each cell (a suite still evicts its own "
+       "files where it says so; default off: caches are dropped)"},
+      {"--fresh-fs", &RunConfig::fresh_fs,
+       "Make the filesystem again before each cell (mkfs, mount, the suite's files "
+       "laid out again), so that no cell inherits the layout earlier cells left "
+       "(root, --emulated or --scratch; default off: one filesystem for the run)"},
+      {"--timeout", &RunConfig::timeout_seconds,
+       "Seconds one fio phase or probe may take before it is stopped (DNF; "
+       "default 0: the suite's own)",
+       std::make_pair(0.0, 7.0 * 24 * 3600)},
+      {"--trace-requests", &RunConfig::trace_requests,
+       "Trace every request through the scheduler (root; a device elevbench makes or "
+       "the one named with --device): off (default), summary (block events in a "
+       "private tracefs instance), full (also the scheduler's own log through the "
+       "global blk tracer)"},
+  };
+  return kFlags;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,203 @@
+// The subcommands' glue with the table of suites (scenarios/suites_commands.h): a suite's own
+// setting fills only what the command line left out, the run's options that need another,
+// what `list` lists, the report, compare and history import of results files.
+
+#include "scenarios/suites_commands.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+const SuiteRunDefaults kPostLike = {"ide-2003", "ext2", "p4-2003", "mq-deadline@DL,none"};
+
+TEST(RunDefaultsTest, NothingGivenTakesTheWholeSetting) {
+  RunOptions o;
+  const std::string applied = ApplySuiteRunDefaults(kPostLike, GivenRunOptions{}, &o);
+  EXPECT_EQ(o.emulated, "ide-2003");
+  EXPECT_EQ(o.fs, "ext2");
+  EXPECT_EQ(o.machine, "p4-2003");
+  EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
+  EXPECT_EQ(applied,
+            "--emulated ide-2003 --fs ext2 --machine p4-2003 --schedulers mq-deadline@DL,none");
+}
+
+TEST(RunDefaultsTest, AGivenTargetKeepsItsOwnFsAndMachineButStillTakesTheSchedulers) {
+  RunOptions o;
+  o.directory = "/some/dir";
+  GivenRunOptions given;
+  given.target = true;
+  const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
+  EXPECT_EQ(o.directory, "/some/dir");
+  EXPECT_EQ(o.emulated, "");
+  EXPECT_EQ(o.fs, "ext4");  // RunOptions' own default
+  EXPECT_EQ(o.machine, "");
+  EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
+  EXPECT_EQ(applied, "--schedulers mq-deadline@DL,none");
+}
+
+TEST(RunDefaultsTest, GivenOptionsWinEvenWhenEmpty) {
+  RunOptions o;
+  o.fs = "xfs";
+  o.schedulers = "";  // --schedulers "" given: the current scheduler, not the suite's list
+  GivenRunOptions given;
+  given.fs = true;
+  given.machine = true;
+  given.schedulers = true;
+  const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
+  EXPECT_EQ(o.emulated, "ide-2003");
+  EXPECT_EQ(o.fs, "xfs");
+  EXPECT_EQ(o.machine, "");
+  EXPECT_EQ(o.schedulers, "");
+  EXPECT_EQ(applied, "--emulated ide-2003");
+}
+
+TEST(RunDefaultsTest, ASuiteWithoutASettingChangesNothing) {
+  RunOptions o;
+  EXPECT_EQ(ApplySuiteRunDefaults(SuiteRunDefaults{}, GivenRunOptions{}, &o), "");
+  EXPECT_EQ(o.emulated, "");
+  EXPECT_EQ(o.schedulers, "");
+}
+
+TEST(RunDefaultsTest, OnlyPost2003HasASetting) {
+  for (const SuiteEntry& entry : AllSuites()) {
+    const bool has = !entry.defaults.emulated.empty() || !entry.defaults.schedulers.empty();
+    EXPECT_EQ(has, std::string(entry.name) == "post-2003") << entry.name;
+  }
+}
+
+// The flags a test's command line gave.
+FlagGiven GivenFlags(std::vector<std::string> flags) {
+  return [flags](const std::string& flag) {
+    return std::find(flags.begin(), flags.end(), flag) != flags.end();
+  };
+}
+
+TEST(SuitesCommandsTest, GivenRunOptionsOfReadsTheTargetFlags) {
+  const GivenRunOptions given = GivenRunOptionsOf(GivenFlags({"--scratch", "--schedulers"}));
+  EXPECT_TRUE(given.target);
+  EXPECT_FALSE(given.fs);
+  EXPECT_FALSE(given.machine);
+  EXPECT_TRUE(given.schedulers);
+  EXPECT_FALSE(GivenRunOptionsOf(GivenFlags({"--fs"})).target);
+}
+
+TEST(SuitesCommandsTest, OptionsThatNeedAnotherAreRefusedWithoutIt) {
+  RunOptions o;
+  o.entry = FindSuite("tiobench");
+  ASSERT_NE(o.entry, nullptr);
+  std::string err;
+  EXPECT_TRUE(CheckRunOptionCombinations(o, GivenFlags({"--dir"}), &err)) << err;
+  EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--dir", "--fs"}), &err));
+  EXPECT_EQ(err, "--fs applies to a device elevbench makes (--emulated, --scratch), not to --dir");
+  EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--scratch", "--keep-wbt"}), &err));
+  EXPECT_EQ(err, "--keep-wbt applies to an emulated disk (--emulated), not to --scratch");
+  EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--ci-width"}), &err));
+  EXPECT_EQ(err, "--ci-width applies only with --repetitions auto");
+  o.repetitions = "auto";
+  EXPECT_TRUE(CheckRunOptionCombinations(o, GivenFlags({"--ci-width"}), &err)) << err;
+  o.schedulers = " ";
+  EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--schedulers"}), &err));
+  EXPECT_EQ(err, "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq");
+}
+
+TEST(SuitesCommandsTest, ASuiteThatNeedsATimeoutRefusesTimeoutZero) {
+  RunOptions o;
+  o.entry = FindSuite("command");
+  ASSERT_NE(o.entry, nullptr);
+  std::string err;
+  EXPECT_TRUE(CheckRunOptionCombinations(o, GivenFlags({}), &err)) << err;
+  EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--timeout"}), &err));
+  EXPECT_EQ(err,
+            "--timeout: run command needs a limit of more than 0 seconds (without --timeout: 20 "
+            "minutes)");
+}
+
+TEST(SuitesCommandsTest, RunConfigOfTakesTheSuitesRow) {
+  RunOptions o;
+  o.entry = FindSuite("nickbench");
+  ASSERT_NE(o.entry, nullptr);
+  o.directory = "/d";
+  const RunConfig config = RunConfigOf(o);
+  EXPECT_EQ(config.suite_name, "nickbench");
+  EXPECT_EQ(config.formats, o.entry->formats);
+  EXPECT_EQ(config.lane_cpus, o.entry->lane_cpus);
+  EXPECT_EQ(config.directory, "/d");
+}
+
+TEST(SuitesCommandsTest, TheFormatsHelpNamesEverySuite) {
+  const std::string help = SuiteFormatsHelp();
+  for (const SuiteEntry& e : AllSuites()) {
+    EXPECT_NE(help.find(std::string(e.name) + ": " + e.formats.front()), std::string::npos)
+        << e.name;
+  }
+  EXPECT_NE(ReportFormatsHelp().find("(" + help + ") or, for every suite, "), std::string::npos);
+}
+
+TEST(SuitesCommandsTest, ListsComeFromTheTables) {
+  EXPECT_EQ(ListJson("suites").size(), AllSuites().size());
+  const nlohmann::json schedulers = nlohmann::json::array({"none", "bfq"});
+  EXPECT_EQ(ListText("schedulers", schedulers), "none\nbfq\n");
+  const nlohmann::json formats =
+      nlohmann::json::array({{{"name", "nick"}, {"suite", "tiobench"}, {"per_file", true}},
+                             {{"name", "md"}, {"suite", nullptr}, {"per_file", false}}});
+  EXPECT_EQ(ListText("formats", formats), "nick  a format of tiobench\nmd  every suite\n");
+  size_t disks = 0;
+  for (const nlohmann::json& p : ListJson("profiles")) disks += p["kind"] == "disk";
+  EXPECT_GT(disks, 0u);
+}
+
+TEST(SuitesCommandsTest, AReportOfAnUnreadableFileIsRefused) {
+  const std::string good = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
+  for (const char* format : {"", "md"}) {
+    ReportText report;
+    std::string err;
+    EXPECT_FALSE(
+        ReportResultsFiles({good, "/nonexistent/x.json"}, format, ReportOptions{}, &report, &err));
+    EXPECT_NE(err.find("/nonexistent/x.json"), std::string::npos) << err;
+    ASSERT_TRUE(ReportResultsFiles({good}, format, ReportOptions{}, &report, &err)) << err;
+    EXPECT_FALSE(report.text.empty());
+    EXPECT_TRUE(report.unfinished.empty());
+  }
+}
+
+TEST(SuitesCommandsTest, CompareNeedsTwoFilesOrBetween) {
+  CompareCommandOptions options;
+  options.base_path = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
+  ComparedFiles files;
+  std::string err;
+  EXPECT_FALSE(CompareResultsFiles(options, &files, &err));
+  EXPECT_EQ(err, "compare needs two results files, or one with --between A,B");
+  options.new_path = options.base_path;
+  ASSERT_TRUE(CompareResultsFiles(options, &files, &err)) << err;
+  EXPECT_EQ(files.comparison.base_name, options.base_path);
+  EXPECT_EQ(files.comparison.new_name, options.base_path);
+  EXPECT_EQ(CompareReportText(files.comparison, "json").back(), '\n');
+}
+
+TEST(SuitesCommandsTest, ImportTriesEveryFileAndOpensTheHistoryAtTheFirstReadableOne) {
+  testing::ScopedTempDir dir;
+  const std::string db = dir.path() + "/h.db";
+  std::vector<ImportedFile> seen;
+  auto report = [&seen](const ImportedFile& f) { seen.push_back(f); };
+  std::string err;
+  ASSERT_TRUE(ImportResultsFiles({dir.path() + "/missing.json"}, db, report, &err)) << err;
+  EXPECT_FALSE(std::filesystem::exists(db));  // a refused import makes no file
+  const std::string file = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
+  ASSERT_TRUE(ImportResultsFiles({file, file}, db, report, &err)) << err;
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_FALSE(seen[0].readable);
+  EXPECT_TRUE(seen[1].recorded) << seen[1].err;
+  EXPECT_EQ(seen[1].outcome, AppendOutcome::kAdded);
+  EXPECT_TRUE(seen[2].recorded) << seen[2].err;
+  EXPECT_EQ(seen[2].outcome, AppendOutcome::kUnchanged);
+  EXPECT_EQ(seen[2].id, seen[1].id);
+}
+
+}  // namespace
+}  // namespace elevbench
