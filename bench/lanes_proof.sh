@@ -21,7 +21,7 @@ echo "bench/lanes_proof.sh: results in $out" >&2
 # overrides.
 if [ -z "${SCHEDULERS:-}" ]; then
   SCHEDULERS=mq-deadline@DL,bfq:low_latency=0@AS
-  grep -qw bfq /sys/block/*/queue/scheduler 2>/dev/null || SCHEDULERS=mq-deadline@DL,kyber@KY
+  "$bin" list schedulers | grep -qx bfq || SCHEDULERS=mq-deadline@DL,kyber@KY
 fi
 common=(--emulated ide-2003 --fs ext2 --schedulers "$SCHEDULERS"
         --trace-requests summary --no-history)

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "harness/compare/compare.h"
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "reporters/render.h"
-#include "scenarios/suites.h"
 
 #ifndef ELEVBENCH_BENCH_DATA_DIR
 #define ELEVBENCH_BENCH_DATA_DIR "bench/data"

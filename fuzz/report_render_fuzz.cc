@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "fuzz/fuzz_input.h"
 #include "harness/compare/compare.h"
 #include "harness/results/results_document.h"
 #include "harness/run/suite.h"
 #include "reporters/render.h"
-#include "scenarios/suites.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elevbench;

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "fuzz/fuzz_input.h"
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
 #include "harness/stats/metric_table.h"
 #include "scenarios/nickbench/nickbench_records.h"
 #include "scenarios/probes/probe_records.h"
-#include "scenarios/suites.h"
 #include "scenarios/tiobench/tiobench_records.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

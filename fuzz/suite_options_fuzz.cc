@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "fuzz/fuzz_input.h"
 #include "harness/core/system_info.h"
 #include "harness/run/suite.h"
-#include "scenarios/suites.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace elevbench;

@@ -2,7 +2,7 @@
 // The table of the generic report formats: json for every suite, and md, csv, csv-summary and
 // html, which are made from the tidy measurements (harness/stats/) and so work for every suite
 // without code of its own. A suite's own text formats are in the table of suites
-// (scenarios/suites.h), which dispatches between the two.
+// (app/suites.h), which dispatches between the two.
 
 #include <string>
 #include <vector>

@@ -19,7 +19,7 @@ namespace elevbench {
 
 /// One results file of a report: the name it is shown under (the path given on the command
 /// line; may be empty), its document, and its tidy measurements (its suite's measurer made them:
-/// RenderReport in scenarios/suites.h fills them for the generic formats).
+/// RenderReport in app/suites.h fills them for the generic formats).
 struct NamedResults {
   std::string name;
   ResultsDocument doc;

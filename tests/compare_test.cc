@@ -11,11 +11,11 @@
 #include <limits>
 #include <random>
 
+#include "app/suites.h"
 #include "harness/process/subprocess.h"
 #include "reporters/compare_json.h"
 #include "reporters/compare_junit.h"
 #include "reporters/compare_text.h"
-#include "scenarios/suites.h"
 #include "scenarios/tiobench/tiobench_measurements.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "app/suites.h"
 #include "fakes.h"
 #include "harness/core/progress.h"
 #include "harness/run/run_session.h"
@@ -16,7 +17,6 @@
 #include "reporters/render.h"
 #include "scenarios/contest/contest_cell.h"
 #include "scenarios/contest/contest_records.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

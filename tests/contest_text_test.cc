@@ -11,12 +11,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "app/suites.h"
 #include "harness/stats/measurement.h"
 #include "reporters/render.h"
 #include "scenarios/contest/contest_loads.h"
 #include "scenarios/contest/contest_measurements.h"
 #include "scenarios/contest/contest_records.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "scenarios/suites.h"
+#include "app/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

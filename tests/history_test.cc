@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 
+#include "app/suites.h"
 #include "harness/history/history_schema.h"
 #include "harness/history/history_store.h"
 #include "harness/history/run_facts.h"
@@ -16,7 +17,6 @@
 #include "harness/process/subprocess.h"
 #include "postgres_server.h"
 #include "reporters/history_text.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -7,8 +7,8 @@
 
 #include <map>
 
+#include "app/suites.h"
 #include "harness/stats/measurement.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

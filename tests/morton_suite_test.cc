@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
+#include "app/suites.h"
 #include "harness/process/subprocess.h"
 #include "harness/run/suite.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

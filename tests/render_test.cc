@@ -7,8 +7,8 @@
 
 #include <sstream>
 
+#include "app/suites.h"
 #include "reporters/markdown.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "harness/run/run_checks.h"
 #include "harness/run/session_hooks.h"
-#include "scenarios/suites.h"
 
 namespace elevbench {
 namespace {

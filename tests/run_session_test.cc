@@ -6,11 +6,11 @@
 #include <memory>
 #include <random>
 
+#include "app/suites.h"
 #include "fakes.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_plan.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -1,8 +1,8 @@
-// The subcommands' glue with the table of suites (scenarios/suites_commands.h): a suite's own
+// The subcommands' glue with the table of suites (app/suites_commands.h): a suite's own
 // setting fills only what the command line left out, the run's options that need another,
 // what `list` lists, the report, compare and history import of results files.
 
-#include "scenarios/suites_commands.h"
+#include "app/suites_commands.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The table of suites and the lists made from it: `elevbench list`, the help texts and the
 // kill-point sweep all derive from the table, so a suite cannot be missing from any of them.
 
-#include "scenarios/suites.h"
+#include "app/suites.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "harness/process/subprocess.h"
 #include "reporters/report_tables.h"
-#include "scenarios/suites.h"
 
 // CMake defines both for the test binary; the fallbacks let a single test file be compiled by
 // hand from the project root.

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/suites.h"
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
 #include "reporters/tiobench_text.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

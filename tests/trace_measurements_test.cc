@@ -10,10 +10,10 @@
 #include <map>
 #include <set>
 
+#include "app/suites.h"
 #include "fakes.h"
 #include "harness/compare/compare.h"
 #include "harness/stats/metric_table.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

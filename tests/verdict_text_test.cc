@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "app/suites.h"
 #include "reporters/html.h"
 #include "reporters/markdown.h"
-#include "scenarios/suites.h"
 #include "test_util.h"
 
 namespace elevbench {

@@ -3,7 +3,7 @@
 // words checked before anything is made, the journal, the target elevbench makes for the
 // workload (--emulated, --scratch) unless the user names a disk of theirs (--device, traced
 // read-only), the capture itself (capture_run.h's RunCapture), and the restore. The CLI
-// (harness/cli/cmd_capture.cc) fills a CaptureJobConfig from its flags, calls the steps in
+// (app/cli/cmd_capture.cc) fills a CaptureJobConfig from its flags, calls the steps in
 // order, turns a step's failure into its exit code and prints. docs/replay.md.
 
 #include <functional>

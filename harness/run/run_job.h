@@ -6,7 +6,7 @@
 // journals and applies the device settings, the machine's cgroups and the request tracer, runs
 // the session (serial, or dealt to the lanes), and restores everything on every exit path.
 //
-// The CLI (harness/cli/cmd_run.cc) maps its flags to a RunConfig, calls the steps in order,
+// The CLI (app/cli/cmd_run.cc) maps its flags to a RunConfig, calls the steps in order,
 // turns a step's failure into its exit code, and prints: the errors, the suite's tables, the
 // history's note. A step that fails returns false with one line in err; the job's destructor
 // then undoes what was made (the journal's guard is the job's last member to go).

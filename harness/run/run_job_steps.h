@@ -1,6 +1,6 @@
 #pragma once
 // The order of RunJob's steps (run_job.h) and how each one's failure ends the run, as one kind
-// the CLI turns into its exit code (harness/cli/cmd_run.cc): a bad command line or input is a
+// the CLI turns into its exit code (app/cli/cmd_run.cc): a bad command line or input is a
 // usage error, a step that could not be done a failure, an interrupt its own kind. The CLI
 // calls PrepareRunJob, Describe, RunCells and Restore, prints the tables, then asks
 // RunEndFailure how the run ended.

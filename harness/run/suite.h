@@ -2,7 +2,7 @@
 // A suite (tiobench, nickbench, the cat/ls probes, ...) as a plug-in of the run loop. The loop
 // plans configurations × variants × repetitions, switches schedulers, drops caches and saves the
 // results; a suite only says which variants it has and runs one cell of them. Adding a suite is
-// new files under scenarios/, one entry in the table of suites (scenarios/suites.h) and one
+// new files under scenarios/, one entry in the table of suites (app/suites.h) and one
 // renderer in reporters/; no file of the run loop changes.
 
 #include <cstdint>

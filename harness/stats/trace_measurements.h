@@ -3,7 +3,7 @@
 // trace", one row per variant of the suite ("bench=3", "threads=4"), the means of the latency
 // histograms and the dispatch and seek figures of each direction. They are not headline
 // metrics: they explain a verdict, they are not one. The table of suites adds them to every
-// suite's own measurements (scenarios/suites.cc), so md, csv, html, compare and the history see
+// suite's own measurements (app/suites.cc), so md, csv, html, compare and the history see
 // them without a line in any suite's measurer. Also here: which cells a table row was measured
 // in, for the verdict's evidence and the plots.
 

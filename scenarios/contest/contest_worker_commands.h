@@ -1,7 +1,7 @@
 #pragma once
 // The hidden `elevbench internal mem-load|process-ring` commands: one iteration of contest's
 // mem_load or process_load (contest_workers.h), which the contest suite runs as a repeated-
-// command load. Listed in the table of internal commands (scenarios/suites.h).
+// command load. Listed in the table of internal commands (app/suites.h).
 
 #include <functional>
 #include <string>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/suites_commands.h"
+#include "app/suites_commands.h"
 
 namespace CLI {
 class App;

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
+#include "app/suites.h"
 #include "harness/core/strings.h"
 #include "harness/stats/verdict.h"
 #include "reporters/post2003_text.h"
 #include "reporters/render.h"
 #include "reporters/verdict_text.h"
-#include "scenarios/suites.h"
 
 namespace elevbench {
 namespace {

@@ -6,11 +6,11 @@
 #include <iostream>
 #include <string>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites_commands.h"
 #include "harness/history/history_store.h"
 #include "harness/run/run_job_steps.h"
-#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {

@@ -1,6 +1,6 @@
 // The options of `elevbench run`: the ones every suite shares, and under them one subcommand per
 // suite of the table, with the suite's own options. After parsing, the chosen suite's setting
-// fills what the command line left out (scenarios/suites_commands.h), and RunCommand runs it.
+// fills what the command line left out (app/suites_commands.h), and RunCommand runs it.
 
 #include <CLI/CLI.hpp>
 #include <map>
@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <variant>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites_commands.h"
 #include "harness/run/run_flags.h"
-#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {

@@ -7,8 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
 #include "harness/core/interrupt.h"
 #include "harness/run/capture_job.h"
 #include "harness/trace/block_trace_summary.h"

@@ -1,10 +1,10 @@
-#include "harness/cli/cli.h"
+#include "app/cli/cli.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <sstream>
 
-#include "harness/cli/commands.h"
+#include "app/cli/commands.h"
 
 namespace elevbench {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
-#include "scenarios/suites_commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites_commands.h"
 
 namespace elevbench {
 namespace {

@@ -6,13 +6,13 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites_commands.h"
 #include "harness/core/strings.h"
 #include "harness/history/history_store.h"
 #include "harness/history/trend.h"
 #include "reporters/history_text.h"
-#include "scenarios/suites_commands.h"
 
 namespace elevbench {
 namespace {

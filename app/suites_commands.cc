@@ -1,4 +1,4 @@
-#include "scenarios/suites_commands.h"
+#include "app/suites_commands.h"
 
 #include <algorithm>
 #include <memory>

@@ -6,8 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/restore_journal.h"

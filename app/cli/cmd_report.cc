@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
-#include "scenarios/suites_commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites_commands.h"
 
 namespace elevbench {
 namespace {

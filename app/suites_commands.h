@@ -1,6 +1,6 @@
 #pragma once
 // The subcommands' work that needs the table of suites (suites.h), kept out of the command line
-// (harness/cli/), which only turns flags into the plain structs here and prints what these
+// (app/cli/), which only turns flags into the plain structs here and prints what these
 // functions give: what `list` lists, the text `report` prints, the files `compare` judges, the
 // run's options with the suite's row and its own defaults, and the help texts drawn from the
 // tables. Nothing here prints.
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "harness/compare/compare.h"
 #include "harness/history/history_store.h"
 #include "harness/results/results_document.h"
 #include "harness/run/run_config.h"
 #include "harness/stats/statistics.h"
 #include "reporters/render.h"
-#include "scenarios/suites.h"
 
 namespace elevbench {
 

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
 #include "reporters/disk_profiles_text.h"

@@ -1,12 +1,12 @@
 // `elevbench internal …`: the hidden commands of the table of internal commands
-// (scenarios/suites.h), iterations of a suite's repeated-command loads that the suite runs as
+// (app/suites.h), iterations of a suite's repeated-command loads that the suite runs as
 // children of its own. They are not meant to be typed, so --help does not list them.
 
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "harness/cli/cli.h"
-#include "harness/cli/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
 
 namespace elevbench {
 

@@ -1,7 +1,7 @@
 // The table of suites: one entry per suite, naming its factory, its renderer and its measurer.
 // Adding a suite is a folder under scenarios/, a renderer under reporters/, and one entry here.
 
-#include "scenarios/suites.h"
+#include "app/suites.h"
 
 #include "harness/stats/trace_measurements.h"
 #include "reporters/command_text.h"
