@@ -33,7 +33,7 @@ std::string Table(const std::vector<std::vector<std::string>>& rows,
 }
 
 // Four significant figures without an exponent: 47.12, 0.5383, 1620.
-std::string Number(double v) {
+std::string HistoryNumber(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   const double a = std::fabs(v);
   const int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4;
@@ -126,8 +126,9 @@ std::string RenderTrend(const Trend& trend) {
     if (s.n == 0) {
       row.insert(row.end(), {"not measured", "-", "-", "-", ""});
     } else {
-      row.push_back(Number(s.mean));
-      row.push_back(s.has_spread ? Number(s.ci_low) + " .. " + Number(s.ci_high) : "-");
+      row.push_back(HistoryNumber(s.mean));
+      row.push_back(s.has_spread ? HistoryNumber(s.ci_low) + " .. " + HistoryNumber(s.ci_high)
+                                 : "-");
       row.push_back(t.has_previous ? Percent(t.change_pct) : "-");
       if (t.tested) {
         char p[32];

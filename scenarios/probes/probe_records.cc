@@ -32,10 +32,12 @@ constexpr JsonField<ProbeRecord> kProbeFields[] = {
     {"warmup_seconds", &ProbeRecord::warmup_seconds},
 };
 
-double Mean(const std::vector<double>& v) { return Summarize(v, MeanKind::kArithmetic).mean; }
+double ArithmeticMean(const std::vector<double>& v) {
+  return Summarize(v, MeanKind::kArithmetic).mean;
+}
 
 uint64_t RoundedMean(const std::vector<double>& v) {
-  return static_cast<uint64_t>(std::llround(Mean(v)));
+  return static_cast<uint64_t>(std::llround(ArithmeticMean(v)));
 }
 
 }  // namespace
@@ -129,9 +131,9 @@ std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records
         }
       }
       if (row.repetitions == 0) continue;
-      row.user_seconds = Mean(user);
-      row.system_seconds = Mean(system);
-      row.elapsed_seconds = Mean(elapsed);
+      row.user_seconds = ArithmeticMean(user);
+      row.system_seconds = ArithmeticMean(system);
+      row.elapsed_seconds = ArithmeticMean(elapsed);
       row.dnf_bytes_read = RoundedMean(dnf_bytes);
       row.dnf_files_read = RoundedMean(dnf_files);
       row.dnf_entries_listed = RoundedMean(dnf_entries);
