@@ -6,8 +6,9 @@
 // journals and applies the device settings, the machine's cgroups and the request tracer, runs
 // the session (serial, or dealt to the lanes), and restores everything on every exit path.
 //
-// The CLI (app/cli/cmd_run.cc) maps its flags to a RunConfig, calls the steps in order,
-// turns a step's failure into its exit code, and prints: the errors, the suite's tables, the
+// The CLI (app/cli/cmd_run.cc) maps its flags to a RunConfig, runs the steps through
+// run_job_steps.h (PrepareRunJob, then Describe, RunCells, Restore, RunEndFailure), turns a
+// failure's kind into its exit code, and prints: the errors, the suite's tables, the
 // history's note. A step that fails returns false with one line in err; the job's destructor
 // then undoes what was made (the journal's guard is the job's last member to go).
 
@@ -80,14 +81,9 @@ class RunJob {
   /// made, or the disk the user named with --device. False: a refusal (a usage error).
   [[nodiscard]] bool AuthorizeSwitching(std::string* err);
   /// 5. The configurations (--schedulers all or none: every one offered), the pinned queue
-  /// attributes, the writeback settings (each lane's limits with --lanes). False: a device
-  /// operation failed.
+  /// attributes, the writeback settings (a lane's own limit for the disk; each lane's with
+  /// --lanes). False: a device operation failed.
   [[nodiscard]] bool SetUpDevices(std::string* err);
-  /// 5d. A serial emulated run's writeback: its disk gets a lane's strict limit of its own
-  /// (EmulatedWritebackLimits(1)), so that serial and lanes throttle the writer alike
-  /// (docs/lanes.md); on a kernel without per-device limits, the global 2003 ones alone, and the
-  /// context says so. False: a value could not be set.
-  [[nodiscard]] bool SetUpWriteback(std::string* err);
   /// 5b. --machine's cgroups (with --lanes, each lane's instead), after the target so that the
   /// emulated disk's daemon stays outside them: it is the disk, not the machine. False: they
   /// could not be made.
@@ -111,6 +107,11 @@ class RunJob {
   const std::string& out_path() const { return checked_.out_path; }
 
  private:
+  // Step 5's part for a serial emulated run: its disk gets a lane's strict writeback limit of
+  // its own (EmulatedWritebackLimits(1)), so that serial and lanes throttle the writer alike
+  // (docs/lanes.md); on a kernel without per-device limits the global 2003 ones alone, and the
+  // context says so. False: a value could not be set.
+  [[nodiscard]] bool SetUpWriteback(std::string* err);
   SessionTarget SerialSessionTarget();
   bool ShareMachineCpusWithDisk(std::string* err);
   bool OpenSerialTracer(std::string* err);
