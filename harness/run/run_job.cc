@@ -148,6 +148,7 @@ bool RunJob::SetUpWriteback(std::string* err) {
                      {"dirty_bytes", limits.lane_dirty_bytes},
                      {"background_bytes", limits.lane_background_bytes},
                      {"vm", limits.vm}};
+  vm_written_ = limits.vm;
   return true;
 }
 
@@ -279,11 +280,8 @@ void RunJob::Describe() {
        o.suite->CachePolicy(checked_.lanes > 1 && sc.drop_caches
                                 ? "; each lane's filesystem remounted before each cell (its "
                                   "page cache, dentries and inodes dropped)"
-                                : GlobalCacheDropNote(root_, sc.drop_caches))});
-  if (!disk_writeback_.is_null()) {
-    doc_.context["disk_writeback"] = disk_writeback_;
-    if (disk_writeback_.contains("vm")) doc_.context["vm_settings"] = disk_writeback_["vm"];
-  }
+                                : GlobalCacheDropNote(root_, sc.drop_caches)),
+       vm_written_, disk_writeback_});
   if (sc.fresh_fs) doc_.context["fresh_fs"] = true;  // each cell on a filesystem made for it
   doc_.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};

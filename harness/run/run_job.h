@@ -144,6 +144,7 @@ class RunJob {
   RunLanes lanes_;        // --lanes: after the target and control it points into
   nlohmann::json emulated_machine_;
   nlohmann::json disk_writeback_;  // a serial emulated run: its disk's writeback limits
+  std::vector<std::pair<std::string, std::string>> vm_written_;  // with them, the global vm
   SessionConfig session_;
   ResultsDocument doc_;
 };

@@ -139,7 +139,8 @@ nlohmann::json RunContextJson(const RunContextFacts& f) {
   };
   if (!f.emulated_machine.is_null()) context["emulated_machine"] = f.emulated_machine;
   if (target.emulated()) {
-    context["vm_settings"] = EmulatedVmSettings();
+    context["vm_settings"] = f.vm_settings.empty() ? EmulatedVmSettings() : f.vm_settings;
+    if (!f.disk_writeback.is_null()) context["disk_writeback"] = f.disk_writeback;
     context["emulated_queue"] = EmulatedQueueSettingsJson(target.stack());
   }
   return context;

@@ -51,6 +51,9 @@ struct RunContextFacts {
   bool drop_caches = false;
   double timeout_seconds = 0;
   std::string cache_policy;  ///< the suite's line on caches (Suite::CachePolicy)
+  /// An emulated target's global vm.dirty_* as the run wrote them; empty: EmulatedVmSettings().
+  std::vector<std::pair<std::string, std::string>> vm_settings = {};
+  nlohmann::json disk_writeback;  ///< a serial emulated run's disk writeback block, or null
 };
 
 /// The line that completes a suite's cache policy with what the run did globally.
