@@ -151,8 +151,8 @@ nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack) {
 }
 
 std::vector<std::pair<std::string, std::string>> EmulatedVmSettings() {
-  return {{"/proc/sys/vm/dirty_bytes", std::to_string(48u << 20)},
-          {"/proc/sys/vm/dirty_background_bytes", std::to_string(16u << 20)}};
+  return {{"/proc/sys/vm/dirty_bytes", std::to_string(kEmulatedDirtyBytes)},
+          {"/proc/sys/vm/dirty_background_bytes", std::to_string(kEmulatedDirtyBackgroundBytes)}};
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -87,8 +88,13 @@ std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const Emulat
 /// turns it off while it is selected). Unknown numbers are null.
 nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack);
 
-/// Global VM writeback limits for the run ("/proc/sys/vm/dirty_bytes" …): a 2003 box had 256 MB
-/// of RAM, so buffered writers hit writeback during a phase instead of filling 24 GiB of cache.
+/// The 2003 box's writeback limits: it had 256 MB of RAM, so buffered writers hit writeback
+/// during a phase instead of filling 24 GiB of cache. 48 MB may be dirty, writeback starts at 16.
+inline constexpr uint64_t kEmulatedDirtyBytes = 48ULL << 20;
+inline constexpr uint64_t kEmulatedDirtyBackgroundBytes = 16ULL << 20;
+
+/// kEmulatedDirtyBytes and kEmulatedDirtyBackgroundBytes as the global VM settings
+/// ("/proc/sys/vm/dirty_bytes" …), for ApplyVmSettings and the results context.
 std::vector<std::pair<std::string, std::string>> EmulatedVmSettings();
 
 /// Builds the stack. Needs root and /dev/fuse.

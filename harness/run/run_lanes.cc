@@ -108,11 +108,7 @@ bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOp
 }
 
 LaneWriteback EmulatedWritebackLimits(int disks) {
-  uint64_t dirty = 0, background = 0;
-  for (const auto& [path, value] : EmulatedVmSettings()) {
-    (path.find("background") != std::string::npos ? background : dirty) = std::stoull(value);
-  }
-  return LaneWritebackLimits(dirty, background, disks);
+  return LaneWritebackLimits(kEmulatedDirtyBytes, kEmulatedDirtyBackgroundBytes, disks);
 }
 
 bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,

@@ -31,8 +31,9 @@
 namespace elevbench {
 
 /// The writeback limits that give each of `disks` emulated disks the 2003 machine's own
-/// (EmulatedVmSettings: 48 MB dirty, 16 MB background) as a strict per-device limit. A serial
-/// emulated run asks for one disk: it is one lane (docs/lanes.md), throttled as a lane is.
+/// (kEmulatedDirtyBytes, kEmulatedDirtyBackgroundBytes: 48 MB dirty, 16 MB background) as a strict
+/// per-device limit. A serial emulated run asks for one disk: it is one lane (docs/lanes.md),
+/// throttled as a lane is.
 LaneWriteback EmulatedWritebackLimits(int disks);
 
 /// The lanes of one run. Not copyable; destroyed before the journal is restored.
