@@ -33,10 +33,10 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
     applied += (applied.empty() ? "" : " ") + flag + " " + value;
   };
   if (!given.target && !defaults.emulated.empty()) {
-    options->emulated = defaults.emulated;
+    options->target.emulated = defaults.emulated;
     note("--emulated", defaults.emulated);
     if (!given.fs && !defaults.fs.empty()) {
-      options->fs = defaults.fs;
+      options->target.fs = defaults.fs;
       note("--fs", defaults.fs);
     }
     if (!given.machine && !defaults.machine.empty()) {

@@ -19,8 +19,8 @@ const SuiteRunDefaults kPostLike = {"ide-2003", "ext2", "p4-2003", "mq-deadline@
 TEST(RunDefaultsTest, NothingGivenTakesTheWholeSetting) {
   RunOptions o;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, GivenRunOptions{}, &o);
-  EXPECT_EQ(o.emulated, "ide-2003");
-  EXPECT_EQ(o.fs, "ext2");
+  EXPECT_EQ(o.target.emulated, "ide-2003");
+  EXPECT_EQ(o.target.fs, "ext2");
   EXPECT_EQ(o.machine, "p4-2003");
   EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
   EXPECT_EQ(applied,
@@ -34,8 +34,8 @@ TEST(RunDefaultsTest, AGivenTargetKeepsItsOwnFsAndMachineButStillTakesTheSchedul
   given.target = true;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
   EXPECT_EQ(o.directory, "/some/dir");
-  EXPECT_EQ(o.emulated, "");
-  EXPECT_EQ(o.fs, "ext4");  // RunOptions' own default
+  EXPECT_EQ(o.target.emulated, "");
+  EXPECT_EQ(o.target.fs, "ext4");  // RunOptions' own default
   EXPECT_EQ(o.machine, "");
   EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
   EXPECT_EQ(applied, "--schedulers mq-deadline@DL,none");
@@ -43,15 +43,15 @@ TEST(RunDefaultsTest, AGivenTargetKeepsItsOwnFsAndMachineButStillTakesTheSchedul
 
 TEST(RunDefaultsTest, GivenOptionsWinEvenWhenEmpty) {
   RunOptions o;
-  o.fs = "xfs";
+  o.target.fs = "xfs";
   o.schedulers = "";  // --schedulers "" given: the current scheduler, not the suite's list
   GivenRunOptions given;
   given.fs = true;
   given.machine = true;
   given.schedulers = true;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
-  EXPECT_EQ(o.emulated, "ide-2003");
-  EXPECT_EQ(o.fs, "xfs");
+  EXPECT_EQ(o.target.emulated, "ide-2003");
+  EXPECT_EQ(o.target.fs, "xfs");
   EXPECT_EQ(o.machine, "");
   EXPECT_EQ(o.schedulers, "");
   EXPECT_EQ(applied, "--emulated ide-2003");
@@ -60,7 +60,7 @@ TEST(RunDefaultsTest, GivenOptionsWinEvenWhenEmpty) {
 TEST(RunDefaultsTest, ASuiteWithoutASettingChangesNothing) {
   RunOptions o;
   EXPECT_EQ(ApplySuiteRunDefaults(SuiteRunDefaults{}, GivenRunOptions{}, &o), "");
-  EXPECT_EQ(o.emulated, "");
+  EXPECT_EQ(o.target.emulated, "");
   EXPECT_EQ(o.schedulers, "");
 }
 

@@ -49,8 +49,8 @@ void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
   }
 }
 
-// RunConfig's flags, the target's and the plan's (harness/run/run_flags.h), each of its
-// field's type.
+// RunConfig's flags, run's own target flags and the plan's (harness/run/run_flags.h), each of
+// its field's type.
 void AddConfigOptions(CLI::App* cmd, RunOptions* run) {
   for (const RunConfigFlag& flag : RunConfigFlags()) {
     std::visit(
@@ -140,6 +140,7 @@ SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line
     c->suites.back()->AddOptions(suite_cmd);
     c->suite_cmds.push_back(suite_cmd);
   }
+  AddTargetOptions(cmd, &c->run.target, RunTargetFlagsHelp());
   AddConfigOptions(cmd, &c->run);
   AddOutputOptions(cmd, &c->run);
   return [c, cmd] { return RunParsedCommand(c.get(), cmd); };

@@ -11,6 +11,7 @@
 
 #include "harness/core/trace_mode.h"
 #include "harness/run/suite.h"
+#include "harness/run/target_spec.h"
 #include "harness/stats/measurement.h"
 
 namespace elevbench {
@@ -30,17 +31,15 @@ struct RunConfig {
   int lane_cpus = 0;          ///< the CPUs one lane of the suite needs; 0: it refuses lanes...
   std::string lanes_refused;  ///< ...and then why, in the refusal's words
 
-  // The target.
+  // The target: --device, --emulated, --scratch and --fs, which `capture` shares (target_spec.h;
+  // run's --device is consent to switch a device we did not make), then run's own.
+  TargetSpec target;
   std::string directory;                   ///< "--dir DIR"
-  std::string scratch;                     ///< "--scratch SIZE"
-  std::string fs = "ext4";                 ///< filesystem of a scratch or emulated device
-  std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
   bool keep_wbt = false;       ///< "--keep-wbt": today's writeback throttling on the emulated disk
   std::string machine;         ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
-  std::string device;          ///< "--device NAME": consent to switch a device we did not make
   bool allow_writes = false;   ///< "--allow-writes": a suite may write to the raw --device
 
   // The plan.
