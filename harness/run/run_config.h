@@ -31,8 +31,9 @@ struct RunConfig {
   int lane_cpus = 0;          ///< the CPUs one lane of the suite needs; 0: it refuses lanes...
   std::string lanes_refused;  ///< ...and then why, in the refusal's words
 
-  // The target: --device, --emulated, --scratch and --fs, which `capture` shares (target_spec.h;
-  // run's --device is consent to switch a device we did not make), then run's own.
+  // The target.
+  /// --device, --emulated, --scratch and --fs, which `capture` shares (target_spec.h); run's
+  /// --device is consent to switch the scheduler of a device we did not make.
   TargetSpec target;
   std::string directory;                   ///< "--dir DIR"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides

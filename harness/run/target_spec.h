@@ -11,9 +11,10 @@
 
 namespace elevbench {
 
-/// The target flags' values as given. At most one of emulated and scratch names a device
-/// elevbench makes; `device` names a disk of the user's, which each command treats its own way
-/// (TargetFlagsHelp). Each command checks the combinations it allows.
+/// The target flags' values as given. `emulated` or `scratch` asks for a device elevbench
+/// makes, `device` names a disk of the user's, which each command treats its own way
+/// (TargetFlagsHelp); each command checks the combinations it allows (run: at most one of
+/// --dir, --scratch and --emulated, --device beside any; capture: exactly one of the three).
 struct TargetSpec {
   std::string device;       ///< "--device NAME": a disk of the user's ("sdb")
   std::string emulated;     ///< "--emulated PROFILE[:SIZE]": an emulated disk elevbench makes
