@@ -33,19 +33,19 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
     applied += (applied.empty() ? "" : " ") + flag + " " + value;
   };
   if (!given.target && !defaults.emulated.empty()) {
-    options->emulated = defaults.emulated;
+    options->config.target.emulated = defaults.emulated;
     note("--emulated", defaults.emulated);
     if (!given.fs && !defaults.fs.empty()) {
-      options->fs = defaults.fs;
+      options->config.target.fs = defaults.fs;
       note("--fs", defaults.fs);
     }
     if (!given.machine && !defaults.machine.empty()) {
-      options->machine = defaults.machine;
+      options->config.machine = defaults.machine;
       note("--machine", defaults.machine);
     }
   }
   if (!given.schedulers && !defaults.schedulers.empty()) {
-    options->schedulers = defaults.schedulers;
+    options->config.schedulers = defaults.schedulers;
     note("--schedulers", defaults.schedulers);
   }
   return applied;
@@ -68,17 +68,17 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
     }
   }
   for (const char* flag : {"--max-repetitions", "--ci-width"}) {
-    if (given(flag) && run.repetitions != "auto") {
+    if (given(flag) && run.config.repetitions != "auto") {
       *err = std::string(flag) + " applies only with --repetitions auto";
       return false;
     }
   }
-  if (run.entry->needs_timeout && given("--timeout") && run.timeout_seconds <= 0) {
+  if (run.entry->needs_timeout && given("--timeout") && run.config.timeout_seconds <= 0) {
     *err = std::string("--timeout: run ") + run.entry->name +
            " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
     return false;
   }
-  if (given("--schedulers") && TrimWhitespace(run.schedulers).empty()) {
+  if (given("--schedulers") && TrimWhitespace(run.config.schedulers).empty()) {
     *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
     return false;
   }
@@ -86,7 +86,7 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
 }
 
 RunConfig RunConfigOf(const RunOptions& o) {
-  RunConfig config = o;
+  RunConfig config = o.config;
   config.suite_name = o.entry->name;
   config.formats = o.entry->formats;
   config.measure = MeasurerOf(o.entry->name);

@@ -22,11 +22,14 @@
 namespace elevbench {
 
 /// Options of `elevbench run SUITE`, common to every suite: the run's plain config
-/// (harness/run/run_config.h, which RunJob runs) and what only the CLI reads: the suite's row
-/// in the table of suites, the printing and the history. The suite's own options live in the
-/// suite object (harness/run/suite.h), which parsed them.
-struct RunOptions : RunConfig {
-  const SuiteEntry* entry = nullptr;  ///< the suite chosen on the command line (and `suite`)
+/// (harness/run/run_config.h, which RunJob runs) and beside it what only the CLI reads: the
+/// suite's row in the table of suites, the printing and the history. The suite's own options
+/// live in the suite object (harness/run/suite.h), which parsed them.
+struct RunOptions {
+  /// What the flags of RunConfigFlags, the target flags and the output's set; its suite-row
+  /// facts (suite_name, formats, …) are filled by RunConfigOf, not by the command line.
+  RunConfig config;
+  const SuiteEntry* entry = nullptr;  ///< the suite chosen on the command line (and config.suite)
   bool no_verdict = false;            ///< "--no-verdict": the tables without the verdict block
   std::string history_db;             ///< "--db": the run history; empty = results/history.db
   bool no_history = false;            ///< "--no-history": do not record the run

@@ -23,37 +23,37 @@ TEST(CaptureJobTest, UsageErrorsComeBeforeAnythingIsMade) {
   CaptureJobConfig c;
   c.out = dir.path() + "/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "give one of --device, --emulated or --scratch");
-  c.device = "sda";
-  c.emulated = "ide-2003";
+  c.target.device = "sda";
+  c.target.emulated = "ide-2003";
   EXPECT_EQ(CaptureCheckError(c), "give one of --device, --emulated or --scratch");
-  c.device.clear();
+  c.target.device.clear();
   EXPECT_EQ(CaptureCheckError(c),
             "a capture on a device elevbench makes traces a command: add -- COMMAND ARGS");
   c.command = {"elevbench-no-such-command"};
   EXPECT_EQ(CaptureCheckError(c), "command not found: elevbench-no-such-command");
   c.command = {"true"};
-  c.fs = "btrfs";
+  c.target.fs = "btrfs";
   EXPECT_EQ(CaptureCheckError(c), "unsupported --fs 'btrfs' (ext2, ext4 or xfs)");
   c.out = "/nonexistent/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "--out /nonexistent/t.trace: cannot write in /nonexistent");
   c = CaptureJobConfig{};
-  c.device = "sda";
+  c.target.device = "sda";
   c.out = dir.path() + "/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "--device needs --duration SECONDS or -- COMMAND ARGS");
 }
 
 TEST(CaptureJobTest, TheSourceNamesTheDiskAndTheCommand) {
   CaptureJobConfig c;
-  c.device = "sdb";
+  c.target.device = "sdb";
   c.duration = 5;
   EXPECT_EQ(CaptureSourceOf(c), "device sdb");
   c = CaptureJobConfig{};
-  c.emulated = "ide-2003";
+  c.target.emulated = "ide-2003";
   c.command = {"tar", "-xf", "src.tar"};
   EXPECT_EQ(CaptureSourceOf(c), "emulated ide-2003, ext4: tar -xf src.tar");
-  c.emulated.clear();
-  c.scratch = "1G";
-  c.fs = "xfs";
+  c.target.emulated.clear();
+  c.target.scratch = "1G";
+  c.target.fs = "xfs";
   EXPECT_EQ(CaptureSourceOf(c), "scratch 1G, xfs: tar -xf src.tar");
 }
 

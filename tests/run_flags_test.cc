@@ -28,5 +28,20 @@ TEST(RunFlagsTest, EveryFlagOnceWithHelpAndRangesOnlyOnNumbers) {
   EXPECT_TRUE(names.count("--machine"));
 }
 
+// The target flags capture shares are declared once, by the CLI (AddTargetOptions): a row of
+// the table with one of their names would be a second option of that name.
+TEST(RunFlagsTest, TheSharedTargetFlagsAreNoRowsAndHaveRunsHelp) {
+  for (const RunConfigFlag& flag : RunConfigFlags()) {
+    for (const char* shared : {"--device", "--emulated", "--scratch", "--fs"}) {
+      EXPECT_NE(std::string(flag.name), shared);
+    }
+  }
+  const TargetFlagsHelp& help = RunTargetFlagsHelp();
+  EXPECT_NE(help.device.find("switching the scheduler"), std::string::npos) << help.device;
+  EXPECT_FALSE(help.emulated.empty());
+  EXPECT_FALSE(help.scratch.empty());
+  EXPECT_FALSE(help.fs.empty());
+}
+
 }  // namespace
 }  // namespace elevbench

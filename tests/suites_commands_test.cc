@@ -19,49 +19,49 @@ const SuiteRunDefaults kPostLike = {"ide-2003", "ext2", "p4-2003", "mq-deadline@
 TEST(RunDefaultsTest, NothingGivenTakesTheWholeSetting) {
   RunOptions o;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, GivenRunOptions{}, &o);
-  EXPECT_EQ(o.emulated, "ide-2003");
-  EXPECT_EQ(o.fs, "ext2");
-  EXPECT_EQ(o.machine, "p4-2003");
-  EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
+  EXPECT_EQ(o.config.target.emulated, "ide-2003");
+  EXPECT_EQ(o.config.target.fs, "ext2");
+  EXPECT_EQ(o.config.machine, "p4-2003");
+  EXPECT_EQ(o.config.schedulers, "mq-deadline@DL,none");
   EXPECT_EQ(applied,
             "--emulated ide-2003 --fs ext2 --machine p4-2003 --schedulers mq-deadline@DL,none");
 }
 
 TEST(RunDefaultsTest, AGivenTargetKeepsItsOwnFsAndMachineButStillTakesTheSchedulers) {
   RunOptions o;
-  o.directory = "/some/dir";
+  o.config.directory = "/some/dir";
   GivenRunOptions given;
   given.target = true;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
-  EXPECT_EQ(o.directory, "/some/dir");
-  EXPECT_EQ(o.emulated, "");
-  EXPECT_EQ(o.fs, "ext4");  // RunOptions' own default
-  EXPECT_EQ(o.machine, "");
-  EXPECT_EQ(o.schedulers, "mq-deadline@DL,none");
+  EXPECT_EQ(o.config.directory, "/some/dir");
+  EXPECT_EQ(o.config.target.emulated, "");
+  EXPECT_EQ(o.config.target.fs, "ext4");  // TargetSpec's own default
+  EXPECT_EQ(o.config.machine, "");
+  EXPECT_EQ(o.config.schedulers, "mq-deadline@DL,none");
   EXPECT_EQ(applied, "--schedulers mq-deadline@DL,none");
 }
 
 TEST(RunDefaultsTest, GivenOptionsWinEvenWhenEmpty) {
   RunOptions o;
-  o.fs = "xfs";
-  o.schedulers = "";  // --schedulers "" given: the current scheduler, not the suite's list
+  o.config.target.fs = "xfs";
+  o.config.schedulers = "";  // --schedulers "" given: the current scheduler, not the suite's list
   GivenRunOptions given;
   given.fs = true;
   given.machine = true;
   given.schedulers = true;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
-  EXPECT_EQ(o.emulated, "ide-2003");
-  EXPECT_EQ(o.fs, "xfs");
-  EXPECT_EQ(o.machine, "");
-  EXPECT_EQ(o.schedulers, "");
+  EXPECT_EQ(o.config.target.emulated, "ide-2003");
+  EXPECT_EQ(o.config.target.fs, "xfs");
+  EXPECT_EQ(o.config.machine, "");
+  EXPECT_EQ(o.config.schedulers, "");
   EXPECT_EQ(applied, "--emulated ide-2003");
 }
 
 TEST(RunDefaultsTest, ASuiteWithoutASettingChangesNothing) {
   RunOptions o;
   EXPECT_EQ(ApplySuiteRunDefaults(SuiteRunDefaults{}, GivenRunOptions{}, &o), "");
-  EXPECT_EQ(o.emulated, "");
-  EXPECT_EQ(o.schedulers, "");
+  EXPECT_EQ(o.config.target.emulated, "");
+  EXPECT_EQ(o.config.schedulers, "");
 }
 
 TEST(RunDefaultsTest, OnlyPost2003HasASetting) {
@@ -99,9 +99,9 @@ TEST(SuitesCommandsTest, OptionsThatNeedAnotherAreRefusedWithoutIt) {
   EXPECT_EQ(err, "--keep-wbt applies to an emulated disk (--emulated), not to --scratch");
   EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--ci-width"}), &err));
   EXPECT_EQ(err, "--ci-width applies only with --repetitions auto");
-  o.repetitions = "auto";
+  o.config.repetitions = "auto";
   EXPECT_TRUE(CheckRunOptionCombinations(o, GivenFlags({"--ci-width"}), &err)) << err;
-  o.schedulers = " ";
+  o.config.schedulers = " ";
   EXPECT_FALSE(CheckRunOptionCombinations(o, GivenFlags({"--schedulers"}), &err));
   EXPECT_EQ(err, "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq");
 }
@@ -122,7 +122,7 @@ TEST(SuitesCommandsTest, RunConfigOfTakesTheSuitesRow) {
   RunOptions o;
   o.entry = FindSuite("nickbench");
   ASSERT_NE(o.entry, nullptr);
-  o.directory = "/d";
+  o.config.directory = "/d";
   const RunConfig config = RunConfigOf(o);
   EXPECT_EQ(config.suite_name, "nickbench");
   EXPECT_EQ(config.formats, o.entry->formats);

@@ -14,6 +14,13 @@ void PrintError(const std::string& message) {
 
 void PrintNote(const std::string& message) { PrintError("note: " + message); }
 
+void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help) {
+  cmd->add_option("--device", target->device, help.device);
+  cmd->add_option("--emulated", target->emulated, help.emulated);
+  cmd->add_option("--scratch", target->scratch, help.scratch);
+  cmd->add_option("--fs", target->fs, help.fs);
+}
+
 const std::vector<SubcommandEntry>& AllSubcommands() {
   static const std::vector<SubcommandEntry> kSubcommands = {
       {"run", "Run a suite and print the 2003-style tables", AddRunSubcommand},

@@ -81,16 +81,15 @@ int TraceShowCommand(const std::string& path, bool json) {
 
 SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
   auto o = std::make_shared<CaptureJobConfig>();
-  cmd->add_option("--device", o->device,
-                  "Trace this disk of yours, read-only (nothing is switched or written)");
+  AddTargetOptions(
+      cmd, &o->target,
+      {.device = "Trace this disk of yours, read-only (nothing is switched or written)",
+       .emulated = "Make the emulated disk PROFILE[:SIZE] and trace COMMAND run on it",
+       .scratch = "Make a scratch loop device of SIZE and trace COMMAND",
+       .fs = "Filesystem of the device elevbench makes: ext2, ext4 (default), xfs"});
   cmd->add_option("--duration", o->duration,
                   "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
       ->check(CLI::Range(0.001, 7 * 24 * 3600.0));
-  cmd->add_option("--emulated", o->emulated,
-                  "Make the emulated disk PROFILE[:SIZE] and trace COMMAND run on it");
-  cmd->add_option("--scratch", o->scratch, "Make a scratch loop device of SIZE and trace COMMAND");
-  cmd->add_option("--fs", o->fs,
-                  "Filesystem of the device elevbench makes: ext2, ext4 (default), xfs");
   cmd->add_option("--out", o->out, "The trace file to write")->required();
   cmd->add_option("command", o->command,
                   "-- COMMAND ARGS: the workload (run in the target's root)");

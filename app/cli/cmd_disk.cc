@@ -1,5 +1,6 @@
 // `elevbench disk serve` (the emulated disk's FUSE daemon, in the foreground: the emulated
-// stack starts it) and `elevbench disk profiles`.
+// stack starts it; its profile resolved by harness/disk/disk_profile_spec.h) and `elevbench
+// disk profiles`.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
+#include "harness/disk/disk_profile_spec.h"
 #include "reporters/disk_profiles_text.h"
 
 namespace elevbench {
@@ -30,17 +32,7 @@ int DiskServeCommand(const DiskServeOptions& o) {
   d.mountpoint = o.mountpoint;
   d.trace_path = o.trace;
   std::string err;
-  if (!LookupDiskProfile(o.profile, &d.profile, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  for (const std::string& s : o.settings) {
-    if (!ApplyDiskOverride(s, &d.profile, &err)) {
-      PrintError("--set: " + err);
-      return kExitUsage;
-    }
-  }
-  if (!ValidateDiskProfile(d.profile, &err)) {
+  if (!ResolveDiskProfile(o.profile, o.settings, "--set", &d.profile, &err)) {
     PrintError(err);
     return kExitUsage;
   }

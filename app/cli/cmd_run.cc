@@ -29,7 +29,7 @@ void PrintRunTables(const RunOptions& o, const ResultsDocument& doc, bool finish
   std::string text, err;
   ReportOptions options;
   options.verdict = !o.no_verdict;
-  if (RenderResults(doc, o.format, options, &text, &err)) {
+  if (RenderResults(doc, o.config.format, options, &text, &err)) {
     std::cout << text;
   } else {
     PrintError("cannot print the tables: " + err);
@@ -57,7 +57,7 @@ void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
-  if (o.entry == nullptr || o.suite == nullptr) {
+  if (o.entry == nullptr || o.config.suite == nullptr) {
     PrintError("no suite given (see --help)");
     return kExitUsage;
   }

@@ -49,17 +49,17 @@ void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
   }
 }
 
-// RunConfig's flags, the target's and the plan's (harness/run/run_flags.h), each of its
-// field's type.
-void AddConfigOptions(CLI::App* cmd, RunOptions* run) {
+// RunConfig's flags, run's own target flags and the plan's (harness/run/run_flags.h), each of
+// its field's type.
+void AddConfigOptions(CLI::App* cmd, RunConfig* config) {
   for (const RunConfigFlag& flag : RunConfigFlags()) {
     std::visit(
         [&](auto field) {
-          using T = std::remove_reference_t<decltype(run->*field)>;
+          using T = std::remove_reference_t<decltype(config->*field)>;
           if constexpr (std::is_same_v<T, bool>) {
-            cmd->add_flag(flag.name, run->*field, flag.help);
+            cmd->add_flag(flag.name, config->*field, flag.help);
           } else {
-            RefineConfigOption<T>(cmd->add_option(flag.name, run->*field, flag.help), flag);
+            RefineConfigOption<T>(cmd->add_option(flag.name, config->*field, flag.help), flag);
           }
         },
         flag.field);
@@ -67,15 +67,16 @@ void AddConfigOptions(CLI::App* cmd, RunOptions* run) {
 }
 
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
-  cmd->add_option("--identifier", run->identifier,
+  cmd->add_option("--identifier", run->config.identifier,
                   "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
-  cmd->add_option("--format", run->format,
+  cmd->add_option("--format", run->config.format,
                   "Text format: the suite's (" + SuiteFormatsHelp() +
                       "), or json (default: the suite's first)");
   cmd->add_flag("--no-verdict", run->no_verdict,
                 "Print the tables without the verdict block that ends them (to post a table as "
                 "the 2003 posts had it; default off)");
-  cmd->add_option("--out", run->out, "Results JSON (default results/<time>-<host>-<suite>.json)");
+  cmd->add_option("--out", run->config.out,
+                  "Results JSON (default results/<time>-<host>-<suite>.json)");
   cmd->add_option("--db", run->history_db,
                   "Record the run in this history (default results/history.db; "
                   "postgresql://… for a shared one)");
@@ -94,14 +95,14 @@ struct RunCommandLine {
 // After parsing: the chosen suite, its setting where the command line was silent, then the run.
 int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   RunOptions& run = c->run;
-  run.seed_given = cmd->count("--seed") > 0;
-  run.machine_given = cmd->count("--machine") > 0;
+  run.config.seed_given = cmd->count("--seed") > 0;
+  run.config.machine_given = cmd->count("--machine") > 0;
   std::string names;
   for (size_t i = 0; i < c->suite_cmds.size(); ++i) {
     names += (i ? ", " : "") + std::string(AllSuites()[i].name);
     if (*c->suite_cmds[i]) {
       run.entry = &AllSuites()[i];
-      run.suite = c->suites[i].get();
+      run.config.suite = c->suites[i].get();
     }
   }
   if (run.entry == nullptr) {
@@ -128,7 +129,7 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
 
 SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line) {
   auto c = std::make_shared<RunCommandLine>();
-  c->run.command_line = command_line;
+  c->run.config.command_line = command_line;
   // Each suite is a subcommand with its own options; it falls through to `run`, so the common
   // options may come before or after the suite's name.
   cmd->add_option("suite", c->unknown_suite, "The suite to run (one of the subcommands below)");
@@ -140,7 +141,8 @@ SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line
     c->suites.back()->AddOptions(suite_cmd);
     c->suite_cmds.push_back(suite_cmd);
   }
-  AddConfigOptions(cmd, &c->run);
+  AddTargetOptions(cmd, &c->run.config.target, RunTargetFlagsHelp());
+  AddConfigOptions(cmd, &c->run.config);
   AddOutputOptions(cmd, &c->run);
   return [c, cmd] { return RunParsedCommand(c.get(), cmd); };
 }

@@ -18,6 +18,11 @@ namespace elevbench {
 /// (harness/run/run_job.h) from the options' RunConfig; prints, and returns the exit code.
 int RunCommand(const RunOptions& options);
 
+/// Declares the target flags `run` and `capture` share (harness/run/target_spec.h), once for
+/// both: --device, --emulated, --scratch and --fs into `target`, in that order, each with the
+/// command's own `help` (--device is a disk whose scheduler run switches, one capture traces).
+void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help);
+
 /// Runs a parsed subcommand and returns the process exit code (cli.h ExitCode).
 using SubcommandRunner = std::function<int()>;
 

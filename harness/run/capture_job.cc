@@ -14,9 +14,10 @@
 namespace elevbench {
 
 std::string CaptureSourceOf(const CaptureJobConfig& o) {
-  std::string source = !o.device.empty()     ? "device " + o.device
-                       : !o.emulated.empty() ? "emulated " + o.emulated + ", " + o.fs
-                                             : "scratch " + o.scratch + ", " + o.fs;
+  const TargetSpec& t = o.target;
+  std::string source = !t.device.empty()     ? "device " + t.device
+                       : !t.emulated.empty() ? "emulated " + t.emulated + ", " + t.fs
+                                             : "scratch " + t.scratch + ", " + t.fs;
   if (!o.command.empty()) {
     source += ":";
     for (const std::string& word : o.command) source += " " + word;
@@ -32,16 +33,17 @@ CaptureJob::CaptureJob(CaptureJobConfig config,
 
 bool CaptureJob::Check(std::string* err) {
   CaptureJobConfig& o = config_;
-  const int targets = !o.device.empty() + !o.emulated.empty() + !o.scratch.empty();
+  TargetSpec& t = o.target;
+  const int targets = !t.device.empty() + !t.emulated.empty() + !t.scratch.empty();
   if (targets != 1) {
     *err = "give one of --device, --emulated or --scratch";
     return false;
   }
-  if (o.device.empty() && o.command.empty()) {
+  if (t.device.empty() && o.command.empty()) {
     *err = "a capture on a device elevbench makes traces a command: add -- COMMAND ARGS";
     return false;
   }
-  if (!o.device.empty() && o.command.empty() && o.duration <= 0) {
+  if (!t.device.empty() && o.command.empty() && o.duration <= 0) {
     *err = "--device needs --duration SECONDS or -- COMMAND ARGS";
     return false;
   }
@@ -55,32 +57,19 @@ bool CaptureJob::Check(std::string* err) {
     *err = "--out " + o.out + ": cannot write in " + out_dir.string();
     return false;
   }
-  if (!o.device.empty()) {
-    if (!CheckCaptureDevice(o.device, SystemPaths{}, &o.device, err) ||
-        !CheckOutOffTracedDisk(o.out, o.device, err)) {
+  if (!t.device.empty()) {
+    if (!CheckCaptureDevice(t.device, SystemPaths{}, &t.device, err) ||
+        !CheckOutOffTracedDisk(o.out, t.device, err)) {
       return false;
     }
-  } else if (!SupportedScratchFs(o.fs)) {
-    *err = "unsupported --fs '" + o.fs + "' (ext2, ext4 or xfs)";
+  } else if (!ParseMadeTarget(t, &target_options_, err)) {  // --fs, --scratch, --emulated
     return false;
   }
   if (!RunningAsRoot()) {
-    *err = "capture needs root (tracefs" + std::string(o.device.empty() ? ", loop devices)" : ")");
+    *err = "capture needs root (tracefs" + std::string(t.device.empty() ? ", loop devices)" : ")");
     return false;
   }
-  if (!o.device.empty()) return true;
-  target_options_.fs = o.fs;
-  if (!o.scratch.empty()) {
-    if (!ParseSizeBytes(o.scratch, &target_options_.scratch_bytes, err)) {
-      *err = "--scratch: " + *err;
-      return false;
-    }
-    return true;
-  }
-  target_options_.emulated = true;
-  target_options_.emulated_options.fs = o.fs;
-  target_options_.emulated_options.self_exe = SelfExecutablePath();
-  return ParseEmulatedSpec(o.emulated, &target_options_.emulated_options, err);
+  return true;
 }
 
 bool CaptureJob::OpenJournal(std::string* err) {
@@ -90,17 +79,18 @@ bool CaptureJob::OpenJournal(std::string* err) {
 }
 
 bool CaptureJob::MakeTarget(std::string* err) {
-  return !config_.device.empty() || target_.Create(target_options_, &journal_, &progress_, err);
+  return !config_.target.device.empty() ||
+         target_.Create(target_options_, &journal_, &progress_, err);
 }
 
 bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {
   CaptureConfig capture;
-  capture.device = config_.device;
+  capture.device = config_.target.device;
   capture.duration_seconds = config_.duration;
   capture.command = config_.command;
   capture.out = config_.out;
   capture.source = CaptureSourceOf(config_);
-  const RunTarget* target = config_.device.empty() ? &target_ : nullptr;
+  const RunTarget* target = config_.target.device.empty() ? &target_ : nullptr;
   return RunCapture(capture, target, &journal_, &progress_, outcome, err);
 }
 

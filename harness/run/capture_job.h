@@ -15,18 +15,18 @@
 #include "harness/run/capture_run.h"
 #include "harness/run/run_journal.h"
 #include "harness/run/target.h"
+#include "harness/run/target_spec.h"
 
 namespace elevbench {
 
 /// What `elevbench capture` is asked to do, as the command line's words (CaptureJob::Check
-/// parses them, so that every error names its flag). Exactly one of device, emulated and
-/// scratch names the traced disk.
+/// parses them, so that every error names its flag). Exactly one of the target's device,
+/// emulated and scratch names the traced disk.
 struct CaptureJobConfig {
-  std::string device;                ///< --device NAME: a disk of the user's, traced read-only
-  double duration = 0;               ///< --duration SECONDS: with `device` and no command
-  std::string emulated;              ///< --emulated PROFILE[:SIZE]: a disk elevbench makes
-  std::string scratch;               ///< --scratch SIZE: a loop device elevbench makes
-  std::string fs = "ext4";           ///< the filesystem of the device elevbench makes
+  /// --device (a disk of the user's, traced read-only: nothing is switched or written),
+  /// --emulated, --scratch and --fs, the target flags `run` shares (target_spec.h).
+  TargetSpec target;
+  double duration = 0;               ///< --duration SECONDS: with `target.device` and no command
   std::string out;                   ///< the trace file
   std::vector<std::string> command;  ///< the workload (after `--`), run in the target's root
 };

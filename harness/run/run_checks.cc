@@ -47,7 +47,8 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
     *err = "--machine needs root: it makes memory and cpuset cgroups";
     return false;
   }
-  if (c->machine_spec.disk_shares_cpus && (o.emulated.empty() || c->machine_spec.cpus == 0)) {
+  if (c->machine_spec.disk_shares_cpus &&
+      (o.target.emulated.empty() || c->machine_spec.cpus == 0)) {
     *err = "--machine disk-cpus=shared needs cpus=N and an emulated disk (--emulated)";
     return false;
   }
@@ -79,17 +80,14 @@ bool CheckFormatAndSchedulers(const RunConfig& o, CheckedRun* c, std::string* er
   return true;
 }
 
-// --emulated PROFILE[:SIZE] with its --disk-set overrides, checked against the profile.
+// --emulated's --disk-set overrides (ParseMadeTarget parsed PROFILE[:SIZE]), checked against
+// the profile.
 bool CheckEmulatedTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
-  t->emulated = !o.emulated.empty();
   if (!t->emulated) return true;
   EmulatedOptions& emu = t->emulated_options;
-  if (!ParseEmulatedSpec(o.emulated, &emu, err)) return false;
   emu.overrides = o.disk_settings;
-  emu.fs = o.fs;
   emu.trace_path = o.disk_trace;
   emu.keep_wbt = o.keep_wbt;
-  emu.self_exe = SelfExecutablePath();
   DiskProfile probe;
   if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
   for (const std::string& s : emu.overrides) {
@@ -111,12 +109,13 @@ bool CheckRawTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
   }
   t->fs = kRawDeviceFs;
   t->emulated_options.fs = kRawDeviceFs;
-  if (o.device.empty() || !o.scratch.empty() || !o.emulated.empty()) return true;
-  if (!std::filesystem::exists("/sys/block/" + o.device + "/dev")) {
-    *err = "--device " + o.device + ": not a whole disk (see `elevbench devices`)";
+  if (o.target.device.empty() || !o.target.scratch.empty() || !o.target.emulated.empty())
+    return true;
+  if (!std::filesystem::exists("/sys/block/" + o.target.device + "/dev")) {
+    *err = "--device " + o.target.device + ": not a whole disk (see `elevbench devices`)";
     return false;
   }
-  t->raw_device = o.device;
+  t->raw_device = o.target.device;
   return true;
 }
 
@@ -127,7 +126,7 @@ bool CheckFreshFs(const RunConfig& o, std::string* err) {
     return Fail(err, std::string("--fresh-fs: run ") + o.suite_name +
                          " works on a raw device, which has no filesystem to make again");
   }
-  if (o.scratch.empty() && o.emulated.empty()) {
+  if (o.target.scratch.empty() && o.target.emulated.empty()) {
     return Fail(err, "--fresh-fs needs a device elevbench makes (--emulated or --scratch)");
   }
   if (!RunningAsRoot()) return Fail(err, "--fresh-fs needs root (mkfs and mount)");
@@ -136,25 +135,19 @@ bool CheckFreshFs(const RunConfig& o, std::string* err) {
 
 // --dir, --scratch, --emulated (one of them) and --fs.
 bool CheckTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
-  if (!o.directory.empty() + !o.scratch.empty() + !o.emulated.empty() > 1) {
+  if (!o.directory.empty() + !o.target.scratch.empty() + !o.target.emulated.empty() > 1) {
     *err = "--dir, --scratch and --emulated are alternatives: give one";
     return false;
   }
-  if (!SupportedScratchFs(o.fs)) {
-    *err = "unsupported --fs '" + o.fs + "' (ext2, ext4 or xfs)";
-    return false;
-  }
+  if (!ParseMadeTarget(o.target, t, err)) return false;
   t->directory = o.directory;
-  t->fs = o.fs;
-  if (!o.scratch.empty() && !ParseSizeBytes(o.scratch, &t->scratch_bytes, err)) {
-    *err = "--scratch: " + *err;
-    return false;
-  }
   if (!CheckEmulatedTarget(o, t, err) || !CheckFreshFs(o, err)) return false;
   if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
-  if (!o.device.empty() && (o.device.find('/') != std::string::npos ||
-                            !std::filesystem::exists("/sys/block/" + o.device + "/dev"))) {
-    *err = "--device " + o.device + ": no such disk (a name such as sdb; see `elevbench devices`)";
+  if (!o.target.device.empty() &&
+      (o.target.device.find('/') != std::string::npos ||
+       !std::filesystem::exists("/sys/block/" + o.target.device + "/dev"))) {
+    *err = "--device " + o.target.device +
+           ": no such disk (a name such as sdb; see `elevbench devices`)";
     return false;
   }
   if (!o.directory.empty() && !WritableDirectory(o.directory)) {
@@ -185,7 +178,7 @@ bool CheckEmulatedCapacity(const EmulatedOptions& emu, std::string* err) {
 TargetFacts FactsOf(const RunConfig& o, const TargetOptions& t) {
   TargetFacts f;
   f.directory = t.directory;
-  f.user_device = o.device;
+  f.user_device = o.target.device;
   f.raw_user_device = !t.raw_device.empty();
   f.allow_writes = o.allow_writes;
   if (f.raw_user_device) {
@@ -209,7 +202,7 @@ bool CheckTraceOption(const RunConfig& o, const TargetOptions& t, std::string* e
     return false;
   }
   const bool own_device = t.emulated || t.scratch_bytes > 0;
-  if (!own_device && o.device.empty()) {
+  if (!own_device && o.target.device.empty()) {
     *err = flag +
            " traces a device elevbench makes (--emulated, --scratch) or the one named with "
            "--device";
@@ -285,7 +278,8 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
   const bool default_scratch = RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 &&
                                !t.emulated && t.raw_device.empty();
   if (!SizeTargetForSuite(o.suite_name, o.suite->BytesNeeded(),
-                          o.emulated.find(':') != std::string::npos, default_scratch, &t, err) ||
+                          o.target.emulated.find(':') != std::string::npos, default_scratch, &t,
+                          err) ||
       (t.emulated && !CheckEmulatedCapacity(t.emulated_options, err)) ||
       !o.suite->CheckTarget(FactsOf(o, t), err)) {
     return false;

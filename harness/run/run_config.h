@@ -1,8 +1,8 @@
 #pragma once
 // What `elevbench run SUITE` is asked to do, as plain fields: the suite (its object and the few
 // facts of its row in the table of suites that the run reads), the target, the plan and the
-// output. The CLI fills it from its flags (app/suites_commands.h's RunOptions extends it
-// with what only the CLI reads); RunJob (run_job.h) checks it and runs it. It names no table
+// output. The CLI fills it from its flags (app/suites_commands.h's RunOptions holds it beside
+// what only the CLI reads); RunJob (run_job.h) checks it and runs it. It names no table
 // of suites, so the library below the CLI never sees one (docs/architecture.md, "Layers").
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "harness/core/trace_mode.h"
 #include "harness/run/suite.h"
+#include "harness/run/target_spec.h"
 #include "harness/stats/measurement.h"
 
 namespace elevbench {
@@ -31,16 +32,15 @@ struct RunConfig {
   std::string lanes_refused;  ///< ...and then why, in the refusal's words
 
   // The target.
+  /// --device, --emulated, --scratch and --fs, which `capture` shares (target_spec.h); run's
+  /// --device is consent to switch the scheduler of a device we did not make.
+  TargetSpec target;
   std::string directory;                   ///< "--dir DIR"
-  std::string scratch;                     ///< "--scratch SIZE"
-  std::string fs = "ext4";                 ///< filesystem of a scratch or emulated device
-  std::string emulated;                    ///< "--emulated PROFILE[:SIZE]"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
   bool keep_wbt = false;       ///< "--keep-wbt": today's writeback throttling on the emulated disk
   std::string machine;         ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)
-  std::string device;          ///< "--device NAME": consent to switch a device we did not make
   bool allow_writes = false;   ///< "--allow-writes": a suite may write to the raw --device
 
   // The plan.

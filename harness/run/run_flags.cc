@@ -4,18 +4,30 @@
 
 namespace elevbench {
 
+const TargetFlagsHelp& RunTargetFlagsHelp() {
+  static const TargetFlagsHelp kHelp = {
+      .device =
+          "Allow switching the scheduler of this existing device (e.g. sdb); for run "
+          "replay, the device to replay onto (default: none)",
+      .emulated =
+          "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G (SIZE in "
+          "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; default: the suite's)",
+      .scratch =
+          "Create a scratch loop device of this size and run on it: SIZE with K/M/G "
+          "= KiB/MiB/GiB, e.g. 1G (default: none)",
+      .fs =
+          "Filesystem of a scratch/emulated device: ext2, ext4, xfs (default: the "
+          "suite's, else ext4)",
+  };
+  return kHelp;
+}
+
 const std::vector<RunConfigFlag>& RunConfigFlags() {
   static const std::vector<RunConfigFlag> kFlags = {
       // The target.
       {"--dir", &RunConfig::directory,
        "Run in this existing directory (default: the suite's target, see `list "
        "suites`; as root a device elevbench makes)"},
-      {"--scratch", &RunConfig::scratch,
-       "Create a scratch loop device of this size and run on it: SIZE with K/M/G "
-       "= KiB/MiB/GiB, e.g. 1G (default: none)"},
-      {"--emulated", &RunConfig::emulated,
-       "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G (SIZE in "
-       "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; default: the suite's)"},
       {"--disk-set", &RunConfig::disk_settings,
        "Override an emulated-disk model parameter (key=value, units as in `disk "
        "profiles --json`), repeatable (default: none)"},
@@ -23,18 +35,12 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "Write the emulated disk's request trace to this file (default: none)"},
       {"--keep-wbt", &RunConfig::keep_wbt,
        "Emulated disk: keep today's writeback throttling (2003 had none; default off)"},
-      {"--fs", &RunConfig::fs,
-       "Filesystem of a scratch/emulated device: ext2, ext4, xfs (default: the "
-       "suite's, else ext4)"},
       {"--machine", &RunConfig::machine,
        "Run as a smaller machine, held to it by cgroups (root): a profile (" +
            MachineProfileNames() +
            ": 1 CPU, 256 MiB, no swap) or ram=SIZE,cpus=N (SIZE in K/M/G = "
            "KiB/MiB/GiB); the suites size their loads by it (default: the suite's, "
            "else the whole machine)"},
-      {"--device", &RunConfig::device,
-       "Allow switching the scheduler of this existing device (e.g. sdb); for run "
-       "replay, the device to replay onto (default: none)"},
       {"--allow-writes", &RunConfig::allow_writes,
        "Let a suite write to the raw --device (run replay of a trace with writes, a "
        "fio job on it): DESTROYS ITS DATA (default off)"},

@@ -2,8 +2,11 @@
 // The flags of `elevbench run` that set RunConfig's target and plan (run_config.h), as a table
 // beside the config: each flag's name, the field it sets and its help. The CLI adds one option
 // per row in the table's order (the order of `run --help`), its type from the field's, so that
-// a new field of the config gets its flag here, once. The output's flags (--format, --out, …)
-// are the CLI's own: their help and fields come from the table of suites and the CLI.
+// a new field of the config gets its flag here, once. The target flags `capture` shares
+// (--device, --emulated, --scratch, --fs: RunConfig::target) are not rows: the CLI declares
+// them for both commands (app/cli/commands.h's AddTargetOptions), before the table's, with
+// run's help from RunTargetFlagsHelp. The output's flags (--format, --out, …) are the CLI's
+// own: their help and fields come from the table of suites and the CLI.
 
 #include <cstdint>
 #include <optional>
@@ -14,6 +17,7 @@
 
 #include "harness/core/trace_mode.h"
 #include "harness/run/run_config.h"
+#include "harness/run/target_spec.h"
 
 namespace elevbench {
 
@@ -32,7 +36,12 @@ struct RunConfigFlag {
   std::optional<std::pair<double, double>> range = std::nullopt;
 };
 
-/// The table of RunConfig's flags, target first, then the plan, in `run --help`'s order.
+/// The table of RunConfig's flags, run's own target flags first, then the plan, in `run
+/// --help`'s order.
 const std::vector<RunConfigFlag>& RunConfigFlags();
+
+/// The help of the target flags in `run --help` (run's --device: consent to switch the
+/// scheduler of a disk of the user's, or the raw disk `run replay` writes to).
+const TargetFlagsHelp& RunTargetFlagsHelp();
 
 }  // namespace elevbench

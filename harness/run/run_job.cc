@@ -91,8 +91,8 @@ bool RunJob::AuthorizeSwitching(std::string* err) {
     return Fail(err, "cannot find the block device under " + target_.directory() +
                          " to switch its scheduler");
   }
-  if (config_.device.empty() ||
-      std::find(disks.begin(), disks.end(), config_.device) == disks.end()) {
+  if (config_.target.device.empty() ||
+      std::find(disks.begin(), disks.end(), config_.target.device) == disks.end()) {
     return Fail(err, "refusing to change the queue of " + disks.front() + " (it holds " +
                          target_.directory() + "); name it with --device " + disks.front() +
                          " to allow this");
@@ -229,7 +229,8 @@ bool RunJob::OpenTracer(std::string* err) {
 // The serial run's tracer: the disk is the one we made or the one named with --device.
 bool RunJob::OpenSerialTracer(std::string* err) {
   const TraceMode mode = config_.trace_requests;
-  const std::string disk = target_.created_device() ? target_.disks().front() : config_.device;
+  const std::string disk =
+      target_.created_device() ? target_.disks().front() : config_.target.device;
   RequestTracerOptions options;
   options.mode = mode;
   options.disk = disk;
