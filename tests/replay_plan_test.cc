@@ -143,16 +143,17 @@ TEST(ReplayPlanTest, DependentStepsFollowThePredecessorsCompletionOrTheClock) {
   ASSERT_TRUE(PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {}, &plan, &err)) << err;
   ASSERT_EQ(plan.jobs.size(), 3u);
   using S = ReplayStep;
-  EXPECT_EQ(plan.jobs[0].steps, (std::vector<S>{{BlockTraceOp::kRead, 1048576, 4096, false, 1000},
-                                                {BlockTraceOp::kRead, 2097152, 4096, true, 1000}}));
+  EXPECT_EQ(plan.jobs[0].steps,
+            (std::vector<S>{{BlockTraceOp::kRead, 1048576, 4096, false, 1000, -1, 0},
+                            {BlockTraceOp::kRead, 2097152, 4096, true, 1000, -1, 0}}));
   EXPECT_EQ(plan.jobs[0].dependent_ios, 1u);
   EXPECT_EQ(plan.jobs[1].steps,
-            (std::vector<S>{{BlockTraceOp::kWrite, 5120000, 8192, false, 2000},
-                            {BlockTraceOp::kWrite, 25600000, 4096, false, 2020}}));
+            (std::vector<S>{{BlockTraceOp::kWrite, 5120000, 8192, false, 2000, -1, 0},
+                            {BlockTraceOp::kWrite, 25600000, 4096, false, 2020, -1, 0}}));
   EXPECT_EQ(plan.jobs[1].dependent_ios, 0u);
-  EXPECT_EQ(plan.jobs[2].steps, (std::vector<S>{{BlockTraceOp::kFlush, 0, 0, false, 9000},
-                                                {BlockTraceOp::kWrite, 32768, 4096, true, 0},
-                                                {BlockTraceOp::kFlush, 0, 0, false, 9500}}));
+  EXPECT_EQ(plan.jobs[2].steps, (std::vector<S>{{BlockTraceOp::kFlush, 0, 0, false, 9000, -1, 0},
+                                                {BlockTraceOp::kWrite, 32768, 4096, true, 0, -1, 0},
+                                                {BlockTraceOp::kFlush, 0, 0, false, 9500, -1, 0}}));
   // The engine's input holds the same steps, and reads back exactly.
   const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/x", true);
   const nlohmann::json j = ReplayEngineInputToJson(input);
