@@ -115,5 +115,23 @@ TEST(ReplayIosTest, EveryDependencyPointsToAnEarlierQueuedIo) {
   EXPECT_GT(woken, 20u);  // the test exercises the rule
 }
 
+// #31 §2: the trace records no flush's completion, but a process that flushed (fsync, syncfs)
+// waited for it: its next I/O follows the flush's completion in the replay (think unknown: 0),
+// even with another process's completion just before it.
+TEST(ReplayIosTest, AnIoAfterItsProcesssFlushWaitsForTheFlush) {
+  const std::vector<std::vector<ReplayIo>> processes = {
+      {IoAt(1000000, 2000000), IoAt(3100000, -1, Op::kFlush), IoAt(20000000, 1000000)},
+      {IoAt(15000000, 4500000)},  // done 19.5 ms, 0.5 ms before the writer's next write
+  };
+  EXPECT_TRUE(DependencyOf(processes[0], 2).after_previous);
+  EXPECT_EQ(DependencyOf(processes[0], 2).think_ns, 0u);
+  const auto deps = InferDependencies(processes, kReplayWakeWindowNs);
+  EXPECT_TRUE(deps[0][1].after_previous);  // the flush: 0.1 ms after the write it follows
+  EXPECT_EQ(deps[0][1].think_ns, 100000u);
+  EXPECT_TRUE(deps[0][2].after_previous);
+  EXPECT_FALSE(deps[0][2].after_completion);
+  EXPECT_EQ(deps[0][2].think_ns, 0u);
+}
+
 }  // namespace
 }  // namespace elevbench

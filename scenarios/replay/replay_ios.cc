@@ -21,6 +21,9 @@ bool ContinuesIo(const ReplayIo& io, const BlockTraceRecord& r, uint64_t previou
          (io.sectors + r.sectors) * kIoSectorBytes <= kReplayPlugMergeBytes;
 }
 
+// A data-less flush without a recorded completion (the trace records none for flushes).
+bool UnrecordedFlush(const ReplayIo& io) { return io.op == BlockTraceOp::kFlush && io.done_ns < 0; }
+
 }  // namespace
 
 std::vector<ReplayIo> PlugMergedIos(const std::vector<const BlockTraceRecord*>& records) {
@@ -42,7 +45,9 @@ std::vector<ReplayIo> PlugMergedIos(const std::vector<const BlockTraceRecord*>& 
 }
 
 ReplayDependency DependencyOf(const std::vector<ReplayIo>& ios, size_t i) {
-  if (i == 0 || ios[i - 1].done_ns < 0) return {};
+  if (i == 0) return {};
+  if (UnrecordedFlush(ios[i - 1])) return {true, 0, false, {}};
+  if (ios[i - 1].done_ns < 0) return {};
   const auto done = static_cast<uint64_t>(ios[i - 1].done_ns);
   if (ios[i].time_ns < done) return {};
   return {true, ios[i].time_ns - done, false, {}};
@@ -66,6 +71,11 @@ std::vector<std::vector<ReplayDependency>> InferDependencies(
     for (size_t i = 0; i < processes[p].size(); ++i) {
       const uint64_t queued = processes[p][i].time_ns;
       ReplayDependency dep = DependencyOf(processes[p], i);
+      // Its process waited for its flush: nothing may go before that completes.
+      if (i > 0 && UnrecordedFlush(processes[p][i - 1])) {
+        deps[p].push_back(dep);
+        continue;
+      }
       // The latest completion at or before `queued`.
       auto it = std::upper_bound(done.begin(), done.end(),
                                  std::make_tuple(queued, UINT32_MAX, UINT32_MAX));

@@ -56,9 +56,11 @@ struct ReplayIoRef {
 struct ReplayDependency {
   /// In the capture it was queued at or after its predecessor (the process's I/O before it)
   /// completed: a synchronous process that waited for it. It is issued think_ns after the
-  /// predecessor completes in the replay. Otherwise (the first I/O, one issued while its
-  /// predecessor was in flight — writeback, readahead — or one whose predecessor's completion
-  /// was not recorded) it is due at its recorded time.
+  /// predecessor completes in the replay. So is an I/O after a data-less flush of its process,
+  /// with think 0: the trace records no flush's completion, but a process's flush is
+  /// blkdev_issue_flush (fsync, syncfs, jbd2), which waits for it. Otherwise (the first I/O,
+  /// one issued while its predecessor was in flight — writeback, readahead — or one whose
+  /// predecessor's completion was not recorded) it is due at its recorded time.
   bool after_previous = false;
   uint64_t think_ns = 0;  ///< queued − the completion it waited for
   /// Set by InferDependencies: it was queued within the wake window after the latest completion
@@ -74,10 +76,11 @@ ReplayDependency DependencyOf(const std::vector<ReplayIo>& ios, size_t i);
 /// Every I/O's dependency, processes[p][i] → result[p][i], across processes: an I/O queued at
 /// most `window_ns` after the latest completion of any I/O before it (any process's, its own
 /// predecessor included) waits for that completion, think = the gap; its predecessor's
-/// completion is after_previous as DependencyOf says; else DependencyOf's answer. Only an I/O
-/// with a recorded latency > 0 is waited for, and it was queued before its completion, which
-/// is not after the waiter's queueing: every dependency points to an I/O queued strictly
-/// earlier in the capture, so the graph (with each process's order) has no cycle.
+/// completion is after_previous as DependencyOf says; else DependencyOf's answer, which is
+/// also the answer after a flush of its own (it waits for the flush, whatever completed). Only an
+/// I/O with a recorded latency > 0 is waited for, and it was queued before its completion, which is
+/// not after the waiter's queueing: every dependency points to an I/O queued strictly earlier in
+/// the capture, so the graph (with each process's order) has no cycle.
 std::vector<std::vector<ReplayDependency>> InferDependencies(
     const std::vector<std::vector<ReplayIo>>& processes, uint64_t window_ns);
 
