@@ -143,16 +143,17 @@ TEST(ReplayPlanTest, DependentStepsFollowThePredecessorsCompletionOrTheClock) {
   ASSERT_TRUE(PlanReplay(MixedTrace(), "/dev/x", 1ULL << 30, {}, &plan, &err)) << err;
   ASSERT_EQ(plan.jobs.size(), 3u);
   using S = ReplayStep;
-  EXPECT_EQ(plan.jobs[0].steps, (std::vector<S>{{BlockTraceOp::kRead, 1048576, 4096, false, 1000},
-                                                {BlockTraceOp::kRead, 2097152, 4096, true, 1000}}));
+  EXPECT_EQ(plan.jobs[0].steps,
+            (std::vector<S>{{BlockTraceOp::kRead, 1048576, 4096, false, 1000, -1, 0},
+                            {BlockTraceOp::kRead, 2097152, 4096, true, 1000, -1, 0}}));
   EXPECT_EQ(plan.jobs[0].dependent_ios, 1u);
   EXPECT_EQ(plan.jobs[1].steps,
-            (std::vector<S>{{BlockTraceOp::kWrite, 5120000, 8192, false, 2000},
-                            {BlockTraceOp::kWrite, 25600000, 4096, false, 2020}}));
+            (std::vector<S>{{BlockTraceOp::kWrite, 5120000, 8192, false, 2000, -1, 0},
+                            {BlockTraceOp::kWrite, 25600000, 4096, false, 2020, -1, 0}}));
   EXPECT_EQ(plan.jobs[1].dependent_ios, 0u);
-  EXPECT_EQ(plan.jobs[2].steps, (std::vector<S>{{BlockTraceOp::kFlush, 0, 0, false, 9000},
-                                                {BlockTraceOp::kWrite, 32768, 4096, true, 0},
-                                                {BlockTraceOp::kFlush, 0, 0, false, 9500}}));
+  EXPECT_EQ(plan.jobs[2].steps, (std::vector<S>{{BlockTraceOp::kFlush, 0, 0, false, 9000, -1, 0},
+                                                {BlockTraceOp::kWrite, 32768, 4096, true, 0, -1, 0},
+                                                {BlockTraceOp::kFlush, 0, 0, false, 9500, -1, 0}}));
   // The engine's input holds the same steps, and reads back exactly.
   const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/x", true);
   const nlohmann::json j = ReplayEngineInputToJson(input);
@@ -180,6 +181,46 @@ TEST(ReplayPlanTest, DependentThinkTimesScaleWithSpeedAndVanishUnderNoStall) {
     for (const ReplayStep& s : j.steps) EXPECT_EQ(s.us, 0u);
   }
   EXPECT_TRUE(plan.jobs[0].steps[1].after_previous);  // still in order after its predecessor
+}
+
+// #31 §2: cross-process dependencies in the plan. jbd2's commit (a flush, then the write)
+// completes at 9 ms; sqlite3 queues its next write 0.5 ms later: its step waits for jbd2's
+// write, step 1 of job 1 (the step after the commit's flush), 500 µs. The engine's input
+// carries it as [OP, OFFSET, BYTES, 0, US, JOB, STEP] and reads it back.
+TEST(ReplayPlanTest, AStepWokenByAnotherProcesssCompletionNamesItsLastStep) {
+  const BlockTrace t =
+      ReplayTraceOf({{1000000, 5, "sqlite3", BlockTraceOp::kWrite, kTraceSync, 100, 8, 3000000},
+                     {4500000, 8, "jbd2/loop9-8", BlockTraceOp::kWrite,
+                      kTracePreflush | kTraceFua | kTraceSync, 64, 8, 4500000},
+                     {9500000, 5, "sqlite3", BlockTraceOp::kWrite, kTraceSync, 108, 8, 3000000}});
+  ReplayPlan plan;
+  std::string err;
+  ASSERT_TRUE(PlanReplay(t, "/dev/x", 1ULL << 30, {}, &plan, &err)) << err;
+  ASSERT_EQ(plan.jobs.size(), 2u);
+  const ReplayStep& woken = plan.jobs[0].steps[1];
+  EXPECT_FALSE(woken.after_previous);
+  EXPECT_EQ(woken.after_job, 1);
+  EXPECT_EQ(woken.after_step, 1u);  // the commit's write, after its flush
+  EXPECT_EQ(woken.us, 500u);
+  EXPECT_EQ(plan.jobs[0].woken_ios, 1u);
+  EXPECT_EQ(plan.jobs[0].dependent_ios, 1u);
+  // jbd2's commit, 0.5 ms after sqlite3's write completed (4 ms), waits for it: its flush does.
+  EXPECT_EQ(plan.jobs[1].steps[0].op, BlockTraceOp::kFlush);
+  EXPECT_EQ(plan.jobs[1].steps[0].after_job, 0);
+  EXPECT_EQ(plan.jobs[1].steps[0].after_step, 0u);
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/x", true);
+  const nlohmann::json j = ReplayEngineInputToJson(input);
+  EXPECT_EQ(j["jobs"][0]["steps"][1].dump(), R"(["write",55296,4096,0,500,1,1])");
+  ReplayEngineInput back;
+  ASSERT_TRUE(ReplayEngineInputFromJson(j, &back, &err)) << err;
+  EXPECT_EQ(back, input);
+  nlohmann::json bad = j;
+  bad["jobs"][0]["steps"][1][6] = 2;  // job 1 has steps 0 and 1 only
+  EXPECT_FALSE(ReplayEngineInputFromJson(bad, &back, &err));
+  EXPECT_NE(err.find("jobs[0].steps[1]: waits for a step"), std::string::npos) << err;
+  bad = j;
+  bad["jobs"][0]["steps"][1][5] = 0;  // its own step 1: not before it
+  EXPECT_FALSE(ReplayEngineInputFromJson(bad, &back, &err));
 }
 
 TEST(ReplayLagTest, MatchesBiosToTheScheduleAndMeasuresFromTheLeastLate) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <linux/fs.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -21,6 +22,7 @@
 #include <thread>
 
 #include "harness/core/atomic_file.h"
+#include "scenarios/replay/replay_completions.h"
 
 namespace elevbench {
 namespace {
@@ -54,9 +56,15 @@ struct FreeDeleter {
 // One thread's replay of one job.
 class JobReplayer {
  public:
-  JobReplayer(const ReplayEngineJob& job, int fd, int64_t start_ns, int64_t deadline_ns,
-              std::atomic<bool>* abort)
-      : job_(job), fd_(fd), start_ns_(start_ns), deadline_ns_(deadline_ns), abort_(abort) {}
+  JobReplayer(const ReplayEngineJob& job, uint32_t index, int fd, int64_t start_ns,
+              int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions)
+      : job_(job),
+        index_(index),
+        fd_(fd),
+        start_ns_(start_ns),
+        deadline_ns_(deadline_ns),
+        abort_(abort),
+        completions_(completions) {}
 
   // Runs the job to its end; false with err_ set.
   bool Run() {
@@ -86,12 +94,18 @@ class JobReplayer {
       err = job_.name + ": io_uring_queue_init: " + std::strerror(-ret);
       return false;
     }
-    // One worker issues this job's I/Os, in order (see the header).
+    // One worker issues this job's I/Os, in order (see the header); the ring signals the
+    // job's eventfd on each completion, where other jobs' completions wake it too.
     unsigned int workers[2] = {1, 1};
-    const int wret = io_uring_register_iowq_max_workers(&ring_, workers);
+    int wret = io_uring_register_iowq_max_workers(&ring_, workers);
+    const char* what = "io_uring_register_iowq_max_workers";
+    if (wret >= 0) {
+      wret = io_uring_register_eventfd(&ring_, completions_->EventFd(index_));
+      what = "io_uring_register_eventfd";
+    }
     if (wret < 0) {
       io_uring_queue_exit(&ring_);
-      err = job_.name + ": io_uring_register_iowq_max_workers: " + std::strerror(-wret);
+      err = job_.name + ": " + what + ": " + std::strerror(-wret);
       return false;
     }
     uint64_t largest = kEngineBufferAlign;
@@ -114,10 +128,15 @@ class JobReplayer {
     return true;
   }
 
-  // When step i may be issued: -1 while it waits for its predecessor's completion.
+  // When step i may be issued: -1 while it waits for its predecessor's completion or the one
+  // that woke it in the capture (after_job, this job's or another's).
   int64_t ReadyAt(size_t i) const {
     const ReplayStep& s = job_.steps[i];
     const auto us = static_cast<int64_t>(s.us) * 1000;
+    if (s.after_job >= 0) {
+      const int64_t done = completions_->DoneNs(static_cast<uint32_t>(s.after_job), s.after_step);
+      return done < 0 ? -1 : done + us;
+    }
     if (!s.after_previous || i == 0) return start_ns_ + us;
     return done_ns_[i - 1] < 0 ? -1 : done_ns_[i - 1] + us;
   }
@@ -191,39 +210,51 @@ class JobReplayer {
     return true;
   }
 
-  // Waits until a completion or `until` (absolute), whichever first, and reaps every
-  // completion there is.
+  // Reaps every completion there is; if there was none, sleeps on the job's eventfd until a
+  // completion of its ring, another job's completion it waits for, or `until` (absolute),
+  // whichever first, and reaps again (ReplayCompletions: no wake-up is lost).
   bool Reap(int64_t until) {
-    io_uring_cqe* cqe = nullptr;
+    bool ok = true;
+    if (ReapReady(&ok) > 0 || !ok) return ok;
     const int64_t wait = std::max<int64_t>(until - EngineNowNs(), 0);
-    __kernel_timespec ts{wait / 1000000000, wait % 1000000000};
-    int ret = io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
-    if (ret == -ETIME || ret == -EINTR) return true;
-    if (ret < 0) {
-      err = job_.name + ": io_uring_wait_cqe_timeout: " + std::strerror(-ret);
+    const timespec ts{static_cast<time_t>(wait / 1000000000), static_cast<long>(wait % 1000000000)};
+    pollfd p{completions_->EventFd(index_), POLLIN, 0};
+    if (ppoll(&p, 1, &ts, nullptr) < 0 && errno != EINTR) {
+      err = job_.name + ": ppoll: " + std::strerror(errno);
       return false;
     }
-    bool ok = true;
-    while (cqe != nullptr) {
+    uint64_t count = 0;
+    const ssize_t n = read(p.fd, &count, sizeof count);  // EAGAIN: nothing signalled
+    (void)n;
+    ReapReady(&ok);
+    return ok;
+  }
+
+  // Reaps the completions in the ring without waiting; how many. *ok false on a failed I/O.
+  size_t ReapReady(bool* ok) {
+    size_t reaped = 0;
+    io_uring_cqe* cqe = nullptr;
+    while (io_uring_peek_cqe(&ring_, &cqe) == 0 && cqe != nullptr) {
       const auto i = static_cast<size_t>(io_uring_cqe_get_data64(cqe));
       const int res = cqe->res;
       io_uring_cqe_seen(&ring_, cqe);
       --in_flight_;
+      ++reaped;
       free_slots_.push_back(slot_of_[i]);
-      if (res < 0 && ok) {
+      if (res < 0 && *ok) {
         err = StepText(job_, i) + ": " + std::strerror(-res);
-        ok = false;
+        *ok = false;
       }
       Complete(i, std::max(res, 0));
       cqe = nullptr;
-      if (io_uring_peek_cqe(&ring_, &cqe) != 0) cqe = nullptr;
     }
-    return ok;
+    return reaped;
   }
 
   void Complete(size_t i, int64_t bytes) {
     const int64_t now = EngineNowNs();
     done_ns_[i] = now;
+    completions_->Publish(index_, static_cast<uint32_t>(i), now);
     last_done_ns_ = std::max(last_done_ns_, now);
     if (first_issue_ns_ < 0) first_issue_ns_ = issued_ns_[i];
     const auto latency = static_cast<uint64_t>(std::max<int64_t>(now - issued_ns_[i], 0));
@@ -256,13 +287,16 @@ class JobReplayer {
 
   bool Fail() {
     abort_->store(true);
+    completions_->WakeAll();
     return false;
   }
 
   const ReplayEngineJob& job_;
+  const uint32_t index_;
   const int fd_;
   const int64_t start_ns_, deadline_ns_;
   std::atomic<bool>* abort_;
+  ReplayCompletions* completions_;
   io_uring ring_{};
   std::unique_ptr<void, FreeDeleter> buffers_;
   uint64_t slot_bytes_ = 0;
@@ -318,9 +352,15 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
                                ? start + static_cast<int64_t>(timeout_seconds * 1e9)
                                : start + 24LL * 3600 * 1000000000;  // a bound all the same
   std::atomic<bool> abort{false};
+  ReplayCompletions completions;
+  if (!completions.Init(input, err)) {
+    close(fd);
+    return false;
+  }
   std::vector<std::unique_ptr<JobReplayer>> replayers;
-  for (const ReplayEngineJob& job : input.jobs) {
-    replayers.push_back(std::make_unique<JobReplayer>(job, fd, start, deadline, &abort));
+  for (size_t j = 0; j < input.jobs.size(); ++j) {
+    replayers.push_back(std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j), fd,
+                                                      start, deadline, &abort, &completions));
   }
   std::vector<std::thread> threads;
   std::vector<char> ok(replayers.size(), 0);

@@ -17,10 +17,14 @@
 //   * O_DIRECT on the input's device, which must be a block device; every step must lie inside
 //     it. Nothing else is opened for writing.
 //   * A step after_previous is submitted its think time after the step before it completed in
-//     this replay; any other step at its due time after the replay's start (late ones at once);
-//     in order, at most `depth` in flight. Flushes are IORING_OP_FSYNC on the device (a FLUSH),
-//     discards BLKDISCARD (synchronous, as fio's trim).
-//   * Every wait is bounded: io_uring_wait_cqe_timeout up to the next due time or the deadline;
+//     this replay; a step with after_job its think time after that job's step completed (the
+//     completion that woke it in the capture, another thread's: replay_completions.h); any
+//     other step at its due time after the replay's start (late ones at once); in order, at
+//     most `depth` in flight. The plan's waits point to steps queued earlier in the capture,
+//     so they form no cycle; any input's waits end at the deadline all the same. Flushes are
+//     IORING_OP_FSYNC on the device (a FLUSH), discards BLKDISCARD (synchronous, as fio's trim).
+//   * Every wait is bounded: ppoll on the thread's eventfd (its ring's completions and the
+//     completions it waits for signal it) up to the next due time or the deadline;
 //     past the deadline the engine stops issuing and fails (the parent also kills it at the cell's
 //     timeout).
 //   * Latency per I/O is submission to reaping in its thread (fio's clat in kind); the cell's

@@ -24,20 +24,45 @@ bool StepOpOf(const std::string& name, BlockTraceOp* op) {
 }
 
 bool StepFromJson(const json& j, ReplayStep* step, std::string* err) {
-  const bool shape = j.is_array() && j.size() == 5 && j[0].is_string();
+  const bool shape = j.is_array() && (j.size() == 5 || j.size() == 7) && j[0].is_string();
   bool numbers = shape;
   // Parsed text holds them as unsigned, a document built in memory may hold them as signed.
-  for (size_t i = 1; numbers && i < 5; ++i) {
+  for (size_t i = 1; numbers && i < j.size(); ++i) {
     numbers = j[i].is_number_integer() && j[i].get<int64_t>() >= 0;
   }
-  if (!numbers || !StepOpOf(j[0].get<std::string>(), &step->op) || j[3].get<uint64_t>() > 1) {
-    *err = "expected [read|write|trim|flush, offset, bytes, 0|1, us]";
+  if (!numbers || !StepOpOf(j[0].get<std::string>(), &step->op) || j[3].get<uint64_t>() > 1 ||
+      (j.size() == 7 && (j[3].get<uint64_t>() == 1 || j[5].get<uint64_t>() > INT32_MAX ||
+                         j[6].get<uint64_t>() > UINT32_MAX))) {
+    *err = "expected [read|write|trim|flush, offset, bytes, 0|1, us] or [..., 0, us, job, step]";
     return false;
   }
   step->offset = j[1].get<uint64_t>();
   step->bytes = j[2].get<uint64_t>();
   step->after_previous = j[3].get<uint64_t>() == 1;
   step->us = j[4].get<uint64_t>();
+  if (j.size() == 7) {
+    step->after_job = static_cast<int32_t>(j[5].get<uint64_t>());
+    step->after_step = static_cast<uint32_t>(j[6].get<uint64_t>());
+  }
+  return true;
+}
+
+// Whether every step's awaited completion exists and, in its own job, comes before it.
+bool AwaitedStepsExist(const ReplayEngineInput& input, std::string* err) {
+  for (size_t j = 0; j < input.jobs.size(); ++j) {
+    const std::vector<ReplayStep>& steps = input.jobs[j].steps;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const ReplayStep& s = steps[i];
+      if (s.after_job < 0) continue;
+      const auto job = static_cast<size_t>(s.after_job);
+      if (job >= input.jobs.size() || s.after_step >= input.jobs[job].steps.size() ||
+          (job == j && s.after_step >= i)) {
+        *err = "jobs[" + std::to_string(j) + "].steps[" + std::to_string(i) +
+               "]: waits for a step that is not there or not before it";
+        return false;
+      }
+    }
+  }
   return true;
 }
 
@@ -82,8 +107,13 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
   for (const ReplayEngineJob& job : input.jobs) {
     json steps = json::array();
     for (const ReplayStep& s : job.steps) {
-      steps.push_back(
-          json::array({StepOpName(s.op), s.offset, s.bytes, s.after_previous ? 1u : 0u, s.us}));
+      json step =
+          json::array({StepOpName(s.op), s.offset, s.bytes, s.after_previous ? 1u : 0u, s.us});
+      if (s.after_job >= 0) {
+        step.push_back(s.after_job);
+        step.push_back(s.after_step);
+      }
+      steps.push_back(std::move(step));
     }
     jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
   }
@@ -109,6 +139,7 @@ bool ReplayEngineInputFromJson(const json& j, ReplayEngineInput* out, std::strin
       return false;
     }
   }
+  if (!AwaitedStepsExist(input, err)) return false;
   *out = std::move(input);
   return true;
 }

@@ -36,9 +36,11 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
                                       bool writes);
 
 /// {"device", "writes", "jobs": [{"name", "depth", "steps": [[OP, OFFSET, BYTES, AFTER, US]]}]}
-/// with OP one of "read", "write", "trim", "flush" and AFTER 0 or 1 (ReplayStep).
+/// with OP one of "read", "write", "trim", "flush" and AFTER 0 or 1 (ReplayStep); a step that
+/// waits for another completion (ReplayStep::after_job) is [OP, OFFSET, BYTES, 0, US, JOB, STEP].
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
-/// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …").
+/// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
+/// also for a step waiting for a step that does not exist or, in its own job, is not before it.
 [[nodiscard]] bool ReplayEngineInputFromJson(const nlohmann::json& j, ReplayEngineInput* input,
                                              std::string* err);
 

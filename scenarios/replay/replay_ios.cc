@@ -1,6 +1,7 @@
 #include "scenarios/replay/replay_ios.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace elevbench {
 namespace {
@@ -19,6 +20,9 @@ bool ContinuesIo(const ReplayIo& io, const BlockTraceRecord& r, uint64_t previou
          !(io.flags & kTraceFua) &&
          (io.sectors + r.sectors) * kIoSectorBytes <= kReplayPlugMergeBytes;
 }
+
+// A data-less flush without a recorded completion (the trace records none for flushes).
+bool UnrecordedFlush(const ReplayIo& io) { return io.op == BlockTraceOp::kFlush && io.done_ns < 0; }
 
 }  // namespace
 
@@ -41,10 +45,53 @@ std::vector<ReplayIo> PlugMergedIos(const std::vector<const BlockTraceRecord*>& 
 }
 
 ReplayDependency DependencyOf(const std::vector<ReplayIo>& ios, size_t i) {
-  if (i == 0 || ios[i - 1].done_ns < 0) return {};
+  if (i == 0) return {};
+  if (UnrecordedFlush(ios[i - 1])) return {true, 0, false, {}};
+  if (ios[i - 1].done_ns < 0) return {};
   const auto done = static_cast<uint64_t>(ios[i - 1].done_ns);
   if (ios[i].time_ns < done) return {};
-  return {true, ios[i].time_ns - done};
+  return {true, ios[i].time_ns - done, false, {}};
+}
+
+std::vector<std::vector<ReplayDependency>> InferDependencies(
+    const std::vector<std::vector<ReplayIo>>& processes, uint64_t window_ns) {
+  // Every completion an I/O can wait for, in time order (ties: the later-queued I/O last).
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> done;  // done_ns, process, io
+  for (size_t p = 0; p < processes.size(); ++p) {
+    for (size_t i = 0; i < processes[p].size(); ++i) {
+      const ReplayIo& io = processes[p][i];
+      if (io.done_ns > 0 && static_cast<uint64_t>(io.done_ns) > io.time_ns) {
+        done.emplace_back(io.done_ns, static_cast<uint32_t>(p), static_cast<uint32_t>(i));
+      }
+    }
+  }
+  std::sort(done.begin(), done.end());
+  std::vector<std::vector<ReplayDependency>> deps(processes.size());
+  for (size_t p = 0; p < processes.size(); ++p) {
+    for (size_t i = 0; i < processes[p].size(); ++i) {
+      const uint64_t queued = processes[p][i].time_ns;
+      ReplayDependency dep = DependencyOf(processes[p], i);
+      // Its process waited for its flush: nothing may go before that completes.
+      if (i > 0 && UnrecordedFlush(processes[p][i - 1])) {
+        deps[p].push_back(dep);
+        continue;
+      }
+      // The latest completion at or before `queued`.
+      auto it = std::upper_bound(done.begin(), done.end(),
+                                 std::make_tuple(queued, UINT32_MAX, UINT32_MAX));
+      if (it != done.begin()) {
+        const auto& [at, q, j] = *std::prev(it);
+        const bool predecessor = q == p && j + 1 == i;
+        if (queued - at <= window_ns && !predecessor && !(q == p && j >= i)) {
+          dep = {false, queued - at, true, {q, j}};
+        } else if (queued - at <= window_ns && predecessor) {
+          dep = {true, queued - at, false, {}};
+        }
+      }
+      deps[p].push_back(dep);
+    }
+  }
+  return deps;
 }
 
 }  // namespace elevbench

@@ -88,18 +88,34 @@ void AppendWait(const std::string& device, uint64_t ms, uint64_t* last_wait_ms, 
   *last_wait_ms = ms;
 }
 
-// The dependent replayer's steps for ios[i], at `offset` on the target: a preflush write is a
-// flush, then the write once the flush completed (what REQ_PREFLUSH means).
-void AppendSteps(const std::vector<ReplayIo>& ios, size_t i, uint64_t offset,
+// The index of each I/O's last step in its job (a preflush write is two steps: the flush, then
+// the write), what a step waiting for that I/O's completion names.
+std::vector<uint32_t> LastSteps(const std::vector<ReplayIo>& ios) {
+  std::vector<uint32_t> last;
+  uint32_t steps = 0;
+  for (const ReplayIo& io : ios) {
+    steps += (io.flags & kTracePreflush) ? 2 : 1;
+    last.push_back(steps - 1);
+  }
+  return last;
+}
+
+// The dependent replayer's steps for `io` timed by `dep`, at `offset` on the target: a
+// preflush write is a flush, then the write once the flush completed (what REQ_PREFLUSH means).
+// last_steps[p] is LastSteps of process p's I/Os.
+void AppendSteps(const ReplayIo& io, const ReplayDependency& dep,
+                 const std::vector<std::vector<uint32_t>>& last_steps, uint64_t offset,
                  const ReplayOptions& o, ReplayJob* job) {
-  const ReplayIo& io = ios[i];
-  const ReplayDependency dep = DependencyOf(ios, i);
   ReplayStep step;
   step.after_previous = dep.after_previous;
-  if (!o.no_stall) {
-    step.us = dep.after_previous ? ScheduledUs(dep.think_ns, o) : ScheduledUs(io.time_ns, o);
+  if (dep.after_completion) {
+    step.after_job = static_cast<int32_t>(dep.of.process);
+    step.after_step = last_steps[dep.of.process][dep.of.io];
   }
-  if (dep.after_previous) ++job->dependent_ios;
+  const bool waits = dep.after_previous || dep.after_completion;
+  if (!o.no_stall) step.us = waits ? ScheduledUs(dep.think_ns, o) : ScheduledUs(io.time_ns, o);
+  if (waits) ++job->dependent_ios;
+  if (dep.after_completion) ++job->woken_ios;
   if (io.flags & kTracePreflush) {
     step.op = BlockTraceOp::kFlush;
     job->steps.push_back(step);
@@ -112,14 +128,16 @@ void AppendSteps(const std::vector<ReplayIo>& ios, size_t i, uint64_t offset,
   job->steps.push_back(step);
 }
 
-ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const std::string& device,
+// Process `index`'s job: its records, their I/Os (PlugMergedIos) and the I/Os' dependencies.
+ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records,
+                   const std::vector<ReplayIo>& ios, const std::vector<ReplayDependency>& deps,
+                   const std::vector<std::vector<uint32_t>>& last_steps, const std::string& device,
                    const ReplayMapping& m, const ReplayOptions& o, uint32_t index,
                    std::vector<ReplayScheduled>* scheduled) {
   ReplayJob job;
   job.pid = records.front()->pid;
   job.comm = records.front()->comm;
   job.name = JobName(job.pid, job.comm);
-  const std::vector<ReplayIo> ios = PlugMergedIos(records);
   job.iodepth = std::min(std::max(LargestBurst(ios), LargestInFlight(records)), kAsyncDepth);
   job.ioengine = job.iodepth > 1 ? "libaio" : "psync";
   std::string& log = job.iolog;
@@ -140,7 +158,7 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records, const st
     const uint64_t offset = io.op == BlockTraceOp::kFlush
                                 ? 0
                                 : MappedOffset(m, io.sector, static_cast<uint32_t>(io.sectors));
-    AppendSteps(ios, i, offset, o, &job);
+    AppendSteps(io, deps[i], last_steps, offset, o, &job);
     if (io.flags & kTracePreflush) {
       log += device + " sync 0 0\n";
       ++job.added_syncs;
@@ -250,9 +268,17 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     ++p.trace_ops;
     p.trace_bytes += static_cast<uint64_t>(r.sectors) * kSectorBytes;
   }
+  std::vector<std::vector<ReplayIo>> ios;  // per process, in `order`
+  std::vector<std::vector<uint32_t>> last_steps;
   for (int32_t pid : order) {
-    p.jobs.push_back(BuildJob(by_pid[pid], device, p.mapping, o,
-                              static_cast<uint32_t>(p.jobs.size()), &p.scheduled));
+    ios.push_back(PlugMergedIos(by_pid[pid]));
+    last_steps.push_back(LastSteps(ios.back()));
+  }
+  const auto deps = InferDependencies(ios, kReplayWakeWindowNs);
+  for (size_t j = 0; j < order.size(); ++j) {
+    const int32_t pid = order[j];
+    p.jobs.push_back(BuildJob(by_pid[pid], ios[j], deps[j], last_steps, device, p.mapping, o,
+                              static_cast<uint32_t>(j), &p.scheduled));
     const double p50 = ReadMedianMs(by_pid[pid]);
     p.jobs.back().trace_read_p50_ms = p50 < 0 ? -1 : p50 / o.speed;
   }

@@ -71,6 +71,12 @@ struct ReplayStep {
   /// replay's start (the recorded time after --speed). Under --no-stall every `us` is 0.
   bool after_previous = false;
   uint64_t us = 0;
+  /// When ≥ 0 (and not after_previous): issued `us` after step `after_step` of job
+  /// `after_job` (this one's or another's, in ReplayPlan::jobs) completed in the replay, the
+  /// completion that woke it in the capture (InferDependencies); that step was queued earlier
+  /// in the capture, so no wait is circular. Always after the job's previous step was issued.
+  int32_t after_job = -1;
+  uint32_t after_step = 0;
   bool operator==(const ReplayStep&) const = default;
 };
 
@@ -97,7 +103,8 @@ struct ReplayJob {
   double trace_read_p50_ms = -1;
   /// The same I/Os for the dependent replayer (ios of them, plus a flush per added sync).
   std::vector<ReplayStep> steps;
-  uint64_t dependent_ios = 0;  ///< ios timed after their predecessor's completion
+  uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)
+  uint64_t woken_ios = 0;      ///< of those, ios timed after another I/O's than the predecessor's
 };
 
 /// The scheduled issue time of one data bio or flush on the target, for the lag.

@@ -53,10 +53,11 @@ bool DeviceBytes(const std::string& device, uint64_t* bytes, std::string* err) {
   return *bytes > 0;
 }
 
-// The I/Os the dependent replayer times after their predecessor's completion (replay_ios.h).
-uint64_t DependentIos(const ReplayPlan& plan) {
+// The I/Os the dependent replayer times after a completion (replay_ios.h); with `woken`, only
+// those after another I/O's than their predecessor's (another process's, mostly).
+uint64_t DependentIos(const ReplayPlan& plan, bool woken = false) {
   uint64_t n = 0;
-  for (const ReplayJob& job : plan.jobs) n += job.dependent_ios;
+  for (const ReplayJob& job : plan.jobs) n += woken ? job.woken_ios : job.dependent_ios;
   return n;
 }
 
@@ -190,7 +191,8 @@ class ReplaySuite : public Suite {
               {"span_bytes", plan_.mapping.span_bytes},
               {"jobs", plan_.jobs.size()},
               {"replayer", replayer_},
-              {"dependent_ios", DependentIos(plan_)}};
+              {"dependent_ios", DependentIos(plan_)},
+              {"woken_ios", DependentIos(plan_, true)}};
     return true;
   }
 
