@@ -65,15 +65,6 @@ TEST(RunPolicyTest, TheCacheNoteSaysWhatTheRunDid) {
   EXPECT_EQ(GlobalCacheDropNote(false, false), " (not root: no global drop)");
 }
 
-TEST(RunPolicyTest, AFilesystemElevbenchMadeIsRemountedSerialOrInLanes) {
-  const std::string remounted =
-      " remounted before each cell (its page cache, dentries and inodes dropped)";
-  EXPECT_EQ(CellCacheDropNote(true, true, true, 1), "; the filesystem" + remounted);
-  EXPECT_EQ(CellCacheDropNote(true, true, true, 2), "; each lane's filesystem" + remounted);
-  EXPECT_EQ(CellCacheDropNote(true, true, false, 1), "; all caches dropped before each cell");
-  EXPECT_EQ(CellCacheDropNote(true, false, true, 2), " (--no-drop-caches: no global drop)");
-}
-
 TEST(RunPolicyTest, TheContextRecordsTheRunsFacts) {
   RunTarget target;  // not created: no disks, an empty description
   RunContextFacts f;

@@ -275,12 +275,14 @@ void RunJob::Describe() {
   DescribeSession();
   const SessionConfig& sc = session_;
   doc_.suite = o.suite_name;
-  doc_.context =
-      RunContextJson({o.command_line, machine_, emulated_machine_, checked_.fio_version, &target_,
-                      switching_, pinned_, sc.seed, root_, sc.drop_caches, o.timeout_seconds,
-                      o.suite->CachePolicy(CellCacheDropNote(
-                          root_, sc.drop_caches, target_.CanRemakeFilesystem(), checked_.lanes)),
-                      vm_written_, disk_writeback_});
+  doc_.context = RunContextJson(
+      {o.command_line, machine_, emulated_machine_, checked_.fio_version, &target_, switching_,
+       pinned_, sc.seed, root_, sc.drop_caches, o.timeout_seconds,
+       o.suite->CachePolicy(checked_.lanes > 1 && sc.drop_caches
+                                ? "; each lane's filesystem remounted before each cell (its "
+                                  "page cache, dentries and inodes dropped)"
+                                : GlobalCacheDropNote(root_, sc.drop_caches)),
+       vm_written_, disk_writeback_});
   if (sc.fresh_fs) doc_.context["fresh_fs"] = true;  // each cell on a filesystem made for it
   doc_.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};

@@ -88,12 +88,6 @@ std::string GlobalCacheDropNote(bool root, bool drop_caches) {
   return root ? " (--no-drop-caches: no global drop)" : " (not root: no global drop)";
 }
 
-std::string CellCacheDropNote(bool root, bool drop_caches, bool remounts, int lanes) {
-  if (!drop_caches || (!remounts && lanes <= 1)) return GlobalCacheDropNote(root, drop_caches);
-  return std::string(lanes > 1 ? "; each lane's filesystem" : "; the filesystem") +
-         " remounted before each cell (its page cache, dentries and inodes dropped)";
-}
-
 namespace {
 
 // The context's "devices": each disk of the target, named as what elevbench made of it.

@@ -59,11 +59,6 @@ struct RunContextFacts {
 /// The line that completes a suite's cache policy with what the run did globally.
 std::string GlobalCacheDropNote(bool root, bool drop_caches);
 
-/// The line that completes a suite's cache policy with the run's cache drop before each cell:
-/// `remounts` (the target is a filesystem elevbench made, RunTarget::DropCaches) says the
-/// filesystem was remounted, each lane's when `lanes` > 1; otherwise GlobalCacheDropNote.
-std::string CellCacheDropNote(bool root, bool drop_caches, bool remounts, int lanes);
-
 /// The results context: machine, target, devices, what was pinned and how caches were handled
 /// (docs/output-format.md).
 nlohmann::json RunContextJson(const RunContextFacts& facts);

@@ -68,17 +68,11 @@ class RunTarget {
   /// false for a directory. Reads a few /proc and /sys files, and every 2 s asks the daemon a
   /// statfs from a child (up to 5 s): poll it from one thread (the target watch).
   bool Lost(std::string* why) const;
-  /// The cache drop before a cell. On a filesystem elevbench made (CanRemakeFilesystem): written
-  /// back and remounted (device/filesystem_reset.h's RemountToDropCaches), as each lane's is, so
-  /// that a serial cell starts as a lane's does, on a freshly mounted filesystem: ext4 (which
-  /// also serves ext2 on kernels built without ext2) forgets its block-group state at unmount
-  /// and reads the block bitmaps again at the first allocation, 16 long seeks on a 2 GB
-  /// ide-2003 disk (docs/lanes.md). Otherwise (--dir, --device, a raw device): writes back what
-  /// the run may write (syncfs of the target's filesystem, or fsync of its raw device) under a
-  /// deadline (process/bounded_call.h: 120 s, then the emulated disk's connection is aborted),
-  /// never the whole machine's dirty data (sync(2) would hang the run on any stuck device of the
-  /// machine), then drops the clean page cache, dentries and inodes (DropCleanCaches). Needs
-  /// root. err is one line.
+  /// The cache drop before a cell: writes back what the run may write (syncfs of the target's
+  /// filesystem, or fsync of its raw device) under a deadline (process/bounded_call.h: 120 s,
+  /// then the emulated disk's connection is aborted), never the whole machine's dirty data
+  /// (sync(2) would hang the run on any stuck device of the machine), then drops the clean page
+  /// cache, dentries and inodes (DropCleanCaches). Needs root. err is one line.
   [[nodiscard]] bool DropCaches(std::string* err) const;
   /// Whether RemakeFilesystem can work here: elevbench made the device and a filesystem on it.
   bool CanRemakeFilesystem() const { return created_device_ && device_.empty() && !fs_.empty(); }
