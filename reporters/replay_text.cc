@@ -51,17 +51,20 @@ bool DependentReplayer(const ResultsDocument& doc) {
 
 std::string RenderProcessRows(const std::vector<ReplayProcessSummary>& rows, bool dependent) {
   std::string out = std::string("Per process (one ") + (dependent ? "engine thread" : "fio job") +
-                    " each; latency of every bio as the kernel traced it, in ms):\n";
+                    " each; latency of every bio as the kernel traced it, in ms; its span, first "
+                    "bio queued to last completed, mean of the cells):\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8s %8s %8s %8s %12s\n", "Process",
+  std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8s %8s %8s %8s %12s %8s\n", "Process",
                 "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9",
-                dependent ? "its own p99" : "fio clat p99");
+                dependent ? "its own p99" : "fio clat p99", "Span s");
   out += line;
   for (const ReplayProcessSummary& r : rows) {
-    std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f\n",
+    char span[32] = "-";
+    if (r.span_seconds >= 0) std::snprintf(span, sizeof span, "%.3f", r.span_seconds);
+    std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f %8s\n",
                   r.job.c_str(), r.configuration.c_str(), r.direction.c_str(), r.engine.c_str(),
                   static_cast<unsigned long long>(r.latency.count()), Ms(r.latency, 50).c_str(),
-                  Ms(r.latency, 99).c_str(), Ms(r.latency, 99.9).c_str(), r.fio_p99_ms);
+                  Ms(r.latency, 99).c_str(), Ms(r.latency, 99.9).c_str(), r.fio_p99_ms, span);
     out += line;
   }
   return out;

@@ -40,6 +40,11 @@ TEST(CaptureJobTest, UsageErrorsComeBeforeAnythingIsMade) {
   c.target.device = "sda";
   c.out = dir.path() + "/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "--device needs --duration SECONDS or -- COMMAND ARGS");
+  c.command = {"true"};
+  c.setup = "touch f";
+  EXPECT_EQ(CaptureCheckError(c),
+            "--setup needs a target elevbench makes (--emulated or --scratch): --device is only "
+            "observed");
 }
 
 TEST(CaptureJobTest, TheSourceNamesTheDiskAndTheCommand) {
@@ -55,6 +60,34 @@ TEST(CaptureJobTest, TheSourceNamesTheDiskAndTheCommand) {
   c.target.scratch = "1G";
   c.target.fs = "xfs";
   EXPECT_EQ(CaptureSourceOf(c), "scratch 1G, xfs: tar -xf src.tar");
+  c.setup = "cp /src/linux.tar src.tar";
+  EXPECT_EQ(CaptureSourceOf(c),
+            "scratch 1G, xfs: tar -xf src.tar (set-up: cp /src/linux.tar src.tar)");
+}
+
+TEST(CaptureJobTest, TheOutcomeSaysWhatWasCapturedAndAFailedCommandFailsIt) {
+  CaptureJobConfig c;
+  c.command = {"tar", "-xf", "src.tar"};
+  c.out = "t.trace";
+  CaptureOutcome outcome;
+  outcome.summary.records = 951;
+  outcome.summary.duration_seconds = 0.5;
+  std::vector<std::string> notes;
+  EXPECT_TRUE(DescribeCaptureOutcome(c, outcome, &notes));
+  EXPECT_EQ(notes, std::vector<std::string>{"captured 951 bios from 0 processes in 0.500000 s "
+                                            "into t.trace"});
+  outcome.command_exit_code = 2;
+  outcome.command_stderr_tail = "tar: src.tar: Cannot open";
+  notes.clear();
+  EXPECT_FALSE(DescribeCaptureOutcome(c, outcome, &notes));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "tar exited with status 2: tar: src.tar: Cannot open");
+  outcome = CaptureOutcome{};
+  outcome.lost_events = 3;
+  notes.clear();
+  EXPECT_FALSE(DescribeCaptureOutcome(c, outcome, &notes)) << "a trace with lost events fails";
+  EXPECT_EQ(notes.back(),
+            "captured 0 bios from 0 processes in 0.000000 s into t.trace (3 events lost)");
 }
 
 }  // namespace

@@ -101,7 +101,13 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
     for (const ReplayProcess& p : r.processes) ran += p.job.name.empty() ? 0 : 1;
     EXPECT_EQ(ran, pids.size()) << "every planned job ran";
     uint64_t timed = 0;
-    for (const ReplayProcess& p : r.processes) timed += p.kernel_write.count();
+    for (const ReplayProcess& p : r.processes) {
+      timed += p.kernel_write.count();
+      if (p.kernel_read.count() + p.kernel_write.count() > 1) {
+        EXPECT_GT(p.replay_span_seconds, 0) << p.comm << ": its span, in the kernel's view";
+        EXPECT_GT(p.trace_span_seconds, 0) << p.comm;
+      }
+    }
     EXPECT_GT(timed, 0u);
   }
   // The capture ran under none, which is among the configurations: the fidelity is measured.
@@ -110,6 +116,35 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
       << rep.output;
   ASSERT_TRUE(summary.contains("fidelity")) << summary.dump();
   EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
+}
+
+// --setup runs before the trace starts and its data is written back and dropped from the
+// caches: the trace has the command's reads of the set-up's file, from the disk, and not the
+// set-up's writes of it.
+TEST(CaptureReplayRootTest, ASetUpRunsBeforeTheTraceAndTheCommandReadsItsFileFromTheDisk) {
+  std::string why;
+  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+  testing::ScopedTempDir temp("/var/tmp");
+  const std::string before = LeftoverState();
+  const std::string trace = temp.path() + "/s.trace";
+  const ProcessResult cap =
+      testing::RunElevbenchCli({"capture", "--scratch", "256M", "--fs", "ext4", "--out", trace,
+                                "--setup", "head -c 4194304 /dev/urandom > f", "--", "cat", "f"},
+                               900);
+  ASSERT_EQ(cap.exit_code, 0) << cap.error_output;
+  EXPECT_EQ(LeftoverState(), before);
+  BlockTrace t;
+  std::string err;
+  ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+  uint64_t read = 0, written = 0;
+  for (const BlockTraceRecord& r : t.records) {
+    if (r.op == BlockTraceOp::kRead) read += r.sectors * 512ULL;
+    if (r.op == BlockTraceOp::kWrite) written += r.sectors * 512ULL;
+  }
+  EXPECT_GE(read, 4194304u) << "cat read the set-up's file from the disk";
+  EXPECT_LT(written, 1048576u) << "the set-up's 4 MiB were written before the trace started";
+  EXPECT_NE(t.header.source.find("(set-up: head -c 4194304 /dev/urandom > f)"), std::string::npos)
+      << t.header.source;
 }
 
 // The dependent replayer (elevbench's io_uring engine, `internal replay-engine`) on the untar

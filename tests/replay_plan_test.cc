@@ -131,6 +131,11 @@ TEST(ReplayPlanTest, TheTracedSpanAndEachProcesssReadMedian) {
   EXPECT_DOUBLE_EQ(plan.trace_span_seconds, 0.02102);
   EXPECT_DOUBLE_EQ(plan.jobs[0].trace_read_p50_ms, 6.0);  // cat
   EXPECT_DOUBLE_EQ(plan.jobs[1].trace_read_p50_ms, -1);   // the kworker did not read
+  // Each process's own span: cat from 1 ms to its second read done at 8 + 6 ms; the kworker
+  // from 2 ms to 2.02 + 20 ms; jbd2's flush (not timed) ends where it was queued.
+  EXPECT_DOUBLE_EQ(plan.jobs[0].trace_span_seconds, 0.013);
+  EXPECT_DOUBLE_EQ(plan.jobs[1].trace_span_seconds, 0.02002);
+  EXPECT_DOUBLE_EQ(plan.jobs[2].trace_span_seconds, 0.003);
 }
 
 // #31 §2: the dependent replayer's steps. cat read, waited (6 ms), thought 1 ms and read again:

@@ -42,14 +42,25 @@ ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64
   r.lag_p99_ms = 12;
   r.keeps_time = true;
   r.mapping = "as recorded";
-  ReplayProcess cat{
-      42, "cat", "psync", 100, 1.5, -1, {}, {}, MakeJobResult("p42_cat", true, 100, read_ms)};
+  ReplayProcess cat{42,
+                    "cat",
+                    "psync",
+                    100,
+                    1.5,
+                    -1,
+                    0.6,
+                    static_cast<double>(read_ms) / 10,
+                    {},
+                    {},
+                    MakeJobResult("p42_cat", true, 100, read_ms)};
   cat.kernel_read.Record(read_ms * 1000000, 100);
   ReplayProcess flusher{7,
                         "kworker/u8:2",
                         "libaio",
                         200,
                         0.2,
+                        -1,
+                        0.9,
                         -1,
                         {},
                         {},

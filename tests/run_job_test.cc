@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "app/suites.h"
 #include "harness/run/run_checks.h"
 #include "harness/run/session_hooks.h"
+#include "test_util.h"
 
 namespace elevbench {
 namespace {
@@ -42,6 +44,25 @@ TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {
   std::string err;
   EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
   EXPECT_EQ(err, "--lanes 2: mysuite does not run in lanes: it is a test");
+}
+
+// A relative --out once gave a relative work directory: the journal refused the raw events file
+// a cell's tracefs capture keeps there, and the replay's lag and `run command`'s bios went
+// untraced without a word.
+TEST(RunJobTest, TheWorkDirectoryIsAbsoluteForARelativeOut) {
+  testing::ScopedTempDir dir;
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  config.out = "r.json";
+  RunJob job(config, [](const std::string&) {});
+  std::string err;
+  const bool made = job.Check(&err) && job.MakeWorkDir(&err);
+  std::filesystem::current_path(before);
+  ASSERT_TRUE(made) << err;
+  EXPECT_EQ(job.work_dir(), dir.path() + "/r.json.fio");
+  EXPECT_TRUE(std::filesystem::is_directory(job.work_dir()));
 }
 
 TEST(RunJobTest, AJobWithoutASuiteStopsAtItsFirstStep) {

@@ -17,26 +17,6 @@
 namespace elevbench {
 namespace {
 
-// What the capture gave, said in notes; its exit code.
-int CaptureExitCode(const CaptureJobConfig& o, const CaptureOutcome& outcome) {
-  if (outcome.command_exit_code != 0 || outcome.command_term_signal != 0) {
-    PrintNote(o.command.front() + " exited with " +
-              (outcome.command_term_signal
-                   ? "signal " + std::to_string(outcome.command_term_signal)
-                   : "status " + std::to_string(outcome.command_exit_code)) +
-              (outcome.command_stderr_tail.empty() ? "" : ": " + outcome.command_stderr_tail));
-  }
-  PrintNote(
-      "captured " + std::to_string(outcome.summary.records) + " bios from " +
-      std::to_string(outcome.summary.processes.size()) + " processes in " +
-      std::to_string(outcome.summary.duration_seconds) + " s into " + o.out +
-      (outcome.lost_events ? " (" + std::to_string(outcome.lost_events) + " events lost)" : ""));
-  return outcome.command_exit_code == 0 && outcome.command_term_signal == 0 &&
-                 outcome.lost_events == 0
-             ? kExitOk
-             : kExitFailure;
-}
-
 // The steps of the capture job (harness/run/capture_job.h), each failure its exit code.
 int CaptureCommand(const CaptureJobConfig& o) {
   CaptureJob job(o, PrintError);
@@ -57,8 +37,10 @@ int CaptureCommand(const CaptureJobConfig& o) {
     PrintError(err);
     return InterruptRequested() ? kExitInterrupted : kExitFailure;
   }
-  const int code = CaptureExitCode(o, outcome);
-  return job.Restore() ? code : kExitFailure;
+  std::vector<std::string> notes;
+  const bool succeeded = DescribeCaptureOutcome(o, outcome, &notes);
+  for (const std::string& note : notes) PrintNote(note);
+  return job.Restore() && succeeded ? kExitOk : kExitFailure;
 }
 
 int TraceShowCommand(const std::string& path, bool json) {
@@ -91,6 +73,9 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
                   "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
       ->check(CLI::Range(0.001, 7 * 24 * 3600.0));
   cmd->add_option("--out", o->out, "The trace file to write")->required();
+  cmd->add_option("--setup", o->setup,
+                  "Shell command (sh -c) run in the target's root before the trace starts; "
+                  "written back and the caches dropped after it");
   cmd->add_option("command", o->command,
                   "-- COMMAND ARGS: the workload (run in the target's root)");
   return [o] { return CaptureCommand(*o); };

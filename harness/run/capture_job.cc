@@ -22,7 +22,26 @@ std::string CaptureSourceOf(const CaptureJobConfig& o) {
     source += ":";
     for (const std::string& word : o.command) source += " " + word;
   }
+  if (!o.setup.empty()) source += " (set-up: " + o.setup + ")";
   return source;
+}
+
+bool DescribeCaptureOutcome(const CaptureJobConfig& o, const CaptureOutcome& outcome,
+                            std::vector<std::string>* notes) {
+  const bool command_failed = outcome.command_exit_code != 0 || outcome.command_term_signal != 0;
+  if (command_failed) {
+    notes->push_back(
+        o.command.front() + " exited with " +
+        (outcome.command_term_signal ? "signal " + std::to_string(outcome.command_term_signal)
+                                     : "status " + std::to_string(outcome.command_exit_code)) +
+        (outcome.command_stderr_tail.empty() ? "" : ": " + outcome.command_stderr_tail));
+  }
+  notes->push_back(
+      "captured " + std::to_string(outcome.summary.records) + " bios from " +
+      std::to_string(outcome.summary.processes.size()) + " processes in " +
+      std::to_string(outcome.summary.duration_seconds) + " s into " + o.out +
+      (outcome.lost_events ? " (" + std::to_string(outcome.lost_events) + " events lost)" : ""));
+  return !command_failed && outcome.lost_events == 0;
 }
 
 CaptureJob::CaptureJob(CaptureJobConfig config,
@@ -45,6 +64,12 @@ bool CaptureJob::Check(std::string* err) {
   }
   if (!t.device.empty() && o.command.empty() && o.duration <= 0) {
     *err = "--device needs --duration SECONDS or -- COMMAND ARGS";
+    return false;
+  }
+  if (!o.setup.empty() && !t.device.empty()) {
+    *err =
+        "--setup needs a target elevbench makes (--emulated or --scratch): --device is only "
+        "observed";
     return false;
   }
   if (!o.command.empty() && !ProgramInPath(o.command.front()) &&
@@ -88,6 +113,7 @@ bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {
   capture.device = config_.target.device;
   capture.duration_seconds = config_.duration;
   capture.command = config_.command;
+  capture.setup = config_.setup;
   capture.out = config_.out;
   capture.source = CaptureSourceOf(config_);
   const RunTarget* target = config_.target.device.empty() ? &target_ : nullptr;

@@ -29,10 +29,17 @@ struct CaptureJobConfig {
   double duration = 0;               ///< --duration SECONDS: with `target.device` and no command
   std::string out;                   ///< the trace file
   std::vector<std::string> command;  ///< the workload (after `--`), run in the target's root
+  std::string setup;  ///< --setup: run before the trace starts (CaptureConfig::setup)
 };
 
 /// "device sdb", "emulated ide-2003, ext4: tar -xf src.tar": the trace header's source.
 std::string CaptureSourceOf(const CaptureJobConfig& config);
+
+/// The notes a finished capture gives, in order (the command's failure with its stderr's last
+/// line; how many bios from how many processes went into which file) and whether it succeeded:
+/// the command exited 0 and tracefs lost no event.
+bool DescribeCaptureOutcome(const CaptureJobConfig& config, const CaptureOutcome& outcome,
+                            std::vector<std::string>* notes);
 
 /// One capture. Call the steps in the order they are declared; after a step returns false,
 /// call no more of them (destroying the job undoes what was made). Not copyable.
@@ -45,7 +52,8 @@ class CaptureJob {
   CaptureJob& operator=(const CaptureJob&) = delete;
 
   /// Every usage error, before anything is made: one traced disk, a workload, a command that
-  /// exists, a writable --out off the traced disk, the filesystem, root. False: a usage error.
+  /// exists, --setup only on a target elevbench makes, a writable --out off the traced disk,
+  /// the filesystem, root. False: a usage error.
   [[nodiscard]] bool Check(std::string* err);
   /// The interrupt handlers, what an earlier run left undone, then the journal's lock. False:
   /// the journal cannot be had.

@@ -89,6 +89,29 @@ bool RunTracedCommand(const std::vector<std::string>& command, const std::string
   return true;
 }
 
+// The set-up (CaptureConfig::setup) in the target's root, then the target written back and the
+// caches dropped; false with err when it could not run, failed or was interrupted.
+bool RunCaptureSetUp(const std::string& setup, const RunTarget& target, Progress* progress,
+                     std::string* err) {
+  ProcessOptions options;
+  options.stdout_path = "/dev/null";
+  options.working_directory = target.directory();
+  progress->Note("elevbench: capture: set-up: " + setup);
+  ProcessResult result;
+  if (!RunProcess({"sh", "-c", setup}, options, &result, err)) return Fail(err, "--setup: " + *err);
+  if (result.interrupted) {
+    return Fail(err, "interrupted by signal " + std::to_string(InterruptSignal()));
+  }
+  if (result.exit_code != 0 || result.term_signal != 0) {
+    const std::string how = result.term_signal != 0 ? "signal " + std::to_string(result.term_signal)
+                                                    : "exit " + std::to_string(result.exit_code);
+    const std::string tail = LastLine(result.error_output);
+    return Fail(err, "--setup failed (" + how + ")" + (tail.empty() ? "" : ": " + tail));
+  }
+  if (!target.DropCaches(err)) return Fail(err, "dropping the caches after --setup: " + *err);
+  return true;
+}
+
 // Waits out `seconds`, saying how far it is; false when interrupted.
 bool WaitDuration(double seconds, Progress* progress, std::string* err) {
   const auto start = std::chrono::steady_clock::now();
@@ -127,6 +150,11 @@ bool RunCapture(const CaptureConfig& config, const RunTarget* target, RestoreJou
   if (!DescribeTracedDisk(disk, SystemPaths{}, &trace.header, &major, &minor, err)) return false;
   trace.header.source = config.source;
   trace.header.command = config.command;
+  if (!config.setup.empty() &&
+      (target == nullptr || !RunCaptureSetUp(config.setup, *target, progress, err))) {
+    if (target == nullptr) *err = "--setup needs a target elevbench makes";
+    return Fail(err, "capture: " + *err + "; no trace written");
+  }
   const std::string raw = fs::absolute(config.out).string() + ".raw";
   BlockCapture capture;
   if (!capture.Start(journal, major, minor, raw, err)) return Fail(err, "capture: " + *err);

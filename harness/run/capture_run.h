@@ -26,7 +26,12 @@ struct CaptureConfig {
   std::string device;
   double duration_seconds = 0;       ///< with `device` and no command: how long to trace
   std::vector<std::string> command;  ///< the workload; in the target's root when there is one
-  std::string out;                   ///< the trace file, written atomically
+  /// `sh -c SETUP`, run in the target's root before the trace starts, then written back and
+  /// the caches dropped (RunTarget::DropCaches): the trace holds the workload alone, and the
+  /// workload reads what the set-up made from the disk, as `run command --setup` does. Needs a
+  /// target elevbench made; empty: none.
+  std::string setup;
+  std::string out;     ///< the trace file, written atomically
   std::string source;  ///< the header's source ("emulated ide-2003, ext4: tar -xf src.tar")
 };
 

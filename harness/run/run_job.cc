@@ -47,8 +47,10 @@ bool RunJob::CheckGlobalTracer(std::string* err) {
 }
 
 bool RunJob::MakeWorkDir(std::string* err) {
-  work_dir_ = checked_.out_path + ".fio";
+  // Absolute: the files a cell journals there (a tracefs capture's raw events) must be, or the
+  // journal refuses them and the capture silently does not start (a relative --out did that).
   std::error_code ec;
+  work_dir_ = std::filesystem::absolute(checked_.out_path + ".fio", ec).string();
   std::filesystem::create_directories(work_dir_, ec);
   if (!ec) return true;
   return Fail(err, "cannot write results next to " + checked_.out_path + ": " + ec.message());

@@ -68,6 +68,9 @@ class RunJob {
   /// 1. `<out>.fio/`, where fio's job files and raw outputs are kept beside the results for
   /// audit. False: a usage error (the results cannot be written there).
   [[nodiscard]] bool MakeWorkDir(std::string* err);
+  /// The cells' work directory MakeWorkDir made: always an absolute path, for the journal
+  /// refuses a relative one (a cell's tracefs capture would not start).
+  const std::string& work_dir() const { return work_dir_; }
   /// 2. Without root: no switching, no device of our own, no cache drop; says so on progress.
   void DecideRoot();
   /// 3. The interrupt handlers; as root, what an earlier run left undone, then the journal's

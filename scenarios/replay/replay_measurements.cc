@@ -50,6 +50,10 @@ bool ReplayMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
         per({"write_p99_ms", "ms", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
             Ms(p.job.write.clat.ValueAtPercentile(99)));
       }
+      if (p.replay_span_seconds >= 0) {
+        per({"span_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
+            p.replay_span_seconds);
+      }
     }
   }
   return true;

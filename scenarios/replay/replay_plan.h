@@ -101,6 +101,10 @@ struct ReplayJob {
   /// The median latency of the process's reads in the trace (queued to completed, as the
   /// traced kernel saw them), ms; -1 when it had no timed read. The fidelity's yardstick.
   double trace_read_p50_ms = -1;
+  /// Its bios' span in the trace, from the first queued to the last completed (the kernel's
+  /// view, as ReplayPlan::trace_span_seconds is the whole trace's), s after --speed: what a
+  /// replay of this process alone is held against (ReplayProcess::replay_span_seconds).
+  double trace_span_seconds = 0;
   /// The same I/Os for the dependent replayer (ios of them, plus a flush per added sync).
   std::vector<ReplayStep> steps;
   uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)

@@ -15,7 +15,9 @@ constexpr JsonField<ReplayProcess> kProcessFields[] = {
     {"ioengine", &ReplayProcess::ioengine},
     {"trace_ops", &ReplayProcess::trace_ops},
     {"first_lag_ms", &ReplayProcess::first_lag_ms},
-    {"trace_read_p50_ms", &ReplayProcess::trace_read_p50_ms, FieldPresence::kNullable}};
+    {"trace_read_p50_ms", &ReplayProcess::trace_read_p50_ms, FieldPresence::kNullable},
+    {"trace_span_seconds", &ReplayProcess::trace_span_seconds, FieldPresence::kNullable},
+    {"replay_span_seconds", &ReplayProcess::replay_span_seconds, FieldPresence::kNullable}};
 
 constexpr JsonField<ReplayRecord> kLagFields[] = {
     {"matched", &ReplayRecord::lag_matched}, {"unmatched", &ReplayRecord::lag_unmatched},

@@ -22,6 +22,12 @@ struct ReplayProcess {
   double first_lag_ms = -1;  ///< lag of its first I/O (-1: not measured)
   /// Its reads' median latency in the trace, ms (ReplayJob::trace_read_p50_ms; -1: none).
   double trace_read_p50_ms = -1;
+  /// Its bios' span in the trace and in this replay, first queued to last completed as the
+  /// kernel traced them, s (ReplayJob::trace_span_seconds): how long the process's I/O took
+  /// under this scheduler, beside the rest of the trace replayed with it. -1: not known (the
+  /// replay's bios were not traced; files written before these fields).
+  double trace_span_seconds = -1;
+  double replay_span_seconds = -1;
   /// Queue-to-completion latency of its bios as the kernel traced them (bio_timing.h):
   /// immune to fio 3.33 reaping completions late during replay waits (replay_plan.h). Empty
   /// when not traced.

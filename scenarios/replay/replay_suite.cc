@@ -246,9 +246,10 @@ class ReplaySuite : public Suite {
   uint32_t major_ = 0, minor_ = 0;  // the target's device number, for the lag's trace
 };
 
-// Each job's bios timed by the kernel (their latency_ns, bio_timing.h); fio's job processes are
-// mapped to jobs by the bios the lag matched.
+// Each job's bios timed by the kernel (their latency_ns, bio_timing.h), and their span; fio's
+// job processes are mapped to jobs by the bios the lag matched.
 void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, ReplayRecord* rec) {
+  std::vector<uint64_t> first(rec->processes.size(), UINT64_MAX), last(rec->processes.size(), 0);
   for (const BlockTraceRecord& r : replayed.records) {
     const auto job = lag.job_of_pid.find(r.pid);
     if (r.latency_ns < 0 || job == lag.job_of_pid.end() || job->second >= rec->processes.size()) {
@@ -258,6 +259,13 @@ void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, Replay
     const auto ns = static_cast<uint64_t>(r.latency_ns);
     if (r.op == BlockTraceOp::kRead) p.kernel_read.Record(ns);
     if (r.op == BlockTraceOp::kWrite) p.kernel_write.Record(ns);
+    first[job->second] = std::min(first[job->second], r.time_ns);
+    last[job->second] = std::max(last[job->second], r.time_ns + ns);
+  }
+  for (size_t i = 0; i < rec->processes.size(); ++i) {
+    if (last[i] > first[i]) {
+      rec->processes[i].replay_span_seconds = static_cast<double>(last[i] - first[i]) / 1e9;
+    }
   }
 }
 
@@ -279,6 +287,7 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
     p.ioengine = Dependent() ? "io_uring" : planned.ioengine;
     p.trace_ops = planned.ops;
     p.trace_read_p50_ms = planned.trace_read_p50_ms;
+    p.trace_span_seconds = planned.trace_span_seconds;
     if (i < lag.first_ms.size()) p.first_lag_ms = lag.first_ms[i];
     for (const JobResult& j : jobs) {
       if (j.name == planned.name) p.job = j;

@@ -1,6 +1,7 @@
 #include "scenarios/replay/replay_summary.h"
 
 #include <algorithm>
+#include <map>
 
 namespace elevbench {
 namespace {
@@ -24,8 +25,14 @@ ReplayConfigurationSummary CombineRepetitions(const std::string& id,
 void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>& rs,
                   std::vector<ReplayProcessSummary>* rows) {
   std::vector<ReplayProcessSummary> mine;
+  std::map<std::string, std::pair<double, int>> spans;  // by job name: sum, cells
   for (const ReplayRecord* r : rs) {
     for (const ReplayProcess& p : r->processes) {
+      if (p.replay_span_seconds >= 0) {
+        auto& [sum, cells] = spans["p" + std::to_string(p.pid) + "_" + p.comm];
+        sum += p.replay_span_seconds;
+        ++cells;
+      }
       for (int d = 0; d < 2; ++d) {
         const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
         const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
@@ -45,6 +52,10 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
             std::max(it->fio_p99_ms, static_cast<double>(fio.ValueAtPercentile(99)) / 1e6);
       }
     }
+  }
+  for (ReplayProcessSummary& row : mine) {
+    const auto span = spans.find(row.job);
+    if (span != spans.end()) row.span_seconds = span->second.first / span->second.second;
   }
   rows->insert(rows->end(), mine.begin(), mine.end());
 }

@@ -33,6 +33,9 @@ struct ReplayProcessSummary {
   std::string engine;
   LatencyHistogram latency;  ///< the kernel's, or fio's where the cell's lag was not measured
   double fio_p99_ms = 0;     ///< the replayer's own clat p99 (the worst repetition), beside it
+  /// The mean over the configuration's cells of the process's span, first bio queued to last
+  /// completed (ReplayProcess::replay_span_seconds); -1 when no cell's bios were traced.
+  double span_seconds = -1;
 };
 
 /// What the replay's table says.
