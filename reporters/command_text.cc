@@ -28,9 +28,11 @@ std::string CommandLoadText(const CommandRow& row) {
   return buf;
 }
 
-// "; its bios p99 read 12.3 ms, write 4.5 ms" when the program's bios were traced.
+// "; its bios p99 read 12.3 ms, write 4.5 ms" when the program's bios were traced; why not,
+// when elevbench knows.
 std::string CommandBiosText(const CommandRow& row) {
-  if (row.traced == 0) return "";
+  if (row.traced == 0)
+    return row.untraced_why.empty() ? "" : "; its bios not traced: " + row.untraced_why;
   std::string text;
   char buf[64];
   for (const auto& [name, h] :

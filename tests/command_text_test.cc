@@ -130,6 +130,34 @@ TEST(CommandTextTest, TracedBiosPrintTheirP99) {
             "p99 write 4.5 ms");
 }
 
+// A row whose bios no repetition traced says why, when the records know (files from before
+// bios_problem say nothing, as they did).
+TEST(CommandTextTest, UntracedBiosSayWhy) {
+  CommandRecord untraced = CmdMakeRecord("DL", "x", 0, 1);
+  untraced.load = "none";
+  untraced.bios_problem = "invalid file entry 'r.json.fio/cell001-command-bios.trace'";
+  CommandRecord old = untraced;
+  old.bios_problem.clear();
+  std::vector<CommandRow> rows = AggregateCommandRows({old, untraced}, {});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].untraced_why, untraced.bios_problem);
+  EXPECT_NE(RenderCommandRow("DL", rows[0])
+                .find("; its bios not traced: invalid file entry 'r.json.fio/cell001-command-"
+                      "bios.trace'"),
+            std::string::npos)
+      << RenderCommandRow("DL", rows[0]);
+  rows = AggregateCommandRows({old}, {});
+  EXPECT_EQ(RenderCommandRow("DL", rows[0]).find("not traced"), std::string::npos);
+  CommandRecord back;
+  std::string err;
+  ASSERT_TRUE(CommandRecordFromJson(CommandRecordToJson(untraced), &back, &err)) << err;
+  EXPECT_EQ(back.bios_problem, untraced.bios_problem);
+  nlohmann::json j = CommandRecordToJson(untraced);
+  j.erase("bios_problem");
+  ASSERT_TRUE(CommandRecordFromJson(j, &back, &err)) << "a file from before the field: " << err;
+  EXPECT_EQ(back.bios_problem, "");
+}
+
 TEST(CommandMeasurementsTest, TracedBiosGiveTheirP99) {
   ResultsDocument doc;
   doc.suite = "command";

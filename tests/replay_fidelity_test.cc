@@ -55,6 +55,9 @@ TEST(ReplayFidelityTest, SaysWhyWhenItCannotMeasure) {
   const ReplayFidelity f = FidelityOf(records, "none");
   EXPECT_NE(f.problem.find("not traced"), std::string::npos);
   EXPECT_EQ(FidelityToJson(f)["problem"], f.problem);
+  // A cell that knows why its bios were not traced says so.
+  records[0].lag_problem = "not root";
+  EXPECT_EQ(FidelityOf(records, "none").problem, "the replays' bios were not traced: not root");
 }
 
 }  // namespace

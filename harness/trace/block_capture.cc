@@ -3,8 +3,10 @@
 #include <time.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/trace/bio_timing.h"
 
 namespace elevbench {
@@ -51,8 +53,13 @@ BlockCapture::~BlockCapture() {
 }
 
 bool BlockCapture::Start(RestoreJournal* journal, uint32_t major, uint32_t minor,
-                         const std::string& raw_path, std::string* err,
+                         const std::string& given_raw_path, std::string* err,
                          const std::vector<std::string>& events) {
+  // The journal takes absolute paths only: a relative one (from a relative --out) refused the
+  // capture, and its callers, which may go on untraced, said nothing.
+  std::error_code ec;
+  const std::string raw_path = std::filesystem::absolute(given_raw_path, ec).string();
+  if (ec) return Fail(err, "capture: " + given_raw_path + ": " + ec.message());
   std::string tracefs;
   if (!journal->Record(JournalEntry::File(raw_path), err) ||
       !LocateTracefs(journal, &tracefs, err) ||

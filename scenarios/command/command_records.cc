@@ -45,6 +45,7 @@ constexpr JsonField<CommandRecord> kCommandLoadTraceFields[] = {
     {"load_command", &CommandRecord::load_command},
     {"load_iterations", &CommandRecord::load_iterations},
     {"bios_traced", &CommandRecord::bios_traced},
+    {"bios_problem", &CommandRecord::bios_problem, FieldPresence::kOptional},
     {"bios", &CommandRecord::bios},
     {"untimed_bios", &CommandRecord::untimed_bios},
 };
@@ -161,6 +162,7 @@ std::vector<CommandRow> AggregateCommandRows(const std::vector<CommandRecord>& r
       ++row.repetitions;
       row.timeout_seconds = std::max(row.timeout_seconds, r.timeout_seconds);
       if (r.load != "none") load_rates.push_back(LoadDeviceMbPerSecond(r));
+      if (!r.bios_traced && row.untraced_why.empty()) row.untraced_why = r.bios_problem;
       if (r.bios_traced) {
         ++row.traced;
         row.kernel_read.Merge(r.kernel_read);

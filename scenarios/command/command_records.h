@@ -55,6 +55,9 @@ struct CommandRecord : RecordHeader {
   /// The kernel's account of the program's own bios (scenarios/command/program_bios.h): false
   /// without root or tracefs, or when the trace could not be taken (then the rest is empty).
   bool bios_traced = false;
+  /// Why they were not (one line: not root, the capture could not start or stop); empty when
+  /// they were, and in files written before this field.
+  std::string bios_problem;
   uint64_t bios = 0;             ///< bios its processes and threads queued on the target disk
   uint64_t untimed_bios = 0;     ///< of those, without a completion (flushes, still in flight)
   LatencyHistogram kernel_read;  ///< queued to the last sector completed, ns
@@ -103,6 +106,7 @@ struct CommandRow {
   /// program did); 0 without a load.
   double load_device_mb_s = 0;
   uint32_t traced = 0;           ///< repetitions whose bios were traced
+  std::string untraced_why;      ///< when none was: the first repetition's bios_problem
   LatencyHistogram kernel_read;  ///< the program's bios, merged over every repetition
   LatencyHistogram kernel_write;
   double timeout_seconds = 0;  ///< the largest of the row's records

@@ -67,15 +67,17 @@ bool CommandFreshDirectory(const std::string& dir, std::string* err) {
 class ProgramBioTrace {
  public:
   void Start(const CellEnvironment& env, uint32_t major, uint32_t minor) {
-    if (env.journal == nullptr || major == 0) return;
+    if (env.journal == nullptr || major == 0) {
+      problem_ = env.journal == nullptr ? "not root" : "the target's disk is not known";
+      return;
+    }
     raw_ = env.work_dir + "/" + env.label_prefix + "command-bios.trace";
     tid_ = static_cast<int32_t>(gettid());
-    std::string ignored;
-    started_ = capture_.Start(env.journal, major, minor, raw_, &ignored, ProgramTraceEvents());
+    started_ = capture_.Start(env.journal, major, minor, raw_, &problem_, ProgramTraceEvents());
   }
   void Stop() {
-    std::string ignored;
-    stopped_ = started_ && capture_.Stop(&trace_, &ignored);
+    if (started_ && !capture_.Stop(&trace_, &problem_)) problem_ = "stopping: " + problem_;
+    stopped_ = started_ && problem_.empty();
   }
   void Fill(CommandRecord* rec) {
     std::string text, ignored;
@@ -87,6 +89,8 @@ class ProgramBioTrace {
       rec->kernel_read = b.read;
       rec->kernel_write = b.write;
     }
+    if (!rec->bios_traced)
+      rec->bios_problem = problem_.empty() ? "its trace was not read" : problem_;
     if (!raw_.empty()) unlink(raw_.c_str());
   }
 
@@ -96,6 +100,7 @@ class ProgramBioTrace {
   std::string raw_;
   int32_t tid_ = 0;
   bool started_ = false, stopped_ = false;
+  std::string problem_;  // why the bios are not traced, one line
 };
 
 }  // namespace

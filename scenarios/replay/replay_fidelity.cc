@@ -43,14 +43,20 @@ ReplayFidelity FidelityOf(const std::vector<ReplayRecord>& records,
   f.scheduler = capture_scheduler;
   std::vector<const ReplayRecord*> mine;
   bool any = false;
+  std::string untraced_why;  // the first cell's under the scheduler whose bios were not traced
   for (const ReplayRecord& r : records) {
     if (r.scheduler != capture_scheduler) continue;
     any = true;
     if (r.lag_measured && r.trace_span_seconds > 0) mine.push_back(&r);
+    if (!r.lag_measured && untraced_why.empty()) untraced_why = r.lag_problem;
   }
   if (!any) {
     f.problem =
         "the capture ran under " + capture_scheduler + ", which is not among the configurations";
+    return f;
+  }
+  if (mine.empty() && !untraced_why.empty()) {
+    f.problem = "the replays' bios were not traced: " + untraced_why;
     return f;
   }
   if (mine.empty()) {

@@ -37,7 +37,8 @@ constexpr JsonField<ReplayRecord> kRecordFields[] = {
     {"trace_span_seconds", &ReplayRecord::trace_span_seconds, FieldPresence::kNullable},
     {"replay_seconds", &ReplayRecord::replay_seconds},
     {"fio_seconds", &ReplayRecord::fio_seconds, FieldPresence::kNullable},
-    {"mapping", &ReplayRecord::mapping}};
+    {"mapping", &ReplayRecord::mapping},
+    {"lag_problem", &ReplayRecord::lag_problem, FieldPresence::kOptional}};
 
 json ProcessToJson(const ReplayProcess& p) {
   json j{{"kernel_read_q2c", p.kernel_read.ToJson()},

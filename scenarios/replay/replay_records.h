@@ -58,6 +58,9 @@ struct ReplayRecord : RecordHeader {
   /// Wall time of fio, its start-up and the replay's lead-in included (replay_plan.cc).
   double fio_seconds = 0;
   bool lag_measured = false;  ///< false without root or tracefs (lag_* then 0)
+  /// Why the replay's bios were not traced (one line); empty when they were, and in files
+  /// written before this field.
+  std::string lag_problem;
   uint64_t lag_matched = 0;
   uint64_t lag_unmatched = 0;
   double lag_mean_ms = 0, lag_p99_ms = 0, lag_max_ms = 0;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/sysfs.h"
@@ -222,11 +223,12 @@ class ReplaySuite : public Suite {
 
  private:
   // Starts the lag's capture of the target's bios (needs the journal: root).
-  bool StartLagCapture(const CellEnvironment& env, BlockCapture* capture, std::string* raw) {
-    if (env.journal == nullptr) return false;
+  // False with *problem (one line) when the replay's bios cannot be traced.
+  bool StartLagCapture(const CellEnvironment& env, BlockCapture* capture, std::string* raw,
+                       std::string* problem) {
+    if (env.journal == nullptr) return Fail(problem, "not root");
     *raw = env.work_dir + "/" + env.label_prefix + "replay-bios.trace";
-    std::string err;
-    return capture->Start(env.journal, major_, minor_, *raw, &err, RequestEvents());
+    return capture->Start(env.journal, major_, minor_, *raw, problem, RequestEvents());
   }
 
   bool Dependent() const { return replayer_ == "dependent"; }
@@ -321,8 +323,8 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
 bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
                           std::vector<nlohmann::json>* records, std::string* err) {
   BlockCapture capture;
-  std::string raw;
-  const bool lag = StartLagCapture(env, &capture, &raw);
+  std::string raw, lag_problem;
+  const bool lag = StartLagCapture(env, &capture, &raw, &lag_problem);
   if (env.on_phase) env.on_phase("replay");
   const auto start = std::chrono::steady_clock::now();
   std::vector<JobResult> jobs;
@@ -340,6 +342,7 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   rec.replay_seconds = seconds;
   rec.fio_seconds = seconds;
   FillRecord(jobs, lag_ok ? &replayed : nullptr, &rec);
+  if (!lag_ok) rec.lag_problem = lag ? "stopping the trace: " + lag_err : lag_problem;
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
   return true;
