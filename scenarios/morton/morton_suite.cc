@@ -142,10 +142,9 @@ class MortonSuite : public Suite {
 
   std::string CachePolicy(const std::string& global_drop) const override {
     return std::string(
-               "The suite's files evicted before each test and again right before a probe "
-               "that runs beside a load (as root: clean page cache, dentries and inodes "
-               "dropped without a sync; otherwise the files' pages only)") +
-           global_drop;
+               "The suite's files evicted before each test and again right before a "
+               "probe that runs beside a load") +
+           kDropOrEvictPolicy + global_drop;
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
