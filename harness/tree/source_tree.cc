@@ -7,38 +7,33 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string_view>
 #include <unordered_set>
+#include <vector>
 
+#include "harness/core/strings.h"
 #include "harness/tree/source_tree_internal.h"
 
 namespace elevbench {
 namespace source_tree_internal {
 
-constexpr const char* kWords[] = {
-    "acpi",   "adb",     "aha",      "alloc",    "apm",          "arp",     "ata",     "atm",
-    "audit",  "auth",    "bitmap",   "block",    "bluez",        "bond",    "boot",    "bridge",
-    "buffer", "bus",     "cache",    "capi",     "cdrom",        "char",    "chip",    "clock",
-    "cmd",    "codec",   "console",  "core",     "cpu",          "crc",     "crypt",   "ctrl",
-    "dcache", "debug",   "dev",      "dma",      "dquot",        "driver",  "dsp",     "eeprom",
-    "elf",    "entry",   "event",    "exec",     "ext2",         "ext3",    "fat",     "fault",
-    "fb",     "fcntl",   "fifo",     "file",     "filter",       "fw",      "flash",   "floppy",
-    "fork",   "frame",   "gadget",   "gpio",     "hash",         "hdlc",    "head",    "hid",
-    "host",   "hub",     "i2c",      "icmp",     "ide",          "init",    "inode",   "input",
-    "ioctl",  "iomap",   "ipc",      "ipv4",     "ipv6",         "irq",     "isa",     "isdn",
-    "joy",    "journal", "kbd",      "kmod",     "ksyms",        "lapb",    "link",    "lock",
-    "loop",   "lp",      "mach",     "mca",      "md",           "media",   "mem",     "misc",
-    "mmap",   "module",  "mouse",    "msg",      "mtd",          "namei",   "nbd",     "net",
-    "nfs",    "nls",     "nvram",    "open",     "page",         "parport", "pci",     "pcmcia",
-    "phy",    "pipe",    "pnp",      "power",    "ppp",          "printk",  "proc",    "ptrace",
-    "queue",  "radio",   "raid",     "ram",      "reiser",       "route",   "rtc",     "sbus",
-    "sched",  "scsi",    "sem",      "serial",   "setup",        "shm",     "signal",  "slab",
-    "smp",    "sock",    "sound",    "spi",      "stat",         "super",   "swap",    "sys",
-    "sysctl", "tcp",     "time",     "timer",    "trace",        "tty",     "udp",     "uart",
-    "usb",    "util",    "vfs",      "video",    "vmalloc",      "vt",      "wdt",     "wireless",
-    "xattr",  "zlib",    "elevator", "deadline", "anticipatory", "bio",     "request", "ll_rw",
-};
+// The kernel-flavoured words of names and identifiers, in the order Word draws them by index.
+constexpr std::string_view kWordList =
+    "acpi adb aha alloc apm arp ata atm audit auth bitmap block bluez bond boot bridge buffer bus "
+    "cache capi cdrom char chip clock cmd codec console core cpu crc crypt ctrl dcache debug dev "
+    "dma dquot driver dsp eeprom elf entry event exec ext2 ext3 fat fault fb fcntl fifo file "
+    "filter fw flash floppy fork frame gadget gpio hash hdlc head hid host hub i2c icmp ide init "
+    "inode input ioctl iomap ipc ipv4 ipv6 irq isa isdn joy journal kbd kmod ksyms lapb link lock "
+    "loop lp mach mca md media mem misc mmap module mouse msg mtd namei nbd net nfs nls nvram open "
+    "page parport pci pcmcia phy pipe pnp power ppp printk proc ptrace queue radio raid ram reiser "
+    "route rtc sbus sched scsi sem serial setup shm signal slab smp sock sound spi stat super swap "
+    "sys sysctl tcp time timer trace tty udp uart usb util vfs video vmalloc vt wdt wireless xattr "
+    "zlib elevator deadline anticipatory bio request ll_rw";
 
-const char* Word(Rng& rng) { return kWords[rng.Below(std::size(kWords))]; }
+const std::string& Word(Rng& rng) {
+  static const std::vector<std::string> words = SplitWords(kWordList);
+  return words[rng.Below(words.size())];
+}
 
 Kind KindOfPath(std::string_view path) {
   const size_t slash = path.rfind('/');
