@@ -37,5 +37,21 @@ TEST(ResolveDiskProfileTest, EachErrorIsOneLineAndNamesItsCause) {
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
 }
 
+// The shared lookup of the run's checks and the emulated stack: the overrides applied, nothing
+// checked as a whole, and a bad override's error with exactly the prefix given.
+TEST(LookupDiskProfileWithOverridesTest, AppliesTheOverridesWithoutTheWholeCheck) {
+  DiskProfile p;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfileWithOverrides("ide-2003", {"avg_seek_ms=25"}, "", &p, &err)) << err;
+  EXPECT_EQ(p.avg_seek_ms, 25);  // beyond the full stroke: left to ValidateDiskProfile
+  EXPECT_FALSE(LookupDiskProfileWithOverrides("ide-2003", {"bogus=1"}, "", &p, &err));
+  EXPECT_EQ(err.rfind("unknown disk parameter 'bogus'", 0), 0u) << err;
+  EXPECT_FALSE(LookupDiskProfileWithOverrides("ide-2003", {"bogus=1"}, "--disk-set: ", &p, &err));
+  EXPECT_EQ(err.rfind("--disk-set: unknown disk parameter 'bogus'", 0), 0u) << err;
+  EXPECT_FALSE(
+      LookupDiskProfileWithOverrides("no-such-disk", {"bogus=1"}, "--disk-set: ", &p, &err));
+  EXPECT_EQ(err.rfind("unknown disk profile 'no-such-disk'", 0), 0u) << err;
+}
+
 }  // namespace
 }  // namespace elevbench

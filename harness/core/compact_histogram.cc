@@ -2,12 +2,17 @@
 
 namespace elevbench {
 
-CompactHistogram::CompactHistogram(const LatencyHistogram& h)
-    : count_(h.count_),
-      overflow_count_(h.overflow_count_),
-      min_ns_(h.min_ns_),
-      max_ns_(h.max_ns_),
-      sum_ns_(h.sum_ns_) {
+template <typename From, typename To>
+void CompactHistogram::CopyStatistics(const From& from, To* to) {
+  to->count_ = from.count_;
+  to->overflow_count_ = from.overflow_count_;
+  to->min_ns_ = from.min_ns_;
+  to->max_ns_ = from.max_ns_;
+  to->sum_ns_ = from.sum_ns_;
+}
+
+CompactHistogram::CompactHistogram(const LatencyHistogram& h) {
+  CopyStatistics(h, this);
   for (uint32_t i = 0; i < kHistogramBuckets; ++i) {
     if (h.counts_[i] != 0) buckets_.emplace_back(i, h.counts_[i]);
   }
@@ -16,11 +21,7 @@ CompactHistogram::CompactHistogram(const LatencyHistogram& h)
 LatencyHistogram CompactHistogram::Expand() const {
   LatencyHistogram h;
   for (const auto& [index, n] : buckets_) h.counts_[index] = n;
-  h.count_ = count_;
-  h.overflow_count_ = overflow_count_;
-  h.min_ns_ = min_ns_;
-  h.max_ns_ = max_ns_;
-  h.sum_ns_ = sum_ns_;
+  CopyStatistics(*this, &h);
   return h;
 }
 

@@ -43,6 +43,11 @@ class CompactHistogram {
   bool operator==(const CompactHistogram& other) const = default;
 
  private:
+  // Copies the exact statistics (count, overflow count, min, max, sum), which a LatencyHistogram
+  // and its CompactHistogram keep under the same member names.
+  template <typename From, typename To>
+  static void CopyStatistics(const From& from, To* to);
+
   std::vector<std::pair<uint32_t, uint64_t>> buckets_;  // (bucket index, count), index order
   uint64_t count_ = 0;
   uint64_t overflow_count_ = 0;

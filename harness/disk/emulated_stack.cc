@@ -19,6 +19,7 @@
 #include "harness/device/fuse_connection.h"
 #include "harness/device/scratch_device.h"
 #include "harness/disk/daemon_start.h"
+#include "harness/disk/disk_profile_spec.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
@@ -208,11 +209,10 @@ namespace {
 // The disk's profile (named, with the overrides applied) and the machine's prerequisites.
 bool CheckEmulatedPrerequisites(const EmulatedOptions& options, DiskProfile* profile,
                                 std::string* err) {
-  if (!LookupDiskProfile(options.profile_name, profile, err)) return false;
-  for (const std::string& o : options.overrides) {
-    if (!ApplyDiskOverride(o, profile, err)) return false;
+  if (!LookupDiskProfileWithOverrides(options.profile_name, options.overrides, "", profile, err) ||
+      !ValidateDiskProfile(*profile, err)) {
+    return false;
   }
-  if (!ValidateDiskProfile(*profile, err)) return false;
   if (access("/dev/fuse", R_OK | W_OK) != 0) {
     *err = "the emulated disk needs /dev/fuse (modprobe fuse)";
     return false;

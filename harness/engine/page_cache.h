@@ -28,4 +28,11 @@ uint64_t EvictFilesFromPageCache(const std::vector<std::string>& paths);
 /// files were advised; 0 when root does not exist.
 uint64_t EvictTreeFromPageCache(const std::string& root);
 
+/// The words with which a suite that drops the clean caches as root (DropCleanCaches) and
+/// otherwise evicts its own files' pages says so in its cache policy (Suite::CachePolicy), after
+/// what it evicts and when: the same words in every suite that does it.
+inline constexpr char kDropOrEvictPolicy[] =
+    " (as root: clean page cache, dentries and inodes dropped without a sync; otherwise the "
+    "files' pages only)";
+
 }  // namespace elevbench

@@ -16,6 +16,7 @@
 #include "harness/device/scratch_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/disk/disk_model.h"
+#include "harness/disk/disk_profile_spec.h"
 #include "harness/disk/emulated_stack.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_policy.h"
@@ -89,14 +90,8 @@ bool CheckEmulatedTarget(const RunConfig& o, TargetOptions* t, std::string* err)
   emu.trace_path = o.disk_trace;
   emu.keep_wbt = o.keep_wbt;
   DiskProfile probe;
-  if (!LookupDiskProfile(emu.profile_name, &probe, err)) return false;
-  for (const std::string& s : emu.overrides) {
-    if (!ApplyDiskOverride(s, &probe, err)) {
-      *err = "--disk-set: " + *err;
-      return false;
-    }
-  }
-  return true;
+  return LookupDiskProfileWithOverrides(emu.profile_name, emu.overrides, "--disk-set: ", &probe,
+                                        err);
 }
 
 // A suite on a raw device (replay): no --dir, no filesystem on the device elevbench makes, or
@@ -160,10 +155,7 @@ bool CheckTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
 // The image fits the disk it emulates: ide-2003 is a 40 GB disk, so ide-2003:64G is refused.
 bool CheckEmulatedCapacity(const EmulatedOptions& emu, std::string* err) {
   DiskProfile p;
-  if (!LookupDiskProfile(emu.profile_name, &p, err)) return false;
-  for (const std::string& s : emu.overrides) {
-    if (!ApplyDiskOverride(s, &p, err)) return false;
-  }
+  if (!LookupDiskProfileWithOverrides(emu.profile_name, emu.overrides, "", &p, err)) return false;
   if (emu.size_bytes <= p.capacity_bytes) return true;
   char text[160];
   std::snprintf(text, sizeof text, "%.4g GB is larger than the %.4g GB disk it emulates",

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace elevbench::source_tree_internal {
@@ -45,7 +46,7 @@ enum Kind { kC = 0, kH = 1, kBuild = 2, kDoc = 3, kAsm = 4, kOther = 5, kKindCou
 /// The kind of a file from its path, as scripts/measure-kernel-tree classifies it.
 Kind KindOfPath(std::string_view path);
 
-/// A kernel-flavoured word ("sched", "ext2", "irq") for names and identifiers.
-const char* Word(Rng& rng);
+/// A kernel-flavoured word ("sched", "ext2", "irq") for names and identifiers; one draw of rng.
+const std::string& Word(Rng& rng);
 
 }  // namespace elevbench::source_tree_internal

@@ -6,7 +6,10 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "harness/core/strings.h"
 #include "harness/tree/source_tree.h"
 #include "harness/tree/source_tree_internal.h"
 
@@ -25,20 +28,19 @@ using source_tree_internal::Mix64;
 using source_tree_internal::Rng;
 using source_tree_internal::Word;
 
-constexpr const char* kProse[] = {
-    "the",    "a",       "to",       "of",        "and",     "is",        "in",       "this",
-    "that",   "driver",  "device",   "kernel",    "must",    "be",        "can",      "will",
-    "when",   "with",    "for",      "not",       "are",     "on",        "it",       "if",
-    "as",     "by",      "or",       "support",   "file",    "data",      "memory",   "interrupt",
-    "buffer", "system",  "user",     "option",    "module",  "should",    "may",      "only",
-    "each",   "which",   "used",     "value",     "default", "set",       "read",     "write",
-    "call",   "returns", "see",      "also",      "note",    "following", "example",  "number",
-    "time",   "all",     "other",    "one",       "two",     "more",      "than",     "some",
-    "any",    "new",     "old",      "first",     "last",    "patch",     "bug",      "report",
-    "source", "code",    "function", "structure", "field",   "list",      "table",    "entry",
-    "page",   "block",   "disk",     "request",   "queue",   "scheduler", "elevator", "latency",
-    "we",     "here",    "there",    "before",    "after",   "because",   "so",       "no",
-};
+// The words of comments' and documents' prose, in the order ProseWord draws them by index.
+constexpr std::string_view kProseList =
+    "the a to of and is in this that driver device kernel must be can will when with for not are "
+    "on it if as by or support file data memory interrupt buffer system user option module should "
+    "may only each which used value default set read write call returns see also note following "
+    "example number time all other one two more than some any new old first last patch bug report "
+    "source code function structure field list table entry page block disk request queue scheduler "
+    "elevator latency we here there before after because so no";
+
+const std::string& ProseWord(Rng& rng) {
+  static const std::vector<std::string> words = SplitWords(kProseList);
+  return words[rng.Below(words.size())];
+}
 
 constexpr const char* kTypes[] = {
     "int",
@@ -110,7 +112,7 @@ std::string Sentence(Rng& rng, size_t words) {
   std::string s;
   for (size_t i = 0; i < words; ++i) {
     if (i > 0) s += ' ';
-    s += Pick(kProse, rng);
+    s += ProseWord(rng);
   }
   return s;
 }
@@ -315,7 +317,7 @@ void AppendDoc(std::string* out, Rng& rng) {
     std::string line;
     while (line.size() < 60) {
       if (!line.empty()) line += ' ';
-      line += Pick(kProse, rng);
+      line += ProseWord(rng);
     }
     *out += line + (i + 1 == lines ? ".\n\n" : "\n");
   }

@@ -35,22 +35,6 @@ void SyncFilesystemOf(const std::string& dir) {
   close(fd);
 }
 
-MortonProbe ProbeOf(const MortonPlannedProbe& planned, const ProcessResult& p, bool dnf,
-                    uint64_t bytes_read, double start_offset, double timeout) {
-  MortonProbe m;
-  m.command = planned.command;
-  m.argv = planned.argv;
-  m.status = dnf ? "dnf" : (p.exit_code == 0 ? "ok" : "failed");
-  m.exit_code = p.exit_code;
-  m.term_signal = p.term_signal;
-  m.start_offset_seconds = start_offset;
-  m.usage = p.Usage();
-  m.timeout_seconds = timeout;
-  m.bytes_read = bytes_read;
-  m.work_bytes = planned.work_bytes;
-  return m;
-}
-
 class MortonSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
@@ -142,10 +126,9 @@ class MortonSuite : public Suite {
 
   std::string CachePolicy(const std::string& global_drop) const override {
     return std::string(
-               "The suite's files evicted before each test and again right before a probe "
-               "that runs beside a load (as root: clean page cache, dentries and inodes "
-               "dropped without a sync; otherwise the files' pages only)") +
-           global_drop;
+               "The suite's files evicted before each test and again right before a "
+               "probe that runs beside a load") +
+           kDropOrEvictPolicy + global_drop;
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
@@ -291,6 +274,23 @@ std::string MortonSuite::StandIn(int test) const {
            std::to_string(sizes_.write_bytes >> 20) + " outfile` (ext3-tools, not published)";
   }
   return "";
+}
+
+// The record of one probe: what was planned, how its process ended, what it read.
+MortonProbe ProbeOf(const MortonPlannedProbe& planned, const ProcessResult& p, bool dnf,
+                    uint64_t bytes_read, double start_offset, double timeout) {
+  MortonProbe m;
+  m.command = planned.command;
+  m.argv = planned.argv;
+  m.status = dnf ? "dnf" : (p.exit_code == 0 ? "ok" : "failed");
+  m.exit_code = p.exit_code;
+  m.term_signal = p.term_signal;
+  m.start_offset_seconds = start_offset;
+  m.usage = p.Usage();
+  m.timeout_seconds = timeout;
+  m.bytes_read = bytes_read;
+  m.work_bytes = planned.work_bytes;
+  return m;
 }
 
 bool MortonSuite::RunWithoutLoad(int test, const CellEnvironment& env, MortonRecord* rec,

@@ -10,6 +10,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/system_info.h"
 #include "harness/engine/load_probe.h"
+#include "harness/engine/page_cache.h"
 #include "harness/fio/fio_job_file.h"
 #include "harness/tree/source_tree.h"
 #include "scenarios/probes/probe_records.h"
@@ -227,10 +228,7 @@ class ProbesSuite : public Suite {
   }
 
   std::string CachePolicy(const std::string& global_drop) const override {
-    return std::string(
-               "Tree evicted right before each probe (as root: clean page cache, dentries and "
-               "inodes dropped without a sync; otherwise the files' pages only)") +
-           global_drop;
+    return std::string("Tree evicted right before each probe") + kDropOrEvictPolicy + global_drop;
   }
 
   nlohmann::json Summarize(const ResultsDocument& doc) const override {
