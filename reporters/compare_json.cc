@@ -1,9 +1,18 @@
 #include "reporters/compare_json.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace elevbench {
 namespace {
+
+// The summary's key of a verdict's count: VerdictName's word with a space made an underscore,
+// the nouns made plural ("regressions", "changed", "not_comparable").
+std::string VerdictCountKey(Verdict verdict) {
+  std::string key = VerdictName(verdict);
+  std::replace(key.begin(), key.end(), ' ', '_');
+  return verdict == Verdict::kImprovement || verdict == Verdict::kRegression ? key + "s" : key;
+}
 
 // JSON has no infinity: an unbounded interval end is null.
 nlohmann::json Finite(double value) {
@@ -53,10 +62,11 @@ nlohmann::json CompareToJson(const Comparison& c) {
   j["only_in_new"] = nlohmann::json::array();
   for (const ConfigurationRef& u : c.unpaired_new) j["only_in_new"].push_back(u.identifier);
   j["notes"] = c.notes;
-  const VerdictCounts n = c.Counts();
-  j["counts"] = {{"regressions", n.regressions}, {"improvements", n.improvements},
-                 {"changed", n.changed},         {"inconclusive", n.inconclusive},
-                 {"unchanged", n.unchanged},     {"not_comparable", n.not_comparable}};
+  j["counts"] = nlohmann::json::object();
+  for (const Verdict v : {Verdict::kRegression, Verdict::kImprovement, Verdict::kChanged,
+                          Verdict::kInconclusive, Verdict::kUnchanged, Verdict::kNotComparable}) {
+    j["counts"][VerdictCountKey(v)] = c.CountOf(v);
+  }
   j["gate"] = {{"outcome", GateOutcomeName(c.Outcome())},
                {"summary", GateSummary(c)},
                {"allowed", nlohmann::json::array()},

@@ -195,16 +195,16 @@ std::string RenderCompareText(const Comparison& c) {
   emit(rule);
   for (size_t i = 1; i < lines.size(); ++i) emit(lines[i]);
 
-  const VerdictCounts n = c.Counts();
   out += "\n";
   out += "*: p < " + alpha +
          "   n=1: one value on a side, no test possible   few: too few values " + "for p < " +
          alpha + "   UPPER CASE: fails the gate\n";
-  out += Plural(n.regressions, "regression", "regressions") + ", " +
-         Plural(n.improvements, "improvement", "improvements") + ", " + std::to_string(n.changed) +
-         " changed, " + std::to_string(n.inconclusive) + " inconclusive, " +
-         std::to_string(n.unchanged) + " unchanged, " + std::to_string(n.not_comparable) +
-         " not comparable\n";
+  out += Plural(c.CountOf(Verdict::kRegression), "regression", "regressions") + ", " +
+         Plural(c.CountOf(Verdict::kImprovement), "improvement", "improvements") + ", " +
+         std::to_string(c.CountOf(Verdict::kChanged)) + " changed, " +
+         std::to_string(c.CountOf(Verdict::kInconclusive)) + " inconclusive, " +
+         std::to_string(c.CountOf(Verdict::kUnchanged)) + " unchanged, " +
+         std::to_string(c.CountOf(Verdict::kNotComparable)) + " not comparable\n";
   return out + GateSummary(c) + "\n";
 }
 

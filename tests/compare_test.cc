@@ -139,8 +139,8 @@ TEST(CompareTest, PlantedTenPercentRegressionAtFiveRepetitions) {
   const Comparison c = MustCompare(base, next);
   ASSERT_EQ(c.rows.size(), 8u);  // 4 phases × 2 configurations, headline metric only
   EXPECT_TRUE(c.HasRegression());
-  EXPECT_EQ(c.Counts().regressions, 1u);
-  EXPECT_EQ(c.Counts().unchanged, 7u);
+  EXPECT_EQ(c.CountOf(Verdict::kRegression), 1u);
+  EXPECT_EQ(c.CountOf(Verdict::kUnchanged), 7u);
   const ComparisonRow* r = FindRow(c, "seq_read", "6.18.44-dl");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->verdict, Verdict::kRegression);
@@ -154,8 +154,8 @@ TEST(CompareTest, PlantedTenPercentRegressionAtFiveRepetitions) {
 TEST(CompareTest, TwoRepetitionSetsOfTheSameConfigurationAreNotARegression) {
   const Comparison c = MustCompare(NoisyDocument(1, 5), NoisyDocument(2, 5));
   EXPECT_FALSE(c.HasRegression());
-  EXPECT_EQ(c.Counts().improvements, 0u);
-  EXPECT_EQ(c.Counts().unchanged, 8u);
+  EXPECT_EQ(c.CountOf(Verdict::kImprovement), 0u);
+  EXPECT_EQ(c.CountOf(Verdict::kUnchanged), 8u);
   for (const ComparisonRow& r : c.rows) {
     EXPECT_LT(std::fabs(r.change_pct), 3) << r.section;
     EXPECT_TRUE(r.has_p_value);
@@ -193,8 +193,8 @@ TEST(CompareTest, HigherAndLowerIsBetterBothWays) {
   EXPECT_EQ(FindRow(c, "seq_read", "6.18.44-bfq", "rate_mb_s")->verdict, Verdict::kRegression);
   EXPECT_EQ(FindRow(c, "seq_read", "6.18.44-bfq", "avg_latency_ms")->verdict, Verdict::kRegression);
   EXPECT_GT(FindRow(c, "seq_read", "6.18.44-bfq", "avg_latency_ms")->change_pct, 5);
-  EXPECT_EQ(c.Counts().regressions, 8u);
-  EXPECT_EQ(c.Counts().improvements, 8u);
+  EXPECT_EQ(c.CountOf(Verdict::kRegression), 8u);
+  EXPECT_EQ(c.CountOf(Verdict::kImprovement), 8u);
 }
 
 // A metric that describes rather than ranks (kNeither) is "changed", never a regression.
@@ -219,7 +219,7 @@ TEST(CompareTest, AMetricWithoutADirectionIsChangedNeverARegression) {
   ASSERT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.rows[0].verdict, Verdict::kChanged);
   EXPECT_FALSE(c.HasRegression());
-  EXPECT_EQ(c.Counts().changed, 1u);
+  EXPECT_EQ(c.CountOf(Verdict::kChanged), 1u);
 }
 
 // n = 1: the change is there, no test is possible, and only --no-significance lets the
@@ -244,7 +244,7 @@ TEST(CompareTest, SingleRepetitionShowsTheChangeWithoutSignificance) {
   threshold_only.no_significance = true;
   const Comparison t = MustCompare(base, next, threshold_only);
   EXPECT_EQ(FindRow(t, "random_read", "6.18.44-bfq")->verdict, Verdict::kRegression);
-  EXPECT_EQ(t.Counts().regressions, 1u);  // the ±1.5 % noise stays under the threshold
+  EXPECT_EQ(t.CountOf(Verdict::kRegression), 1u);  // the ±1.5 % noise stays under the threshold
 }
 
 // 3 vs 3 values: even completely separated samples give p = 0.1, so the test cannot speak
@@ -295,8 +295,8 @@ TEST(CompareTest, RowsOnOneSideAreListedNotDropped) {
   EXPECT_EQ(missing->note, "only in base");
   EXPECT_EQ(FindRow(c, "seq_read", "6.18.44-ky")->presence, Presence::kOnlyBase);
   EXPECT_EQ(FindRow(c, "seq_read", "6.18.44-none")->presence, Presence::kOnlyNew);
-  EXPECT_EQ(c.Counts().not_comparable, 9u);
-  EXPECT_EQ(c.Counts().unchanged, 3u);
+  EXPECT_EQ(c.CountOf(Verdict::kNotComparable), 9u);
+  EXPECT_EQ(c.CountOf(Verdict::kUnchanged), 3u);
 }
 
 // A configuration whose every cell failed has rows without values: marked, not comparable.
@@ -370,7 +370,7 @@ TEST(CompareTest, TwoRunsWithoutSwitchingPairAcrossKernels) {
   const Comparison c = MustCompare(base, next);
   ASSERT_EQ(c.pairs.size(), 1u);
   EXPECT_EQ(c.pairs[0].rule, MatchRule::kScheduler);
-  EXPECT_EQ(c.Counts().unchanged, 4u);
+  EXPECT_EQ(c.CountOf(Verdict::kUnchanged), 4u);
 }
 
 TEST(CompareTest, BetweenComparesTwoConfigurationsOfOneFile) {
@@ -387,13 +387,13 @@ TEST(CompareTest, BetweenComparesTwoConfigurationsOfOneFile) {
     EXPECT_EQ(c.pairs[0].base.identifier, "6.18.44-dl");
     EXPECT_EQ(c.pairs[0].next.identifier, "6.18.44-bfq");
     EXPECT_EQ(c.rows.size(), 4u) << between;
-    EXPECT_EQ(c.Counts().regressions, 4u) << between;
+    EXPECT_EQ(c.CountOf(Verdict::kRegression), 4u) << between;
     EXPECT_TRUE(c.unpaired_base.empty());
   }
   CompareSettings reversed;
   std::string err;
   ASSERT_TRUE(ParseBetween("bfq,dl", &reversed, &err)) << err;
-  EXPECT_EQ(MustCompare(doc, doc, reversed).Counts().improvements, 4u);
+  EXPECT_EQ(MustCompare(doc, doc, reversed).CountOf(Verdict::kImprovement), 4u);
 }
 
 TEST(CompareTest, BetweenRejectsUnknownAmbiguousAndIdenticalConfigurations) {
@@ -517,8 +517,8 @@ Comparison GoldenComparison() {
 
 TEST(CompareTest, TextReportMatchesGolden) {
   const Comparison c = GoldenComparison();
-  EXPECT_EQ(c.Counts().regressions, 1u);
-  EXPECT_EQ(c.Counts().improvements, 1u);
+  EXPECT_EQ(c.CountOf(Verdict::kRegression), 1u);
+  EXPECT_EQ(c.CountOf(Verdict::kImprovement), 1u);
   testing::ExpectMatchesGolden("compare_text.txt", RenderCompareText(c));
 }
 

@@ -417,31 +417,10 @@ bool ParseBetween(const std::string& text, CompareSettings* settings, std::strin
   return true;
 }
 
-VerdictCounts Comparison::Counts() const {
-  VerdictCounts c;
-  for (const ComparisonRow& r : rows) {
-    switch (r.verdict) {
-      case Verdict::kRegression:
-        ++c.regressions;
-        break;
-      case Verdict::kImprovement:
-        ++c.improvements;
-        break;
-      case Verdict::kChanged:
-        ++c.changed;
-        break;
-      case Verdict::kInconclusive:
-        ++c.inconclusive;
-        break;
-      case Verdict::kUnchanged:
-        ++c.unchanged;
-        break;
-      case Verdict::kNotComparable:
-        ++c.not_comparable;
-        break;
-    }
-  }
-  return c;
+size_t Comparison::CountOf(Verdict verdict) const {
+  return static_cast<size_t>(
+      std::count_if(rows.begin(), rows.end(),
+                    [verdict](const ComparisonRow& r) { return r.verdict == verdict; }));
 }
 
 bool CompareMetricRows(const std::vector<MetricRow>& base_rows,

@@ -163,16 +163,6 @@ struct ComparisonRow {
   std::string note;
 };
 
-/// Counts of verdicts.
-struct VerdictCounts {
-  size_t regressions = 0;
-  size_t improvements = 0;
-  size_t changed = 0;
-  size_t inconclusive = 0;
-  size_t unchanged = 0;
-  size_t not_comparable = 0;
-};
-
 /// A whole comparison: the header facts and the rows.
 struct Comparison {
   std::string test = kCompareTestName;
@@ -195,10 +185,10 @@ struct Comparison {
   /// Every broken rule that is not allowed, rows in row order, then parameters.
   std::vector<GateFinding> findings;
 
-  /// How many rows got each verdict (the footer of every report).
-  VerdictCounts Counts() const;
+  /// How many rows got `verdict` (the footer of every report).
+  size_t CountOf(Verdict verdict) const;
   /// At least one regression.
-  bool HasRegression() const { return Counts().regressions > 0; }
+  bool HasRegression() const { return CountOf(Verdict::kRegression) > 0; }
   /// The gate's conclusion from `findings`.
   GateOutcome Outcome() const;
 };
