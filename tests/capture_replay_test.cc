@@ -58,11 +58,20 @@ std::vector<ReplayRecord> LoadReplayRecords(const std::string& out, nlohmann::js
   return records;
 }
 
-TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
-  std::string why;
-  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
-  testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
+// Root, FUSE and fio or a skip; a temporary directory on /var/tmp; what was left behind before
+// the test, which every test compares with what is left after it.
+class CaptureReplayRootTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
+    before = LeftoverState();
+  }
+  testing::ScopedTempDir temp{"/var/tmp"};
+  std::string before;
+};
+
+TEST_F(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   const std::string trace = temp.path() + "/w.trace", out = temp.path() + "/r.json";
   const ProcessResult cap = testing::RunElevbenchCli(
       {"capture", "--emulated", "ide-2003:256M", "--fs", "ext4", "--out", trace, "--", "sh", "-c",
@@ -121,11 +130,7 @@ TEST(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
 // --setup runs before the trace starts and its data is written back and dropped from the
 // caches: the trace has the command's reads of the set-up's file, from the disk, and not the
 // set-up's writes of it.
-TEST(CaptureReplayRootTest, ASetUpRunsBeforeTheTraceAndTheCommandReadsItsFileFromTheDisk) {
-  std::string why;
-  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
-  testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
+TEST_F(CaptureReplayRootTest, ASetUpRunsBeforeTheTraceAndTheCommandReadsItsFileFromTheDisk) {
   const std::string trace = temp.path() + "/s.trace";
   const ProcessResult cap =
       testing::RunElevbenchCli({"capture", "--scratch", "256M", "--fs", "ext4", "--out", trace,
@@ -150,11 +155,7 @@ TEST(CaptureReplayRootTest, ASetUpRunsBeforeTheTraceAndTheCommandReadsItsFileFro
 // The dependent replayer (elevbench's io_uring engine, `internal replay-engine`) on the untar
 // sample: every bio and byte of the trace reaches the disk under each scheduler, one engine
 // thread per traced process, and the fidelity against the capture's scheduler is measured.
-TEST(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
-  std::string why;
-  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
-  testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
+TEST_F(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
   const std::string trace = std::string(ELEVBENCH_SOURCE_DIR) + "/traces/untar.trace";
   const std::string out = temp.path() + "/r.json";
   const ProcessResult rep = testing::RunElevbenchCli(
@@ -184,11 +185,7 @@ TEST(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) {
   EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
 }
 
-TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
-  std::string why;
-  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
-  testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
+TEST_F(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
   const std::string trace = temp.path() + "/w.trace";
   ChildProcess child;
   std::string err;
@@ -207,11 +204,7 @@ TEST(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {
 
 // `run fio` of a file with two jobs: a record per cell with both jobs, each having read what
 // its size and runtime allow (the side-by-side with fio itself is docs/fio-jobs.md).
-TEST(CaptureReplayRootTest, RunFioRunsBothJobsOfTheFileInEveryCell) {
-  std::string why;
-  if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
-  testing::ScopedTempDir temp("/var/tmp");
-  const std::string before = LeftoverState();
+TEST_F(CaptureReplayRootTest, RunFioRunsBothJobsOfTheFileInEveryCell) {
   const std::string out = temp.path() + "/f.json";
   const ProcessResult run = testing::RunElevbenchCli(
       {"run", "fio", testing::TestDataPath("fixtures/fiojobs/two-jobs.fio"), "--fio-set",
