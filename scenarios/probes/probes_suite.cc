@@ -198,12 +198,12 @@ class ProbesSuite : public Suite {
                  : p.exit_code == 0        ? "ok"
                                            : "failed";
     rec.exit_code = p.exit_code;
-    rec.user_seconds = p.user_seconds;
-    rec.system_seconds = p.system_seconds;
-    rec.elapsed_seconds = p.wall_seconds;
+    rec.user_seconds = p.usage.user_seconds;
+    rec.system_seconds = p.usage.system_seconds;
+    rec.elapsed_seconds = p.usage.elapsed_seconds;
     rec.timeout_seconds = spec.timeout_seconds;
-    rec.major_faults = static_cast<uint64_t>(p.major_faults);
-    rec.minor_faults = static_cast<uint64_t>(p.minor_faults);
+    rec.major_faults = p.usage.major_faults;
+    rec.minor_faults = p.usage.minor_faults;
     rec.bytes_read = result.probe.bytes_read;
     rec.files_total = plan_.file_count;
     rec.bytes_total = plan_.total_bytes;
