@@ -1,8 +1,5 @@
 #include "scenarios/probes/probes_suite.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <sstream>
@@ -257,12 +254,10 @@ class ProbesSuite : public Suite {
   bool Evict(const CellEnvironment& env, std::string* err) const {
     if (env.root) return DropCleanCaches(err);
     const std::string root = TreeRoot(env.directory);
-    for (const TreeEntry& f : files_) {
-      const int fd = open((root + "/" + f.path).c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) continue;
-      (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-      close(fd);
-    }
+    std::vector<std::string> paths;
+    paths.reserve(files_.size());
+    for (const TreeEntry& f : files_) paths.push_back(root + "/" + f.path);
+    (void)EvictFilesFromPageCache(paths);  // a file that cannot be opened is skipped
     return true;
   }
 
