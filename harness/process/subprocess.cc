@@ -49,9 +49,17 @@ double TimevalSeconds(const timeval& tv) {
 
 // wait4's rusage as a ProcessUsage, with the child's wall time.
 ProcessUsage UsageOfRusage(double elapsed_seconds, const rusage& r) {
-  return {elapsed_seconds,          TimevalSeconds(r.ru_utime), TimevalSeconds(r.ru_stime),
-          UsageCount(r.ru_majflt),  UsageCount(r.ru_minflt),    UsageCount(r.ru_inblock),
-          UsageCount(r.ru_oublock), UsageCount(r.ru_nvcsw),     UsageCount(r.ru_nivcsw)};
+  return {
+      .elapsed_seconds = elapsed_seconds,
+      .user_seconds = TimevalSeconds(r.ru_utime),
+      .system_seconds = TimevalSeconds(r.ru_stime),
+      .major_faults = UsageCount(r.ru_majflt),
+      .minor_faults = UsageCount(r.ru_minflt),
+      .block_input_ops = UsageCount(r.ru_inblock),
+      .block_output_ops = UsageCount(r.ru_oublock),
+      .voluntary_switches = UsageCount(r.ru_nvcsw),
+      .involuntary_switches = UsageCount(r.ru_nivcsw),
+  };
 }
 
 std::string Errno(int e) { return strerror(e); }

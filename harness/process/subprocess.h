@@ -50,7 +50,7 @@ struct ProcessResult {
   bool interrupted = false;  ///< an interrupt (interrupt.h) arrived while it ran
   /// Its resource use, filled once at the reap from wait4's rusage. usage.elapsed_seconds is the
   /// wall time, CLOCK_MONOTONIC from just before fork to the reap; it is also set when wait4
-  /// failed or the child was abandoned (Stop), whose counts then stay 0.
+  /// failed or the child was abandoned (it outlived SIGKILL by 20 s), whose counts then stay 0.
   ProcessUsage usage;
   std::string output;  ///< stdout, when not redirected to a file (its first 1 MiB; more is dropped)
   std::string error_output;  ///< stderr, when captured: its last 64 KiB exactly
