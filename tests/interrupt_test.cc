@@ -108,8 +108,8 @@ TEST_F(InterruptTest, RunProcessStopsItsChildPromptly) {
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.term_signal, SIGKILL);
-  EXPECT_GE(r.wall_seconds, 0.8);  // 0.3 s until the signal + the grace
-  EXPECT_LT(r.wall_seconds, 3.0);
+  EXPECT_GE(r.usage.elapsed_seconds, 0.8);  // 0.3 s until the signal + the grace
+  EXPECT_LT(r.usage.elapsed_seconds, 3.0);
   ASSERT_TRUE(sender.Wait(5, &err)) << err;
 }
 
@@ -137,7 +137,7 @@ TEST_F(InterruptTest, RunningStopsABackgroundChildWithTheGrace) {
   ASSERT_FALSE(running);
   EXPECT_TRUE(load.result().interrupted);
   EXPECT_EQ(load.result().term_signal, SIGKILL);
-  EXPECT_LT(load.result().wall_seconds, 2.0);
+  EXPECT_LT(load.result().usage.elapsed_seconds, 2.0);
 }
 
 }  // namespace

@@ -102,7 +102,7 @@ TEST_F(LoadProbeTest, AProbePastItsTimeoutIsDnfWithTheWorkItHadDone) {
   EXPECT_TRUE(result_.probe.dnf);
   EXPECT_TRUE(result_.probe.process.timed_out);
   EXPECT_LT(took, 4.0);
-  EXPECT_GE(result_.probe.process.wall_seconds, 0.5);
+  EXPECT_GE(result_.probe.process.usage.elapsed_seconds, 0.5);
   EXPECT_GE(result_.probe.bytes_read, 300000u);
   ASSERT_EQ(fio_.starts.size(), 1u);
   EXPECT_TRUE(fio_.starts[0].stopped);

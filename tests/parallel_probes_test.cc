@@ -50,9 +50,9 @@ TEST(ParallelProbesTest, StartTogetherAndAreTimedEachOnItsOwn) {
     EXPECT_LT(o.start_offset_seconds, 0.2);
   }
   EXPECT_EQ(out[0].start_offset_seconds, 0);
-  EXPECT_NEAR(out[0].process.wall_seconds, 1.2, 0.3);
-  EXPECT_NEAR(out[1].process.wall_seconds, 0.4, 0.3);
-  EXPECT_NEAR(out[2].process.wall_seconds, 0.8, 0.3);
+  EXPECT_NEAR(out[0].process.usage.elapsed_seconds, 1.2, 0.3);
+  EXPECT_NEAR(out[1].process.usage.elapsed_seconds, 0.4, 0.3);
+  EXPECT_NEAR(out[2].process.usage.elapsed_seconds, 0.8, 0.3);
 }
 
 TEST(ParallelProbesTest, EachProbeHasItsOwnRusageAndReadBytes) {
@@ -68,8 +68,8 @@ TEST(ParallelProbesTest, EachProbeHasItsOwnRusageAndReadBytes) {
       << err;
   EXPECT_GE(out[0].bytes_read, 4u << 20);
   EXPECT_LT(out[1].bytes_read, 1u << 20);
-  EXPECT_GT(out[1].process.user_seconds + out[1].process.system_seconds,
-            out[0].process.user_seconds + out[0].process.system_seconds);
+  EXPECT_GT(out[1].process.usage.user_seconds + out[1].process.usage.system_seconds,
+            out[0].process.usage.user_seconds + out[0].process.usage.system_seconds);
 }
 
 TEST(ParallelProbesTest, AProbePastItsTimeoutIsDnfAndTheOthersFinish) {
@@ -79,10 +79,11 @@ TEST(ParallelProbesTest, AProbePastItsTimeoutIsDnfAndTheOthersFinish) {
       RunParallelProbes({Sh("sleep 30", 0.5), Sh("sleep 0.8", 5), Sh("exit 3", 5)}, &out, &err))
       << err;
   EXPECT_TRUE(out[0].dnf);
-  EXPECT_NEAR(out[0].process.wall_seconds, 0.5, 0.3);  // stopped at its timeout, not at 30 s
+  EXPECT_NEAR(out[0].process.usage.elapsed_seconds, 0.5,
+              0.3);  // stopped at its timeout, not at 30 s
   EXPECT_FALSE(out[1].dnf);
   EXPECT_EQ(out[1].process.exit_code, 0);
-  EXPECT_GE(out[1].process.wall_seconds, 0.75);  // ran on after the first one was stopped
+  EXPECT_GE(out[1].process.usage.elapsed_seconds, 0.75);  // ran on after the first one was stopped
   EXPECT_FALSE(out[2].dnf);
   EXPECT_EQ(out[2].process.exit_code, 3);  // a failing probe is an outcome, not an error
 }

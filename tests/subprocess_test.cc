@@ -90,7 +90,7 @@ TEST(SubprocessTest, TimeoutKillsAChildThatIgnoresTermAndClosedItsPipes) {
   EXPECT_EQ(r.exit_code, -1);
   EXPECT_GE(elapsed, 0.95);  // timeout + grace
   EXPECT_LT(elapsed, 5.0);   // not the 60 s of the sleep
-  EXPECT_NEAR(r.wall_seconds, elapsed, 0.2);
+  EXPECT_NEAR(r.usage.elapsed_seconds, elapsed, 0.2);
 }
 
 TEST(SubprocessTest, TimeoutFiresWhenStdoutGoesToAFile) {
@@ -103,8 +103,8 @@ TEST(SubprocessTest, TimeoutFiresWhenStdoutGoesToAFile) {
   ASSERT_TRUE(RunProcess({"sleep", "60"}, opts, &r, &err)) << err;
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.term_signal, SIGTERM);  // sleep obeys SIGTERM: no grace needed
-  EXPECT_GE(r.wall_seconds, 0.3);
-  EXPECT_LT(r.wall_seconds, 3.0);
+  EXPECT_GE(r.usage.elapsed_seconds, 0.3);
+  EXPECT_LT(r.usage.elapsed_seconds, 3.0);
 }
 
 TEST(SubprocessTest, StdoutFileReceivesTheOutput) {
@@ -276,10 +276,10 @@ TEST(ChildProcessTest, RunsInTheBackgroundAndReportsRusage) {
   EXPECT_FALSE(child.running());
   const ProcessResult& r = child.result();
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_GE(r.wall_seconds, 0.3);
-  EXPECT_LT(r.wall_seconds, 3.0);
-  EXPECT_GT(r.minor_faults, 0);
-  EXPECT_GE(r.voluntary_switches, 1);  // sleeping is a voluntary switch
+  EXPECT_GE(r.usage.elapsed_seconds, 0.3);
+  EXPECT_LT(r.usage.elapsed_seconds, 3.0);
+  EXPECT_GT(r.usage.minor_faults, 0u);
+  EXPECT_GE(r.usage.voluntary_switches, 1u);  // sleeping is a voluntary switch
   EXPECT_TRUE(child.Wait(0, &err)) << "an exited child stays exited";
 }
 
@@ -299,8 +299,8 @@ TEST(ChildProcessTest, CountsBlockIo) {
                          ProcessOptions{}, &r, &err))
       << err;
   ASSERT_EQ(r.exit_code, 0) << LastLine(r.error_output);
-  EXPECT_GE(w.block_output_ops, 2048);  // 1 MiB in 512-byte units
-  EXPECT_GE(r.block_input_ops, 2048);
+  EXPECT_GE(w.usage.block_output_ops, 2048u);  // 1 MiB in 512-byte units
+  EXPECT_GE(r.usage.block_input_ops, 2048u);
 }
 
 TEST(ChildProcessTest, StopSendsTermThenKillAfterTheGrace) {

@@ -25,8 +25,8 @@ struct ProcessUsage {
 /// A `long` rusage count as a ProcessUsage count: a negative value (never seen) reads as 0.
 inline uint64_t UsageCount(long count) { return count > 0 ? static_cast<uint64_t>(count) : 0; }
 
-/// The usage of a result that keeps wait4's counts under ProcessUsage's names (ProcessResult,
-/// RepeatedCommandResult), with its wall time: one conversion for every such result.
+/// The usage of a result that keeps wait4's counts under ProcessUsage's names as `long`s
+/// (RepeatedCommandResult's sums), with its wall time.
 template <typename Result>
 ProcessUsage UsageOfRusageFields(double elapsed_seconds, const Result& r) {
   return {elapsed_seconds,

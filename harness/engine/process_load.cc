@@ -22,14 +22,15 @@ constexpr auto kPollInterval = std::chrono::milliseconds(10);
 constexpr double kFastFailureSeconds = 0.1;
 
 void AddUsage(const ProcessResult& p, RepeatedCommandResult* r) {
-  r->user_seconds += p.user_seconds;
-  r->system_seconds += p.system_seconds;
-  r->major_faults += p.major_faults;
-  r->minor_faults += p.minor_faults;
-  r->block_input_ops += p.block_input_ops;
-  r->block_output_ops += p.block_output_ops;
-  r->voluntary_switches += p.voluntary_switches;
-  r->involuntary_switches += p.involuntary_switches;
+  const ProcessUsage& u = p.usage;
+  r->user_seconds += u.user_seconds;
+  r->system_seconds += u.system_seconds;
+  r->major_faults += static_cast<long>(u.major_faults);
+  r->minor_faults += static_cast<long>(u.minor_faults);
+  r->block_input_ops += static_cast<long>(u.block_input_ops);
+  r->block_output_ops += static_cast<long>(u.block_output_ops);
+  r->voluntary_switches += static_cast<long>(u.voluntary_switches);
+  r->involuntary_switches += static_cast<long>(u.involuntary_switches);
 }
 
 }  // namespace

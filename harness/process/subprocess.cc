@@ -47,6 +47,21 @@ double TimevalSeconds(const timeval& tv) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
+// wait4's rusage as a ProcessUsage, with the child's wall time.
+ProcessUsage UsageOfRusage(double elapsed_seconds, const rusage& r) {
+  return {
+      .elapsed_seconds = elapsed_seconds,
+      .user_seconds = TimevalSeconds(r.ru_utime),
+      .system_seconds = TimevalSeconds(r.ru_stime),
+      .major_faults = UsageCount(r.ru_majflt),
+      .minor_faults = UsageCount(r.ru_minflt),
+      .block_input_ops = UsageCount(r.ru_inblock),
+      .block_output_ops = UsageCount(r.ru_oublock),
+      .voluntary_switches = UsageCount(r.ru_nvcsw),
+      .involuntary_switches = UsageCount(r.ru_nivcsw),
+  };
+}
+
 std::string Errno(int e) { return strerror(e); }
 
 // Owns one descriptor; closes it unless released. Keeps Start's error paths leak-free.
@@ -386,7 +401,7 @@ bool ChildProcess::Reap(std::string* err) {
   while ((w = wait4(pid_, &status, 0, &usage)) < 0 && errno == EINTR) {
   }
   const int e = errno;
-  result_.wall_seconds = MonotonicSeconds() - started_at_;
+  result_.usage.elapsed_seconds = MonotonicSeconds() - started_at_;
   state_ = State::kExited;
   Drain();  // what the child wrote before it exited
   CloseAll();
@@ -398,14 +413,7 @@ bool ChildProcess::Reap(std::string* err) {
     *err = wait_error_;
     return false;
   }
-  result_.user_seconds = TimevalSeconds(usage.ru_utime);
-  result_.system_seconds = TimevalSeconds(usage.ru_stime);
-  result_.major_faults = usage.ru_majflt;
-  result_.minor_faults = usage.ru_minflt;
-  result_.block_input_ops = usage.ru_inblock;
-  result_.block_output_ops = usage.ru_oublock;
-  result_.voluntary_switches = usage.ru_nvcsw;
-  result_.involuntary_switches = usage.ru_nivcsw;
+  result_.usage = UsageOfRusage(result_.usage.elapsed_seconds, usage);
   if (WIFEXITED(status)) {
     result_.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
@@ -465,7 +473,7 @@ void ChildProcess::Abandon(std::string* err) {
   state_ = State::kExited;
   CloseAll();
   result_.term_signal = SIGKILL;
-  result_.wall_seconds = MonotonicSeconds() - started_at_;
+  result_.usage.elapsed_seconds = MonotonicSeconds() - started_at_;
   char seconds[32];
   snprintf(seconds, sizeof seconds, "%g", kBreakAfterKillSeconds + kAbandonAfterBreakSeconds);
   wait_error_ = Describe() + " did not exit " + seconds +
@@ -594,7 +602,5 @@ uint64_t ProcessReadChars(pid_t pid) {
   }
   return rchar;
 }
-
-ProcessUsage ProcessResult::Usage() const { return UsageOfRusageFields(wall_seconds, *this); }
 
 }  // namespace elevbench

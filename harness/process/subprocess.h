@@ -48,20 +48,12 @@ struct ProcessResult {
   int term_signal = 0;       ///< signal that ended the child, 0 if it exited
   bool timed_out = false;    ///< stopped because it ran past ProcessOptions::timeout_seconds
   bool interrupted = false;  ///< an interrupt (interrupt.h) arrived while it ran
-  double wall_seconds = 0;   ///< CLOCK_MONOTONIC from just before fork to the reap
-  double user_seconds = 0;
-  double system_seconds = 0;
-  long major_faults = 0;          ///< ru_majflt
-  long minor_faults = 0;          ///< ru_minflt
-  long block_input_ops = 0;       ///< ru_inblock
-  long block_output_ops = 0;      ///< ru_oublock
-  long voluntary_switches = 0;    ///< ru_nvcsw
-  long involuntary_switches = 0;  ///< ru_nivcsw
+  /// Its resource use, filled once at the reap from wait4's rusage. usage.elapsed_seconds is the
+  /// wall time, CLOCK_MONOTONIC from just before fork to the reap; it is also set when wait4
+  /// failed or the child was abandoned (it outlived SIGKILL by 20 s), whose counts then stay 0.
+  ProcessUsage usage;
   std::string output;  ///< stdout, when not redirected to a file (its first 1 MiB; more is dropped)
   std::string error_output;  ///< stderr, when captured: its last 64 KiB exactly
-
-  /// The resource use as a plain record (elapsed = wall_seconds), for the results.
-  ProcessUsage Usage() const;
 };
 
 /// One child process, run asynchronously. Movable, not copyable; used from one thread at a time.

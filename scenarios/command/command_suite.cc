@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -384,7 +383,7 @@ class CommandSuite : public Suite {
       return false;
     }
     const ProcessResult& p = outcome.process;
-    *seconds = p.wall_seconds;
+    *seconds = p.usage.elapsed_seconds;
     if (outcome.dnf) {
       *err = "--setup did not finish within " + std::to_string(spec.timeout_seconds) + " s";
       return false;
@@ -418,15 +417,15 @@ class CommandSuite : public Suite {
     rec->exit_code = p.exit_code;
     rec->term_signal = p.term_signal;
     if (rec->status != "ok") rec->stderr_tail = StderrTail(p.error_output);
-    rec->elapsed_seconds = p.wall_seconds;
-    rec->user_seconds = p.user_seconds;
-    rec->system_seconds = p.system_seconds;
+    rec->elapsed_seconds = p.usage.elapsed_seconds;
+    rec->user_seconds = p.usage.user_seconds;
+    rec->system_seconds = p.usage.system_seconds;
     rec->timeout_seconds = timeout;
     rec->warmup_seconds = outcome.warmup_seconds;
-    rec->major_faults = static_cast<uint64_t>(std::max(0L, p.major_faults));
-    rec->minor_faults = static_cast<uint64_t>(std::max(0L, p.minor_faults));
-    rec->read_bytes = static_cast<uint64_t>(std::max(0L, p.block_input_ops)) * 512;
-    rec->written_bytes = static_cast<uint64_t>(std::max(0L, p.block_output_ops)) * 512;
+    rec->major_faults = p.usage.major_faults;
+    rec->minor_faults = p.usage.minor_faults;
+    rec->read_bytes = p.usage.block_input_ops * 512;
+    rec->written_bytes = p.usage.block_output_ops * 512;
     rec->device_read_bytes = device.read_bytes;
     rec->device_written_bytes = device.written_bytes;
   }

@@ -7,7 +7,7 @@ namespace {
 
 void RecordCompile(const ProbeOutcome& outcome, ContestRecord* record) {
   const ProcessResult& p = outcome.process;
-  record->compile = p.Usage();
+  record->compile = p.usage;
   record->exit_code = p.exit_code;
   record->warmup_seconds = outcome.warmup_seconds;
   record->status = outcome.dnf ? "dnf" : (p.exit_code == 0 ? "ok" : "failed");

@@ -286,7 +286,7 @@ MortonProbe ProbeOf(const MortonPlannedProbe& planned, const ProcessResult& p, b
   m.exit_code = p.exit_code;
   m.term_signal = p.term_signal;
   m.start_offset_seconds = start_offset;
-  m.usage = p.Usage();
+  m.usage = p.usage;
   m.timeout_seconds = timeout;
   m.bytes_read = bytes_read;
   m.work_bytes = planned.work_bytes;

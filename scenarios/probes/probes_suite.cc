@@ -1,8 +1,5 @@
 #include "scenarios/probes/probes_suite.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <sstream>
@@ -198,12 +195,12 @@ class ProbesSuite : public Suite {
                  : p.exit_code == 0        ? "ok"
                                            : "failed";
     rec.exit_code = p.exit_code;
-    rec.user_seconds = p.user_seconds;
-    rec.system_seconds = p.system_seconds;
-    rec.elapsed_seconds = p.wall_seconds;
+    rec.user_seconds = p.usage.user_seconds;
+    rec.system_seconds = p.usage.system_seconds;
+    rec.elapsed_seconds = p.usage.elapsed_seconds;
     rec.timeout_seconds = spec.timeout_seconds;
-    rec.major_faults = static_cast<uint64_t>(p.major_faults);
-    rec.minor_faults = static_cast<uint64_t>(p.minor_faults);
+    rec.major_faults = p.usage.major_faults;
+    rec.minor_faults = p.usage.minor_faults;
     rec.bytes_read = result.probe.bytes_read;
     rec.files_total = plan_.file_count;
     rec.bytes_total = plan_.total_bytes;
@@ -257,12 +254,10 @@ class ProbesSuite : public Suite {
   bool Evict(const CellEnvironment& env, std::string* err) const {
     if (env.root) return DropCleanCaches(err);
     const std::string root = TreeRoot(env.directory);
-    for (const TreeEntry& f : files_) {
-      const int fd = open((root + "/" + f.path).c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) continue;
-      (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-      close(fd);
-    }
+    std::vector<std::string> paths;
+    paths.reserve(files_.size());
+    for (const TreeEntry& f : files_) paths.push_back(root + "/" + f.path);
+    (void)EvictFilesFromPageCache(paths);  // a file that cannot be opened is skipped
     return true;
   }
 
