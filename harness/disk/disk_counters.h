@@ -1,8 +1,7 @@
+#pragma once
 // Live counters and the per-request trace of the emulated disk daemon. Kept
 // apart from the FUSE code so that the accounting can be tested and reused
 // (stats.json, `elevbench disk` exit summary) without a mount.
-#ifndef ELEVBENCH_HARNESS_DISK_COUNTERS_H_
-#define ELEVBENCH_HARNESS_DISK_COUNTERS_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -103,5 +102,3 @@ class DiskTrace {
 };
 
 }  // namespace elevbench
-
-#endif  // ELEVBENCH_HARNESS_DISK_COUNTERS_H_

@@ -1,9 +1,8 @@
+#pragma once
 // `elevbench disk`: a FUSE filesystem that exposes one image file with the
 // timing of an emulated disk, so that a loop device on it (losetup
 // --direct-io=on) gives the kernel's real I/O schedulers seek costs of a
 // 2003-era disk. See docs/emulated-disk.md.
-#ifndef ELEVBENCH_HARNESS_DISK_DAEMON_H_
-#define ELEVBENCH_HARNESS_DISK_DAEMON_H_
 
 #include <string>
 
@@ -51,5 +50,3 @@ struct DiskDaemonOptions {
 int RunDiskDaemon(const DiskDaemonOptions& options, std::string* err);
 
 }  // namespace elevbench
-
-#endif  // ELEVBENCH_HARNESS_DISK_DAEMON_H_

@@ -1,9 +1,8 @@
+#pragma once
 // The emulated disk's request path: real pread/pwrite on the backing file,
 // then a sleep to the modelled completion deadline. Serves requests one at a
 // time; with queue_depth > 1 a disk thread reorders waiting requests (NCQ).
 // Independent of FUSE so that it can be driven directly.
-#ifndef ELEVBENCH_HARNESS_DISK_ENGINE_H_
-#define ELEVBENCH_HARNESS_DISK_ENGINE_H_
 
 #include <sys/types.h>
 
@@ -107,5 +106,3 @@ class DiskEngine {
 };
 
 }  // namespace elevbench
-
-#endif  // ELEVBENCH_HARNESS_DISK_ENGINE_H_

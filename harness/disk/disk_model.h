@@ -1,10 +1,9 @@
+#pragma once
 // Pure timing model of a rotating (or solid-state) disk, used by the emulated
 // disk daemon (`elevbench disk`). No I/O, no clocks: callers pass arrival
 // times in and get service times back, so the model is deterministic and
 // unit-testable. See docs/emulated-disk.md for the formulas and the
 // sources of each profile's parameters.
-#ifndef ELEVBENCH_HARNESS_DISK_MODEL_H_
-#define ELEVBENCH_HARNESS_DISK_MODEL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -173,5 +172,3 @@ class DiskModel {
 };
 
 }  // namespace elevbench
-
-#endif  // ELEVBENCH_HARNESS_DISK_MODEL_H_
