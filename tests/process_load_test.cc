@@ -61,10 +61,10 @@ TEST(RepeatedCommandLoadTest, CountsCompletedIterationsAndTheirCpu) {
   EXPECT_EQ(r.failed, 0u);
   // Every started iteration either completed or was the one cut short by the stop.
   EXPECT_EQ(r.started, r.completed + (r.cut_short ? 1 : 0));
-  EXPECT_GT(r.user_seconds + r.system_seconds, 0.0);
-  EXPECT_GE(r.elapsed_seconds, 0.8);
-  EXPECT_LT(r.elapsed_seconds, 5.0);
-  EXPECT_GT(r.minor_faults, 0);
+  EXPECT_GT(r.usage.user_seconds + r.usage.system_seconds, 0.0);
+  EXPECT_GE(r.usage.elapsed_seconds, 0.8);
+  EXPECT_LT(r.usage.elapsed_seconds, 5.0);
+  EXPECT_GT(r.usage.minor_faults, 0u);
 }
 
 TEST(RepeatedCommandLoadTest, StopKillsTheRunningIterationAndItsChildren) {
@@ -171,7 +171,7 @@ TEST(RunCommandLoadWithProbeTest, TheProbeRunsAfterTheWarmUpAndTheLoadStopsAfter
   EXPECT_EQ(outcome.process.exit_code, 0);
   EXPECT_GE(outcome.process.usage.elapsed_seconds, 0.4);
   // The load ran through the warm-up and the probe: its own elapsed time covers both.
-  EXPECT_GE(load_result.elapsed_seconds, 0.7);
+  EXPECT_GE(load_result.usage.elapsed_seconds, 0.7);
   // 0.05 s iterations over 0.7 s: at most 14; at least a few even on a busy machine.
   EXPECT_GE(load_result.completed, 2u);
   EXPECT_LE(load_result.completed, 14u);

@@ -25,19 +25,17 @@ struct ProcessUsage {
 /// A `long` rusage count as a ProcessUsage count: a negative value (never seen) reads as 0.
 inline uint64_t UsageCount(long count) { return count > 0 ? static_cast<uint64_t>(count) : 0; }
 
-/// The usage of a result that keeps wait4's counts under ProcessUsage's names as `long`s
-/// (RepeatedCommandResult's sums), with its wall time.
-template <typename Result>
-ProcessUsage UsageOfRusageFields(double elapsed_seconds, const Result& r) {
-  return {elapsed_seconds,
-          r.user_seconds,
-          r.system_seconds,
-          UsageCount(r.major_faults),
-          UsageCount(r.minor_faults),
-          UsageCount(r.block_input_ops),
-          UsageCount(r.block_output_ops),
-          UsageCount(r.voluntary_switches),
-          UsageCount(r.involuntary_switches)};
+/// Adds `part`'s CPU times and counts into *sum (a load's iterations summed); not its
+/// elapsed_seconds: a sum's wall time is its own, not the sum of its parts'.
+inline void AddProcessUsage(const ProcessUsage& part, ProcessUsage* sum) {
+  sum->user_seconds += part.user_seconds;
+  sum->system_seconds += part.system_seconds;
+  sum->major_faults += part.major_faults;
+  sum->minor_faults += part.minor_faults;
+  sum->block_input_ops += part.block_input_ops;
+  sum->block_output_ops += part.block_output_ops;
+  sum->voluntary_switches += part.voluntary_switches;
+  sum->involuntary_switches += part.involuntary_switches;
 }
 
 /// Sets the nine members of `usage` in the JSON object *object, under the struct's names.

@@ -21,18 +21,6 @@ constexpr auto kPollInterval = std::chrono::milliseconds(10);
 // that cannot work (a missing directory) does not spin a CPU away from the foreground job.
 constexpr double kFastFailureSeconds = 0.1;
 
-void AddUsage(const ProcessResult& p, RepeatedCommandResult* r) {
-  const ProcessUsage& u = p.usage;
-  r->user_seconds += u.user_seconds;
-  r->system_seconds += u.system_seconds;
-  r->major_faults += static_cast<long>(u.major_faults);
-  r->minor_faults += static_cast<long>(u.minor_faults);
-  r->block_input_ops += static_cast<long>(u.block_input_ops);
-  r->block_output_ops += static_cast<long>(u.block_output_ops);
-  r->voluntary_switches += static_cast<long>(u.voluntary_switches);
-  r->involuntary_switches += static_cast<long>(u.involuntary_switches);
-}
-
 }  // namespace
 
 RepeatedCommandLoad::~RepeatedCommandLoad() {
@@ -104,7 +92,7 @@ bool RepeatedCommandLoad::RunIteration(ChildProcess* child, bool first) {
     return false;
   }
   const ProcessResult& p = child->result();
-  AddUsage(p, &result_);
+  AddProcessUsage(p.usage, &result_.usage);
   if (stopped || p.interrupted) {
     result_.cut_short = true;
     return false;
@@ -138,7 +126,7 @@ void RepeatedCommandLoad::Supervise() {
     first = false;
     if (!go_on) break;
   }
-  result_.elapsed_seconds = Now() - started_at_;
+  result_.usage.elapsed_seconds = Now() - started_at_;
   running_ = false;
 }
 
@@ -200,10 +188,6 @@ bool RunCommandLoadWithProbe(const RepeatedCommandSpec& load, const ProbeSpec& p
     return false;
   }
   return true;
-}
-
-ProcessUsage RepeatedCommandResult::Usage() const {
-  return UsageOfRusageFields(elapsed_seconds, *this);
 }
 
 }  // namespace elevbench

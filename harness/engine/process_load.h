@@ -37,27 +37,17 @@ struct RepeatedCommandSpec {
 
 /// What the load did over its whole run.
 struct RepeatedCommandResult {
-  uint64_t started = 0;        ///< iterations started, the one cut short by Stop included
-  uint64_t completed = 0;      ///< iterations that ended by themselves with a success exit code
-  uint64_t failed = 0;         ///< iterations that ended by themselves otherwise
-  bool cut_short = false;      ///< an iteration was running when the load was stopped
-  double elapsed_seconds = 0;  ///< from Start to the reap of the last iteration
+  uint64_t started = 0;    ///< iterations started, the one cut short by Stop included
+  uint64_t completed = 0;  ///< iterations that ended by themselves with a success exit code
+  uint64_t failed = 0;     ///< iterations that ended by themselves otherwise
+  bool cut_short = false;  ///< an iteration was running when the load was stopped
   /// Resource use summed over every iteration, the one cut short included (wait4: each
-  /// iteration and the descendants it waited for).
-  double user_seconds = 0;
-  double system_seconds = 0;
-  long major_faults = 0;
-  long minor_faults = 0;
-  long block_input_ops = 0;
-  long block_output_ops = 0;
-  long voluntary_switches = 0;
-  long involuntary_switches = 0;
+  /// iteration and the descendants it waited for); usage.elapsed_seconds is the load's own,
+  /// from Start to the reap of the last iteration.
+  ProcessUsage usage;
   int last_failure_exit_code = 0;   ///< of the last failed iteration (-1: killed by a signal)
   int last_failure_signal = 0;      ///< its signal, when one ended it
   std::string last_failure_output;  ///< the last line of its stderr
-
-  /// The summed resource use as a plain record (elapsed = elapsed_seconds).
-  ProcessUsage Usage() const;
 };
 
 /// A running repeated-command load. Not copyable or movable; Start and Stop from one thread.

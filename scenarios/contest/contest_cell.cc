@@ -61,7 +61,7 @@ bool RunContestCell(const ContestCellSpec& spec, FioRunner* fio, const std::stri
       if (!RunCommandLoadWithProbe(spec.plan.command, spec.compile, &load, &outcome, err)) {
         return false;
       }
-      r.load_usage = load.Usage();
+      r.load_usage = load.usage;
       r.load_iterations_started = load.started;
       r.load_iterations_completed = load.completed;
       r.load_iterations_failed = load.failed;
