@@ -145,16 +145,17 @@ bool RunCapture(const CaptureConfig& config, const RunTarget* target, RestoreJou
                 Progress* progress, CaptureOutcome* outcome, std::string* err) {
   *outcome = CaptureOutcome{};
   const std::string disk = target != nullptr ? target->disks().front() : config.device;
-  BlockTrace trace;
-  uint32_t major = 0, minor = 0;
-  if (!DescribeTracedDisk(disk, SystemPaths{}, &trace.header, &major, &minor, err)) return false;
-  trace.header.source = config.source;
-  trace.header.command = config.command;
+  // The set-up first: the header's facts (its time, the disk's scheduler) are the trace's own.
   if (!config.setup.empty() &&
       (target == nullptr || !RunCaptureSetUp(config.setup, *target, progress, err))) {
     if (target == nullptr) *err = "--setup needs a target elevbench makes";
     return Fail(err, "capture: " + *err + "; no trace written");
   }
+  BlockTrace trace;
+  uint32_t major = 0, minor = 0;
+  if (!DescribeTracedDisk(disk, SystemPaths{}, &trace.header, &major, &minor, err)) return false;
+  trace.header.source = config.source;
+  trace.header.command = config.command;
   const std::string raw = fs::absolute(config.out).string() + ".raw";
   BlockCapture capture;
   if (!capture.Start(journal, major, minor, raw, err)) return Fail(err, "capture: " + *err);
