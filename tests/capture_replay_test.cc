@@ -67,21 +67,30 @@ class CaptureReplayRootTest : public ::testing::Test {
     if (!CanCaptureHere(&why)) GTEST_SKIP() << why;
     before = LeftoverState();
   }
+  // `elevbench capture ARGS` into `trace`, which must succeed and leave nothing behind; the
+  // trace it wrote (empty, with a test failure, when it cannot be read).
+  BlockTrace CaptureOk(const std::vector<std::string>& args, const std::string& trace) {
+    std::vector<std::string> words = {"capture", "--out", trace};
+    words.insert(words.end(), args.begin(), args.end());
+    const ProcessResult cap = testing::RunElevbenchCli(words, 900);
+    EXPECT_EQ(cap.exit_code, 0) << cap.error_output;
+    EXPECT_EQ(LeftoverState(), before);
+    BlockTrace t;
+    std::string err;
+    EXPECT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+    return t;
+  }
   testing::ScopedTempDir temp{"/var/tmp"};
   std::string before;
 };
 
 TEST_F(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) {
   const std::string trace = temp.path() + "/w.trace", out = temp.path() + "/r.json";
-  const ProcessResult cap = testing::RunElevbenchCli(
-      {"capture", "--emulated", "ide-2003:256M", "--fs", "ext4", "--out", trace, "--", "sh", "-c",
-       "dd if=/dev/zero of=f bs=64k count=96 status=none && cat f > /dev/null"},
-      900);
-  ASSERT_EQ(cap.exit_code, 0) << cap.error_output;
-  EXPECT_EQ(LeftoverState(), before);
-  BlockTrace t;
-  std::string err;
-  ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+  const BlockTrace t =
+      CaptureOk({"--emulated", "ide-2003:256M", "--fs", "ext4", "--", "sh", "-c",
+                 "dd if=/dev/zero of=f bs=64k count=96 status=none && cat f > /dev/null"},
+                trace);
+  ASSERT_FALSE(t.records.empty());
   uint64_t written = 0;
   std::set<int32_t> pids;
   for (const BlockTraceRecord& r : t.records) {
@@ -132,15 +141,9 @@ TEST_F(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) 
 // set-up's writes of it.
 TEST_F(CaptureReplayRootTest, ASetUpRunsBeforeTheTraceAndTheCommandReadsItsFileFromTheDisk) {
   const std::string trace = temp.path() + "/s.trace";
-  const ProcessResult cap =
-      testing::RunElevbenchCli({"capture", "--scratch", "256M", "--fs", "ext4", "--out", trace,
-                                "--setup", "head -c 4194304 /dev/urandom > f", "--", "cat", "f"},
-                               900);
-  ASSERT_EQ(cap.exit_code, 0) << cap.error_output;
-  EXPECT_EQ(LeftoverState(), before);
-  BlockTrace t;
-  std::string err;
-  ASSERT_TRUE(ReadBlockTraceFile(trace, &t, &err)) << err;
+  const BlockTrace t = CaptureOk({"--scratch", "256M", "--fs", "ext4", "--setup",
+                                  "head -c 4194304 /dev/urandom > f", "--", "cat", "f"},
+                                 trace);
   uint64_t read = 0, written = 0;
   for (const BlockTraceRecord& r : t.records) {
     if (r.op == BlockTraceOp::kRead) read += r.sectors * 512ULL;
