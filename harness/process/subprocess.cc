@@ -592,6 +592,11 @@ bool RunChecked(const std::vector<std::string>& argv, std::string* output, std::
   return true;
 }
 
+std::string HowItEnded(const ProcessResult& result) {
+  return result.term_signal != 0 ? "signal " + std::to_string(result.term_signal)
+                                 : "exit " + std::to_string(result.exit_code);
+}
+
 uint64_t ProcessReadChars(pid_t pid) {
   std::string text, ignored;
   if (!ReadWholeFile("/proc/" + std::to_string(pid) + "/io", &text, &ignored)) return 0;

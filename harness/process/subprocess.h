@@ -156,4 +156,7 @@ bool ProgramInPath(const std::string& program);
 /// The last non-empty line of `text` (for one-line error messages from tools' stderr).
 std::string LastLine(const std::string& text);
 
+/// How a reaped child ended, for a message: "signal 9" when a signal ended it, else "exit 3".
+std::string HowItEnded(const ProcessResult& result);
+
 }  // namespace elevbench

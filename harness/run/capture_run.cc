@@ -103,10 +103,9 @@ bool RunCaptureSetUp(const std::string& setup, const RunTarget& target, Progress
     return Fail(err, "interrupted by signal " + std::to_string(InterruptSignal()));
   }
   if (result.exit_code != 0 || result.term_signal != 0) {
-    const std::string how = result.term_signal != 0 ? "signal " + std::to_string(result.term_signal)
-                                                    : "exit " + std::to_string(result.exit_code);
     const std::string tail = LastLine(result.error_output);
-    return Fail(err, "--setup failed (" + how + ")" + (tail.empty() ? "" : ": " + tail));
+    return Fail(err,
+                "--setup failed (" + HowItEnded(result) + ")" + (tail.empty() ? "" : ": " + tail));
   }
   if (!target.DropCaches(err)) return Fail(err, "dropping the caches after --setup: " + *err);
   return true;

@@ -389,10 +389,8 @@ class CommandSuite : public Suite {
       return false;
     }
     if (p.exit_code != 0) {
-      const std::string how = p.term_signal != 0 ? "signal " + std::to_string(p.term_signal)
-                                                 : "exit " + std::to_string(p.exit_code);
       const std::string tail = StderrTail(p.error_output);
-      *err = "--setup failed (" + how + ")" + (tail.empty() ? "" : ": " + tail);
+      *err = "--setup failed (" + HowItEnded(p) + ")" + (tail.empty() ? "" : ": " + tail);
       return false;
     }
     return true;

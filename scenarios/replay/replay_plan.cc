@@ -178,16 +178,6 @@ ReplayJob BuildJob(const std::vector<const BlockTraceRecord*>& records,
 }
 
 // The median of a process's timed reads, ms (-1 for none).
-// The span of `records` from the first queued to the last completed, s (KernelSpanSeconds).
-double ProcessSpanSeconds(const std::vector<const BlockTraceRecord*>& records) {
-  uint64_t first = UINT64_MAX, last = 0;
-  for (const BlockTraceRecord* r : records) {
-    first = std::min(first, r->time_ns);
-    last = std::max(last, r->time_ns + static_cast<uint64_t>(std::max<int64_t>(r->latency_ns, 0)));
-  }
-  return last > first ? static_cast<double>(last - first) / 1e9 : 0;
-}
-
 double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
   std::vector<int64_t> ns;
   for (const BlockTraceRecord* r : records) {
@@ -219,12 +209,9 @@ const char* IologAction(BlockTraceOp op) {
 }
 
 double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records) {
-  uint64_t first = UINT64_MAX, last = 0;
-  for (const BlockTraceRecord& r : records) {
-    first = std::min(first, r.time_ns);
-    last = std::max(last, r.time_ns + static_cast<uint64_t>(std::max<int64_t>(r.latency_ns, 0)));
-  }
-  return last > first ? static_cast<double>(last - first) / 1e9 : 0;
+  KernelSpan span;
+  for (const BlockTraceRecord& r : records) span.Add(r);
+  return span.Seconds();
 }
 
 bool MapReplayOffsets(const BlockTrace& trace, uint64_t target_bytes, ReplayFit fit,
@@ -291,7 +278,9 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
                               static_cast<uint32_t>(j), &p.scheduled));
     const double p50 = ReadMedianMs(by_pid[pid]);
     p.jobs.back().trace_read_p50_ms = p50 < 0 ? -1 : p50 / o.speed;
-    p.jobs.back().trace_span_seconds = ProcessSpanSeconds(by_pid[pid]) / o.speed;
+    KernelSpan span;
+    for (const BlockTraceRecord* r : by_pid[pid]) span.Add(*r);
+    p.jobs.back().trace_span_seconds = span.Seconds() / o.speed;
   }
   std::stable_sort(
       p.scheduled.begin(), p.scheduled.end(),

@@ -30,6 +30,7 @@
 //     byte count (measured: depth 1, 8, 32 drop 0, 7, 31 of 1,426 4-KiB writes); the kernel's
 //     view (the lag's trace of the target) is the count of record, see replay_lag.h.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -138,8 +139,24 @@ struct ReplayPlan {
 /// fio's iolog action for a bio of `op`: "read", "write", "trim" or "sync" (a flush).
 const char* IologAction(BlockTraceOp op);
 
-/// From the first of `records` queued to the last one completed (time_ns + latency_ns), seconds;
-/// 0 for none. The span of a capture, and of a replay as the kernel traced it.
+/// The span of bios in the kernel's view, from the first queued to the last completed
+/// (time_ns + latency_ns; an untimed bio ends where it was queued): of a capture, of one of its
+/// processes, of a replay or one of its jobs as the kernel traced them.
+struct KernelSpan {
+  uint64_t first_ns = UINT64_MAX;
+  uint64_t last_ns = 0;
+  void Add(const BlockTraceRecord& r) {
+    first_ns = std::min(first_ns, r.time_ns);
+    last_ns =
+        std::max(last_ns, r.time_ns + static_cast<uint64_t>(std::max<int64_t>(r.latency_ns, 0)));
+  }
+  /// Seconds; 0 for no bios (or bios that took no time).
+  double Seconds() const {
+    return last_ns > first_ns ? static_cast<double>(last_ns - first_ns) / 1e9 : 0;
+  }
+};
+
+/// KernelSpan over every one of `records`, seconds; 0 for none.
 double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
 
 /// Maps the trace's extents onto a target of `target_bytes` (see ReplayFit). False with one line

@@ -251,7 +251,7 @@ class ReplaySuite : public Suite {
 // Each job's bios timed by the kernel (their latency_ns, bio_timing.h), and their span; fio's
 // job processes are mapped to jobs by the bios the lag matched.
 void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, ReplayRecord* rec) {
-  std::vector<uint64_t> first(rec->processes.size(), UINT64_MAX), last(rec->processes.size(), 0);
+  std::vector<KernelSpan> spans(rec->processes.size());
   for (const BlockTraceRecord& r : replayed.records) {
     const auto job = lag.job_of_pid.find(r.pid);
     if (r.latency_ns < 0 || job == lag.job_of_pid.end() || job->second >= rec->processes.size()) {
@@ -261,13 +261,10 @@ void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, Replay
     const auto ns = static_cast<uint64_t>(r.latency_ns);
     if (r.op == BlockTraceOp::kRead) p.kernel_read.Record(ns);
     if (r.op == BlockTraceOp::kWrite) p.kernel_write.Record(ns);
-    first[job->second] = std::min(first[job->second], r.time_ns);
-    last[job->second] = std::max(last[job->second], r.time_ns + ns);
+    spans[job->second].Add(r);
   }
   for (size_t i = 0; i < rec->processes.size(); ++i) {
-    if (last[i] > first[i]) {
-      rec->processes[i].replay_span_seconds = static_cast<double>(last[i] - first[i]) / 1e9;
-    }
+    if (spans[i].Seconds() > 0) rec->processes[i].replay_span_seconds = spans[i].Seconds();
   }
 }
 

@@ -28,8 +28,9 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
   std::map<std::string, std::pair<double, int>> spans;  // by job name: sum, cells
   for (const ReplayRecord* r : rs) {
     for (const ReplayProcess& p : r->processes) {
+      const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
       if (p.replay_span_seconds >= 0) {
-        auto& [sum, cells] = spans["p" + std::to_string(p.pid) + "_" + p.comm];
+        auto& [sum, cells] = spans[name];
         sum += p.replay_span_seconds;
         ++cells;
       }
@@ -38,7 +39,6 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
         const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
         const LatencyHistogram& used = r->lag_measured ? kernel : fio;
         if (used.count() == 0) continue;
-        const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
         const std::string direction = d == 0 ? "read" : "write";
         auto it = std::find_if(mine.begin(), mine.end(), [&](const ReplayProcessSummary& row) {
           return row.job == name && row.direction == direction;
