@@ -41,21 +41,21 @@ std::set<pid_t> ChildrenOfThisProcess() {
 TEST(MemLoadTest, TouchesEveryPageOfEveryPass) {
   uint64_t touched = 0;
   std::string err;
-  ASSERT_TRUE(RunMemLoadIteration(8 << 20, 3, &touched, &err)) << err;
+  ASSERT_TRUE(RunMemLoadIteration({.bytes = 8 << 20, .passes = 3}, &touched, &err)) << err;
   EXPECT_EQ(touched, 3u * (8u << 20) / 4096);
 }
 
 TEST(MemLoadTest, ATinyRegionIsOnePage) {
   uint64_t touched = 0;
   std::string err;
-  ASSERT_TRUE(RunMemLoadIteration(1, 2, &touched, &err)) << err;
+  ASSERT_TRUE(RunMemLoadIteration({.bytes = 1, .passes = 2}, &touched, &err)) << err;
   EXPECT_EQ(touched, 2u);
 }
 
 TEST(ProcessRingTest, PassesTheChunksRoundAndReapsEveryProcess) {
   const std::set<pid_t> before = ChildrenOfThisProcess();
   std::string err;
-  ASSERT_TRUE(RunProcessRingIteration(4, 2, 2000, &err)) << err;
+  ASSERT_TRUE(RunProcessRingIteration({.processes = 4, .chunks = 2, .hops = 2000}, &err)) << err;
   std::set<pid_t> left;
   for (pid_t pid : ChildrenOfThisProcess()) {
     if (before.count(pid) == 0) left.insert(pid);
@@ -65,9 +65,9 @@ TEST(ProcessRingTest, PassesTheChunksRoundAndReapsEveryProcess) {
 
 TEST(ProcessRingTest, RefusesARingThatCannotWork) {
   std::string err;
-  EXPECT_FALSE(RunProcessRingIteration(1, 1, 10, &err));
-  EXPECT_FALSE(RunProcessRingIteration(4, 0, 10, &err));
-  EXPECT_FALSE(RunProcessRingIteration(4, 5, 4, &err));
+  EXPECT_FALSE(RunProcessRingIteration({.processes = 1, .chunks = 1, .hops = 10}, &err));
+  EXPECT_FALSE(RunProcessRingIteration({.processes = 4, .chunks = 0, .hops = 10}, &err));
+  EXPECT_FALSE(RunProcessRingIteration({.processes = 4, .chunks = 5, .hops = 4}, &err));
   EXPECT_NE(err.find("at least 2 processes"), std::string::npos) << err;
 }
 

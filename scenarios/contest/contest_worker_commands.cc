@@ -7,23 +7,9 @@
 #include "scenarios/contest/contest_workers.h"
 
 namespace elevbench {
-namespace {
-
-struct MemLoadArgs {
-  uint64_t bytes = 0;
-  uint32_t passes = 1;
-};
-
-struct ProcessRingArgs {
-  uint32_t processes = 0;
-  uint32_t chunks = 0;
-  uint64_t hops = 0;
-};
-
-}  // namespace
 
 std::function<int(std::string* err)> AddMemLoadCommand(CLI::App* cmd) {
-  auto args = std::make_shared<MemLoadArgs>();
+  auto args = std::make_shared<MemLoad>();
   cmd->add_option("--bytes", args->bytes, "Memory to reference")
       ->required()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 48));
@@ -31,14 +17,14 @@ std::function<int(std::string* err)> AddMemLoadCommand(CLI::App* cmd) {
       ->check(CLI::Range(1u, 1000000u));
   return [args](std::string* err) {
     uint64_t touched = 0;
-    if (RunMemLoadIteration(args->bytes, args->passes, &touched, err)) return 0;
+    if (RunMemLoadIteration(*args, &touched, err)) return 0;
     *err = "mem-load: " + *err;
     return 1;
   };
 }
 
 std::function<int(std::string* err)> AddProcessRingCommand(CLI::App* cmd) {
-  auto args = std::make_shared<ProcessRingArgs>();
+  auto args = std::make_shared<ProcessRing>();
   cmd->add_option("--processes", args->processes, "Processes in the ring")
       ->required()
       ->check(CLI::Range(2u, 4096u));
@@ -49,11 +35,11 @@ std::function<int(std::string* err)> AddProcessRingCommand(CLI::App* cmd) {
       ->required()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   return [args](std::string* err) {
-    if (args->hops < args->chunks) {
-      *err = "process-ring: --hops must be at least --chunks";
+    if (!CheckProcessRing(*args, err)) {
+      *err = "process-ring: " + *err;
       return 2;
     }
-    if (RunProcessRingIteration(args->processes, args->chunks, args->hops, err)) return 0;
+    if (RunProcessRingIteration(*args, err)) return 0;
     *err = "process-ring: " + *err;
     return 1;
   };

@@ -17,7 +17,8 @@ namespace elevbench {
 std::function<int(std::string* err)> AddMemLoadCommand(CLI::App* cmd);
 
 /// Adds process-ring's options (--processes, --chunks, --hops) to `cmd`; the returned function
-/// runs one iteration: 0 done, 1 failed, 2 for --hops below --chunks, with err.
+/// runs one iteration: 0 done, 1 failed, 2 for a ring CheckProcessRing refuses (--hops below
+/// --chunks), with err.
 std::function<int(std::string* err)> AddProcessRingCommand(CLI::App* cmd);
 
 }  // namespace elevbench

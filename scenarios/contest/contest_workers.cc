@@ -78,11 +78,10 @@ class Fds {
 
 }  // namespace
 
-bool RunMemLoadIteration(uint64_t bytes, uint32_t passes, uint64_t* pages_touched,
-                         std::string* err) {
+bool RunMemLoadIteration(const MemLoad& load, uint64_t* pages_touched, std::string* err) {
   *pages_touched = 0;
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  const uint64_t pages = std::max<uint64_t>(1, bytes / page);
+  const uint64_t pages = std::max<uint64_t>(1, load.bytes / page);
   void* mem = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) {
@@ -99,7 +98,7 @@ bool RunMemLoadIteration(uint64_t bytes, uint32_t passes, uint64_t* pages_touche
   }
   volatile char* base = static_cast<volatile char*>(mem);
   bool ok = true;
-  for (uint32_t pass = 0; ok && pass < passes; ++pass) {
+  for (uint32_t pass = 0; ok && pass < load.passes; ++pass) {
     uint64_t index = 0;
     for (uint64_t i = 0; i < pages; ++i) {
       base[index * page] = static_cast<char>(pass + 1);
@@ -116,14 +115,17 @@ bool RunMemLoadIteration(uint64_t bytes, uint32_t passes, uint64_t* pages_touche
   return ok;
 }
 
-bool RunProcessRingIteration(uint32_t processes, uint32_t chunks, uint64_t hops, std::string* err) {
-  if (processes < 2 || chunks < 1 || hops < chunks) {
-    *err = "a process ring needs at least 2 processes and 1 <= chunks <= hops";
-    return false;
-  }
+bool CheckProcessRing(const ProcessRing& ring, std::string* err) {
+  if (ring.processes >= 2 && ring.chunks >= 1 && ring.hops >= ring.chunks) return true;
+  *err = "a process ring needs at least 2 processes and 1 <= chunks <= hops";
+  return false;
+}
+
+bool RunProcessRingIteration(const ProcessRing& ring, std::string* err) {
+  if (!CheckProcessRing(ring, err)) return false;
   Fds fds;
-  std::vector<int> read_end(processes), write_end(processes);
-  for (uint32_t i = 0; i < processes; ++i) {
+  std::vector<int> read_end(ring.processes), write_end(ring.processes);
+  for (uint32_t i = 0; i < ring.processes; ++i) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) {
       *err = Errno("pipe");
@@ -142,7 +144,7 @@ bool RunProcessRingIteration(uint32_t processes, uint32_t chunks, uint64_t hops,
   fds.Add(done[0]);
   fds.Add(done[1]);
   std::vector<pid_t> children;
-  for (uint32_t i = 0; i < processes; ++i) {
+  for (uint32_t i = 0; i < ring.processes; ++i) {
     const pid_t pid = fork();
     if (pid < 0) {
       *err = Errno("fork");
@@ -153,16 +155,16 @@ bool RunProcessRingIteration(uint32_t processes, uint32_t chunks, uint64_t hops,
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       signal(SIGTERM, SIG_DFL);
       signal(SIGINT, SIG_DFL);
-      RingMember(read_end[i], write_end[(i + 1) % processes], done[1]);
+      RingMember(read_end[i], write_end[(i + 1) % ring.processes], done[1]);
     }
     children.push_back(pid);
   }
   // Put the chunks in, each with its share of the hops in its first bytes.
   char chunk[kProcessRingChunkBytes] = {};
-  for (uint32_t c = 0; c < chunks; ++c) {
-    const uint64_t share = hops / chunks + (c < hops % chunks ? 1 : 0);
+  for (uint32_t c = 0; c < ring.chunks; ++c) {
+    const uint64_t share = ring.hops / ring.chunks + (c < ring.hops % ring.chunks ? 1 : 0);
     std::memcpy(chunk, &share, sizeof share);
-    if (!WriteFull(write_end[c % processes], chunk, sizeof chunk)) {
+    if (!WriteFull(write_end[c % ring.processes], chunk, sizeof chunk)) {
       *err = Errno("writing into the ring");
       KillAndReap(children);
       return false;
@@ -171,7 +173,7 @@ bool RunProcessRingIteration(uint32_t processes, uint32_t chunks, uint64_t hops,
   // Wait until every chunk has been retired, watching for interrupts and early deaths.
   uint32_t retired = 0;
   bool ok = true;
-  while (ok && retired < chunks) {
+  while (ok && retired < ring.chunks) {
     pollfd pfd{done[0], POLLIN, 0};
     const int r = poll(&pfd, 1, 100);
     if (InterruptRequested()) {
