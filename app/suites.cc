@@ -146,6 +146,7 @@ const std::vector<SuiteEntry>& AllSuites() {
        .formats = {"nick", "tiobench"},
        .render = RenderTiobenchReport,
        .measure = TiobenchMeasurements,
+       .plot_series = TiobenchPlotSeries,
        .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100",
        .lane_cpus = 1},
       {.name = "nickbench",
@@ -154,6 +155,7 @@ const std::vector<SuiteEntry>& AllSuites() {
        .formats = {"nick"},
        .render = RenderNickbenchReport,
        .measure = NickbenchMeasurements,
+       .plot_series = NickbenchPlotSeries,
        .smoke_args = "--schedulers none,mq-deadline --benches 2,5 --size 8",
        .lane_cpus = 1},
       {.name = "probes",
@@ -162,6 +164,7 @@ const std::vector<SuiteEntry>& AllSuites() {
        .formats = {"nick"},
        .render = RenderProbesReport,
        .measure = ProbeMeasurements,
+       .plot_series = ProbePlotSeries,
        .smoke_args = "--schedulers none,mq-deadline --tree-size 4 --load-size 32 --warmup 1 "
                      "--probes cat-during-write,ls-during-read",
        .lanes_refused = "as root it drops the machine's clean caches, dentries and inodes, right "
@@ -256,6 +259,18 @@ SuiteMeasurer MeasurerOf(const std::string& suite) {
 
 bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out, std::string* err) {
   return SuiteAndTraceMeasurements(doc, out, err);
+}
+
+bool PlotSeriesOf(const ResultsDocument& doc, PlotSeries* out, std::string* err) {
+  const SuiteEntry* entry = FindSuite(doc.suite);
+  if (entry == nullptr) {
+    *err = "unknown suite '" + doc.suite + "'";
+    return false;
+  }
+  *out = PlotSeries{};
+  if (entry->plot_series != nullptr && !entry->plot_series(doc, out, err)) return false;
+  out->trace_groups = TraceGroupsOf(doc);
+  return true;
 }
 
 bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows, std::string* err) {

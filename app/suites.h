@@ -14,6 +14,7 @@
 #include "harness/run/suite.h"
 #include "harness/stats/measurement.h"
 #include "harness/stats/metric_table.h"
+#include "harness/stats/plot_series.h"
 #include "reporters/gnuplot.h"
 #include "reporters/render.h"
 #include "reporters/report_tables.h"
@@ -47,6 +48,9 @@ struct SuiteEntry {
   /// Its records as tidy measurements, for statistics, compare, history and the generic
   /// formats (csv, md, html).
   SuiteMeasurer measure;
+  /// What its HTML plots draw from its records beyond the measurements (latency histograms,
+  /// throughput over time), aggregated by the suite; null for a suite with neither.
+  SuitePlotSeries plot_series = nullptr;
   SuiteRunDefaults defaults = {};  ///< the suite's own setting; empty for most suites
   /// A small run of every phase in seconds (the words after `run NAME`, target left out): what
   /// scripts/killsweep stops at its kill points, and smoke tests run.
@@ -97,6 +101,10 @@ SuiteMeasurer MeasurerOf(const std::string& suite);
 [[nodiscard]] bool MeasurementsOf(const ResultsDocument& doc, std::vector<Measurement>* out,
                                   std::string* err);
 
+/// What the HTML plots of any results document draw beyond its measurements: its suite's series
+/// (SuiteEntry::plot_series), then the request tracer's groups of its traced cells. err for an
+/// unknown suite or records the suite rejects.
+[[nodiscard]] bool PlotSeriesOf(const ResultsDocument& doc, PlotSeries* out, std::string* err);
 /// The metric rows of a results document: MeasurementsOf, then MetricRowsFrom.
 [[nodiscard]] bool MetricRowsOf(const ResultsDocument& doc, std::vector<MetricRow>* rows,
                                 std::string* err);

@@ -1,6 +1,6 @@
 // Where `run` and `report` choose between a suite's own text formats (its renderer in the table
 // of suites) and the generic formats (reporters/render.h), and where the generic formats get
-// each file's measurements from its suite's measurer.
+// each file's measurements and plot series from its suite.
 
 #include <algorithm>
 
@@ -104,7 +104,8 @@ bool RenderReport(std::vector<NamedResults> files, const std::string& format,
   const ReportFormat* generic = FindGenericReportFormat(format);
   if (generic != nullptr && !generic->per_file) {
     for (NamedResults& file : files) {
-      if (!MeasurementsOf(file.doc, &file.measurements, err)) {
+      if (!MeasurementsOf(file.doc, &file.measurements, err) ||
+          !PlotSeriesOf(file.doc, &file.plots, err)) {
         *err = NamedError(file, *err);
         return false;
       }

@@ -110,8 +110,8 @@ void RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstrea
 
 }  // namespace
 
-bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
-                      bool verdict, std::string* text, std::string* err) {
+std::string RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
+                             bool verdict) {
   const bool can_plot = GnuplotAvailable(gnuplot);
   std::string suites;
   for (const NamedResults& f : files) {
@@ -134,11 +134,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
   for (size_t f = 0; f < files.size(); ++f) {
     const NamedResults& file = files[f];
     const std::vector<ReportTable> tables = BuildReportTables(file);
-    std::vector<Plot> plots;
-    if (!PlotsOf(file, &plots, err)) {
-      if (!file.name.empty()) *err = file.name + ": " + *err;
-      return false;
-    }
+    std::vector<Plot> plots = PlotsOf(file);
     out << "<section class=\"results\">\n<h2>" << MarkupEscape(file.doc.suite);
     if (!file.name.empty()) out << ": " << MarkupEscape(file.name);
     out << "</h2>\n";
@@ -165,8 +161,7 @@ bool RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptio
     out << "</section>\n";
   }
   out << "</body>\n</html>\n";
-  *text = out.str();
-  return true;
+  return out.str();
 }
 
 }  // namespace elevbench

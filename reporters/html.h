@@ -17,10 +17,9 @@ namespace elevbench {
 /// class="verdict"> with every file's verdict lines (reporters/verdict_text.h), then a header
 /// table per file (machine, kernel, target, fio, ...), a table per suite section with its
 /// legend, then the file's plots (each a <figure class="plot"> holding one <svg>, or a note
-/// when gnuplot failed on it). err (one line, naming the file) when a file's suite is unknown
-/// or its records are malformed; a missing or failing gnuplot is not an error.
-[[nodiscard]] bool RenderHtmlReport(const std::vector<NamedResults>& files,
-                                    const GnuplotOptions& gnuplot, bool verdict, std::string* text,
-                                    std::string* err);
+/// when gnuplot failed on it, or a note that gnuplot is missing). The files come with their
+/// measurements and plot series made (app/suites.h RenderReport), so nothing here can fail.
+std::string RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
+                             bool verdict);
 
 }  // namespace elevbench

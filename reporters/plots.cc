@@ -10,7 +10,6 @@
 #include "harness/core/append_unique.h"
 #include "harness/core/strings.h"
 #include "harness/stats/metric_table.h"
-#include "reporters/plot_data.h"
 #include "reporters/trace_plots.h"
 
 namespace elevbench {
@@ -380,21 +379,15 @@ void AddStreamPlots(const std::vector<StreamRun>& runs, std::vector<Plot>* plots
 
 }  // namespace
 
-bool PlotsOf(const NamedResults& file, std::vector<Plot>* plots, std::string* err) {
-  const ResultsDocument& doc = file.doc;
-  const std::vector<Measurement>& measurements = file.measurements;
-  const std::vector<MetricRow> rows = MetricRowsFrom(doc, measurements);
-  std::vector<LatencyGroup> groups;
-  if (!LatencyGroupsOf(doc, &groups, err)) return false;
-  std::vector<StreamRun> runs;
-  if (!MultiStreamRunsOf(doc, &runs, err)) return false;
-  plots->clear();
-  AddThroughputPlots(rows, plots);
-  AddTimePlots(measurements, IdentifierOrder(doc), plots);
-  AddLatencyPlots(groups, plots);
-  AddStreamPlots(runs, plots);
-  AddRequestTracePlots(doc, plots);
-  return true;
+std::vector<Plot> PlotsOf(const NamedResults& file) {
+  const std::vector<MetricRow> rows = MetricRowsFrom(file.doc, file.measurements);
+  std::vector<Plot> plots;
+  AddThroughputPlots(rows, &plots);
+  AddTimePlots(file.measurements, IdentifierOrder(file.doc), &plots);
+  AddLatencyPlots(file.plots.latency_groups, &plots);
+  AddStreamPlots(file.plots.stream_runs, &plots);
+  AddRequestTracePlots(file.plots.trace_groups, &plots);
+  return plots;
 }
 
 void DrawPlots(std::vector<Plot>* plots, const std::string& id_prefix,

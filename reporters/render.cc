@@ -31,8 +31,9 @@ bool RenderCsvSummary(const std::vector<NamedResults>& files, const ReportOption
 }
 
 bool RenderHtml(const std::vector<NamedResults>& files, const ReportOptions& options,
-                std::string* text, std::string* err) {
-  return RenderHtmlReport(files, options.gnuplot, options.verdict, text, err);
+                std::string* text, std::string*) {
+  *text = RenderHtmlReport(files, options.gnuplot, options.verdict);
+  return true;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
+#include "harness/stats/plot_series.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -24,6 +25,9 @@ struct NamedResults {
   std::string name;
   ResultsDocument doc;
   std::vector<Measurement> measurements;
+  /// What its HTML plots draw beyond the measurements, aggregated by its suite and the tracer
+  /// (app/suites.h PlotSeriesOf); empty leaves those plots out.
+  PlotSeries plots;
 };
 
 /// A column of a report table: one metric.

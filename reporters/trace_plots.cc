@@ -2,30 +2,13 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 #include <sstream>
 
 #include "harness/core/strings.h"
-#include "harness/stats/trace_measurements.h"
 #include "reporters/gnuplot.h"
 
 namespace elevbench {
 namespace {
-
-// One configuration's requests of one direction in one row, over all its traced cells.
-struct TraceMerged {
-  LatencyHistogram i2d;
-  LatencyHistogram d2c;
-  LatencyHistogram seek_distance;
-  std::map<uint64_t, uint64_t> run_lengths;  // length → runs
-};
-
-// A variant row × direction, its configurations in the document's order.
-struct TracePlotGroup {
-  std::string row;
-  std::string direction;
-  std::vector<std::pair<std::string, TraceMerged>> by_configuration;
-};
 
 std::string TraceDatablock(const std::string& name, const std::vector<std::string>& lines) {
   std::string text = "$" + name + " << EOD\n";
@@ -33,45 +16,11 @@ std::string TraceDatablock(const std::string& name, const std::vector<std::strin
   return text + "EOD\n";
 }
 
-std::string TraceGroupTitle(const TracePlotGroup& g) {
+std::string TraceGroupTitle(const TraceGroup& g) {
   return (g.row.empty() ? std::string() : g.row + ": ") + g.direction + " requests";
 }
 
-std::vector<TracePlotGroup> TracePlotGroupsOf(const ResultsDocument& doc,
-                                              const std::vector<TracedCell>& cells) {
-  using Key = std::pair<std::string, std::string>;  // row, direction
-  std::vector<std::string> rows;                    // in order of first appearance
-  std::map<Key, std::map<std::string, TraceMerged>> merged;
-  for (const TracedCell& t : cells) {
-    const std::string row = VariantText(t.cell->variant);
-    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
-    for (const char* dir : {"read", "write"}) {
-      const TraceDirection& d = t.trace->total.Of(dir);
-      if (d.requests == 0) continue;
-      TraceMerged& m = merged[{row, dir}][t.cell->identifier];
-      m.i2d.Merge(d.i2d.Expand());
-      m.d2c.Merge(d.d2c.Expand());
-      m.seek_distance.Merge(d.seek_distance.Expand());
-      for (const auto& [length, runs] : d.dispatch_run_lengths) m.run_lengths[length] += runs;
-    }
-  }
-  std::vector<TracePlotGroup> groups;
-  for (const std::string& row : rows) {
-    for (const char* dir : {"read", "write"}) {
-      const auto found = merged.find({row, dir});
-      if (found == merged.end()) continue;
-      TracePlotGroup g{row, dir, {}};
-      for (const std::string& id : IdentifierOrder(doc)) {
-        const auto it = found->second.find(id);
-        if (it != found->second.end()) g.by_configuration.emplace_back(id, std::move(it->second));
-      }
-      groups.push_back(std::move(g));
-    }
-  }
-  return groups;
-}
-
-Plot TimePlotOf(const TracePlotGroup& g) {
+Plot TimePlotOf(const TraceGroup& g) {
   Plot plot;
   plot.kind = "trace-time";
   plot.title = TraceGroupTitle(g) +
@@ -115,8 +64,8 @@ struct StepCdfPlotSpec {
 
 // One step line a configuration (x drawn at least at 1, for the log scale); only the caption
 // when no configuration has points.
-Plot StepCdfPlotOf(const TracePlotGroup& g, const StepCdfPlotSpec& spec,
-                   const std::function<CdfPoints(const TraceMerged&)>& points_of) {
+Plot StepCdfPlotOf(const TraceGroup& g, const StepCdfPlotSpec& spec,
+                   const std::function<CdfPoints(const TraceTotals&)>& points_of) {
   Plot plot;
   plot.kind = spec.kind;
   plot.title = TraceGroupTitle(g) + spec.what;
@@ -148,7 +97,7 @@ Plot StepCdfPlotOf(const TracePlotGroup& g, const StepCdfPlotSpec& spec,
   return plot;
 }
 
-Plot DispatchRunPlotOf(const TracePlotGroup& g) {
+Plot DispatchRunPlotOf(const TraceGroup& g) {
   static const StepCdfPlotSpec kSpec{
       "dispatch-runs",
       ": dispatch runs, the fraction of requests dispatched in runs of at most x requests from "
@@ -157,7 +106,7 @@ Plot DispatchRunPlotOf(const TracePlotGroup& g) {
       "x 2",
       "dispatch run length (requests), log scale",
       "fraction of requests in runs at most this long"};
-  return StepCdfPlotOf(g, kSpec, [](const TraceMerged& m) {
+  return StepCdfPlotOf(g, kSpec, [](const TraceTotals& m) {
     double total = 0;
     for (const auto& [length, runs] : m.run_lengths) total += static_cast<double>(length * runs);
     CdfPoints points;
@@ -171,7 +120,7 @@ Plot DispatchRunPlotOf(const TracePlotGroup& g) {
   });
 }
 
-Plot SeekPlotOf(const TracePlotGroup& g) {
+Plot SeekPlotOf(const TraceGroup& g) {
   static const StepCdfPlotSpec kSpec{
       "seek-cdf",
       ": seek distance, the fraction of requests that started at most x sectors from where the "
@@ -180,7 +129,7 @@ Plot SeekPlotOf(const TracePlotGroup& g) {
       "x",
       "seek distance (sectors), log scale",
       "fraction of requests at or below"};
-  return StepCdfPlotOf(g, kSpec, [](const TraceMerged& m) {
+  return StepCdfPlotOf(g, kSpec, [](const TraceTotals& m) {
     CdfPoints points;
     const LatencyHistogram& h = m.seek_distance;
     if (h.count() == 0) return points;
@@ -196,8 +145,8 @@ Plot SeekPlotOf(const TracePlotGroup& g) {
 
 }  // namespace
 
-void AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots) {
-  for (const TracePlotGroup& g : TracePlotGroupsOf(doc, TracedCellsOf(doc))) {
+void AddRequestTracePlots(const std::vector<TraceGroup>& groups, std::vector<Plot>* plots) {
+  for (const TraceGroup& g : groups) {
     plots->push_back(TimePlotOf(g));
     plots->push_back(DispatchRunPlotOf(g));
     plots->push_back(SeekPlotOf(g));

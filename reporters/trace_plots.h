@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/results_document.h"
+#include "harness/stats/plot_series.h"
 #include "reporters/plots.h"
 
 namespace elevbench {
 
-/// Appends the trace plots of `doc` to *plots; nothing when no cell was traced.
-void AddRequestTracePlots(const ResultsDocument& doc, std::vector<Plot>* plots);
+/// Appends the plots of the tracer's groups (harness/stats/plot_series.h TraceGroupsOf, which
+/// merges the traced cells) to *plots; nothing for no groups.
+void AddRequestTracePlots(const std::vector<TraceGroup>& groups, std::vector<Plot>* plots);
 
 }  // namespace elevbench

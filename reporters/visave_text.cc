@@ -28,17 +28,15 @@ std::string TruncatedDecimal(double value, int decimals) {
   return buf;
 }
 
-std::string VisaveLine(const std::string& label, const std::vector<double>& seconds) {
+std::string VisaveLine(const std::string& label, const VisaveRow& row) {
+  const std::vector<double>& seconds = row.save_seconds;
   if (seconds.empty()) return label + " (no saves)";
   const int decimals = VisaveDecimals(seconds);
   std::string line = label + " ";
-  double sum = 0;
   for (size_t i = 0; i < seconds.size(); ++i) {
     line += (i > 0 ? "," : "") + TruncatedDecimal(seconds[i], decimals);
-    sum += seconds[i];
   }
-  return line + " = " + TruncatedDecimal(sum / static_cast<double>(seconds.size()), decimals + 1) +
-         " avg";
+  return line + " = " + TruncatedDecimal(row.mean_save_seconds, decimals + 1) + " avg";
 }
 
 std::string RenderVisaveText(const nlohmann::json& context, const nlohmann::json& parameters,
@@ -53,7 +51,7 @@ std::string RenderVisaveText(const nlohmann::json& context, const nlohmann::json
       << every << " s apart, during a buffered streaming write; seconds per save:\n";
   for (const VisaveRow& row : rows) {
     const std::string label = row.label.empty() ? row.identifier : row.label;
-    out << "\n" << VisaveLine(label, row.save_seconds) << "\n";
+    out << "\n" << VisaveLine(label, row) << "\n";
   }
   if (!rows.empty()) {
     out << "\nbuffered writer:";

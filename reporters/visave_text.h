@@ -27,8 +27,9 @@ int VisaveDecimals(const std::vector<double>& seconds);
 /// 1e-9 below a step count as the step, so 12.6 (12.59999...) stays "12.6".
 std::string TruncatedDecimal(double value, int decimals);
 
-/// "<label> v1,v2,... = mean avg" without newline; "<label> (no saves)" for none.
-std::string VisaveLine(const std::string& label, const std::vector<double>& seconds);
+/// "<label> v1,v2,... = mean avg" without newline, from the row's saves and the mean its suite
+/// took of them (AggregateVisaveRows); "<label> (no saves)" for none.
+std::string VisaveLine(const std::string& label, const VisaveRow& row);
 
 /// The whole report: the environment header, a line saying what was saved how often beside
 /// which writer, then the rows' lines separated by blank lines as in the seed, then the

@@ -161,7 +161,7 @@ TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
 }
 
 TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
-  NamedResults file{"contest.json", ContestSeedDocument(), {}};
+  NamedResults file{"contest.json", ContestSeedDocument(), {}, {}};
   // In run order, as a real run saves them (SeedDocument shuffles them for the renderer).
   std::reverse(file.doc.records.begin(), file.doc.records.end());
   file.doc.labels = {"DL", "AS", "CF"};

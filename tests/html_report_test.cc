@@ -72,12 +72,9 @@ TEST(HtmlReportTest, InlineSvgDropsTheProlog_PrefixesIdsAndNamesNoUrl) {
 TEST(HtmlReportTest, WithoutGnuplotTheTablesAndOneNotePerPlot) {
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
-  std::string html;
-  std::string err;
-  ASSERT_TRUE(RenderHtmlReport(
+  const std::string html = RenderHtmlReport(
       testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_probes_dnf.json")}),
-      none, true, &html, &err))
-      << err;
+      none, true);
   EXPECT_NE(html.find("gnuplot-nox"), std::string::npos);
   EXPECT_EQ(html.find("<svg"), std::string::npos);
   // Every plot keeps its place, with one note saying why it is not drawn (issue #18).
@@ -96,9 +93,7 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
   file.name = "<i>name</i>.json";
   for (nlohmann::json& r : file.doc.records) r["identifier"] = "<script>alert(1)</script>";
   file.doc.context["hostname"] = "host\"><img src=x>";
-  std::string html;
-  std::string err;
-  ASSERT_TRUE(RenderHtmlReport(testing::WithMeasurements({file}), none, true, &html, &err)) << err;
+  const std::string html = RenderHtmlReport(testing::WithMeasurements({file}), none, true);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<i>"), std::string::npos);
@@ -107,22 +102,15 @@ TEST(HtmlReportTest, UntrustedTextIsEscaped) {
 
 // Plots expected of the five-configuration fixtures, by kind.
 TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
-  std::string err;
-  std::vector<Plot> tio;
-  ASSERT_TRUE(
-      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json")),
-              &tio, &err))
-      << err;
+  const std::vector<Plot> tio =
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json")));
   std::map<std::string, size_t> kinds;
   for (const Plot& p : tio) ++kinds[p.kind];
   EXPECT_EQ(kinds["throughput"], 4u);   // one per phase: 2 thread counts × 5 configurations
   EXPECT_EQ(kinds["latency-cdf"], 8u);  // phase × thread count
   EXPECT_EQ(kinds["stream-throughput"], 0u);
-  std::vector<Plot> nick;
-  ASSERT_TRUE(
-      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")),
-              &nick, &err))
-      << err;
+  const std::vector<Plot> nick =
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")));
   kinds.clear();
   for (const Plot& p : nick) ++kinds[p.kind];
   EXPECT_EQ(kinds["throughput"], 1u);         // the benches side by side
@@ -132,11 +120,8 @@ TEST(HtmlReportTest, PlotsOfTheFiveConfigurationRun) {
     if (p.kind != "stream-throughput") continue;
     EXPECT_EQ(Count(p.script, "\nplot "), 5u) << "one panel per configuration: " << p.title;
   }
-  std::vector<Plot> probes;
-  ASSERT_TRUE(
-      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_probes_dnf.json")),
-              &probes, &err))
-      << err;
+  const std::vector<Plot> probes =
+      PlotsOf(testing::Measured(testing::LoadNamedResults("fixtures/report_probes_dnf.json")));
   ASSERT_FALSE(probes.empty());
   EXPECT_EQ(probes[0].kind, "times");
   EXPECT_NE(probes[0].script.find("$dnf"), std::string::npos);
@@ -152,11 +137,8 @@ TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
   const std::vector<NamedResults> files = {
       testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json"),
       testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")};
-  std::string html;
-  std::string err;
-  ASSERT_TRUE(
-      RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, true, &html, &err))
-      << err;
+  const std::string html =
+      RenderHtmlReport(testing::WithMeasurements(files), GnuplotOptions{}, true);
   // Self-contained: no script, no reference to anything outside the page.
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http:"), std::string::npos);
@@ -178,6 +160,7 @@ TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
   po.stdout_path = dom;
   po.timeout_seconds = 180;
   ProcessResult run;
+  std::string err;
   ASSERT_TRUE(RunProcess({"chromium", "--headless", "--no-sandbox", "--disable-gpu",
                           "--user-data-dir=" + temp.path() + "/profile", "--enable-logging=stderr",
                           "--v=0", "--dump-dom", "file://" + page},
@@ -209,13 +192,10 @@ TEST(HtmlReportRootTest, FiveConfigurationReportRendersInHeadlessChromium) {
 TEST(HtmlReportTest, MortonAndVisaveRunsHaveTheirTables) {
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
-  std::string html;
-  std::string err;
-  ASSERT_TRUE(RenderHtmlReport(
+  const std::string html = RenderHtmlReport(
       testing::WithMeasurements({testing::LoadNamedResults("fixtures/report_morton_small.json"),
                                  testing::LoadNamedResults("fixtures/report_visave_small.json")}),
-      none, true, &html, &err))
-      << err;
+      none, true);
   EXPECT_EQ(Count(html, "<table class=\"metrics\">"), 10u);  // nine tests and the saves
   EXPECT_NE(html.find("slowest_seconds"), std::string::npos);
   EXPECT_NE(html.find("mean_save_seconds"), std::string::npos);

@@ -60,17 +60,18 @@ class ScopedEnv {
   std::string old_;
 };
 
-/// `files` with their measurements made by their suites' measurers, as `report` makes them for
-/// the generic formats (test failure when a file's records are not its suite's).
+/// `files` with their measurements and plot series made by their suites, as `report` makes them
+/// for the generic formats (test failure when a file's records are not its suite's).
 inline std::vector<NamedResults> WithMeasurements(std::vector<NamedResults> files) {
   for (NamedResults& file : files) {
     std::string err;
     EXPECT_TRUE(MeasurementsOf(file.doc, &file.measurements, &err)) << file.name << ": " << err;
+    EXPECT_TRUE(PlotSeriesOf(file.doc, &file.plots, &err)) << file.name << ": " << err;
   }
   return files;
 }
 
-/// One file with its measurements (WithMeasurements).
+/// One file with its measurements and plot series (WithMeasurements).
 inline NamedResults Measured(NamedResults file) {
   return std::move(WithMeasurements(std::vector<NamedResults>{std::move(file)}).front());
 }

@@ -17,7 +17,7 @@ TEST(TracePlotsTest, ThreePlotsPerRowAndDirectionOfTheTracedCells) {
   const NamedResults file =
       testing::Measured(testing::LoadNamedResults("fixtures/report_nickbench_traced.json"));
   std::vector<Plot> plots;
-  AddRequestTracePlots(file.doc, &plots);
+  AddRequestTracePlots(file.plots.trace_groups, &plots);
   std::map<std::string, size_t> kinds;
   std::string scripts;
   for (const Plot& p : plots) {
@@ -33,17 +33,15 @@ TEST(TracePlotsTest, ThreePlotsPerRowAndDirectionOfTheTracedCells) {
   testing::ExpectMatchesGolden("report_nickbench_traced_plots.gp", scripts);
 
   // PlotsOf puts them after the suite's own plots.
-  std::vector<Plot> all;
-  std::string err;
-  ASSERT_TRUE(PlotsOf(file, &all, &err)) << err;
+  const std::vector<Plot> all = PlotsOf(file);
   ASSERT_GE(all.size(), plots.size());
   EXPECT_EQ(all[all.size() - plots.size()].kind, "trace-time");
 }
 
 TEST(TracePlotsTest, NoTraceNoPlots) {
   std::vector<Plot> plots;
-  AddRequestTracePlots(testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json").doc,
-                       &plots);
+  AddRequestTracePlots(
+      TraceGroupsOf(testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json").doc), &plots);
   EXPECT_TRUE(plots.empty());
 }
 

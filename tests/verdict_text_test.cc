@@ -57,15 +57,14 @@ TEST(VerdictTextTest, MarkdownAndHtmlOpenWithTheBlock) {
 
   GnuplotOptions none;
   none.program = "elevbench-test-no-such-gnuplot";
-  std::string html, err;
-  ASSERT_TRUE(RenderHtmlReport(files, none, true, &html, &err)) << err;
+  std::string html = RenderHtmlReport(files, none, true);
   const size_t section = html.find("<section class=\"verdict\">\n<h2>Verdict</h2>\n<p>Verdict");
   ASSERT_NE(section, std::string::npos) << html;
   EXPECT_LT(section, html.find("<section class=\"results\">"));
   EXPECT_NE(html.find("<li>bench3 IO Rate: AS best, 1.86× DL (p=0.008, n=5) — read"),
             std::string::npos);
   testing::ExpectMatchesGolden("report_nickbench_traced.html", html);
-  ASSERT_TRUE(RenderHtmlReport(files, none, false, &html, &err)) << err;
+  html = RenderHtmlReport(files, none, false);
   EXPECT_EQ(html.find("class=\"verdict\""), std::string::npos);
 }
 

@@ -12,14 +12,29 @@
 namespace elevbench {
 namespace {
 
+// The line of one configuration whose one repetition saved in `seconds`, aggregated as the
+// suite does.
+std::string LineOf(const std::string& label, const std::vector<double>& seconds) {
+  VisaveRecord record;
+  record.identifier = label;
+  for (double s : seconds) {
+    VisaveSave save;
+    save.timing.wall_seconds = s;
+    record.saves.push_back(save);
+  }
+  const std::vector<VisaveRow> rows = AggregateVisaveRows({record}, {label});
+  EXPECT_EQ(rows.size(), 1u);
+  return rows.empty() ? "" : VisaveLine(label, rows.front());
+}
+
 TEST(VisaveTextTest, TheSeedsFourLines) {
-  EXPECT_EQ(VisaveLine("cfq", {13, 19, 23, 19, 23, 15, 14, 16, 14}),
+  EXPECT_EQ(LineOf("cfq", {13, 19, 23, 19, 23, 15, 14, 16, 14}),
             "cfq 13,19,23,19,23,15,14,16,14 = 17.3 avg");
-  EXPECT_EQ(VisaveLine("deadline", {7, 12, 11, 15, 15, 8, 17, 14, 16, 11}),
+  EXPECT_EQ(LineOf("deadline", {7, 12, 11, 15, 15, 8, 17, 14, 16, 11}),
             "deadline 7,12,11,15,15,8,17,14,16,11 = 12.6 avg");
-  EXPECT_EQ(VisaveLine("noop", {23, 12, 14, 12, 12, 13, 14, 14, 14}),
+  EXPECT_EQ(LineOf("noop", {23, 12, 14, 12, 12, 13, 14, 14, 14}),
             "noop 23,12,14,12,12,13,14,14,14 = 14.2 avg");
-  EXPECT_EQ(VisaveLine("anticipatory", {9, 13, 13, 15, 19, 15, 23, 15, 12}),
+  EXPECT_EQ(LineOf("anticipatory", {9, 13, 13, 15, 19, 15, 23, 15, 12}),
             "anticipatory 9,13,13,15,19,15,23,15,12 = 14.8 avg");
 }
 
@@ -31,9 +46,9 @@ TEST(VisaveTextTest, DecimalsFollowTheSmallestSave) {
   EXPECT_EQ(VisaveDecimals({0.0123, 2}), 3);
   EXPECT_EQ(VisaveDecimals({0.0000001}), 6);
   EXPECT_EQ(VisaveDecimals({}), 3);
-  EXPECT_EQ(VisaveLine("DL", {0.0123, 0.0456, 1.5}), "DL 0.012,0.045,1.500 = 0.5193 avg");
-  EXPECT_EQ(VisaveLine("BFQ", {0.37, 1.26}), "BFQ 0.37,1.26 = 0.815 avg");
-  EXPECT_EQ(VisaveLine("X", {}), "X (no saves)");
+  EXPECT_EQ(LineOf("DL", {0.0123, 0.0456, 1.5}), "DL 0.012,0.045,1.500 = 0.5193 avg");
+  EXPECT_EQ(LineOf("BFQ", {0.37, 1.26}), "BFQ 0.37,1.26 = 0.815 avg");
+  EXPECT_EQ(LineOf("X", {}), "X (no saves)");
 }
 
 TEST(VisaveTextTest, TruncatesButKeepsExactSteps) {

@@ -50,4 +50,23 @@ bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>*
   return true;
 }
 
+bool NickbenchPlotSeries(const ResultsDocument& doc, PlotSeries* out, std::string* err) {
+  std::vector<NickbenchRecord> records;
+  if (!NickbenchRecordsFromDocument(doc, &records, err)) return false;
+  LatencyGroupCollector collector;
+  std::vector<StreamRun> runs;
+  for (const NickbenchRecord& r : records) {
+    const std::string section = "bench" + std::to_string(r.bench);
+    for (const StreamResult& s : r.streams) {
+      collector.Add(section, s.direction + " streams", r.identifier, s.latency);
+    }
+    if (HasThroughputSeries(r.streams)) {
+      runs.push_back({section, r.identifier, r.repetition, r.streams});
+    }
+  }
+  out->latency_groups = collector.Take(IdentifierOrder(doc));
+  out->stream_runs = FirstRunOfEachConfiguration(std::move(runs), IdentifierOrder(doc));
+  return true;
+}
+
 }  // namespace elevbench

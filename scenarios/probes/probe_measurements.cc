@@ -38,4 +38,20 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
   return true;
 }
 
+bool ProbePlotSeries(const ResultsDocument& doc, PlotSeries* out, std::string* err) {
+  std::vector<ProbeRecord> records;
+  if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
+  LatencyGroupCollector collector;
+  std::vector<StreamRun> runs;
+  for (const ProbeRecord& r : records) {
+    for (const StreamResult& s : r.load) {
+      collector.Add(r.probe, "load " + s.direction + " streams", r.identifier, s.latency);
+    }
+    if (HasThroughputSeries(r.load)) runs.push_back({r.probe, r.identifier, r.repetition, r.load});
+  }
+  out->latency_groups = collector.Take(IdentifierOrder(doc));
+  out->stream_runs = FirstRunOfEachConfiguration(std::move(runs), IdentifierOrder(doc));
+  return true;
+}
+
 }  // namespace elevbench

@@ -38,4 +38,17 @@ bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* 
   return true;
 }
 
+bool TiobenchPlotSeries(const ResultsDocument& doc, PlotSeries* out, std::string* err) {
+  std::vector<TioRecord> records;
+  if (!TioRecordsFromDocument(doc, &records, err)) return false;
+  LatencyGroupCollector collector;
+  for (const TioRecord& r : records) {
+    collector.Add(TioPhaseKey(r.measurement.phase),
+                  "threads=" + std::to_string(r.measurement.threads), r.identifier,
+                  r.measurement.latency);
+  }
+  out->latency_groups = collector.Take(IdentifierOrder(doc));
+  return true;
+}
+
 }  // namespace elevbench

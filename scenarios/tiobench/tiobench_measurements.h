@@ -6,11 +6,18 @@
 #include <vector>
 
 #include "harness/stats/measurement.h"
+#include "harness/stats/plot_series.h"
 
 namespace elevbench {
 
 /// The measurements of a tiobench results document; err names a malformed record.
 [[nodiscard]] bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
                                         std::string* err);
+
+/// The latency groups of a tiobench results document (harness/stats/plot_series.h): per phase
+/// and thread count, each configuration's per-call histograms merged over its repetitions. err
+/// names a malformed record.
+[[nodiscard]] bool TiobenchPlotSeries(const ResultsDocument& doc, PlotSeries* out,
+                                      std::string* err);
 
 }  // namespace elevbench

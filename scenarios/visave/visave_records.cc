@@ -138,6 +138,14 @@ std::vector<VisaveRow> AggregateVisaveRows(const std::vector<VisaveRecord>& reco
       if (seconds > 0) mb_s.push_back(static_cast<double>(bytes) / (1 << 20) / seconds);
     }
     row.load_mb_s = mb_s.empty() ? 0 : Summarize(mb_s, MeanKind::kHarmonic).mean;
+    double sum = 0;
+    for (double s : row.save_seconds) {
+      sum += s;
+      row.max_save_seconds = std::max(row.max_save_seconds, s);
+    }
+    if (!row.save_seconds.empty()) {
+      row.mean_save_seconds = sum / static_cast<double>(row.save_seconds.size());
+    }
     rows.push_back(std::move(row));
   }
   return rows;
@@ -146,19 +154,13 @@ std::vector<VisaveRow> AggregateVisaveRows(const std::vector<VisaveRecord>& reco
 json VisaveSummaryToJson(const std::vector<VisaveRow>& rows) {
   json summary = json::array();
   for (const VisaveRow& row : rows) {
-    double sum = 0, max = 0;
-    for (double s : row.save_seconds) {
-      sum += s;
-      max = std::max(max, s);
-    }
-    const double n = static_cast<double>(row.save_seconds.size());
     summary.push_back(
         json{{"identifier", row.identifier},
              {"label", row.label},
              {"repetitions", row.repetitions},
              {"saves", row.save_seconds.size()},
-             {"mean_seconds", n > 0 ? sum / n : 0},
-             {"max_seconds", max},
+             {"mean_seconds", row.mean_save_seconds},
+             {"max_seconds", row.max_save_seconds},
              {"p50_seconds", static_cast<double>(row.histogram.ValueAtPercentile(50)) / 1e9},
              {"p90_seconds", static_cast<double>(row.histogram.ValueAtPercentile(90)) / 1e9},
              {"load_mb_s", row.load_mb_s}});

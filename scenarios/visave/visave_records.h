@@ -50,6 +50,8 @@ struct VisaveRow {
   std::string label;
   uint32_t repetitions = 0;
   std::vector<double> save_seconds;  ///< wall time of every save, repetition by repetition
+  double mean_save_seconds = 0;      ///< their arithmetic mean; 0 without saves
+  double max_save_seconds = 0;       ///< the longest; 0 without saves
   LatencyHistogram histogram;        ///< merged over the repetitions
   double load_mb_s = 0;              ///< the writer's MiB/s, harmonic mean over repetitions
 };
