@@ -283,6 +283,23 @@ TEST(ChildProcessTest, RunsInTheBackgroundAndReportsRusage) {
   EXPECT_TRUE(child.Wait(0, &err)) << "an exited child stays exited";
 }
 
+TEST(ChildProcessTest, AChildReapedBehindItsBackIsAWaitErrorWithItsWallTime) {
+  ChildProcess child;
+  std::string err;
+  ASSERT_TRUE(child.Start({"sleep", "0.2"}, ProcessOptions{}, &err)) << err;
+  int status = 0;
+  pid_t reaped = 0;  // reaped here, so nothing is left for the child's own waitid
+  for (int i = 0; i < 1000 && reaped == 0; ++i) {
+    reaped = waitpid(child.pid(), &status, WNOHANG);
+    if (reaped == 0) usleep(10'000);
+  }
+  ASSERT_EQ(reaped, child.pid());
+  EXPECT_FALSE(child.Wait(10, &err));
+  EXPECT_NE(err.find("wait for pid"), std::string::npos) << err;
+  EXPECT_FALSE(child.running());
+  EXPECT_GE(child.result().usage.elapsed_seconds, 0.2) << "the wall time up to the failed wait";
+}
+
 TEST(ChildProcessTest, CountsBlockIo) {
   testing::ScopedTempDir dir("/var/tmp");
   struct statfs fs {};

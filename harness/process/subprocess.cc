@@ -433,6 +433,7 @@ bool ChildProcess::Step(std::string* err) {
     const int e = errno;
     UnregisterChildGroup(pid_);
     state_ = State::kExited;
+    result_.usage.elapsed_seconds = MonotonicSeconds() - started_at_;
     CloseAll();
     wait_error_ = "wait for pid " + std::to_string(pid_) + ": " + Errno(e);
     *err = wait_error_;
