@@ -2,23 +2,10 @@
 
 #include <algorithm>
 
+#include "harness/core/append_unique.h"
 #include "harness/stats/trace_measurements.h"
 
 namespace elevbench {
-namespace {
-
-template <typename T, typename KeyOf>
-std::vector<std::string> FirstAppearances(const std::vector<T>& items, KeyOf key_of) {
-  std::vector<std::string> keys;
-  for (const T& item : items) {
-    const std::string& key = key_of(item);
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-  }
-  return keys;
-}
-
-}  // namespace
-
 void LatencyGroupCollector::Add(const std::string& section, const std::string& subject,
                                 const std::string& identifier, const LatencyHistogram& histogram) {
   const Key key = std::make_pair(section, subject);
@@ -38,8 +25,8 @@ std::vector<LatencyGroup> LatencyGroupCollector::Take(const std::vector<std::str
       }
     }
   }
-  const std::vector<std::string> sections = FirstAppearances(
-      groups_, [](const LatencyGroup& g) -> const std::string& { return g.section; });
+  std::vector<std::string> sections;
+  for (const LatencyGroup& g : groups_) AppendUnique(&sections, g.section);
   std::vector<LatencyGroup> out;
   for (const std::string& section : sections) {
     for (LatencyGroup& g : groups_) {
@@ -61,8 +48,8 @@ bool HasThroughputSeries(const std::vector<StreamResult>& streams) {
 
 std::vector<StreamRun> FirstRunOfEachConfiguration(std::vector<StreamRun> runs,
                                                    const std::vector<std::string>& order) {
-  const std::vector<std::string> sections =
-      FirstAppearances(runs, [](const StreamRun& r) -> const std::string& { return r.section; });
+  std::vector<std::string> sections;
+  for (const StreamRun& r : runs) AppendUnique(&sections, r.section);
   std::map<std::pair<std::string, std::string>, StreamRun> first;
   for (StreamRun& r : runs) {
     const auto key = std::make_pair(r.section, r.identifier);
@@ -85,7 +72,7 @@ std::vector<TraceGroup> TraceGroupsOf(const ResultsDocument& doc) {
   std::map<Key, std::map<std::string, TraceTotals>> merged;
   for (const TracedCell& t : TracedCellsOf(doc)) {
     const std::string row = VariantText(t.cell->variant);
-    if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+    AppendUnique(&rows, row);
     for (const char* dir : {"read", "write"}) {
       const TraceDirection& d = t.trace->total.Of(dir);
       if (d.requests == 0) continue;

@@ -1,6 +1,7 @@
 #pragma once
 // nickbench's records as measurements (harness/stats/measurement.h): per bench ("bench3"), the
-// IO rate, the bench's own metric and the streams' fairness.
+// IO rate, the bench's own metric and the streams' fairness; and what its HTML plots draw beyond
+// them (harness/stats/plot_series.h).
 
 #include <string>
 #include <vector>

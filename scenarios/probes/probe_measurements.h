@@ -1,7 +1,8 @@
 #pragma once
 // The cat / ls -lR probes' records as measurements (harness/stats/measurement.h): per probe
 // ("cat-during-write"), the probe's times and the load's throughput beside it. A probe that did
-// not finish or failed is a measurement without a number (status "dnf" or "failed").
+// not finish or failed is a measurement without a number (status "dnf" or "failed"). And what
+// its HTML plots draw beyond them (harness/stats/plot_series.h).
 
 #include <string>
 #include <vector>

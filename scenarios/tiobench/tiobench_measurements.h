@@ -1,6 +1,7 @@
 #pragma once
 // tiobench's records as measurements (harness/stats/measurement.h): one per phase × threads ×
-// table column, the section being the phase ("seq_read") and the row "threads=N".
+// table column, the section being the phase ("seq_read") and the row "threads=N"; and its
+// latency histograms for the HTML plots (harness/stats/plot_series.h).
 
 #include <string>
 #include <vector>
