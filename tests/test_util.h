@@ -154,7 +154,7 @@ inline std::string MakeTempDir(const char* tag) {
   return mkdtemp(tmpl.data()) ? tmpl : "";
 }
 
-// Forks a child that runs `sleep 30`, optionally ignoring SIGTERM first.
+/// Forks a child that runs `sleep 30`, optionally ignoring SIGTERM first.
 inline pid_t SpawnSleeper(bool ignore_term) {
   pid_t pid = fork();
   if (pid == 0) {
@@ -224,9 +224,9 @@ class RestoreJournalTest : public ::testing::Test {
 
 // ---- The run history's tests (history*_test.cc) ------------------------------------------------
 
-// tests/golden/results_small.json (tiobench, mq-deadline and bfq:low_latency=0, threads 1, one
-// repetition) as one run at `start_time` on `host`, repeated once per value of `dl_seq_read`:
-// repetition r has mq-deadline's seq_read rate set to dl_seq_read[r].
+/// tests/golden/results_small.json (tiobench, mq-deadline and bfq:low_latency=0, threads 1, one
+/// repetition) as one run at `start_time` on `host`, repeated once per value of `dl_seq_read`:
+/// repetition r has mq-deadline's seq_read rate set to dl_seq_read[r].
 inline ResultsDocument TiobenchRun(const std::string& start_time, const std::string& host,
                                    const std::vector<double>& dl_seq_read) {
   ResultsDocument base;
@@ -257,12 +257,12 @@ inline ResultsDocument TiobenchRun(const std::string& start_time, const std::str
   return doc;
 }
 
-// The series of mq-deadline's seq_read rate in TiobenchRun's documents.
+/// The series of mq-deadline's seq_read rate in TiobenchRun's documents.
 inline SeriesKey DlSeqRead() {
   return {"tiobench", "seq_read", "threads=1", "mq-deadline", "rate_mb_s", ""};
 }
 
-// What `run` hands the history with a run: its measurements, made by its suite's measurer.
+/// What `run` hands the history with a run: its measurements, made by its suite's measurer.
 inline std::vector<Measurement> MeasurementsFor(const ResultsDocument& doc) {
   std::vector<Measurement> measurements;
   std::string err;
@@ -270,12 +270,12 @@ inline std::vector<Measurement> MeasurementsFor(const ResultsDocument& doc) {
   return measurements;
 }
 
-// True when `s` is one line: a message that is not empty and holds no newline.
+/// True when `s` is one line: a message that is not empty and holds no newline.
 inline bool OneLine(const std::string& s) {
   return !s.empty() && s.find('\n') == std::string::npos;
 }
 
-// A fresh SQLite history database, history.db in a temporary directory (not created yet).
+/// A fresh SQLite history database, history.db in a temporary directory (not created yet).
 class HistorySqliteTest : public ::testing::Test {
  protected:
   ScopedTempDir temp_;
@@ -284,21 +284,21 @@ class HistorySqliteTest : public ::testing::Test {
 
 // ---- The compare tests (compare*_test.cc) -------------------------------------------------------
 
-// One configuration of a test document: its identifier, label and scheduler.
+/// One configuration of a test document: its identifier, label and scheduler.
 struct TestConfig {
   std::string identifier;
   std::string label;
   std::string scheduler;
 };
 
-// The rate (MB/s) of one configuration × phase × repetition; NaN: no record (the phase or the
-// repetition is missing from the file).
+/// The rate (MB/s) of one configuration × phase × repetition; NaN: no record (the phase or the
+/// repetition is missing from the file).
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 using RateFn = std::function<double(size_t config, TioPhase phase, uint32_t repetition)>;
 
-// A tiobench results document at one thread, as `run` writes it: one cell per configuration ×
-// repetition, one record per phase. Besides the rate, every record's average latency is
-// 100 / rate ms (lower is better, so it moves against the rate).
+/// A tiobench results document at one thread, as `run` writes it: one cell per configuration ×
+/// repetition, one record per phase. Besides the rate, every record's average latency is
+/// 100 / rate ms (lower is better, so it moves against the rate).
 inline ResultsDocument TioDocument(const std::vector<TestConfig>& configs, uint32_t repetitions,
                                    const RateFn& rate) {
   ResultsDocument doc;
@@ -346,8 +346,8 @@ inline ResultsDocument TioDocument(const std::vector<TestConfig>& configs, uint3
   return doc;
 }
 
-// Uniform noise of ±spread (a fraction) around mean. The draw is mt19937's raw output, whose
-// sequence the standard fixes (std::uniform_real_distribution's is not), so golden files hold.
+/// Uniform noise of ±spread (a fraction) around mean. The draw is mt19937's raw output, whose
+/// sequence the standard fixes (std::uniform_real_distribution's is not), so golden files hold.
 class Noise {
  public:
   explicit Noise(uint32_t seed) : gen_(seed) {}
@@ -363,7 +363,7 @@ class Noise {
 inline const std::vector<TestConfig> kTwoConfigs = {{"6.18.44-dl", "DL", "mq-deadline"},
                                                     {"6.18.44-bfq", "BFQ", "bfq"}};
 
-// Every configuration and phase around 50 MB/s with ±1.5 % noise; `factor` scales one cell.
+/// Every configuration and phase around 50 MB/s with ±1.5 % noise; `factor` scales one cell.
 inline ResultsDocument NoisyDocument(
     uint32_t seed, uint32_t repetitions,
     const std::function<double(size_t, TioPhase)>& factor = nullptr,
@@ -374,7 +374,7 @@ inline ResultsDocument NoisyDocument(
   });
 }
 
-// CompareDocuments on tiobench documents (a test failure when it fails).
+/// CompareDocuments on tiobench documents (a test failure when it fails).
 inline Comparison MustCompare(const ResultsDocument& base, const ResultsDocument& next,
                               const CompareSettings& settings = {}) {
   Comparison c;
@@ -383,8 +383,8 @@ inline Comparison MustCompare(const ResultsDocument& base, const ResultsDocument
   return c;
 }
 
-// The row of `section`, `metric` and the configuration `identifier` (the new side's for a row
-// only in the new file), or nullptr.
+/// The row of `section`, `metric` and the configuration `identifier` (the new side's for a row
+/// only in the new file), or nullptr.
 inline const ComparisonRow* FindRow(const Comparison& c, const std::string& section,
                                     const std::string& identifier,
                                     const std::string& metric = "rate_mb_s") {
