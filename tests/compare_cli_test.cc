@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare_fixture.h"
 #include "harness/process/subprocess.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"

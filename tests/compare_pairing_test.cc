@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_fixture.h"
 #include "harness/compare/compare.h"
 #include "reporters/compare_text.h"
 #include "scenarios/tiobench/tiobench_records.h"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_fixture.h"
 #include "harness/compare/compare.h"
 #include "harness/process/subprocess.h"
 #include "reporters/compare_json.h"

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_fixture.h"
 #include "reporters/compare_text.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/process/subprocess.h"
+#include "history_fixture.h"
 #include "test_util.h"
 
 namespace elevbench {

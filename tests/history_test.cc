@@ -19,6 +19,7 @@
 #include "harness/history/history_store.h"
 #include "harness/history/run_facts.h"
 #include "harness/history/sql_connection.h"
+#include "history_fixture.h"
 #include "postgres_server.h"
 #include "reporters/history_text.h"
 #include "test_util.h"

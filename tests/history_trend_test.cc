@@ -11,6 +11,7 @@
 
 #include "harness/history/history_store.h"
 #include "harness/history/trend.h"
+#include "history_fixture.h"
 #include "reporters/history_text.h"
 #include "test_util.h"
 

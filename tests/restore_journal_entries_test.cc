@@ -18,6 +18,7 @@
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/bounded_call.h"
+#include "restore_journal_fixture.h"
 #include "test_util.h"
 
 namespace elevbench {

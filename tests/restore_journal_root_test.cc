@@ -17,6 +17,7 @@
 
 #include "harness/device/restore_journal.h"
 #include "harness/device/scratch_device.h"
+#include "restore_journal_fixture.h"
 #include "test_util.h"
 
 namespace elevbench {

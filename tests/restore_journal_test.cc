@@ -23,6 +23,7 @@
 
 #include "fakes.h"
 #include "harness/process/bounded_call.h"
+#include "restore_journal_fixture.h"
 #include "test_util.h"
 
 namespace elevbench {
