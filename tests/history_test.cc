@@ -1,20 +1,25 @@
-// The run history: the store on SQLite and on a real PostgreSQL server started here, the
-// trend's defaults and verdicts, and `elevbench history`/`trend` as a user meets them.
+// The run history's store: the same behaviour on SQLite and on a real PostgreSQL server started
+// here, the schema and the errors of each backend, the import's text, the run facts and the
+// history's location. The trend is in history_trend_test.cc, `elevbench history`/`trend` as a
+// user meets them in history_cli_test.cc.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/suites.h"
 #include "harness/history/history_schema.h"
 #include "harness/history/history_store.h"
 #include "harness/history/run_facts.h"
 #include "harness/history/sql_connection.h"
-#include "harness/history/trend.h"
-#include "harness/process/subprocess.h"
+#include "history_fixture.h"
 #include "postgres_server.h"
 #include "reporters/history_text.h"
 #include "test_util.h"
@@ -22,54 +27,11 @@
 namespace elevbench {
 namespace {
 
-// ---- Documents to record ------------------------------------------------------------------
-
-// tests/golden/results_small.json (tiobench, mq-deadline and bfq:low_latency=0, threads 1, one
-// repetition) as one run at `start_time` on `host`, repeated once per value of `dl_seq_read`:
-// repetition r has mq-deadline's seq_read rate set to dl_seq_read[r].
-ResultsDocument TiobenchRun(const std::string& start_time, const std::string& host,
-                            const std::vector<double>& dl_seq_read) {
-  ResultsDocument base;
-  std::string err;
-  EXPECT_TRUE(LoadResultsFile(testing::TestDataPath("golden/results_small.json"), &base, &err))
-      << err;
-  ResultsDocument doc = base;
-  doc.context["start_time"] = start_time;
-  doc.context["hostname"] = host;
-  doc.context["command_line"] = "elevbench run tiobench --dir /x";
-  doc.context["repetitions"] = dl_seq_read.size();
-  doc.context["target"] = {{"kind", "directory"}, {"path", "/x"}, {"filesystem", "ext4"}};
-  doc.records.clear();
-  doc.cells.clear();
-  for (uint32_t rep = 0; rep < dl_seq_read.size(); ++rep) {
-    for (CellRecord cell : base.cells) {
-      cell.repetition = rep;
-      doc.cells.push_back(cell);
-    }
-    for (nlohmann::json record : base.records) {
-      record["repetition"] = rep;
-      if (record["identifier"] == "6.18.44-dl" && record["phase"] == "seq_read") {
-        record["metrics"]["rate_mb_s"] = dl_seq_read[rep];
-      }
-      doc.records.push_back(record);
-    }
-  }
-  return doc;
-}
-
-SeriesKey DlSeqRead() {
-  return {"tiobench", "seq_read", "threads=1", "mq-deadline", "rate_mb_s", ""};
-}
-
-// What `run` hands the history with a run: its measurements, made by its suite's measurer.
-std::vector<Measurement> MeasurementsFor(const ResultsDocument& doc) {
-  std::vector<Measurement> measurements;
-  std::string err;
-  EXPECT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
-  return measurements;
-}
-
-bool OneLine(const std::string& s) { return !s.empty() && s.find('\n') == std::string::npos; }
+using testing::DlSeqRead;
+using testing::HistorySqliteTest;
+using testing::MeasurementsFor;
+using testing::OneLine;
+using testing::TiobenchRun;
 
 // ---- The same behaviour on every backend --------------------------------------------------
 
@@ -191,12 +153,6 @@ void ExpectNewerSchemaRefused(const std::string& location,
 
 // ---- SQLite -------------------------------------------------------------------------------
 
-class HistorySqliteTest : public ::testing::Test {
- protected:
-  testing::ScopedTempDir temp_;
-  const std::string db_ = temp_.path() + "/history.db";
-};
-
 TEST_F(HistorySqliteTest, AppendListSeriesAndDuplicates) { ExpectAppendListSeries(db_); }
 
 TEST_F(HistorySqliteTest, SchemaIsVersioned) {
@@ -268,165 +224,6 @@ TEST(HistoryImportTextTest, OneLinePerOutcome) {
   EXPECT_EQ(RenderImportedRun("a.json", AppendOutcome::kUpdated, 3), "a.json: updated run 3\n");
   EXPECT_EQ(RenderImportedRun("a.json", AppendOutcome::kUnchanged, 3),
             "a.json: already recorded as run 3\n");
-}
-
-// ---- Trend: defaults, choices, verdicts ---------------------------------------------------
-
-class TrendTest : public HistorySqliteTest {
- protected:
-  void SetUp() override {
-    std::string err;
-    ASSERT_TRUE(OpenHistoryStore(db_, true, &store_, &err)) << err;
-    int64_t id;
-    AppendOutcome outcome;
-    ASSERT_TRUE(store_->AppendRun(
-        TiobenchRun("2026-12-01T10:00:00Z", "box1", {40, 41, 42, 43}),
-        MeasurementsFor(TiobenchRun("2026-12-01T10:00:00Z", "box1", {40, 41, 42, 43})), "a.json",
-        &id, &outcome, &err))
-        << err;
-    ASSERT_TRUE(store_->AppendRun(
-        TiobenchRun("2026-12-02T10:00:00Z", "box1", {50, 51, 52, 53}),
-        MeasurementsFor(TiobenchRun("2026-12-02T10:00:00Z", "box1", {50, 51, 52, 53})), "b.json",
-        &id, &outcome, &err))
-        << err;
-    ASSERT_TRUE(
-        store_->AppendRun(TiobenchRun("2026-12-03T10:00:00Z", "box1", {50}),
-                          MeasurementsFor(TiobenchRun("2026-12-03T10:00:00Z", "box1", {50})),
-                          "c.json", &id, &outcome, &err))
-        << err;
-    ASSERT_TRUE(store_->AppendRun(
-        TiobenchRun("2026-12-04T10:00:00Z", "box1", {52, 50, 53, 51}),
-        MeasurementsFor(TiobenchRun("2026-12-04T10:00:00Z", "box1", {52, 50, 53, 51})), "d.json",
-        &id, &outcome, &err))
-        << err;
-  }
-  std::string ResolveError(const TrendRequest& request) {
-    SeriesKey key;
-    std::string err;
-    EXPECT_FALSE(ResolveTrendRequest(store_.get(), request, &key, &err));
-    EXPECT_TRUE(OneLine(err)) << err;
-    return err;
-  }
-  std::unique_ptr<HistoryStore> store_;
-};
-
-TEST_F(TrendTest, DefaultsWhereOneChoiceFits) {
-  SeriesKey key;
-  std::string err;
-  // The only suite and row; "1" for "threads=1"; the headline metric.
-  ASSERT_TRUE(
-      ResolveTrendRequest(store_.get(), {"", "seq_read", "1", "mq-deadline", "", ""}, &key, &err))
-      << err;
-  EXPECT_EQ(key.suite, "tiobench");
-  EXPECT_EQ(key.row, "threads=1");
-  EXPECT_EQ(key.metric, "rate_mb_s");
-  ASSERT_TRUE(ResolveTrendRequest(
-      store_.get(), {"tiobench", "seq_read", "threads=1", "6.18.44-bfq-ll0", "max_latency_ms", ""},
-      &key, &err))
-      << err;
-  EXPECT_EQ(key.metric, "max_latency_ms");
-}
-
-TEST_F(TrendTest, ErrorsListTheChoices) {
-  EXPECT_NE(ResolveError({"nosuch", "", "", "", "", ""})
-                .find("no suite 'nosuch' in the history (suites: tiobench)"),
-            std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_reed", "", "", "", ""})
-                .find("no section 'seq_reed' in tiobench (sections: seq_write, random_write, "
-                      "seq_read, random_read)"),
-            std::string::npos);
-  EXPECT_NE(ResolveError({"", "", "", "", "", ""}).find("give --section"), std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_read", "8", "", "", ""}).find("(rows: threads=1)"),
-            std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_read", "", "", "", ""})
-                .find("give --config (in tiobench seq_read threads=1: mq-deadline, "
-                      "bfq:low_latency=0)"),
-            std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_read", "", "kyber", "", ""}).find("no configuration 'kyber'"),
-            std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_read", "", "mq-deadline", "speed", ""})
-                .find("(metrics: rate_mb_s, cpu_pct, avg_latency_ms"),
-            std::string::npos);
-}
-
-TEST_F(TrendTest, MarksSignificantChangesAndSaysWhenNoTestIsPossible) {
-  std::vector<SeriesPoint> points;
-  std::string err;
-  ASSERT_TRUE(store_->Series(DlSeqRead(), &points, &err)) << err;
-  const Trend trend = BuildTrend(DlSeqRead(), points);
-  ASSERT_EQ(trend.points.size(), 4u);
-  EXPECT_FALSE(trend.points[0].has_previous);
-  // 40..43 → 50..53 at n = 4: every value higher, exact p = 2/70.
-  const TrendPoint& up = trend.points[1];
-  EXPECT_TRUE(up.tested);
-  EXPECT_NEAR(up.test.p_value, 2.0 / 70, 1e-9);
-  EXPECT_TRUE(up.significant);
-  EXPECT_EQ(up.verdict, "better");
-  EXPECT_GT(up.change_pct, 20);
-  // n = 1: a change, no test.
-  EXPECT_TRUE(trend.points[2].has_previous);
-  EXPECT_FALSE(trend.points[2].tested);
-  // n = 4 after n = 1: still no test (the previous run has one value).
-  EXPECT_FALSE(trend.points[3].tested);
-  EXPECT_EQ(trend.points[3].previous_n, 1u);
-
-  const std::string text = RenderTrend(trend);
-  EXPECT_NE(text.find("tiobench seq_read threads=1, configuration mq-deadline: rate_mb_s (MB/s, "
-                      "higher is better, harmonic mean"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("alpha 0.05"), std::string::npos) << text;
-  EXPECT_NE(text.find("* better"), std::string::npos) << text;
-  EXPECT_NE(text.find("no test (n=1)"), std::string::npos) << text;
-  EXPECT_NE(text.find("HMEAN"), std::string::npos) << text;
-}
-
-TEST_F(TrendTest, ReadsTheSeriesOrSaysTheRequestIsBad) {
-  SeriesKey key;
-  std::vector<SeriesPoint> points;
-  bool bad_request = false;
-  std::string err;
-  ASSERT_TRUE(ReadTrendSeries(store_.get(), {"", "seq_read", "1", "mq-deadline", "", ""}, &key,
-                              &points, &bad_request, &err))
-      << err;
-  EXPECT_FALSE(bad_request);
-  EXPECT_EQ(points.size(), 4u);
-  EXPECT_EQ(SeriesHosts(points), std::vector<std::string>{"box1"});
-  EXPECT_FALSE(ReadTrendSeries(store_.get(), {"", "nope", "", "", "", ""}, &key, &points,
-                               &bad_request, &err));
-  EXPECT_TRUE(bad_request);
-}
-
-TEST(TrendHostsTest, InTheOrderTheyFirstAppear) {
-  std::vector<SeriesPoint> points(4);
-  points[0].host = "b";
-  points[1].host = "a";
-  points[2].host = "b";
-  points[3].host = "c";
-  EXPECT_EQ(SeriesHosts(points), (std::vector<std::string>{"b", "a", "c"}));
-}
-
-TEST(TrendBuildTest, NotMeasuredIsNotANumber) {
-  SeriesPoint failed;
-  failed.run_id = 7;
-  failed.not_measured = 2;
-  failed.metric = {"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true};
-  SeriesPoint slower = failed;
-  slower.run_id = 8;
-  slower.not_measured = 0;
-  slower.values = {10, 11, 12, 13};
-  SeriesPoint faster = slower;
-  faster.run_id = 9;
-  faster.values = {5, 6, 5, 6};
-  const Trend trend =
-      BuildTrend({"probes", "cat", "", "DL", "elapsed_seconds", ""}, {failed, slower, faster});
-  EXPECT_EQ(trend.points[0].summary.n, 0u);
-  EXPECT_FALSE(trend.points[1].has_previous);    // the failed run is no baseline
-  EXPECT_EQ(trend.points[2].verdict, "better");  // lower is better
-  const std::string text = RenderTrend(trend);
-  EXPECT_NE(text.find("not measured"), std::string::npos) << text;
-  EXPECT_NE(text.find("2 not measured"), std::string::npos) << text;
-  EXPECT_EQ(text.find("0.000"), std::string::npos) << text;
 }
 
 // ---- Run facts ----------------------------------------------------------------------------
@@ -554,142 +351,6 @@ TEST_F(HistoryPostgresRootTest, UnreachableServerIsOneLineError) {
   EXPECT_TRUE(OneLine(err)) << err;
   EXPECT_NE(err.find("history postgresql://bench:***@"), std::string::npos) << err;
   EXPECT_EQ(err.find("s3cret"), std::string::npos) << err;
-}
-
-// ---- The command line ---------------------------------------------------------------------
-
-struct CliResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliResult Elevbench(std::vector<std::string> args, const std::string& cwd = "") {
-  args.insert(args.begin(), ELEVBENCH_BINARY);
-  ProcessOptions options;
-  options.timeout_seconds = 300;
-  options.working_directory = cwd;
-  ProcessResult r;
-  std::string err;
-  EXPECT_TRUE(RunProcess(args, options, &r, &err)) << err;
-  return {r.exit_code, r.output, r.error_output};
-}
-
-class HistoryCliTest : public HistorySqliteTest {
- protected:
-  std::string CopyOf(const std::string& golden) {
-    const std::string path = temp_.path() + "/" + golden;
-    std::filesystem::copy_file(testing::TestDataPath("golden/" + golden), path);
-    return path;
-  }
-};
-
-TEST_F(HistoryCliTest, ImportThenHistoryAndTrend) {
-  const std::string tio = CopyOf("results_small.json");
-  const std::string nick = CopyOf("nickbench_small.json");
-  CliResult r = Elevbench({"history", "import", tio, nick, "--db", db_});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, tio + ": added as run 1\n" + nick + ": added as run 2\n");
-  r = Elevbench({"history", "import", tio, "--db", db_});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, tio + ": already recorded as run 1\n");
-
-  r = Elevbench({"history", "--db", db_});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("ID  TIME"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("tiobench"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("6.18.44-dl,6.18.44-bfq-ll0"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("nickbench"), std::string::npos) << r.out;
-  r = Elevbench({"history", "--db", db_, "--suite", "nickbench", "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const nlohmann::json runs = nlohmann::json::parse(r.out);
-  ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0]["suite"], "nickbench");
-  EXPECT_EQ(runs[0]["configurations"], nlohmann::json::array({"DL"}));
-  EXPECT_EQ(runs[0]["results_path"], nick);
-
-  r = Elevbench({"trend", "--db", db_, "--suite", "tiobench", "--section", "seq_read", "--config",
-                 "mq-deadline"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("tiobench seq_read threads=1, configuration mq-deadline: rate_mb_s"),
-            std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("2026-11-29T23:00:00Z"), std::string::npos) << r.out;  // its one run
-  // nickbench: one section row, the only configuration chosen by default.
-  r = Elevbench({"trend", "--db", db_, "--suite", "nickbench", "--section", "bench2"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("configuration DL: io_rate_mb_s"), std::string::npos) << r.out;
-
-  r = Elevbench({"trend", "--db", db_, "--suite", "tiobench", "--section", "seq"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "elevbench: no section 'seq' in tiobench (sections: seq_write, random_write, seq_read, "
-            "random_read)\n");
-}
-
-TEST_F(HistoryCliTest, TrendSaysWhenItMixesHosts) {
-  for (const char* host : {"box1", "box2"}) {
-    const std::string path = temp_.path() + "/" + host + ".json";
-    std::string err;
-    ASSERT_TRUE(SaveResultsFile(path, TiobenchRun("2026-12-01T10:00:00Z", host, {40}), &err))
-        << err;
-    ASSERT_EQ(Elevbench({"history", "import", path, "--db", db_}).exit_code, 0);
-  }
-  CliResult r =
-      Elevbench({"trend", "--db", db_, "--section", "seq_read", "--config", "mq-deadline"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("note: the series mixes 2 hosts (box1, box2)"), std::string::npos) << r.err;
-  r = Elevbench(
-      {"trend", "--db", db_, "--section", "seq_read", "--config", "mq-deadline", "--host", "box2"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("configuration mq-deadline, host box2"), std::string::npos) << r.out;
-}
-
-TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
-  CliResult r = Elevbench({"history"}, temp_.path());
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            "elevbench: history results/history.db: no such file (every 'elevbench run' records "
-            "there; --db names another)\n");
-  EXPECT_FALSE(std::filesystem::exists(temp_.path() + "/results"));
-  std::ofstream(db_) << "not a database at all, clearly";
-  r = Elevbench({"trend", "--db", db_});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "elevbench: history " + db_ + ": file is not a database\n");
-}
-
-// The CLI tests that run real fio (ctest -L root, as every test that does I/O through fio).
-class HistoryCliRootTest : public HistoryCliTest {};
-
-// `elevbench run` records itself in results/history.db of the current directory; a history
-// that cannot be written is a note, not a failed run.
-TEST_F(HistoryCliRootTest, RunRecordsItselfAndSurvivesABrokenHistory) {
-  if (access("/usr/bin/fio", X_OK) != 0) GTEST_SKIP() << "fio is not installed";
-  std::filesystem::create_directory(temp_.path() + "/d");
-  CliResult r = Elevbench({"run", "tiobench", "--dir", temp_.path() + "/d", "--size", "8",
-                           "--threads", "1", "--random", "100", "--out", "r.json"},
-                          temp_.path());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("note: run recorded in the history results/history.db"), std::string::npos)
-      << r.err;
-  r = Elevbench({"history"}, temp_.path());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("tiobench"), std::string::npos) << r.out;
-  r = Elevbench({"trend", "--section", "seq_read"}, temp_.path());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("rate_mb_s"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n  1  "), std::string::npos) << r.out;  // run 1's line
-
-  std::ofstream(db_) << "not a database at all, clearly";
-  r = Elevbench({"run", "tiobench", "--dir", temp_.path() + "/d", "--size", "8", "--threads", "1",
-                 "--random", "100", "--out", "r2.json", "--db", db_},
-                temp_.path());
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("note: run not recorded in the history: history " + db_ +
-                       ": file is not a database"),
-            std::string::npos)
-      << r.err;
-  EXPECT_TRUE(std::filesystem::exists(temp_.path() + "/r2.json"));
 }
 
 }  // namespace

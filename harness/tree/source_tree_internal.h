@@ -1,6 +1,6 @@
 #pragma once
-// Internals shared by the source_tree units (plan, text, io); not part of the API. See
-// source_tree.h for the contracts and docs/source-tree.md for the model.
+// Internals shared by the source_tree units (measured model, plan, text, io); not part of the API.
+// See source_tree.h for the contracts and docs/source-tree.md for the model.
 
 #include <cstddef>
 #include <cstdint>
@@ -48,5 +48,42 @@ Kind KindOfPath(std::string_view path);
 
 /// A kernel-flavoured word ("sched", "ext2", "irq") for names and identifiers; one draw of rng.
 const std::string& Word(Rng& rng);
+
+// ---------------------------------------------------------------------------------------------
+// The measured model (source_tree.cc): draws from linux-source-6.1's distributions.
+// ---------------------------------------------------------------------------------------------
+
+// The distributions of kQuantiles, its columns: a file's size in bytes for each Kind (kC to
+// kOther, the Kind's own value), the files of a leaf directory, the files of a non-leaf directory
+// and the subdirectories of a non-leaf directory.
+enum QuantileColumn {
+  kFilesPerLeafDir = kKindCount,
+  kFilesPerInnerDir,
+  kSubdirsPerInnerDir,
+  kQuantileColumns,
+};
+
+/// A draw from a measured distribution (a column of kQuantiles): linear interpolation between
+/// the knots, in integers.
+uint64_t SampleQuantiles(QuantileColumn column, Rng& rng);
+
+/// Per mille of the directories at `depth` (1..) that have subdirectories; the deepest measured
+/// depth's share for deeper ones.
+uint32_t InnerPermilleByDepth(int depth);
+
+/// The depths of a top-level subtree's directories that are measured: 2, 3, ... 10.
+constexpr size_t kTreeDepths = 9;
+
+/// A top-level subtree of linux-source-6.1: its files, per-kind file counts (c, h, build, doc,
+/// asm, other) and its directories at depth 2, 3, ... 10.
+struct MeasuredTop {
+  const char* name;
+  uint32_t files;
+  uint32_t kinds[6];
+  uint32_t dirs_by_depth[kTreeDepths];
+};
+
+/// The measured subtree called `name`; the first one (Documentation) for an unknown name.
+const MeasuredTop& MeasuredFor(const char* name);
 
 }  // namespace elevbench::source_tree_internal

@@ -1,5 +1,5 @@
-// Writing, copying and digesting trees on disk (source_tree.h). The plan and the text
-// generator are in source_tree.cc.
+// Writing, copying and digesting trees on disk (source_tree.h). The plan is in
+// source_tree_plan.cc, the text generator in source_tree_text.cc.
 
 #include <dirent.h>
 #include <fcntl.h>
