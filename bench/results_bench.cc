@@ -62,7 +62,7 @@ void BM_Measurements(benchmark::State& state) {
 BENCHMARK(BM_Measurements)->Unit(benchmark::kMicrosecond);
 
 void BM_CsvReportOneFile(benchmark::State& state) {
-  const std::vector<NamedResults> files = {{"a.json", Loaded(), {}}};
+  const std::vector<NamedResults> files = {{"a.json", Loaded(), {}, {}}};
   for (auto _ : state) {
     std::string text, err;
     benchmark::DoNotOptimize(RenderReport(files, "csv", ReportOptions{}, &text, &err));
