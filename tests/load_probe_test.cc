@@ -108,6 +108,20 @@ TEST_F(LoadProbeTest, AProbePastItsTimeoutIsDnfWithTheWorkItHadDone) {
   EXPECT_TRUE(fio_.starts[0].stopped);
 }
 
+// The probe's wall time ends at its exit, not at the next sample of its reads: with a sample
+// every 10 s, a 0.2 s probe reaped at a sample would read 10 s.
+TEST(ForegroundProbeTest, TheWallTimeEndsAtTheExitNotAtTheNextSample) {
+  ProbeSpec probe;
+  probe.argv = {"sleep", "0.2"};
+  probe.sample_seconds = 10;
+  ProbeOutcome outcome;
+  std::string err;
+  ASSERT_TRUE(RunForegroundProbe(probe, &outcome, &err)) << err;
+  EXPECT_EQ(outcome.process.exit_code, 0);
+  EXPECT_GE(outcome.process.usage.elapsed_seconds, 0.2);
+  EXPECT_LT(outcome.process.usage.elapsed_seconds, 5.0);
+}
+
 TEST_F(LoadProbeTest, AFailingProbeIsReportedNotAnError) {
   ProbeSpec probe;
   probe.argv = {"sh", "-c", "exit 3"};

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <string>
@@ -298,6 +299,28 @@ TEST(ChildProcessTest, AChildReapedBehindItsBackIsAWaitErrorWithItsWallTime) {
   EXPECT_NE(err.find("wait for pid"), std::string::npos) << err;
   EXPECT_FALSE(child.running());
   EXPECT_GE(child.result().usage.elapsed_seconds, 0.2) << "the wall time up to the failed wait";
+}
+
+TEST(ChildProcessTest, AwaitAnyExitWakesAtTheFirstExitAndWaitsNoLongerThanAsked) {
+  ChildProcess quick, slow;
+  std::string err;
+  ASSERT_TRUE(slow.Start({"sleep", "30"}, ProcessOptions{}, &err)) << err;
+  ASSERT_TRUE(quick.Start({"sleep", "0.1"}, ProcessOptions{}, &err)) << err;
+  const auto start = std::chrono::steady_clock::now();
+  ChildProcess::AwaitAnyExit({&slow, &quick}, 60);
+  const double woke =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(woke, 20.0) << "woke at the quick child's exit, not after 60 s";
+  EXPECT_FALSE(quick.running()) << "exited; running() reaps it";
+  EXPECT_TRUE(slow.running());
+  const auto again = std::chrono::steady_clock::now();
+  ChildProcess::AwaitAnyExit({&slow, &quick}, 0.05);  // only the slow one runs: the time is up
+  EXPECT_TRUE(slow.running());
+  EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - again).count(), 0.04);
+  ASSERT_TRUE(slow.Stop(1, &err)) << err;
+  const auto none = std::chrono::steady_clock::now();
+  ChildProcess::AwaitAnyExit({&slow, &quick}, 60);  // none runs: returns at once
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - none).count(), 5.0);
 }
 
 TEST(ChildProcessTest, CountsBlockIo) {

@@ -75,11 +75,12 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
     *err = "probe: " + *err;
     return false;
   }
-  // running() enforces the timeout (and an interrupt) while we sample the probe's reads.
+  // running() enforces the timeout (and an interrupt) while we sample the probe's reads, and
+  // reaps the probe as soon as it exits: its wall time ends at its exit, not at a sample.
   while (child.running()) {
     const uint64_t sample = ProcessReadChars(child.pid());
     if (sample > outcome->bytes_read) outcome->bytes_read = sample;
-    Sleep(0.05);
+    ChildProcess::AwaitAnyExit({&child}, spec.sample_seconds);
   }
   const bool waited = child.Wait(0, err);
   if (spec.on_end) spec.on_end();

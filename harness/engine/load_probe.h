@@ -30,6 +30,9 @@ struct ProbeSpec {
   double timeout_seconds = 0;             ///< 0 = none; past it the probe is killed: DNF
   double warmup_seconds = 0;              ///< the load runs at least this long before the probe
   uint64_t warmup_bytes = 0;              ///< ... and has moved at least this many bytes
+  /// How often its read bytes are sampled while it runs. Its wall time does not depend on it:
+  /// the probe is reaped as soon as it exits, not at the next sample.
+  double sample_seconds = 0.05;
   /// Called right before the probe starts (evicts the probe's files from the page cache, so it
   /// reads from the disk beside the load); false fails the run. May be empty.
   std::function<bool(std::string*)> evict;

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include "harness/core/atomic_file.h"
 
@@ -45,7 +44,10 @@ bool RunParallelProbes(const std::vector<ParallelProbeSpec>& probes,
       return false;
     }
   }
-  // running() applies each child's own timeout and the interrupt rule, and reaps it when done.
+  // running() applies each child's own timeout and the interrupt rule, and reaps it when done;
+  // the reads are sampled every 50 ms, and each probe is reaped as soon as it exits.
+  std::vector<ChildProcess*> watched;
+  for (ChildProcess& child : children) watched.push_back(&child);
   for (bool any = true; any;) {
     any = false;
     for (size_t i = 0; i < children.size(); ++i) {
@@ -54,7 +56,7 @@ bool RunParallelProbes(const std::vector<ParallelProbeSpec>& probes,
       const uint64_t sample = ProcessReadChars(children[i].pid());
       if (sample > results[i].bytes_read) results[i].bytes_read = sample;
     }
-    if (any) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (any) ChildProcess::AwaitAnyExit(watched, 0.05);
   }
   for (size_t i = 0; i < children.size(); ++i) {
     if (!children[i].Wait(0, err)) {

@@ -294,6 +294,23 @@ bool ChildProcess::Wait(double timeout_seconds, std::string* err) {
   }
 }
 
+void ChildProcess::AwaitAnyExit(const std::vector<ChildProcess*>& children, double max_seconds) {
+  std::vector<pollfd> fds;
+  bool unwatched = false;  // a running child without a pidfd
+  for (const ChildProcess* child : children) {
+    if (child->state_ != State::kRunning) continue;
+    if (child->pidfd_ >= 0) {
+      fds.push_back({child->pidfd_, POLLIN, 0});
+    } else {
+      unwatched = true;
+    }
+  }
+  if (fds.empty() && !unwatched) return;
+  const double seconds = unwatched ? std::min(max_seconds, kNoPidfdSliceSeconds) : max_seconds;
+  const int ms = std::max(0, static_cast<int>(std::ceil(seconds * 1000)));
+  poll(fds.data(), fds.size(), ms);  // EINTR (an interrupt): back to the caller's loop
+}
+
 bool ChildProcess::Stop(double grace_seconds, std::string* err) {
   if (state_ == State::kIdle) {
     *err = "no child started";
