@@ -105,7 +105,7 @@ bool RenderReport(std::vector<NamedResults> files, const std::string& format,
   if (generic != nullptr && !generic->per_file) {
     for (NamedResults& file : files) {
       if (!MeasurementsOf(file.doc, &file.measurements, err) ||
-          !PlotSeriesOf(file.doc, &file.plots, err)) {
+          (generic->plots && !PlotSeriesOf(file.doc, &file.plots, err))) {
         *err = NamedError(file, *err);
         return false;
       }

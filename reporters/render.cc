@@ -40,11 +40,11 @@ bool RenderHtml(const std::vector<NamedResults>& files, const ReportOptions& opt
 
 const std::vector<ReportFormat>& GenericReportFormats() {
   static const std::vector<ReportFormat> kFormats = {
-      {"md", false, RenderMarkdown},
-      {"csv", false, RenderCsv},
-      {"csv-summary", false, RenderCsvSummary},
-      {"html", false, RenderHtml},
-      {"json", true, RenderJsonStream},
+      {"md", false, false, RenderMarkdown},
+      {"csv", false, false, RenderCsv},
+      {"csv-summary", false, false, RenderCsvSummary},
+      {"html", false, true, RenderHtml},
+      {"json", true, false, RenderJsonStream},
   };
   return kFormats;
 }

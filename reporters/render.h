@@ -26,6 +26,9 @@ struct ReportFormat {
   /// Prints file by file (json), so a caller may render each file alone and join the texts with
   /// FramePerFileText, holding one document at a time; the others combine all files into one.
   bool per_file;
+  /// Draws plots (html): the files must come with their plot series (NamedResults::plots) as
+  /// well as their measurements; the others read only the measurements.
+  bool plots;
   /// Renders `files` (with their measurements) into *text; err (one line) names the file.
   bool (*render)(const std::vector<NamedResults>& files, const ReportOptions& options,
                  std::string* text, std::string* err);

@@ -26,7 +26,8 @@ struct NamedResults {
   ResultsDocument doc;
   std::vector<Measurement> measurements;
   /// What its HTML plots draw beyond the measurements, aggregated by its suite and the tracer
-  /// (app/suites.h PlotSeriesOf); empty leaves those plots out.
+  /// (app/suites.h PlotSeriesOf), filled by RenderReport for a format that draws plots (html);
+  /// empty leaves those plots out.
   PlotSeries plots;
 };
 
