@@ -148,6 +148,7 @@ std::string VerdictHeading(const VerdictBlock& block) {
 
 std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) {
   std::string what = line.suite != block.suite ? line.suite + " " : "";
+  if (!line.group.empty()) what += "[" + line.group + "] ";
   what += line.section + (line.row.empty() ? "" : " " + line.row) + " " +
           MetricDisplayName(line.metric) + ": ";
   if (!line.has_best) return what + UnrankedText(line);

@@ -327,3 +327,41 @@ TEST(VerdictTest, TheBlockEndsTextWithABlankLineAndAHeading) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// `run --kernels`: one line per kernel (its schedulers) and one per configuration (its kernels).
+TEST(VerdictKernelsTest, SeveralKernelsGiveALinePerKernelAndPerConfiguration) {
+  VerdictFixture f({"old-DL", "old-AS", "new-DL", "new-AS"});
+  f.doc.context["kernels"] = {{{"label", "old"}}, {{"label", "new"}}};
+  f.Add("old-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
+  f.Add("old-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
+  f.Add("new-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
+  f.Add("new-AS", kVerdictRate, {40, 40.1, 40.2, 40.3});
+  const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
+  ASSERT_EQ(b.lines.size(), 4u);
+  EXPECT_EQ(b.lines[0].group, "old");
+  EXPECT_EQ(b.lines[0].best.name, "old-AS");
+  ASSERT_EQ(b.lines[0].others.size(), 1u);
+  EXPECT_EQ(b.lines[0].others[0].other.name, "old-DL");
+  EXPECT_EQ(b.lines[1].group, "new");
+  EXPECT_EQ(b.lines[2].group, "DL across kernels");
+  EXPECT_EQ(b.lines[2].best.name, "new-DL");
+  EXPECT_EQ(b.lines[3].group, "AS across kernels");
+  EXPECT_NE(VerdictLineText(b, b.lines[2]).find("[DL across kernels] bench3"), std::string::npos)
+      << VerdictLineText(b, b.lines[2]);
+}
+
+TEST(VerdictKernelsTest, OneKernelKeepsOneLine) {
+  VerdictFixture f({"old-DL", "old-AS"});
+  f.doc.context["kernels"] = {{{"label", "old"}}};
+  f.Add("old-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
+  f.Add("old-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
+  const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
+  ASSERT_EQ(b.lines.size(), 1u);
+  EXPECT_EQ(b.lines[0].group, "");
+}
+
+}  // namespace
+}  // namespace elevbench

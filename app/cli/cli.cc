@@ -34,6 +34,10 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
       {"list", "List the suites, formats, schedulers or profiles (for people and scripts)",
        AddListSubcommand},
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand},
+      {"kernels",
+       "List the kernels `run --kernels` can boot in a guest (the kernel cache), or fetch "
+       "Debian's into it",
+       AddKernelsSubcommand},
       {"restore", "Undo what a killed run left: sysfs values, loop devices, mounts",
        AddRestoreSubcommand},
       {"capture",
@@ -65,9 +69,17 @@ std::string JoinArgs(int argc, char** argv) {
   return out.str();
 }
 
+std::vector<std::string>& MutableCommandWords() {
+  static std::vector<std::string> words;
+  return words;
+}
+
 }  // namespace
 
+const std::vector<std::string>& CommandWords() { return MutableCommandWords(); }
+
 int RunCli(int argc, char** argv) {
+  MutableCommandWords().assign(argv + std::min(argc, 1), argv + argc);
   CLI::App app{"elevbench: which block I/O scheduler is best for this box and this workload?",
                "elevbench"};
   app.set_version_flag("--version", std::string("elevbench ") + ELEVBENCH_VERSION);

@@ -26,4 +26,8 @@ void PrintError(const std::string& message);
 /// Prints "elevbench: note: <message>" as one line on stderr (facts, not failures).
 void PrintNote(const std::string& message);
 
+/// The command line's words after the program's name, as RunCli got them (`run --kernels`
+/// runs them again in each guest).
+const std::vector<std::string>& CommandWords();
+
 }  // namespace elevbench

@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/suites_commands.h"
 #include "harness/history/history_store.h"
+#include "harness/run/kernels_job.h"
 #include "harness/run/run_job_steps.h"
 
 namespace elevbench {
@@ -54,6 +55,27 @@ void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
   }
 }
 
+// `run … --kernels`: the plan once per kernel, each in a guest (harness/run/kernels_job.h);
+// the merged results printed and recorded as a serial run's are.
+int RunKernelsCommand(const RunOptions& o) {
+  KernelsJob job(RunConfigOf(o), PrintError);
+  std::string err;
+  const RunFailure prepared = job.Prepare(&err);
+  if (prepared != RunFailure::kNone) {
+    PrintError(err);
+    return ExitCodeOf(prepared);
+  }
+  RunOutcome outcome;
+  job.RunGuests(&outcome);
+  const bool restored = job.Restore();
+  PrintRunTables(o, job.doc(), outcome.finished);
+  PrintNote("results written to " + job.out_path());
+  NoteRunInHistory(o, job.out_path(), job.doc());
+  const RunFailure end = RunEndFailure(outcome, restored, job.out_path(), &err);
+  if (end != RunFailure::kNone && !err.empty()) PrintError(err);
+  return ExitCodeOf(end);
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
@@ -61,6 +83,7 @@ int RunCommand(const RunOptions& o) {
     PrintError("no suite given (see --help)");
     return kExitUsage;
   }
+  if (!o.config.kernels.empty()) return RunKernelsCommand(o);
   RunJob job(RunConfigOf(o), PrintError);
   std::string err;
   const RunFailure prepared = PrepareRunJob(&job, &err);  // 1-5c

@@ -67,6 +67,9 @@ void AddConfigOptions(CLI::App* cmd, RunConfig* config) {
 }
 
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
+  cmd->add_option("--label-prefix", run->config.label_prefix,
+                  "A guest's row prefix (set by --kernels)")
+      ->group("");  // hidden: only the host's --kernels writes it
   cmd->add_option("--identifier", run->config.identifier,
                   "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
   cmd->add_option("--format", run->config.format,
@@ -96,6 +99,7 @@ struct RunCommandLine {
 int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   RunOptions& run = c->run;
   run.config.seed_given = cmd->count("--seed") > 0;
+  run.config.command_args = CommandWords();
   run.config.machine_given = cmd->count("--machine") > 0;
   std::string names;
   for (size_t i = 0; i < c->suite_cmds.size(); ++i) {

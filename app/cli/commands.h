@@ -48,6 +48,7 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string& command_
 SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddDevicesSubcommand(CLI::App* cmd, const std::string& command_line);
+SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddRestoreSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddInternalSubcommand(CLI::App* cmd, const std::string& command_line);

@@ -70,7 +70,9 @@ bool CheckFormatAndSchedulers(const RunConfig& o, CheckedRun* c, std::string* er
   c->all_schedulers = o.schedulers == "all";
   if ((!o.schedulers.empty() && !c->all_schedulers &&
        !ParseSchedulerList(o.schedulers, &c->configs, err)) ||
-      !CheckSchedulersExist(c->configs, OfferedSchedulers(), err)) {
+      !CheckSchedulersExist(
+          c->configs, o.offered_schedulers.empty() ? OfferedSchedulers() : o.offered_schedulers,
+          err)) {
     *err = "--schedulers: " + *err;
     return false;
   }

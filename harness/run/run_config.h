@@ -59,6 +59,19 @@ struct RunConfig {
   /// can tip bfq's close calls (docs/performance.md, "Cost of the request tracer").
   TraceMode trace_requests = TraceMode::kOff;
 
+  // The kernels (docs/kernels.md).
+  /// "--kernels debian:PKG[@LABEL],…": the whole plan once per kernel, each in a guest; empty:
+  /// on this host's kernel.
+  std::string kernels;
+  /// The schedulers every kernel under test offers (read from their configs), which the checks
+  /// take instead of this host's; empty: this host's (OfferedSchedulers).
+  std::vector<std::string> offered_schedulers;
+  /// "--label-prefix ROW" (hidden): a guest's run names its configurations `ROW-<code>` and
+  /// `ROW-<LABEL>` (NameKernelConfigurations), so the kernels' rows stay apart when merged.
+  std::string label_prefix;
+  /// The command line's words after the program's name, which a guest runs again.
+  std::vector<std::string> command_args;
+
   // The output.
   std::string identifier;
   std::string format;        ///< empty = the suite's default text format; checked against `formats`

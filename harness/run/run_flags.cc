@@ -63,6 +63,10 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       {"--lanes", &RunConfig::lanes,
        "Run the plan on N emulated disks at once (root, --emulated), each lane on "
        "its own CPUs, or 'auto': as many as the CPUs and the suite allow"},
+      {"--kernels", &RunConfig::kernels,
+       "Run the whole plan once per kernel, each booted in a QEMU guest (root; "
+       "debian:PACKAGE[@LABEL],…, fetched into the kernel cache; docs/kernels.md): rows are "
+       "kernel × configuration"},
       {"--seed", &RunConfig::seed, "Seed of the interleaving order, 0 or more (default: random)"},
       {"--no-drop-caches", &RunConfig::no_drop_caches,
        "Do not drop all caches before each cell (a suite still evicts its own "

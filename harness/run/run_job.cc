@@ -253,8 +253,10 @@ void RunJob::DescribeSession() {
   const RunConfig& o = config_;
   SessionConfig& sc = session_;
   const std::vector<SchedulerConfig> named = switching_ ? configs_ : std::vector<SchedulerConfig>{};
-  const RunNames names = NameConfigurations(named, machine_.kernel, o.identifier,
-                                            CurrentSchedulerLabel(control_->Snapshot()));
+  const RunNames names = o.label_prefix.empty()
+                             ? NameConfigurations(named, machine_.kernel, o.identifier,
+                                                  CurrentSchedulerLabel(control_->Snapshot()))
+                             : NameKernelConfigurations(named, o.label_prefix);
   sc.identifiers = names.identifiers;
   sc.labels = names.labels;
   sc.configs = named;

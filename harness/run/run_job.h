@@ -108,6 +108,8 @@ class RunJob {
   const ResultsDocument& doc() const { return doc_; }
   /// The results file.
   const std::string& out_path() const { return checked_.out_path; }
+  /// What step 1 found (the target's size, --machine's spec): `--kernels` sizes its guests by it.
+  const CheckedRun& checked() const { return checked_; }
 
  private:
   // Step 5's part for a serial emulated run: its disk gets a lane's strict writeback limit of

@@ -43,4 +43,19 @@ RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const s
   return names;
 }
 
+RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
+                                  const std::string& prefix) {
+  RunNames names;
+  if (configs.empty()) {
+    names.identifiers.push_back(prefix);
+    names.labels.push_back(prefix);
+    return names;
+  }
+  for (const SchedulerConfig& c : configs) {
+    names.identifiers.push_back(prefix + "-" + ShortCode(c));
+    names.labels.push_back(prefix + "-" + TableLabel(c));
+  }
+  return names;
+}
+
 }  // namespace elevbench

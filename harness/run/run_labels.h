@@ -32,4 +32,10 @@ struct RunNames {
 RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const std::string& kernel,
                             const std::string& identifier, const std::string& current_label);
 
+/// Names for `configs` on the kernel row `prefix` (`--kernels`, docs/kernels.md): identifiers
+/// `<prefix>-<code>` and labels `<prefix>-<TableLabel>` ("6.1.0-50-cloud-DL"), so the rows of
+/// several kernels stay apart in one document. Without configurations one name, `prefix`.
+RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
+                                  const std::string& prefix);
+
 }  // namespace elevbench

@@ -183,6 +183,64 @@ void AddEvidence(const std::vector<TracedCell>& cells, VerdictLine* line) {
 
 }  // namespace
 
+std::vector<std::string> KernelRowsOf(const ResultsDocument& doc) {
+  std::vector<std::string> rows;
+  const auto it = doc.context.find("kernels");
+  if (it == doc.context.end() || !it->is_array() || it->size() < 2) return rows;
+  for (const nlohmann::json& k : *it) {
+    if (k.is_object() && k.contains("label") && k["label"].is_string()) {
+      rows.push_back(k["label"].get<std::string>());
+    }
+  }
+  return rows.size() >= 2 ? rows : std::vector<std::string>{};
+}
+
+namespace {
+
+// The kernel row of a configuration's label ("6.1.0-50-cloud-DL" → "6.1.0-50-cloud") and the
+// rest ("DL"); false when it is no kernel's.
+bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
+                      std::string* kernel, std::string* config) {
+  for (const std::string& k : kernels) {
+    if (label.size() > k.size() + 1 && label.compare(0, k.size(), k) == 0 && label[k.size()] == '-') {
+      *kernel = k;
+      *config = label.substr(k.size() + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+// One headline row's rows in the kernels' groups: per kernel, then per configuration, each
+// group with two or more rows, in order of first appearance.
+std::vector<std::pair<std::string, std::vector<const MetricRow*>>> KernelGroupsOf(
+    const std::vector<std::string>& kernels, const std::vector<const MetricRow*>& rows) {
+  std::vector<std::pair<std::string, std::vector<const MetricRow*>>> by_kernel, by_config;
+  const auto add = [](auto* groups, const std::string& name, const MetricRow* r) {
+    for (auto& g : *groups) {
+      if (g.first == name) return g.second.push_back(r);
+    }
+    groups->push_back({name, {r}});
+  };
+  for (const MetricRow* r : rows) {
+    std::string kernel, config;
+    if (!SplitKernelLabel(kernels, r->label.empty() ? r->identifier : r->label, &kernel, &config)) {
+      continue;
+    }
+    add(&by_kernel, kernel, r);
+    add(&by_config, config + " across kernels", r);
+  }
+  std::vector<std::pair<std::string, std::vector<const MetricRow*>>> out;
+  for (auto* groups : {&by_kernel, &by_config}) {
+    for (auto& g : *groups) {
+      if (g.second.size() >= 2) out.push_back(std::move(g));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 VerdictBlock ComputeVerdict(const ResultsDocument& doc,
                             const std::vector<Measurement>& measurements,
                             const VerdictSettings& settings) {
@@ -202,10 +260,17 @@ VerdictBlock ComputeVerdict(const ResultsDocument& doc,
   VerdictBlock block;
   block.suite = doc.suite;
   block.settings = settings;
+  const std::vector<std::string> kernels = KernelRowsOf(doc);
   for (const VerdictRowKey& key : order) {
-    VerdictLine line = LineOf(doc, groups.at(key), dnf, settings);
-    if (line.has_best && !cells.empty()) AddEvidence(cells, &line);
-    block.lines.push_back(std::move(line));
+    std::vector<std::pair<std::string, std::vector<const MetricRow*>>> lines;
+    if (!kernels.empty()) lines = KernelGroupsOf(kernels, groups.at(key));
+    if (lines.empty()) lines.push_back({"", groups.at(key)});
+    for (const auto& [group, rows_of_line] : lines) {
+      VerdictLine line = LineOf(doc, rows_of_line, dnf, settings);
+      line.group = group;
+      if (line.has_best && !cells.empty()) AddEvidence(cells, &line);
+      block.lines.push_back(std::move(line));
+    }
   }
   return block;
 }

@@ -79,6 +79,10 @@ struct VerdictLine {
   std::string suite;  ///< the row's suite (a part's, in a composite document)
   std::string section;
   std::string row;  ///< "" when the section has one row
+  /// With several kernels (`run --kernels`: context.kernels): the rows the line compares,
+  /// "6.1.0-50-cloud" (the schedulers under that kernel) or "DL across kernels" (one
+  /// configuration under every kernel); empty otherwise, every configuration in one line.
+  std::string group;
   MetricInfo metric;
   /// Some configuration has a value and the metric has a better direction: `best` and
   /// `others` are filled. Otherwise `configurations` lists them all with their means (a
@@ -97,8 +101,15 @@ struct VerdictBlock {
   std::vector<VerdictLine> lines;  ///< headline rows in table order
 };
 
+/// The kernels' row labels of a document of `run --kernels` (its context.kernels), in order;
+/// empty for a document of one kernel.
+std::vector<std::string> KernelRowsOf(const ResultsDocument& doc);
+
 /// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
 /// measurements included or not), with the request traces' evidence when cells were traced.
+/// With several kernels (KernelRowsOf), each headline row gives one line per kernel (its
+/// schedulers against each other) and one per configuration (its kernels against each other),
+/// as the 2003 threads asked both "which elevator?" and "which kernel?".
 VerdictBlock ComputeVerdict(const ResultsDocument& doc,
                             const std::vector<Measurement>& measurements,
                             const VerdictSettings& settings);

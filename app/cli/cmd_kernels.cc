@@ -1,0 +1,64 @@
+// `elevbench kernels [fetch debian:PACKAGE…] [--json]`: the kernels a run can boot in a guest
+// (docs/kernels.md), listed from the cache, or fetched into it with the Debian client.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "harness/guest/kernel_cache.h"
+#include "harness/run/kernel_rows.h"
+#include "reporters/kernels_text.h"
+
+namespace elevbench {
+namespace {
+
+struct KernelsOptions {
+  bool json = false;
+  std::vector<std::string> fetch;  // "fetch" and its kernels
+};
+
+int KernelsCommand(const KernelsOptions& o) {
+  const std::string cache = DefaultKernelCacheDir();
+  if (!o.fetch.empty()) {
+    std::vector<KernelChoice> choices;
+    std::string err;
+    std::string words;
+    for (const std::string& w : o.fetch) words += (words.empty() ? "" : ",") + w;
+    if (o.fetch.front() != "fetch" || o.fetch.size() < 2) {
+      PrintError("kernels: the words after 'kernels' are 'fetch debian:PACKAGE…'");
+      return kExitUsage;
+    }
+    if (!ParseKernelChoices(words.substr(words.find(',') + 1), &choices, &err)) {
+      PrintError(err.replace(0, std::string("--kernels").size(), "kernels fetch"));
+      return kExitUsage;
+    }
+    for (const KernelChoice& c : choices) {
+      CachedKernel k;
+      PrintNote("fetching " + c.package + " into " + cache + " (apt-get download)");
+      if (!FetchDebianKernel(cache, c.package, &k, &err)) {
+        PrintError(err);
+        return kExitFailure;
+      }
+    }
+  }
+  const std::vector<CachedKernel> kernels = ListCachedKernels(cache);
+  std::cout << (o.json ? KernelsJson(kernels).dump(2) + "\n" : RenderKernelsText(kernels, cache));
+  return kExitOk;
+}
+
+}  // namespace
+
+SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
+  auto o = std::make_shared<KernelsOptions>();
+  cmd->add_flag("--json", o->json, "JSON output");
+  cmd->add_option("fetch", o->fetch,
+                  "fetch debian:PACKAGE…: fetch these kernels into the cache ($ELEVBENCH_KERNEL_"
+                  "CACHE, else /var/cache/elevbench/kernels as root) with apt-get download; "
+                  "never installed on the host");
+  cmd->footer("Exit codes: 0 listed (or fetched), 1 a fetch failed, 2 bad input.");
+  return [o] { return KernelsCommand(*o); };
+}
+
+}  // namespace elevbench

@@ -1,0 +1,209 @@
+#include "harness/guest/guest_boot.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "harness/core/error.h"
+#include "harness/core/strings.h"
+#include "harness/process/subprocess.h"
+
+namespace elevbench {
+namespace fs = std::filesystem;
+namespace {
+
+// The modules the guest loads from the kernel's own cache before the command: the emulated
+// disk's (loop, fuse) and the schedulers built as modules. A module the kernel has built in or
+// lacks is skipped quietly: the run's own checks name what is missing.
+constexpr const char* kGuestRunModules[] = {"loop", "fuse", "mq-deadline", "kyber-iosched", "bfq"};
+
+// The busybox applets the init script calls.
+constexpr const char* kInitApplets[] = {"sh",    "mount",  "modprobe", "mkdir",    "cat",
+                                        "echo",  "chroot", "sync",     "poweroff", "tail",
+                                        "sleep", "grep",   "tr"};
+
+// Lines of the init script that prepare the guest up to the chroot.
+void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
+  const std::string h = "/mnt/host";
+  s << "fail() { echo \"" << kGuestFailedMarker << " $*\"; sync; poweroff -f; }\n"
+    << "mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev\n"
+    << "modprobe virtio_pci 2>/dev/null; modprobe virtiofs 2>/dev/null\n"
+    << "mount -t virtiofs -o ro host " << h << " || fail 'cannot mount the host share'\n"
+    << "mount --bind " << ShellQuote(h + run.kernel.modules_dir) << " /lib/modules/"
+    << run.kernel.release << " || fail 'no modules in the cache'\n"
+    << "for m in";
+  for (const char* m : kGuestRunModules) s << " " << m;
+  s << "; do modprobe $m 2>/dev/null; done\n"
+    << "mount -t proc proc " << h << "/proc && mount -t sysfs sys " << h << "/sys && "
+    << "mount -t devtmpfs dev " << h << "/dev || fail 'cannot mount /proc, /sys, /dev'\n"
+    << "mount -t cgroup2 none " << h << "/sys/fs/cgroup 2>/dev/null\n"
+    << "for d in tmp var/tmp run; do mount -t tmpfs -o mode=1777 tmpfs " << h
+    << "/$d || fail \"cannot mount /$d\"; done\n"
+    << "mkdir -p " << ShellQuote(h + run.work_dir) << "\n"
+    << "mount -t virtiofs work " << ShellQuote(h + run.work_dir)
+    << " || fail 'cannot mount the work share'\n";
+}
+
+}  // namespace
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string GuestInitScript(const GuestRun& run) {
+  std::ostringstream s;
+  s << "#!/bin/sh\n"
+    << "# elevbench's guest init (harness/guest/guest_boot.cc): mount, chroot, run, power off.\n"
+    << "export PATH=/bin\n";
+  AppendGuestMounts(run, s);
+  std::string command;
+  for (const std::string& a : run.argv) command += (command.empty() ? "" : " ") + ShellQuote(a);
+  s << "echo \"" << kGuestStartedMarker << " cpus=$(grep -c ^processor /proc/cpuinfo) $(grep "
+    << "MemTotal /proc/meminfo | tr -s ' ')\"\n"
+    << "chroot /mnt/host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
+       "/sbin:/bin HOME=/root ELEVBENCH_STATE_DIR=/run/elevbench ELEVBENCH_IN_GUEST=1 "
+    << "/bin/sh -c "
+    << ShellQuote("cd " + ShellQuote(run.working_directory) + " && exec " + command) << " >"
+    << ShellQuote("/mnt/host" + run.log_path) << " 2>&1\n"
+    << "rc=$?\n"
+    << "sync\n"
+    << "echo \"" << kGuestExitMarker << " $rc\"\n"
+    << "poweroff -f\n";
+  return s.str();
+}
+
+std::vector<std::string> InitramfsModules(const std::string& modules_dep_text) {
+  std::map<std::string, std::vector<std::string>> deps;  // by module name: path, then deps
+  std::istringstream in(modules_dep_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string path = line.substr(0, colon);
+    std::string name = path.substr(path.rfind('/') + 1);
+    name = name.substr(0, name.find(".ko"));
+    std::vector<std::string> entry = {path};
+    for (const std::string& d : SplitWords(line.substr(colon + 1))) entry.push_back(d);
+    deps[name] = std::move(entry);
+  }
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const char* wanted : {"virtio_pci", "virtiofs"}) {
+    const auto it = deps.find(wanted);
+    if (it == deps.end()) continue;  // built in
+    // modules.dep lists a module's dependencies in load order reversed (the deepest last).
+    for (auto d = it->second.rbegin(); d != it->second.rend(); ++d) {
+      if (seen.insert(*d).second) out.push_back(*d);
+    }
+  }
+  return out;
+}
+
+bool WriteGuestInitramfs(const GuestRun& run, const std::string& path, std::string* err) {
+  const std::string tree = path + ".d";
+  std::error_code ec;
+  fs::remove_all(tree, ec);
+  const std::string mods = tree + "/lib/modules/" + run.kernel.release;
+  for (const char* d : {"/bin", "/dev", "/proc", "/sys", "/mnt/host"}) {
+    fs::create_directories(tree + d, ec);
+  }
+  fs::create_directories(mods, ec);
+  if (ec) return Fail(err, "cannot make " + tree + ": " + ec.message());
+  const std::string busybox = "/bin/busybox";
+  fs::copy_file(busybox, tree + "/bin/busybox", ec);
+  if (ec) return Fail(err, "cannot copy " + busybox + " (busybox-static): " + ec.message());
+  for (const char* applet : kInitApplets) {
+    fs::create_symlink("busybox", tree + "/bin/" + applet, ec);
+  }
+  std::ifstream dep_in(run.kernel.modules_dir + "/modules.dep");
+  std::ostringstream dep;
+  dep << dep_in.rdbuf();
+  for (const std::string& m : InitramfsModules(dep.str())) {
+    fs::create_directories(fs::path(mods + "/" + m).parent_path(), ec);
+    fs::copy_file(run.kernel.modules_dir + "/" + m, mods + "/" + m, ec);
+    if (ec) return Fail(err, "cannot copy module " + m + ": " + ec.message());
+  }
+  fs::copy_file(run.kernel.modules_dir + "/modules.dep", mods + "/modules.dep", ec);
+  std::ofstream init(tree + "/init");
+  init << GuestInitScript(run);
+  init.close();
+  fs::permissions(tree + "/init", fs::perms::owner_all | fs::perms::group_read |
+                                      fs::perms::group_exec | fs::perms::others_read |
+                                      fs::perms::others_exec);
+  if (!init || ec) return Fail(err, "cannot write " + tree + "/init");
+  ProcessOptions options;
+  options.working_directory = tree;
+  options.stdout_path = path;
+  options.timeout_seconds = 120;
+  ProcessResult result;
+  const bool ok =
+      RunProcess({"sh", "-c", "find . | cpio -o -H newc --quiet"}, options, &result, err) &&
+      (result.exit_code == 0 || Fail(err, "cpio failed: " + LastLine(result.error_output)));
+  fs::remove_all(tree, ec);
+  return ok;
+}
+
+std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket) {
+  return {"/usr/lib/qemu/virtiofsd",
+          "--socket-path=" + socket,
+          "-o",
+          "source=" + source,
+          "-o",
+          "cache=none",
+          "-o",
+          "sandbox=chroot"};
+}
+
+std::vector<std::string> QemuArgv(const GuestRun& run, const std::string& initramfs,
+                                  const std::string& host_socket, const std::string& work_socket,
+                                  const std::string& console_path) {
+  const std::string mem = std::to_string(run.memory_mib) + "M";
+  return {"qemu-system-x86_64",
+          "-accel",
+          run.kvm ? "kvm" : "tcg,thread=multi",
+          "-cpu",
+          run.kvm ? "host" : "max",
+          "-smp",
+          std::to_string(run.cpus),
+          "-m",
+          mem,
+          "-object",
+          "memory-backend-memfd,id=mem,size=" + mem + ",share=on",
+          "-numa",
+          "node,memdev=mem",
+          "-chardev",
+          "socket,id=host,path=" + host_socket,
+          "-device",
+          "vhost-user-fs-pci,chardev=host,tag=host",
+          "-chardev",
+          "socket,id=work,path=" + work_socket,
+          "-device",
+          "vhost-user-fs-pci,chardev=work,tag=work",
+          "-kernel",
+          run.kernel.image,
+          "-initrd",
+          initramfs,
+          "-append",
+          "console=ttyS0 quiet panic=-1",
+          "-nic",
+          "none",
+          "-display",
+          "none",
+          "-monitor",
+          "none",
+          "-serial",
+          "file:" + console_path,
+          "-no-reboot"};
+}
+
+}  // namespace elevbench

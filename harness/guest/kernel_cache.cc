@@ -1,0 +1,202 @@
+#include "harness/guest/kernel_cache.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "harness/core/error.h"
+#include "harness/process/subprocess.h"
+
+namespace elevbench {
+namespace fs = std::filesystem;
+namespace {
+
+// Whether `option` is built in or a module in the config text.
+bool KernelConfigHas(const std::string& config_text, const std::string& option) {
+  for (const char* value : {"=y\n", "=m\n"}) {
+    if (config_text.find("\n" + option + value) != std::string::npos) return true;
+    if (config_text.rfind(option + value, 0) == 0) return true;
+  }
+  return false;
+}
+
+bool ReadKernelConfigText(const std::string& path, std::string* text) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+// The one release under `dir`/lib/modules, or "" when there is none or more than one.
+std::string OnlyModulesRelease(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir + "/lib/modules", ec)) {
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  }
+  return names.size() == 1 ? names[0] : "";
+}
+
+// Decompresses every .ko.xz under `modules_dir` (the kernels since 6.2 ship them so; busybox's
+// modprobe loads plain .ko) and indexes them with busybox's depmod.
+bool IndexKernelModules(const std::string& root, const std::string& release, std::string* err) {
+  std::vector<std::string> compressed;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(root + "/lib/modules/" + release, ec)) {
+    const std::string p = e.path().string();
+    if (p.size() > 6 && p.compare(p.size() - 6, 6, ".ko.xz") == 0) compressed.push_back(p);
+  }
+  for (size_t i = 0; i < compressed.size(); i += 200) {
+    std::vector<std::string> argv = {"xz", "-d", "-f"};
+    const size_t end = std::min(compressed.size(), i + 200);
+    argv.insert(argv.end(), compressed.begin() + i, compressed.begin() + end);
+    std::string out;
+    if (!RunChecked(argv, &out, err)) return false;
+  }
+  std::string out;
+  return RunChecked({"busybox", "depmod", "-b", root, release}, &out, err);
+}
+
+}  // namespace
+
+KernelFeatures KernelFeaturesFromConfig(const std::string& config_text) {
+  KernelFeatures f;
+  f.schedulers.push_back("none");
+  const std::pair<const char*, const char*> schedulers[] = {
+      {"CONFIG_MQ_IOSCHED_DEADLINE", "mq-deadline"},
+      {"CONFIG_MQ_IOSCHED_KYBER", "kyber"},
+      {"CONFIG_IOSCHED_BFQ", "bfq"}};
+  for (const auto& [option, name] : schedulers) {
+    if (KernelConfigHas(config_text, option)) f.schedulers.push_back(name);
+  }
+  const std::pair<const char*, const char*> controllers[] = {
+      {"CONFIG_BLK_DEV_THROTTLING", "throttle"},
+      {"CONFIG_BLK_CGROUP_IOCOST", "iocost"},
+      {"CONFIG_BLK_CGROUP_IOLATENCY", "iolatency"},
+      {"CONFIG_BFQ_GROUP_IOSCHED", "bfq-weight"}};
+  for (const auto& [option, name] : controllers) {
+    if (KernelConfigHas(config_text, option)) f.io_controllers.push_back(name);
+  }
+  f.virtiofs = KernelConfigHas(config_text, "CONFIG_VIRTIO_FS");
+  f.loop = KernelConfigHas(config_text, "CONFIG_BLK_DEV_LOOP");
+  f.fuse = KernelConfigHas(config_text, "CONFIG_FUSE_FS");
+  return f;
+}
+
+std::string DefaultKernelCacheDir() {
+  const char* env = std::getenv("ELEVBENCH_KERNEL_CACHE");
+  if (env && *env) return env;
+  if (geteuid() == 0) return "/var/cache/elevbench/kernels";
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/elevbench/kernels";
+  const char* home = std::getenv("HOME");
+  if (home && *home == '/') return std::string(home) + "/.cache/elevbench/kernels";
+  return "/tmp/elevbench-kernels-" + std::to_string(geteuid());
+}
+
+std::string KernelRowLabel(const std::string& release) {
+  std::string label = release;
+  const size_t deb = label.find("+deb");
+  if (deb != std::string::npos) {
+    const size_t end = label.find('-', deb);
+    label.erase(deb, end == std::string::npos ? std::string::npos : end - deb);
+  }
+  for (const char* arch : {"-amd64", "-arm64", "-686-pae", "-686"}) {
+    const std::string a = arch;
+    if (label.size() > a.size() && label.compare(label.size() - a.size(), a.size(), a) == 0) {
+      label.erase(label.size() - a.size());
+      break;
+    }
+  }
+  return label;
+}
+
+bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
+                      CachedKernel* kernel, std::string* err) {
+  const std::string dir = cache_dir + "/" + package;
+  if (!fs::is_directory(dir)) {
+    return Fail(err, "kernel " + package + " is not cached in " + cache_dir +
+                         " (elevbench kernels fetch debian:" + package + ")");
+  }
+  CachedKernel k;
+  k.package = package;
+  k.directory = dir;
+  k.release = OnlyModulesRelease(dir);
+  if (k.release.empty()) return Fail(err, "kernel cache " + dir + " has no one lib/modules/*");
+  k.image = dir + "/boot/vmlinuz-" + k.release;
+  k.modules_dir = dir + "/lib/modules/" + k.release;
+  if (!fs::exists(k.image)) return Fail(err, "kernel cache " + dir + " has no " + k.image);
+  if (!fs::exists(k.modules_dir + "/modules.dep")) {
+    return Fail(err, "kernel cache " + dir + " has no modules.dep (fetch it again)");
+  }
+  std::string config;
+  if (!ReadKernelConfigText(dir + "/boot/config-" + k.release, &config)) {
+    return Fail(err, "kernel cache " + dir + " has no boot/config-" + k.release);
+  }
+  k.features = KernelFeaturesFromConfig(config);
+  *kernel = std::move(k);
+  return true;
+}
+
+bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
+                       CachedKernel* kernel, std::string* err) {
+  if (package.rfind("linux-image-", 0) != 0 || package.find('/') != std::string::npos) {
+    return Fail(err, "'" + package + "' is no Debian kernel image package (linux-image-…)");
+  }
+  std::error_code ec;
+  fs::create_directories(cache_dir, ec);
+  if (ec) return Fail(err, "cannot make " + cache_dir + ": " + ec.message());
+  const std::string tmp = cache_dir + "/.fetch-" + package + "-" + std::to_string(getpid());
+  fs::remove_all(tmp, ec);
+  fs::create_directories(tmp + "/root", ec);
+  if (ec) return Fail(err, "cannot make " + tmp + ": " + ec.message());
+  ProcessOptions options;
+  options.working_directory = tmp;
+  options.timeout_seconds = 900;
+  ProcessResult result;
+  bool ok = RunProcess({"apt-get", "download", "-q", package}, options, &result, err);
+  if (ok && result.exit_code != 0) {
+    ok = Fail(err, "apt-get download " + package + " failed: " + LastLine(result.error_output));
+  }
+  std::string deb;
+  for (const auto& e : fs::directory_iterator(tmp, ec)) {
+    if (e.path().extension() == ".deb") deb = e.path().string();
+  }
+  if (ok && deb.empty()) ok = Fail(err, "apt-get download " + package + " gave no .deb");
+  std::string out;
+  ok = ok && RunChecked({"dpkg-deb", "-x", deb, tmp + "/root"}, &out, err);
+  const std::string release = ok ? OnlyModulesRelease(tmp + "/root") : "";
+  if (ok && release.empty()) ok = Fail(err, package + " holds no one lib/modules/<release>");
+  ok = ok && IndexKernelModules(tmp + "/root", release, err);
+  if (ok) {
+    fs::remove_all(cache_dir + "/" + package, ec);
+    fs::rename(tmp + "/root", cache_dir + "/" + package, ec);
+    if (ec) ok = Fail(err, "cannot move the kernel into " + cache_dir + ": " + ec.message());
+  }
+  fs::remove_all(tmp, ec);
+  return ok && FindCachedKernel(cache_dir, package, kernel, err);
+}
+
+std::vector<CachedKernel> ListCachedKernels(const std::string& cache_dir) {
+  std::map<std::string, CachedKernel> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(cache_dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || name.empty() || name[0] == '.') continue;
+    CachedKernel k;
+    std::string ignored;
+    if (FindCachedKernel(cache_dir, name, &k, &ignored)) found[name] = std::move(k);
+  }
+  std::vector<CachedKernel> out;
+  for (auto& [name, k] : found) out.push_back(std::move(k));
+  return out;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,61 @@
+#pragma once
+// The kernels a run can boot in a guest (docs/kernels.md): Debian's kernel packages fetched with
+// the ordinary Debian client (`apt-get download`) into a cache and unpacked there with
+// `dpkg-deb -x`, never installed on the host; their modules decompressed and indexed
+// (`busybox depmod`) so that the guest's busybox loads them. What a kernel can do (its
+// schedulers, its cgroup I/O controllers) is read from its config, so a run refuses, before any
+// guest boots, a scheduler the kernel under test does not have.
+
+#include <string>
+#include <vector>
+
+namespace elevbench {
+
+/// What a kernel's config offers the runs: each `=y` or `=m` of the options below.
+struct KernelFeatures {
+  std::vector<std::string> schedulers;      ///< "none", "mq-deadline", "kyber", "bfq"
+  std::vector<std::string> io_controllers;  ///< "throttle", "iocost", "iolatency", "bfq-weight"
+  bool virtiofs = false;  ///< CONFIG_VIRTIO_FS: the guest reaches the host's files
+  bool loop = false;      ///< CONFIG_BLK_DEV_LOOP: the emulated disk's loop device
+  bool fuse = false;      ///< CONFIG_FUSE_FS: the emulated disk's daemon
+};
+
+/// The features of a kernel config's text (`boot/config-*`).
+KernelFeatures KernelFeaturesFromConfig(const std::string& config_text);
+
+/// A kernel unpacked in the cache: its files and what it offers.
+struct CachedKernel {
+  std::string package;      ///< "linux-image-6.1.0-50-cloud-amd64"; the image's name for a build
+  std::string release;      ///< `uname -r` in the guest: "6.1.0-50-cloud-amd64"
+  std::string directory;    ///< the unpacked package: boot/, lib/modules/<release>/
+  std::string image;        ///< boot/vmlinuz-<release> (or the user's bzImage)
+  std::string modules_dir;  ///< lib/modules/<release>, indexed for busybox's modprobe
+  KernelFeatures features;
+};
+
+/// Where kernels are cached: $ELEVBENCH_KERNEL_CACHE, else /var/cache/elevbench/kernels as root,
+/// else $XDG_CACHE_HOME/elevbench/kernels or ~/.cache/elevbench/kernels.
+std::string DefaultKernelCacheDir();
+
+/// The default row prefix of a kernel (the 2003 posts' "2.5.62-mm2"): its release without the
+/// architecture ("-amd64") and Debian's "+debNN": "6.1.0-50-cloud-amd64" → "6.1.0-50-cloud",
+/// "6.12.118+deb12-cloud-amd64" → "6.12.118-cloud".
+std::string KernelRowLabel(const std::string& release);
+
+/// Reads the cached kernel of `package` (the directory `cache_dir`/`package`). False with
+/// "kernel PACKAGE is not cached (elevbench kernels fetch debian:PACKAGE)" when it is not there,
+/// or a line naming what is missing when the directory is incomplete.
+[[nodiscard]] bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
+                                    CachedKernel* kernel, std::string* err);
+
+/// Fetches `package` with `apt-get download` into a temporary directory beside the cache, unpacks
+/// it, decompresses its modules, indexes them and renames it into place, so a cache entry is
+/// whole or absent. Bounded: each tool runs under RunChecked's deadline. Refuses a name that is
+/// no kernel image package ("linux-image-…").
+[[nodiscard]] bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
+                                     CachedKernel* kernel, std::string* err);
+
+/// Every kernel in the cache, by package name. An unreadable entry is skipped.
+std::vector<CachedKernel> ListCachedKernels(const std::string& cache_dir);
+
+}  // namespace elevbench

@@ -1,0 +1,141 @@
+#include "harness/run/kernel_rows.h"
+
+#include <set>
+
+#include "harness/core/error.h"
+#include "harness/core/strings.h"
+
+namespace elevbench {
+namespace {
+
+bool KernelLabelCharactersOk(const std::string& label) {
+  for (char c : label) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return !label.empty();
+}
+
+// Debian's package names: lower-case letters, digits, '+', '-' and '.'.
+bool KernelPackageCharactersOk(const std::string& package) {
+  for (char c : package) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return !package.empty();
+}
+
+// The flags only the host acts on, each followed by its value unless written FLAG=VALUE.
+bool IsHostOnlyFlag(const std::string& word, bool* takes_value) {
+  for (const char* flag : {"--kernels", "--out", "--db", "--lanes", "--label-prefix"}) {
+    const std::string f = flag;
+    if (word == f) {
+      *takes_value = true;
+      return true;
+    }
+    if (word.rfind(f + "=", 0) == 0) {
+      *takes_value = false;
+      return true;
+    }
+  }
+  *takes_value = false;
+  return word == "--no-history";
+}
+
+}  // namespace
+
+bool ParseKernelChoices(const std::string& text, std::vector<KernelChoice>* choices,
+                        std::string* err) {
+  std::vector<KernelChoice> out;
+  std::set<std::string> packages, labels;
+  for (const std::string& word : SplitAndTrim(text, ',')) {
+    if (word.empty()) continue;
+    const std::string prefix = "debian:";
+    if (word.rfind(prefix, 0) != 0) {
+      return Fail(err, "--kernels: '" + word + "' is not debian:PACKAGE[@LABEL] (e.g. " +
+                           "debian:linux-image-6.1.0-50-cloud-amd64)");
+    }
+    KernelChoice c;
+    c.word = word;
+    const std::string rest = word.substr(prefix.size());
+    const size_t at = rest.find('@');
+    c.package = rest.substr(0, at);
+    if (at != std::string::npos) c.label = rest.substr(at + 1);
+    if (c.package.rfind("linux-image-", 0) != 0 || !KernelPackageCharactersOk(c.package)) {
+      return Fail(err, "--kernels: '" + word + "' names no kernel image package (linux-image-…)");
+    }
+    if (at != std::string::npos && !KernelLabelCharactersOk(c.label)) {
+      return Fail(err, "--kernels: the label of '" + word +
+                           "' may hold only letters, digits, '.', '_' and '-'");
+    }
+    if (!packages.insert(c.package).second) {
+      return Fail(err, "--kernels: " + c.package + " is given twice");
+    }
+    if (!c.label.empty() && !labels.insert(c.label).second) {
+      return Fail(err, "--kernels: the label '" + c.label + "' is given twice");
+    }
+    out.push_back(std::move(c));
+  }
+  if (out.empty()) return Fail(err, "--kernels: no kernel given");
+  *choices = std::move(out);
+  return true;
+}
+
+std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
+                                          const std::string& out, const std::string& label) {
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < args.size(); ++i) {
+    bool takes_value = false;
+    if (IsHostOnlyFlag(args[i], &takes_value)) {
+      if (takes_value) ++i;
+      continue;
+    }
+    kept.push_back(args[i]);
+  }
+  kept.insert(kept.end(), {"--out", out, "--no-history", "--label-prefix", label});
+  return kept;
+}
+
+void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged) {
+  merged->identifiers.clear();
+  merged->labels.clear();
+  merged->cells.clear();
+  merged->records.clear();
+  merged->complete = !docs.empty();
+  size_t plan_offset = 0;
+  for (const ResultsDocument& d : docs) {
+    merged->identifiers.insert(merged->identifiers.end(), d.identifiers.begin(),
+                               d.identifiers.end());
+    merged->labels.insert(merged->labels.end(), d.labels.begin(), d.labels.end());
+    size_t most = 0;
+    for (CellRecord c : d.cells) {
+      most = std::max(most, c.plan_index + 1);
+      c.plan_index += plan_offset;
+      merged->cells.push_back(std::move(c));
+    }
+    plan_offset += std::max(most, d.cells.size());
+    merged->records.insert(merged->records.end(), d.records.begin(), d.records.end());
+    if (merged->setup.is_null() && !d.setup.is_null()) merged->setup = d.setup;
+    if (merged->parameters.empty() && !d.parameters.empty()) merged->parameters = d.parameters;
+    merged->complete = merged->complete && d.complete;
+  }
+}
+
+std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
+                                         const std::vector<std::string>& labels,
+                                         const std::string& error) {
+  std::vector<CellRecord> cells;
+  for (size_t i = 0; i < identifiers.size(); ++i) {
+    CellRecord c;
+    c.identifier = identifiers[i];
+    c.label = i < labels.size() ? labels[i] : identifiers[i];
+    c.status = "failed";
+    c.error = error;
+    cells.push_back(std::move(c));
+  }
+  return cells;
+}
+
+}  // namespace elevbench

@@ -1,0 +1,45 @@
+#pragma once
+// `--kernels`: the kernels under test as rows (docs/kernels.md). What needs no guest lives here:
+// the list read from the command line, the command each guest runs (the run's own words, less
+// what only the host does), and the guests' documents merged into one whose rows are kernel ×
+// configuration, labelled as the 2003 posts labelled theirs ("6.1.0-50-cloud-DL").
+
+#include <string>
+#include <vector>
+
+#include "harness/results/results_document.h"
+
+namespace elevbench {
+
+/// One kernel of `--kernels`.
+struct KernelChoice {
+  std::string word;     ///< as given: "debian:linux-image-6.1.0-50-cloud-amd64@61"
+  std::string package;  ///< "linux-image-6.1.0-50-cloud-amd64"
+  std::string label;    ///< the user's row prefix after '@'; empty: KernelRowLabel(release)
+};
+
+/// Reads `--kernels K1,K2,…`, each `debian:PACKAGE[@LABEL]`. err (one line, for exit 2) names
+/// the word: no `debian:`, an empty package or label, a label with characters other than
+/// letters, digits, '.', '_' and '-', or the same package or label twice.
+[[nodiscard]] bool ParseKernelChoices(const std::string& text, std::vector<KernelChoice>* choices,
+                                      std::string* err);
+
+/// The arguments a guest runs: `args` (the command line's words after the program's name) less
+/// the flags only the host acts on (--kernels, --out, --db, --no-history, --lanes, each with its
+/// value), then `--out out --no-history --label-prefix label`.
+std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
+                                          const std::string& out, const std::string& label);
+
+/// Merges the guests' documents, in kernel order, into `*merged` (whose suite and context the
+/// caller filled): identifiers, labels, cells (their plan_index counted on over the kernels)
+/// and records one kernel after another; the first set-up; complete when every document is.
+/// The suite's summary is the caller's to redo.
+void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged);
+
+/// A failed cell for each configuration of a guest that did not give its results: one per
+/// `identifiers[i]` / `labels[i]`, status "failed", `error` as given.
+std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
+                                         const std::vector<std::string>& labels,
+                                         const std::string& error);
+
+}  // namespace elevbench

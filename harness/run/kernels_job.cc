@@ -1,0 +1,255 @@
+#include "harness/run/kernels_job.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/core/error.h"
+#include "harness/core/interrupt.h"
+#include "harness/core/strings.h"
+#include "harness/core/system_info.h"
+#include "harness/device/scheduler_config.h"
+#include "harness/process/subprocess.h"
+#include "harness/run/run_labels.h"
+
+namespace elevbench {
+namespace fs = std::filesystem;
+namespace {
+
+// What a guest needs on the host, each with the package that brings it (scripts/install-deps).
+constexpr std::pair<const char*, const char*> kGuestTools[] = {
+    {"qemu-system-x86_64", "qemu-system-x86"},
+    {"/usr/lib/qemu/virtiofsd", "qemu-system-x86"},
+    {"/bin/busybox", "busybox-static"},
+    {"cpio", "cpio"},
+    {"xz", "xz-utils"},
+    {"apt-get", "apt"},
+    {"dpkg-deb", "dpkg"}};
+
+constexpr uint64_t kMiB = 1ULL << 20;
+
+// The guest's memory without --machine: half the host's, at most 4 GiB (TCG takes host memory
+// only as the guest touches it).
+uint64_t DefaultGuestMemoryBytes(uint64_t host_bytes) {
+  return std::min<uint64_t>(host_bytes / 2, 4096 * kMiB);
+}
+
+}  // namespace
+
+KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
+    : config_(std::move(config)),
+      report_error_(std::move(report_error)),
+      progress_(Progress::ForStderr()) {}
+
+bool KernelsJob::CheckKernelOptions(std::string* err) {
+  if (!ParseKernelChoices(config_.kernels, &choices_, err)) return false;
+  if (!config_.directory.empty() || !config_.target.device.empty()) {
+    return Fail(err,
+                "--kernels runs each kernel in a guest, which sees no host disk or "
+                "directory: use --emulated (or --scratch), not --dir or --device");
+  }
+  if (!config_.lanes.empty()) return Fail(err, "--kernels runs one guest at a time: no --lanes");
+  if (!config_.label_prefix.empty())
+    return Fail(err, "--label-prefix is a guest's, not --kernels'");
+  if (!RunningAsRoot()) {
+    return Fail(err, "--kernels needs root: the guest shares the host's files through virtiofsd");
+  }
+  for (const auto& [tool, package] : kGuestTools) {
+    const std::string t = tool;
+    const bool found = t[0] == '/' ? access(tool, X_OK) == 0 : ProgramInPath(t);
+    if (!found) {
+      return Fail(err, "--kernels needs " + t + " (package " + package +
+                           "; scripts/install-deps installs it)");
+    }
+  }
+  if (!config_.schedulers.empty() && config_.schedulers != "all" &&
+      !ParseSchedulerList(config_.schedulers, &configs_, err)) {
+    return Fail(err, "--schedulers: " + *err);
+  }
+  return true;
+}
+
+bool KernelsJob::ResolveKernels(std::string* err) {
+  const std::string cache = DefaultKernelCacheDir();
+  for (const KernelChoice& c : choices_) {
+    CachedKernel k;
+    std::string why;
+    if (!FindCachedKernel(cache, c.package, &k, &why)) {
+      progress_.Note("fetching " + c.package + " into " + cache + " (apt-get download)");
+      if (!FetchDebianKernel(cache, c.package, &k, err)) return false;
+    }
+    if (!k.features.virtiofs || !k.features.loop || !k.features.fuse) {
+      return Fail(err, "--kernels: " + c.package + " lacks virtiofs, loop or FUSE, which the " +
+                           "guest needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
+                           "CONFIG_FUSE_FS)");
+    }
+    labels_.push_back(c.label.empty() ? KernelRowLabel(k.release) : c.label);
+    kernels_.push_back(std::move(k));
+  }
+  std::vector<std::string> sorted = labels_;
+  std::sort(sorted.begin(), sorted.end());
+  const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end()) {
+    return Fail(err, "--kernels: two kernels are labelled '" + *dup + "' (set one with @LABEL)");
+  }
+  return true;
+}
+
+// Each kernel must offer every scheduler named; the run's own check then takes the schedulers
+// all of them offer.
+bool KernelsJob::CheckKernelSchedulers(std::string* err) {
+  std::vector<std::string> common = kernels_.front().features.schedulers;
+  for (size_t k = 0; k < kernels_.size(); ++k) {
+    const std::vector<std::string>& has = kernels_[k].features.schedulers;
+    for (const SchedulerConfig& c : configs_) {
+      if (std::find(has.begin(), has.end(), c.scheduler) == has.end()) {
+        return Fail(err, "--schedulers: kernel " + kernels_[k].release + " has no " + c.scheduler +
+                             " (offers " + JoinWith(has, ", ") + ")");
+      }
+    }
+    std::vector<std::string> both;
+    for (const std::string& s : common) {
+      if (std::find(has.begin(), has.end(), s) != has.end()) both.push_back(s);
+    }
+    common = both;
+  }
+  config_.offered_schedulers = common;
+  return true;
+}
+
+RunFailure KernelsJob::Prepare(std::string* err) {
+  if (!CheckKernelOptions(err)) return RunFailure::kUsage;
+  if (!ResolveKernels(err)) return RunFailure::kUsage;
+  if (!CheckKernelSchedulers(err)) return RunFailure::kUsage;
+  // The run's own step 1 on the host, as a guest will make it: options, the suite's Prepare,
+  // the target's size, the results path; then the results' work directory.
+  RunJob checker(config_, report_error_);
+  if (!checker.Check(err)) return RunFailure::kUsage;
+  if (!checker.FindFio(err)) return RunFailure::kFailure;
+  if (!checker.MakeWorkDir(err)) return RunFailure::kUsage;
+  out_path_ = checker.out_path();
+  work_dir_ = checker.work_dir();
+  disk_bytes_ = checker.checked().target.emulated
+                    ? checker.checked().target.emulated_options.size_bytes
+                    : checker.checked().target.scratch_bytes;
+  machine_bytes_ = checker.checked().machine_spec.memory_bytes;
+  machine_cpus_ = checker.checked().machine_spec.cpus;
+  InstallInterruptHandlers();
+  if (!OpenCommandJournal(&journal_, &progress_,
+                          "elevbench run --kernels (pid " + std::to_string(getpid()) + ")", err)) {
+    return RunFailure::kFailure;
+  }
+  doc_.suite = config_.suite_name;
+  return RunFailure::kNone;
+}
+
+GuestRun KernelsJob::GuestRunOf(size_t k) const {
+  GuestRun run;
+  run.kernel = kernels_[k];
+  run.work_dir = work_dir_ + "/kernel-" + labels_[k];
+  run.log_path = run.work_dir + "/guest.log";
+  std::vector<std::string> argv = {SelfExecutablePath()};
+  const std::vector<std::string> args =
+      GuestCommandArgs(config_.command_args, run.work_dir + "/results.json", labels_[k]);
+  argv.insert(argv.end(), args.begin(), args.end());
+  run.argv = std::move(argv);
+  std::error_code ec;
+  run.working_directory = fs::current_path(ec).string();
+  const MachineInfo host = ReadMachineInfo();
+  run.cpus = machine_cpus_ > 0 ? machine_cpus_ : std::max(1, host.cpus);
+  const uint64_t machine =
+      machine_bytes_ > 0 ? machine_bytes_ : DefaultGuestMemoryBytes(host.memory_bytes);
+  // The machine, the emulated disk's image (tmpfs in the guest) and the kernel's own share.
+  run.memory_mib = (machine + disk_bytes_) / kMiB + 512;
+  return run;
+}
+
+void KernelsJob::RunOneGuest(size_t k, RunOutcome* outcome) {
+  const GuestRun run = GuestRunOf(k);
+  std::error_code ec;
+  fs::create_directories(run.work_dir, ec);
+  const std::string prefix = "kernel " + std::to_string(k + 1) + "/" +
+                             std::to_string(kernels_.size()) + " " + labels_[k] + ": ";
+  progress_.Note(prefix + "booting " + kernels_[k].release + " (TCG, " + std::to_string(run.cpus) +
+                 " vCPU, " + std::to_string(run.memory_mib) + " MiB)");
+  GuestLimits limits;
+  if (config_.timeout_seconds > 0) {
+    limits.stall_seconds = std::max(limits.stall_seconds, 2 * config_.timeout_seconds + 300);
+  }
+  GuestOutcome g;
+  std::string err;
+  const std::string scratch =
+      "/run/elevbench-guest-" + std::to_string(getpid()) + "-" + std::to_string(k);
+  const bool started = RunGuest(
+      run, limits, scratch, &journal_,
+      [&](const std::string& line) { progress_.Note(prefix + line); }, &g, &err);
+  std::string failure = started ? g.failure : "the guest could not start: " + err;
+  ResultsDocument d;
+  std::string load_err;
+  const bool loaded = LoadResultsFile(run.work_dir + "/results.json", &d, &load_err);
+  if (failure.empty() && !loaded) failure = "the guest gave no results: " + load_err;
+  if (failure.empty() && g.exit_code != 0 && !d.complete) {
+    failure = "the run in the guest ended with exit " + std::to_string(g.exit_code);
+  }
+  if (!failure.empty()) {
+    const std::string why = "guest " + labels_[k] + ": " + failure +
+                            (g.console_tail.empty() ? "" : "; console: " + g.console_tail);
+    report_error_(why);
+    const RunNames names = NameKernelConfigurations(configs_, labels_[k]);
+    if (!loaded) d = ResultsDocument{};
+    d.identifiers = names.identifiers;
+    d.labels = names.labels;
+    if (!d.complete) {
+      for (CellRecord& c : FailedGuestCells(names.identifiers, names.labels, why)) {
+        d.cells.push_back(std::move(c));
+        ++outcome->failed_cells;
+      }
+    }
+  }
+  for (const CellRecord& c : d.cells)
+    outcome->failed_cells += c.status == "failed" && failure.empty();
+  if (doc_.context.empty() && loaded) doc_.context = d.context;
+  guests_.push_back({{"label", labels_[k]},
+                     {"package", kernels_[k].package},
+                     {"release", kernels_[k].release},
+                     {"accelerator", "tcg"},
+                     {"vcpus", run.cpus},
+                     {"memory_mib", run.memory_mib},
+                     {"guest", g.facts},
+                     {"wall_seconds", g.wall_seconds},
+                     {"exit_code", g.exit_code},
+                     {"failure", failure}});
+  guest_docs_.push_back(std::move(d));
+  if (g.interrupted) outcome->error = "interrupted in the guest of " + labels_[k];
+}
+
+void KernelsJob::SaveMerged() {
+  MergeKernelDocuments(guest_docs_, &doc_);
+  doc_.context["kernels"] = guests_;
+  doc_.context["host_kernel"] = ReadMachineInfo().kernel;
+  doc_.complete = doc_.complete && guest_docs_.size() == kernels_.size();
+  if (config_.suite != nullptr) doc_.summary = config_.suite->Summarize(doc_);
+  std::string err;
+  if (!SaveResultsFile(out_path_, doc_, &err)) report_error_("cannot save the results: " + err);
+}
+
+void KernelsJob::RunGuests(RunOutcome* outcome) {
+  *outcome = RunOutcome{};
+  progress_.Start(config_.suite_name + " on " + std::to_string(kernels_.size()) + " kernels",
+                  kernels_.size());
+  for (size_t k = 0; k < kernels_.size(); ++k) {
+    if (InterruptRequested()) break;
+    progress_.BeginCell(k, labels_[k]);
+    RunOneGuest(k, outcome);
+    SaveMerged();
+    progress_.EndCell();
+    if (!outcome->error.empty()) break;
+  }
+  progress_.Finish();
+  outcome->finished =
+      guest_docs_.size() == kernels_.size() && outcome->error.empty() && !InterruptRequested();
+  if (!outcome->finished && outcome->error.empty()) outcome->error = "interrupted";
+}
+
+}  // namespace elevbench

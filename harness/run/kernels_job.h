@@ -1,0 +1,82 @@
+#pragma once
+// `elevbench run SUITE … --kernels K1,K2,…` (docs/kernels.md): the suite's whole plan once per
+// kernel, each in a QEMU guest booted from that kernel, and the guests' results merged into one
+// document whose rows are kernel × configuration. The guest runs the same binary with the same
+// words (kernel_rows.h's GuestCommandArgs), so no suite knows it is in a guest; the host only
+// checks, boots, follows, merges and saves.
+//
+// The host's part of the run: the run's own checks (RunJob's step 1, on the schedulers every
+// kernel offers), the kernels' and the tools', then the journal (step 3), then one guest after
+// another (guest_vm.h: each journaled, each with its deadlines); the merged document is saved
+// after every guest, so a run stopped between two guests keeps the first's rows.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/core/progress.h"
+#include "harness/device/restore_journal.h"
+#include "harness/guest/guest_vm.h"
+#include "harness/guest/kernel_cache.h"
+#include "harness/results/results_document.h"
+#include "harness/run/kernel_rows.h"
+#include "harness/run/run_config.h"
+#include "harness/run/run_job.h"
+#include "harness/run/run_job_steps.h"
+#include "harness/run/run_journal.h"
+
+namespace elevbench {
+
+/// One run over several kernels. Call Prepare, then RunGuests; destroying the job undoes what
+/// was made (the journal's guard is its last member to go).
+class KernelsJob {
+ public:
+  KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error);
+  KernelsJob(const KernelsJob&) = delete;
+  KernelsJob& operator=(const KernelsJob&) = delete;
+
+  /// The checks (a usage error, nothing made: the words of --kernels, root, the target, the
+  /// tools, each kernel's schedulers, the run's own step 1), the kernels fetched into the cache
+  /// when they are not there yet (saying so), the results' work directory, the journal. kNone,
+  /// or the failure's kind with err its one line.
+  RunFailure Prepare(std::string* err);
+
+  /// Every kernel's guest in turn; the merged results saved after each. A guest that failed
+  /// gives its configurations failed cells with the reason and the console's last lines, and
+  /// the run goes on with the next kernel; an interrupt stops it after the guest it stopped.
+  void RunGuests(RunOutcome* outcome);
+
+  /// 8. Undoes the journal now (the destructor would too).
+  bool Restore() { return guard_.Restore(); }
+
+  const ResultsDocument& doc() const { return doc_; }
+  const std::string& out_path() const { return out_path_; }
+
+ private:
+  bool CheckKernelOptions(std::string* err);
+  bool ResolveKernels(std::string* err);
+  bool CheckKernelSchedulers(std::string* err);
+  GuestRun GuestRunOf(size_t k) const;
+  void RunOneGuest(size_t k, RunOutcome* outcome);
+  void SaveMerged();
+
+  RunConfig config_;
+  std::function<void(const std::string& line)> report_error_;
+  std::vector<KernelChoice> choices_;
+  std::vector<CachedKernel> kernels_;
+  std::vector<std::string> labels_;  // each kernel's row prefix
+  std::vector<SchedulerConfig> configs_;
+  uint64_t disk_bytes_ = 0;
+  uint64_t machine_bytes_ = 0;
+  int machine_cpus_ = 0;
+  std::string out_path_;
+  std::string work_dir_;
+  std::vector<ResultsDocument> guest_docs_;
+  nlohmann::json guests_ = nlohmann::json::array();
+  ResultsDocument doc_;
+  Progress progress_;
+  RestoreJournal journal_;
+  JournalGuard guard_{&journal_, report_error_};
+};
+
+}  // namespace elevbench

@@ -1,0 +1,99 @@
+// What boots a guest, as text (harness/guest/guest_boot.h, harness/guest/guest_vm.h): the init
+// script (golden), the modules the initramfs holds, QEMU's and virtiofsd's words, and the
+// console read back: its markers and its last lines.
+
+#include "harness/guest/guest_boot.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "harness/guest/guest_vm.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+GuestRun SampleGuestRun() {
+  GuestRun run;
+  run.kernel.release = "6.1.0-50-cloud-amd64";
+  run.kernel.image = "/cache/k/boot/vmlinuz-6.1.0-50-cloud-amd64";
+  run.kernel.modules_dir = "/cache/k/lib/modules/6.1.0-50-cloud-amd64";
+  run.argv = {"/src/build/elevbench", "run", "nickbench", "--setup", "echo 'a b'"};
+  run.working_directory = "/src";
+  run.work_dir = "/src/r.json.fio/kernel-k";
+  run.log_path = "/src/r.json.fio/kernel-k/guest.log";
+  run.cpus = 2;
+  run.memory_mib = 3072;
+  return run;
+}
+
+TEST(GuestBootTest, TheInitScriptMatchesItsGolden) {
+  testing::ExpectMatchesGolden("guest_init.sh", GuestInitScript(SampleGuestRun()));
+}
+
+TEST(GuestBootTest, ShellQuoteKeepsEveryWordOneWord) {
+  EXPECT_EQ(ShellQuote("a b"), "'a b'");
+  EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
+  EXPECT_EQ(ShellQuote(""), "''");
+}
+
+TEST(GuestBootTest, TheInitramfsHoldsWhatMountsTheShareDependenciesFirst) {
+  const std::string dep =
+      "kernel/fs/fuse/virtiofs.ko: kernel/fs/fuse/fuse.ko kernel/drivers/virtio/virtio.ko "
+      "kernel/drivers/virtio/virtio_ring.ko\n"
+      "kernel/drivers/virtio/virtio_pci.ko: kernel/drivers/virtio/virtio_ring.ko "
+      "kernel/drivers/virtio/virtio.ko\n"
+      "kernel/drivers/block/loop.ko:\n";
+  const std::vector<std::string> m = InitramfsModules(dep);
+  ASSERT_EQ(m.size(), 5u);
+  EXPECT_EQ(m[0], "kernel/drivers/virtio/virtio.ko");
+  EXPECT_EQ(m[2], "kernel/drivers/virtio/virtio_pci.ko");
+  EXPECT_EQ(m.back(), "kernel/fs/fuse/virtiofs.ko");
+  EXPECT_TRUE(InitramfsModules("kernel/drivers/block/loop.ko:\n").empty());  // built in
+}
+
+TEST(GuestBootTest, QemuRunsWithoutNetworkDisplayOrRebootAndSharesMemoryForVirtiofs) {
+  const auto argv = QemuArgv(SampleGuestRun(), "/run/g/i.cpio", "/run/g/h.sock", "/run/g/w.sock",
+                             "/w/console.log");
+  const auto has = [&](const std::string& a, const std::string& b) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == a && argv[i + 1] == b) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(has("-accel", "tcg,thread=multi"));
+  EXPECT_TRUE(has("-smp", "2"));
+  EXPECT_TRUE(has("-m", "3072M"));
+  EXPECT_TRUE(has("-object", "memory-backend-memfd,id=mem,size=3072M,share=on"));
+  EXPECT_TRUE(has("-nic", "none"));
+  EXPECT_TRUE(has("-serial", "file:/w/console.log"));
+  EXPECT_TRUE(has("-append", "console=ttyS0 quiet panic=-1"));
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "-no-reboot"), argv.end());
+  const auto daemon = VirtiofsdArgv("/", "/run/g/h.sock");
+  EXPECT_NE(std::find(daemon.begin(), daemon.end(), "sandbox=chroot"), daemon.end());
+}
+
+TEST(GuestMarkersTest, ReadsStartExitAndFailure) {
+  GuestOutcome o;
+  ReadGuestMarkers(
+      "boot\r\nELEVBENCH-GUEST-STARTED cpus=2 MemTotal: 10 kB\nrun\n"
+      "ELEVBENCH-GUEST-EXIT 3\n",
+      &o);
+  EXPECT_TRUE(o.started);
+  EXPECT_EQ(o.facts, "cpus=2 MemTotal: 10 kB");
+  EXPECT_TRUE(o.exited);
+  EXPECT_EQ(o.exit_code, 3);
+  GuestOutcome f;
+  ReadGuestMarkers("ELEVBENCH-GUEST-FAILED cannot mount the host share\n", &f);
+  EXPECT_FALSE(f.started);
+  EXPECT_EQ(f.failure, "the guest's set-up failed: cannot mount the host share");
+}
+
+TEST(GuestMarkersTest, TheConsoleTailIsItsLastLinesWithoutControlCharacters) {
+  EXPECT_EQ(ConsoleTail("a\n\x1b[Kb\r progress\n\n[ 4.2] Kernel panic\nend\n", 3),
+            "progress | [ 4.2] Kernel panic | end");
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -1,0 +1,74 @@
+// The kernel cache without the network: a kernel's features from its config text, the rows'
+// default labels, and what the cache holds (harness/guest/kernel_cache.h).
+
+#include "harness/guest/kernel_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+TEST(KernelFeaturesTest, ReadsSchedulersAndControllersBuiltInOrModules) {
+  const KernelFeatures f = KernelFeaturesFromConfig(
+      "# comment\nCONFIG_MQ_IOSCHED_DEADLINE=y\nCONFIG_MQ_IOSCHED_KYBER=m\n"
+      "# CONFIG_IOSCHED_BFQ is not set\nCONFIG_BLK_DEV_THROTTLING=y\n"
+      "CONFIG_BLK_CGROUP_IOCOST=y\nCONFIG_VIRTIO_FS=m\nCONFIG_BLK_DEV_LOOP=m\n"
+      "CONFIG_FUSE_FS=y\n");
+  EXPECT_EQ(f.schedulers, (std::vector<std::string>{"none", "mq-deadline", "kyber"}));
+  EXPECT_EQ(f.io_controllers, (std::vector<std::string>{"throttle", "iocost"}));
+  EXPECT_TRUE(f.virtiofs);
+  EXPECT_TRUE(f.loop);
+  EXPECT_TRUE(f.fuse);
+  const KernelFeatures none = KernelFeaturesFromConfig("CONFIG_IOSCHED_BFQ_X=y\n");
+  EXPECT_EQ(none.schedulers, std::vector<std::string>{"none"});
+  EXPECT_FALSE(none.virtiofs);
+}
+
+TEST(KernelRowLabelTest, DropsTheArchitectureAndDebiansSuffix) {
+  EXPECT_EQ(KernelRowLabel("6.1.0-50-cloud-amd64"), "6.1.0-50-cloud");
+  EXPECT_EQ(KernelRowLabel("6.12.118+deb12-cloud-amd64"), "6.12.118-cloud");
+  EXPECT_EQ(KernelRowLabel("6.12.118+deb12-amd64"), "6.12.118");
+  EXPECT_EQ(KernelRowLabel("6.18.44"), "6.18.44");
+}
+
+void WriteFileForKernelTest(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+TEST(KernelCacheTest, FindsAWholeEntryAndNamesWhatIsMissing) {
+  testing::ScopedTempDir dir;
+  std::string err;
+  CachedKernel k;
+  EXPECT_FALSE(FindCachedKernel(dir.path(), "linux-image-x", &k, &err));
+  EXPECT_NE(err.find("elevbench kernels fetch debian:linux-image-x"), std::string::npos) << err;
+  const std::string root = dir.path() + "/linux-image-x";
+  WriteFileForKernelTest(root + "/lib/modules/6.1.0-x/modules.dep", "");
+  EXPECT_FALSE(FindCachedKernel(dir.path(), "linux-image-x", &k, &err));
+  EXPECT_NE(err.find("vmlinuz-6.1.0-x"), std::string::npos) << err;
+  WriteFileForKernelTest(root + "/boot/vmlinuz-6.1.0-x", "image");
+  WriteFileForKernelTest(root + "/boot/config-6.1.0-x", "CONFIG_IOSCHED_BFQ=m\n");
+  ASSERT_TRUE(FindCachedKernel(dir.path(), "linux-image-x", &k, &err)) << err;
+  EXPECT_EQ(k.release, "6.1.0-x");
+  EXPECT_EQ(k.modules_dir, root + "/lib/modules/6.1.0-x");
+  EXPECT_EQ(k.features.schedulers, (std::vector<std::string>{"none", "bfq"}));
+  const auto listed = ListCachedKernels(dir.path());
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].package, "linux-image-x");
+}
+
+TEST(KernelCacheTest, RefusesToFetchWhatIsNoKernelPackage) {
+  testing::ScopedTempDir dir;
+  CachedKernel k;
+  std::string err;
+  EXPECT_FALSE(FetchDebianKernel(dir.path(), "fio", &k, &err));
+  EXPECT_NE(err.find("no Debian kernel image package"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace elevbench

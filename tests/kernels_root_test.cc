@@ -1,0 +1,171 @@
+// `run … --kernels` for real (root, QEMU, a kernel in the cache): a short suite in a guest
+// gives rows labelled with the kernel, and nothing of the guest is left after a normal end, or
+// after SIGKILL + `elevbench restore`: no QEMU, no virtiofsd, no socket, no scratch directory,
+// no journal. The kernel is the first in the cache (scripts/test fetches one).
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "harness/guest/kernel_cache.h"
+#include "harness/process/bounded_call.h"
+#include "harness/process/subprocess.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class KernelsRootTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root: virtiofsd shares the host's files";
+    if (!ProgramInPath("qemu-system-x86_64") || access("/usr/lib/qemu/virtiofsd", X_OK) != 0 ||
+        access("/bin/busybox", X_OK) != 0 || !ProgramInPath("cpio")) {
+      GTEST_SKIP() << "needs qemu-system-x86, busybox-static and cpio (scripts/install-deps)";
+    }
+    const auto kernels = ListCachedKernels(DefaultKernelCacheDir());
+    if (kernels.empty()) {
+      GTEST_SKIP() << "no kernel in " << DefaultKernelCacheDir()
+                   << " (scripts/test fetches one with `elevbench kernels fetch`)";
+    }
+    kernel_ = kernels.front();
+    temp_ = std::make_unique<testing::ScopedTempDir>("/var/tmp");
+    dir_ = temp_->path();
+    state_dir_ = dir_ + "/state";
+  }
+
+  pid_t StartGuestRun() {
+    std::vector<std::string> args = {ELEVBENCH_BINARY,
+                                     "run",
+                                     "nickbench",
+                                     "--benches",
+                                     "2",
+                                     "--size",
+                                     "8",
+                                     "--emulated",
+                                     "ide-2003:384M",
+                                     "--fs",
+                                     "ext2",
+                                     "--schedulers",
+                                     "none,mq-deadline",
+                                     "--seed",
+                                     "1",
+                                     "--no-history",
+                                     "--kernels",
+                                     "debian:" + kernel_.package,
+                                     "--out",
+                                     dir_ + "/r.json"};
+    const pid_t pid = fork();
+    if (pid == 0) {
+      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
+      dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
+      dup2(open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT, 0600), STDERR_FILENO);
+      std::vector<char*> cargv;
+      for (std::string& a : args) cargv.push_back(a.data());
+      cargv.push_back(nullptr);
+      execv(cargv[0], cargv.data());
+      _exit(127);
+    }
+    return pid;
+  }
+
+  int Wait(pid_t pid, double seconds) {
+    int status = 0;
+    if (!ReapChildWithin(pid, seconds, &status)) {
+      ADD_FAILURE() << "the run did not exit within " << seconds << " s";
+      kill(pid, SIGKILL);
+      if (!ReapChildWithin(pid, 30, &status)) return -1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+
+  // The processes whose command line names the test's directory (QEMU's console, virtiofsd's
+  // shared directory), after up to 10 s for the dying to go.
+  std::vector<std::string> GuestProcessesLeft() {
+    std::vector<std::string> left;
+    for (int tries = 0; tries < 50; ++tries) {
+      left.clear();
+      for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmd = testing::ReadFileOrEmpty(e.path().string() + "/cmdline");
+        for (char& c : cmd) c = c == '\0' ? ' ' : c;
+        if (cmd.find(dir_ + "/r.json") != std::string::npos &&
+            cmd.find("qemu") != std::string::npos) {
+          left.push_back(name + ": " + cmd);
+        }
+        if (cmd.find("virtiofsd") != std::string::npos && cmd.find(dir_) != std::string::npos) {
+          left.push_back(name + ": " + cmd);
+        }
+      }
+      if (left.empty()) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return left;
+  }
+
+  void ExpectNothingOfTheGuestLeft(pid_t run_pid) {
+    EXPECT_TRUE(GuestProcessesLeft().empty()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+    EXPECT_FALSE(fs::exists("/run/elevbench-guest-" + std::to_string(run_pid) + "-0"));
+    EXPECT_FALSE(fs::exists(state_dir_ + "/journal.json"));
+  }
+
+  CachedKernel kernel_;
+  std::unique_ptr<testing::ScopedTempDir> temp_;
+  std::string dir_;
+  std::string state_dir_;
+};
+
+TEST_F(KernelsRootTest, ARunInAGuestLabelsItsRowsWithTheKernelAndLeavesNothing) {
+  const pid_t pid = StartGuestRun();
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const std::string row = KernelRowLabel(kernel_.release);
+  EXPECT_EQ(j["identifiers"], nlohmann::json({row + "-none", row + "-dl"}));
+  EXPECT_EQ(j["labels"], nlohmann::json({row + "-NONE", row + "-DL"}));
+  EXPECT_TRUE(j["complete"].get<bool>());
+  ASSERT_EQ(j["cells"].size(), 2u);
+  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  ASSERT_EQ(j["context"]["kernels"].size(), 1u);
+  EXPECT_EQ(j["context"]["kernels"][0]["release"], kernel_.release);
+  EXPECT_EQ(j["context"]["kernels"][0]["failure"], "");
+  ExpectNothingOfTheGuestLeft(pid);
+}
+
+TEST_F(KernelsRootTest, ARunKilledMidGuestLeavesNothingAfterRestore) {
+  const pid_t pid = StartGuestRun();
+  ASSERT_GT(pid, 0);
+  // Killed once the guest's command has started (its log exists).
+  const std::string log =
+      dir_ + "/r.json.fio/kernel-" + KernelRowLabel(kernel_.release) + "/guest.log";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
+  while (!fs::exists(log) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(fs::exists(log)) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  kill(pid, SIGKILL);
+  EXPECT_EQ(Wait(pid, 30), 128 + SIGKILL);
+  EXPECT_TRUE(fs::exists(state_dir_ + "/journal.json"));
+  ProcessResult r;
+  std::string err;
+  ASSERT_TRUE(RunProcess({"env", "ELEVBENCH_STATE_DIR=" + state_dir_, ELEVBENCH_BINARY, "restore"},
+                         ProcessOptions{}, &r, &err))
+      << err;
+  EXPECT_EQ(r.exit_code, 0) << r.output << r.error_output;
+  ExpectNothingOfTheGuestLeft(pid);
+}
+
+}  // namespace
+}  // namespace elevbench
