@@ -1,5 +1,6 @@
 #include "reporters/environment_text.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "harness/core/json_fields.h"
@@ -28,6 +29,30 @@ std::string EmulatedMachineNote(const nlohmann::json& ctx) {
   return limits.empty() ? "" : " (emulated: " + limits + ")";
 }
 
+// `run --kernels` (docs/kernels.md): one line a kernel under test, its release, its guest and
+// how much slower the guest's CPU was than the host's; empty without kernels.
+std::string KernelsNote(const nlohmann::json& ctx) {
+  if (!ctx.contains("kernels") || !ctx["kernels"].is_array()) return "";
+  std::ostringstream out;
+  for (const nlohmann::json& k : ctx["kernels"]) {
+    if (!k.is_object()) continue;
+    out << "Kernel " << JsonString(k, "label") << ": " << JsonString(k, "release") << " in a QEMU "
+        << (JsonString(k, "accelerator") == "kvm" ? "KVM" : "TCG") << " guest, "
+        << k.value("vcpus", 0) << " vCPU, " << k.value("memory_mib", uint64_t{0}) << " MiB";
+    const double guest = k.value("cpu_probe_seconds", 0.0);
+    const double host = k.value("host_cpu_probe_seconds", 0.0);
+    if (guest > 0 && host > 0) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.1f", guest / host);
+      out << "; its CPU " << ratio << "x slower than the host's (a shell loop)";
+    }
+    const std::string failure = JsonString(k, "failure");
+    if (!failure.empty()) out << "; failed: " << failure;
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
@@ -49,6 +74,7 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
         << (swap_mb ? std::to_string(swap_mb) + "MB swap" : std::string("no swap"))
         << EmulatedMachineNote(ctx) << "\n";
   }
+  out << KernelsNote(ctx);
   if (ctx.contains("devices") && ctx["devices"].is_array()) {
     for (const auto& d : ctx["devices"]) {
       const std::string model = JsonString(d, "model");

@@ -90,5 +90,33 @@ TEST(EnvironmentTextTest, SerialRunSaysHowItsDiskWasThrottled) {
       << RenderEnvironmentHeader(ctx);
 }
 
+// `run --kernels`: a line a kernel, its guest, its CPU against the host's, and a failure.
+TEST(EnvironmentTextTest, EveryKernelUnderTestHasALineWithItsGuest) {
+  nlohmann::json ctx = HostContext();
+  ctx["kernels"] = {{{"label", "6.1.0-50-cloud"},
+                     {"release", "6.1.0-50-cloud-amd64"},
+                     {"accelerator", "tcg"},
+                     {"vcpus", 2},
+                     {"memory_mib", 6656},
+                     {"cpu_probe_seconds", 2.5},
+                     {"host_cpu_probe_seconds", 0.5},
+                     {"failure", ""}},
+                    {{"label", "new"},
+                     {"release", "6.12.118+deb12-cloud-amd64"},
+                     {"accelerator", "tcg"},
+                     {"vcpus", 1},
+                     {"memory_mib", 768},
+                     {"failure", "the guest made no progress for 1800 s; stopped"}}};
+  const std::string h = RenderEnvironmentHeader(ctx);
+  EXPECT_NE(h.find("Kernel 6.1.0-50-cloud: 6.1.0-50-cloud-amd64 in a QEMU TCG guest, 2 vCPU, "
+                   "6656 MiB; its CPU 5.0x slower than the host's (a shell loop)\n"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("Kernel new: 6.12.118+deb12-cloud-amd64 in a QEMU TCG guest, 1 vCPU, 768 MiB; "
+                   "failed: the guest made no progress for 1800 s; stopped\n"),
+            std::string::npos)
+      << h;
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -77,13 +77,14 @@ TEST(GuestBootTest, QemuRunsWithoutNetworkDisplayOrRebootAndSharesMemoryForVirti
 TEST(GuestMarkersTest, ReadsStartExitAndFailure) {
   GuestOutcome o;
   ReadGuestMarkers(
-      "boot\r\nELEVBENCH-GUEST-STARTED cpus=2 MemTotal: 10 kB\nrun\n"
+      "boot\r\nELEVBENCH-GUEST-CPU 3.51 6.02\nELEVBENCH-GUEST-STARTED cpus=2 MemTotal: 10 kB\nrun\n"
       "ELEVBENCH-GUEST-EXIT 3\n",
       &o);
   EXPECT_TRUE(o.started);
   EXPECT_EQ(o.facts, "cpus=2 MemTotal: 10 kB");
   EXPECT_TRUE(o.exited);
   EXPECT_EQ(o.exit_code, 3);
+  EXPECT_NEAR(o.cpu_probe_seconds, 2.51, 1e-9);
   GuestOutcome f;
   ReadGuestMarkers("ELEVBENCH-GUEST-FAILED cannot mount the host share\n", &f);
   EXPECT_FALSE(f.started);

@@ -70,6 +70,8 @@ std::string GuestInitScript(const GuestRun& run) {
   for (const std::string& a : run.argv) command += (command.empty() ? "" : " ") + ShellQuote(a);
   s << "echo \"" << kGuestStartedMarker << " cpus=$(grep -c ^processor /proc/cpuinfo) $(grep "
     << "MemTotal /proc/meminfo | tr -s ' ')\"\n"
+    << "t0=$(cut -d' ' -f1 /proc/uptime); " << kCpuProbeLoop << "; echo \"" << kGuestCpuMarker
+    << " $t0 $(cut -d' ' -f1 /proc/uptime)\"\n"
     << "chroot /mnt/host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
        "/sbin:/bin HOME=/root ELEVBENCH_STATE_DIR=/run/elevbench ELEVBENCH_IN_GUEST=1 "
     << "/bin/sh -c "

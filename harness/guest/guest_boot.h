@@ -19,6 +19,12 @@ namespace elevbench {
 inline constexpr char kGuestStartedMarker[] = "ELEVBENCH-GUEST-STARTED";
 inline constexpr char kGuestExitMarker[] = "ELEVBENCH-GUEST-EXIT";
 inline constexpr char kGuestFailedMarker[] = "ELEVBENCH-GUEST-FAILED";
+inline constexpr char kGuestCpuMarker[] = "ELEVBENCH-GUEST-CPU";
+
+/// A fixed piece of CPU work for busybox's sh, timed in the guest (before its command) and on
+/// the host, so a run says how much slower the guest's CPU is (TCG translates every
+/// instruction): 500,000 turns of a shell loop, about 0.6 s on this project's machines.
+inline constexpr char kCpuProbeLoop[] = "i=0; while [ $i -lt 500000 ]; do i=$((i+1)); done";
 
 /// What one guest runs.
 struct GuestRun {

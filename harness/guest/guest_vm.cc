@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -182,9 +183,16 @@ void ReadGuestMarkers(const std::string& console_text, GuestOutcome* outcome) {
   std::string line;
   while (std::getline(in, line)) {
     const std::string started = kGuestStartedMarker, exited = kGuestExitMarker,
-                      failed = kGuestFailedMarker;
-    const size_t s = line.find(started), e = line.find(exited), f = line.find(failed);
-    if (s != std::string::npos) {
+                      failed = kGuestFailedMarker, cpu = kGuestCpuMarker;
+    const size_t s = line.find(started), e = line.find(exited), f = line.find(failed),
+                 c = line.find(cpu);
+    if (c != std::string::npos) {
+      const std::vector<std::string> words = SplitWords(line.substr(c + cpu.size()));
+      if (words.size() == 2) {
+        outcome->cpu_probe_seconds =
+            std::max(0.0, std::atof(words[1].c_str()) - std::atof(words[0].c_str()));
+      }
+    } else if (s != std::string::npos) {
       outcome->started = true;
       outcome->facts = TrimWhitespace(line.substr(s + started.size()));
     } else if (e != std::string::npos) {

@@ -32,6 +32,8 @@ struct GuestOutcome {
   std::string failure;       ///< why the guest failed (one line); empty when the command ended
   std::string console_tail;  ///< the console's last lines, for a failure's message
   double wall_seconds = 0;   ///< boot to power-off
+  /// kCpuProbeLoop's time in the guest, from /proc/uptime (10 ms steps); 0 when not measured.
+  double cpu_probe_seconds = 0;
   bool interrupted = false;  ///< SIGINT/SIGTERM reached the run while the guest ran
 };
 

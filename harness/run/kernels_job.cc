@@ -35,6 +35,20 @@ uint64_t DefaultGuestMemoryBytes(uint64_t host_bytes) {
   return std::min<uint64_t>(host_bytes / 2, 4096 * kMiB);
 }
 
+// kCpuProbeLoop's wall time on the host (the guest's is timed by its init script); 0 when it
+// could not run.
+double HostCpuProbeSeconds() {
+  ProcessOptions options;
+  options.timeout_seconds = 60;
+  ProcessResult r;
+  std::string err;
+  if (!RunProcess({"/bin/busybox", "sh", "-c", kCpuProbeLoop}, options, &r, &err) ||
+      r.exit_code != 0) {
+    return 0;
+  }
+  return r.usage.elapsed_seconds;
+}
+
 }  // namespace
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
@@ -135,6 +149,7 @@ RunFailure KernelsJob::Prepare(std::string* err) {
                     : checker.checked().target.scratch_bytes;
   machine_bytes_ = checker.checked().machine_spec.memory_bytes;
   machine_cpus_ = checker.checked().machine_spec.cpus;
+  host_cpu_probe_seconds_ = HostCpuProbeSeconds();
   InstallInterruptHandlers();
   if (!OpenCommandJournal(&journal_, &progress_,
                           "elevbench run --kernels (pid " + std::to_string(getpid()) + ")", err)) {
@@ -217,6 +232,8 @@ void KernelsJob::RunOneGuest(size_t k, RunOutcome* outcome) {
                      {"vcpus", run.cpus},
                      {"memory_mib", run.memory_mib},
                      {"guest", g.facts},
+                     {"cpu_probe_seconds", g.cpu_probe_seconds},
+                     {"host_cpu_probe_seconds", host_cpu_probe_seconds_},
                      {"wall_seconds", g.wall_seconds},
                      {"exit_code", g.exit_code},
                      {"failure", failure}});

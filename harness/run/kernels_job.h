@@ -66,6 +66,7 @@ class KernelsJob {
   std::vector<CachedKernel> kernels_;
   std::vector<std::string> labels_;  // each kernel's row prefix
   std::vector<SchedulerConfig> configs_;
+  double host_cpu_probe_seconds_ = 0;  // kCpuProbeLoop on the host
   uint64_t disk_bytes_ = 0;
   uint64_t machine_bytes_ = 0;
   int machine_cpus_ = 0;

@@ -13,6 +13,7 @@ for d in tmp var/tmp run; do mount -t tmpfs -o mode=1777 tmpfs /mnt/host/$d || f
 mkdir -p '/mnt/host/src/r.json.fio/kernel-k'
 mount -t virtiofs work '/mnt/host/src/r.json.fio/kernel-k' || fail 'cannot mount the work share'
 echo "ELEVBENCH-GUEST-STARTED cpus=$(grep -c ^processor /proc/cpuinfo) $(grep MemTotal /proc/meminfo | tr -s ' ')"
+t0=$(cut -d' ' -f1 /proc/uptime); i=0; while [ $i -lt 500000 ]; do i=$((i+1)); done; echo "ELEVBENCH-GUEST-CPU $t0 $(cut -d' ' -f1 /proc/uptime)"
 chroot /mnt/host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root ELEVBENCH_STATE_DIR=/run/elevbench ELEVBENCH_IN_GUEST=1 /bin/sh -c 'cd '\''/src'\'' && exec '\''/src/build/elevbench'\'' '\''run'\'' '\''nickbench'\'' '\''--setup'\'' '\''echo '\''\'\'''\''a b'\''\'\'''\'''\''' >'/mnt/host/src/r.json.fio/kernel-k/guest.log' 2>&1
 rc=$?
 sync
