@@ -36,6 +36,8 @@ uint64_t GuestFileSize(const std::string& path) {
   return stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
+}  // namespace
+
 // The files and processes of one guest, journaled as they are made and given back in reverse
 // by Release (also on every early return: the destructor).
 class GuestResources {
@@ -92,6 +94,8 @@ class GuestResources {
   std::vector<JournalEntry> entries_;
 };
 
+namespace {
+
 // Waits up to 10 s for virtiofsd's socket; false when it did not appear or the daemon died.
 bool AwaitSocket(const std::string& socket, ChildProcess* daemon, std::string* err) {
   const double deadline = GuestNowSeconds() + 10;
@@ -120,41 +124,6 @@ void RelayNewLogLines(const std::string& log_path, uint64_t* offset,
     if (cr != std::string::npos) line = line.substr(cr + 1);
     if (!line.empty() && on_line) on_line(line);
   }
-}
-
-// Follows the running QEMU to its end or its deadline; fills the failure of a stopped guest.
-void FollowGuest(const GuestRun& run, const GuestLimits& limits, const std::string& console,
-                 ChildProcess* qemu, const std::function<void(const std::string&)>& on_line,
-                 GuestOutcome* outcome) {
-  const double start = GuestNowSeconds();
-  double last_growth = start;
-  uint64_t seen_bytes = 0, log_offset = 0;
-  std::string err;
-  while (qemu->running()) {
-    ChildProcess::AwaitAnyExit({qemu}, 0.5);
-    RelayNewLogLines(run.log_path, &log_offset, on_line);
-    const double now = GuestNowSeconds();
-    const uint64_t bytes = GuestFileSize(console) + GuestFileSize(run.log_path);
-    if (bytes != seen_bytes) last_growth = now;
-    seen_bytes = bytes;
-    if (!outcome->started) ReadGuestMarkers(GuestReadFile(console), outcome);
-    std::string why;
-    if (!outcome->started && now - start > limits.start_seconds) {
-      why = "did not start within " + FormatDouble("%.0f", limits.start_seconds) + " s";
-    } else if (now - last_growth > limits.stall_seconds) {
-      why = "made no progress for " + FormatDouble("%.0f", limits.stall_seconds) + " s";
-    } else if (limits.total_seconds > 0 && now - start > limits.total_seconds) {
-      why = "ran past its deadline of " + FormatDouble("%.0f", limits.total_seconds) + " s";
-    }
-    if (!why.empty()) {
-      outcome->failure = "the guest " + why + "; stopped";
-      (void)qemu->Stop(5, &err);
-      break;
-    }
-  }
-  RelayNewLogLines(run.log_path, &log_offset, on_line);
-  outcome->interrupted = qemu->result().interrupted || InterruptRequested();
-  outcome->wall_seconds = GuestNowSeconds() - start;
 }
 
 }  // namespace
@@ -205,49 +174,101 @@ void ReadGuestMarkers(const std::string& console_text, GuestOutcome* outcome) {
   }
 }
 
-bool RunGuest(const GuestRun& run, const GuestLimits& limits, const std::string& scratch_dir,
-              RestoreJournal* journal, const std::function<void(const std::string&)>& on_log_line,
-              GuestOutcome* outcome, std::string* err) {
-  *outcome = GuestOutcome{};
-  GuestResources res(journal, scratch_dir);
-  const std::string initramfs = scratch_dir + "/initramfs.cpio";
-  const std::string host_socket = scratch_dir + "/host.sock";
-  const std::string work_socket = scratch_dir + "/work.sock";
-  const std::string console = run.work_dir + "/console.log";
-  if (!res.MakeDir(err) || !res.AddFile(initramfs, err) || !res.AddFile(host_socket, err) ||
-      !res.AddFile(work_socket, err) || !WriteGuestInitramfs(run, initramfs, err)) {
-    return false;
-  }
-  ChildProcess host_fs, work_fs, qemu;
+GuestVm::GuestVm(RestoreJournal* journal, std::string scratch_dir)
+    : journal_(journal), scratch_dir_(std::move(scratch_dir)) {}
+
+GuestVm::~GuestVm() {
+  if (resources_) resources_->Release();
+}
+
+ChildProcess* GuestVm::qemu() { return qemu_.get(); }
+
+bool GuestVm::Start(const GuestRun& run, const GuestLimits& limits, std::string* err) {
+  run_ = run;
+  limits_ = limits;
+  resources_ = std::make_unique<GuestResources>(journal_, scratch_dir_);
+  host_fs_ = std::make_unique<ChildProcess>();
+  work_fs_ = std::make_unique<ChildProcess>();
+  qemu_ = std::make_unique<ChildProcess>();
+  GuestResources& res = *resources_;
+  const std::string initramfs = scratch_dir_ + "/initramfs.cpio";
+  const std::string host_socket = scratch_dir_ + "/host.sock";
+  const std::string work_socket = scratch_dir_ + "/work.sock";
+  console_ = run.work_dir + "/console.log";
   ProcessOptions daemon_options;
   daemon_options.stdout_path = "/dev/null";
-  if (!res.Start(&host_fs, VirtiofsdArgv("/", host_socket), daemon_options, err) ||
-      !AwaitSocket(host_socket, &host_fs, err) ||
-      !res.Start(&work_fs, VirtiofsdArgv(run.work_dir, work_socket), daemon_options, err) ||
-      !AwaitSocket(work_socket, &work_fs, err)) {
-    return false;
-  }
+  daemon_options.capture_stderr = false;  // unread while the guest runs: it must not fill a pipe
   ProcessOptions qemu_options;
   qemu_options.stdout_path = "/dev/null";
   qemu_options.kill_grace_seconds = 5;
-  unlink(console.c_str());
-  if (!res.Start(&qemu, QemuArgv(run, initramfs, host_socket, work_socket, console), qemu_options,
-                 err)) {
+  unlink(console_.c_str());
+  const bool ok =
+      res.MakeDir(err) && res.AddFile(initramfs, err) && res.AddFile(host_socket, err) &&
+      res.AddFile(work_socket, err) && WriteGuestInitramfs(run, initramfs, err) &&
+      res.Start(host_fs_.get(), VirtiofsdArgv("/", host_socket), daemon_options, err) &&
+      AwaitSocket(host_socket, host_fs_.get(), err) &&
+      res.Start(work_fs_.get(), VirtiofsdArgv(run.work_dir, work_socket), daemon_options, err) &&
+      AwaitSocket(work_socket, work_fs_.get(), err) &&
+      res.Start(qemu_.get(), QemuArgv(run, initramfs, host_socket, work_socket, console_),
+                qemu_options, err);
+  if (!ok) {
+    res.Release();
     return false;
   }
-  FollowGuest(run, limits, console, &qemu, on_log_line, outcome);
-  const std::string console_text = GuestReadFile(console);
-  ReadGuestMarkers(console_text, outcome);
-  if (outcome->failure.empty() && !outcome->exited) {
-    outcome->failure = outcome->interrupted ? "the guest was stopped by an interrupt"
-                       : !outcome->started  ? "the guest ended before its command started"
-                                            : "the guest ended before its command did";
-    if (!qemu.result().error_output.empty()) {
-      outcome->failure += " (qemu: " + LastLine(qemu.result().error_output) + ")";
+  start_ = last_growth_ = GuestNowSeconds();
+  return true;
+}
+
+bool GuestVm::Poll(const std::function<void(const std::string& line)>& on_log_line) {
+  if (!qemu_ || !qemu_->running()) return false;
+  RelayNewLogLines(run_.log_path, &log_offset_, on_log_line);
+  const double now = GuestNowSeconds();
+  const uint64_t bytes = GuestFileSize(console_) + GuestFileSize(run_.log_path);
+  if (bytes != seen_bytes_) last_growth_ = now;
+  seen_bytes_ = bytes;
+  if (!outcome_.started) ReadGuestMarkers(GuestReadFile(console_), &outcome_);
+  std::string why;
+  if (!outcome_.started && now - start_ > limits_.start_seconds) {
+    why = "did not start within " + FormatDouble("%.0f", limits_.start_seconds) + " s";
+  } else if (now - last_growth_ > limits_.stall_seconds) {
+    why = "made no progress for " + FormatDouble("%.0f", limits_.stall_seconds) + " s";
+  } else if (limits_.total_seconds > 0 && now - start_ > limits_.total_seconds) {
+    why = "ran past its deadline of " + FormatDouble("%.0f", limits_.total_seconds) + " s";
+  }
+  if (why.empty()) return true;
+  outcome_.failure = "the guest " + why + "; stopped";
+  std::string err;
+  (void)qemu_->Stop(5, &err);
+  return false;
+}
+
+GuestOutcome GuestVm::Finish() {
+  RelayNewLogLines(run_.log_path, &log_offset_, nullptr);
+  GuestOutcome o = outcome_;
+  o.interrupted = qemu_->result().interrupted || InterruptRequested();
+  o.wall_seconds = GuestNowSeconds() - start_;
+  const std::string console_text = GuestReadFile(console_);
+  ReadGuestMarkers(console_text, &o);
+  if (o.failure.empty() && !o.exited) {
+    o.failure = o.interrupted ? "the guest was stopped by an interrupt"
+                : !o.started  ? "the guest ended before its command started"
+                              : "the guest ended before its command did";
+    if (!qemu_->result().error_output.empty()) {
+      o.failure += " (qemu: " + LastLine(qemu_->result().error_output) + ")";
     }
   }
-  if (!outcome->failure.empty()) outcome->console_tail = ConsoleTail(console_text, 6);
-  res.Release();
+  if (!o.failure.empty()) o.console_tail = ConsoleTail(console_text, 6);
+  resources_->Release();
+  return o;
+}
+
+bool RunGuest(const GuestRun& run, const GuestLimits& limits, const std::string& scratch_dir,
+              RestoreJournal* journal, const std::function<void(const std::string&)>& on_log_line,
+              GuestOutcome* outcome, std::string* err) {
+  GuestVm vm(journal, scratch_dir);
+  if (!vm.Start(run, limits, err)) return false;
+  while (vm.Poll(on_log_line)) ChildProcess::AwaitAnyExit({vm.qemu()}, 0.5);
+  *outcome = vm.Finish();
   return true;
 }
 

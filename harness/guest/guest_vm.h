@@ -7,10 +7,12 @@
 // is stopped and its console's last lines say why.
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "harness/device/restore_journal.h"
 #include "harness/guest/guest_boot.h"
+#include "harness/process/subprocess.h"
 
 namespace elevbench {
 
@@ -44,9 +46,49 @@ std::string ConsoleTail(const std::string& console_text, size_t lines);
 /// and a failure the init script reported).
 void ReadGuestMarkers(const std::string& console_text, GuestOutcome* outcome);
 
-/// Boots `run` and follows it to its end. Its files (the initramfs, the sockets) live in
-/// `scratch_dir`, made and removed here; the console is kept as `run.work_dir`/console.log.
-/// Every new line of the command's log goes to `on_log_line` as it appears. False only when the
+class GuestResources;
+
+/// One guest, followed step by step so that several can run at once (`--kernels` with
+/// `--lanes`). Start, then Poll until it returns false, then Finish. Not copyable; destroying a
+/// started guest stops it and removes its files.
+class GuestVm {
+ public:
+  /// The guest's files (the initramfs, the sockets) will live in `scratch_dir`, made and
+  /// removed here; every process and file is journaled in `journal` as it is made.
+  GuestVm(RestoreJournal* journal, std::string scratch_dir);
+  ~GuestVm();
+  GuestVm(const GuestVm&) = delete;
+  GuestVm& operator=(const GuestVm&) = delete;
+
+  /// Writes the initramfs, starts both virtiofsd (waiting up to 10 s for each socket) and QEMU.
+  /// False with one line when the guest could not be started (what was made is removed).
+  [[nodiscard]] bool Start(const GuestRun& run, const GuestLimits& limits, std::string* err);
+
+  /// One non-blocking look: every new line of the command's log to `on_log_line`, the deadlines
+  /// applied (a guest past one is stopped). True while the guest runs.
+  bool Poll(const std::function<void(const std::string& line)>& on_log_line);
+
+  /// QEMU, for ChildProcess::AwaitAnyExit over the guests in flight.
+  ChildProcess* qemu();
+
+  /// After Poll returned false: how the guest ended (the console is kept as
+  /// `run.work_dir`/console.log); the processes are stopped and the files removed.
+  GuestOutcome Finish();
+
+ private:
+  RestoreJournal* journal_;
+  std::string scratch_dir_;
+  GuestRun run_;
+  GuestLimits limits_;
+  std::string console_;
+  std::unique_ptr<GuestResources> resources_;
+  std::unique_ptr<ChildProcess> host_fs_, work_fs_, qemu_;
+  GuestOutcome outcome_;
+  double start_ = 0, last_growth_ = 0;
+  uint64_t seen_bytes_ = 0, log_offset_ = 0;
+};
+
+/// Boots `run` and follows it to its end: GuestVm's steps in one call. False only when the
 /// guest could not be started (err: one line); how a started guest ended is in *outcome.
 [[nodiscard]] bool RunGuest(const GuestRun& run, const GuestLimits& limits,
                             const std::string& scratch_dir, RestoreJournal* journal,

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
@@ -63,7 +65,7 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
                 "--kernels runs each kernel in a guest, which sees no host disk or "
                 "directory: use --emulated (or --scratch), not --dir or --device");
   }
-  if (!config_.lanes.empty()) return Fail(err, "--kernels runs one guest at a time: no --lanes");
+  if (!ParseGuestLanes(err)) return false;
   if (!config_.label_prefix.empty())
     return Fail(err, "--label-prefix is a guest's, not --kernels'");
   if (!RunningAsRoot()) {
@@ -81,6 +83,28 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
       !ParseSchedulerList(config_.schedulers, &configs_, err)) {
     return Fail(err, "--schedulers: " + *err);
   }
+  return true;
+}
+
+// --lanes with --kernels: guests at once, at most one per CPU and one per kernel ("auto": as
+// many as both allow). The run in each guest is serial, so the flag is the host's alone.
+bool KernelsJob::ParseGuestLanes(std::string* err) {
+  const std::string text = config_.lanes;
+  config_.lanes.clear();
+  const int cpus = std::max(1, ReadMachineInfo().cpus);
+  const int most = std::max(1, std::min(cpus, static_cast<int>(choices_.size())));
+  if (text.empty()) return true;
+  if (text == "auto") {
+    lanes_ = most;
+    return true;
+  }
+  char* end = nullptr;
+  const long n = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end != '\0' || n < 1 || n > most) {
+    return Fail(err, "--lanes with --kernels: " + text + " is not a number of guests from 1 to " +
+                         std::to_string(most) + " (one per CPU, one per kernel), or auto");
+  }
+  lanes_ = static_cast<int>(n);
   return true;
 }
 
@@ -172,7 +196,8 @@ GuestRun KernelsJob::GuestRunOf(size_t k) const {
   std::error_code ec;
   run.working_directory = fs::current_path(ec).string();
   const MachineInfo host = ReadMachineInfo();
-  run.cpus = machine_cpus_ > 0 ? machine_cpus_ : std::max(1, host.cpus);
+  // One lane a guest, each on its share of the host's CPUs (--machine's CPUs where given).
+  run.cpus = machine_cpus_ > 0 ? machine_cpus_ : std::max(1, host.cpus / lanes_);
   const uint64_t machine =
       machine_bytes_ > 0 ? machine_bytes_ : DefaultGuestMemoryBytes(host.memory_bytes);
   // The machine, the emulated disk's image (tmpfs in the guest) and the kernel's own share.
@@ -180,26 +205,32 @@ GuestRun KernelsJob::GuestRunOf(size_t k) const {
   return run;
 }
 
-void KernelsJob::RunOneGuest(size_t k, RunOutcome* outcome) {
-  const GuestRun run = GuestRunOf(k);
+std::unique_ptr<GuestVm> KernelsJob::StartGuest(size_t k, GuestRun* run, std::string* err) {
+  *run = GuestRunOf(k);
   std::error_code ec;
-  fs::create_directories(run.work_dir, ec);
-  const std::string prefix = "kernel " + std::to_string(k + 1) + "/" +
-                             std::to_string(kernels_.size()) + " " + labels_[k] + ": ";
-  progress_.Note(prefix + "booting " + kernels_[k].release + " (TCG, " + std::to_string(run.cpus) +
-                 " vCPU, " + std::to_string(run.memory_mib) + " MiB)");
+  fs::create_directories(run->work_dir, ec);
+  progress_.BeginCell(k, labels_[k]);
+  progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (TCG, " +
+                 std::to_string(run->cpus) + " vCPU, " + std::to_string(run->memory_mib) + " MiB)");
   GuestLimits limits;
   if (config_.timeout_seconds > 0) {
     limits.stall_seconds = std::max(limits.stall_seconds, 2 * config_.timeout_seconds + 300);
   }
-  GuestOutcome g;
-  std::string err;
-  const std::string scratch =
-      "/run/elevbench-guest-" + std::to_string(getpid()) + "-" + std::to_string(k);
-  const bool started = RunGuest(
-      run, limits, scratch, &journal_,
-      [&](const std::string& line) { progress_.Note(prefix + line); }, &g, &err);
-  std::string failure = started ? g.failure : "the guest could not start: " + err;
+  auto vm = std::make_unique<GuestVm>(
+      &journal_, "/run/elevbench-guest-" + std::to_string(getpid()) + "-" + std::to_string(k));
+  if (!vm->Start(*run, limits, err)) return nullptr;
+  return vm;
+}
+
+std::string KernelsJob::GuestPrefix(size_t k) const {
+  return "kernel " + std::to_string(k + 1) + "/" + std::to_string(kernels_.size()) + " " +
+         labels_[k] + ": ";
+}
+
+void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome& g,
+                              const std::string& start_error, RunOutcome* outcome) {
+  std::string failure =
+      start_error.empty() ? g.failure : "the guest could not start: " + start_error;
   ResultsDocument d;
   std::string load_err;
   const bool loaded = LoadResultsFile(run.work_dir + "/results.json", &d, &load_err);
@@ -207,6 +238,7 @@ void KernelsJob::RunOneGuest(size_t k, RunOutcome* outcome) {
   if (failure.empty() && g.exit_code != 0 && !d.complete) {
     failure = "the run in the guest ended with exit " + std::to_string(g.exit_code);
   }
+  for (const CellRecord& c : d.cells) outcome->failed_cells += c.status == "failed" ? 1 : 0;
   if (!failure.empty()) {
     const std::string why = "guest " + labels_[k] + ": " + failure +
                             (g.console_tail.empty() ? "" : "; console: " + g.console_tail);
@@ -222,50 +254,89 @@ void KernelsJob::RunOneGuest(size_t k, RunOutcome* outcome) {
       }
     }
   }
-  for (const CellRecord& c : d.cells)
-    outcome->failed_cells += c.status == "failed" && failure.empty();
   if (doc_.context.empty() && loaded) doc_.context = d.context;
-  guests_.push_back({{"label", labels_[k]},
-                     {"package", kernels_[k].package},
-                     {"release", kernels_[k].release},
-                     {"accelerator", "tcg"},
-                     {"vcpus", run.cpus},
-                     {"memory_mib", run.memory_mib},
-                     {"guest", g.facts},
-                     {"cpu_probe_seconds", g.cpu_probe_seconds},
-                     {"host_cpu_probe_seconds", host_cpu_probe_seconds_},
-                     {"wall_seconds", g.wall_seconds},
-                     {"exit_code", g.exit_code},
-                     {"failure", failure}});
-  guest_docs_.push_back(std::move(d));
+  guests_[k] = {{"label", labels_[k]},
+                {"package", kernels_[k].package},
+                {"release", kernels_[k].release},
+                {"accelerator", "tcg"},
+                {"vcpus", run.cpus},
+                {"memory_mib", run.memory_mib},
+                {"guest", g.facts},
+                {"cpu_probe_seconds", g.cpu_probe_seconds},
+                {"host_cpu_probe_seconds", host_cpu_probe_seconds_},
+                {"wall_seconds", g.wall_seconds},
+                {"exit_code", g.exit_code},
+                {"failure", failure}};
+  guest_docs_[k] = std::move(d);
   if (g.interrupted) outcome->error = "interrupted in the guest of " + labels_[k];
+  progress_.EndCell();
 }
 
 void KernelsJob::SaveMerged() {
-  MergeKernelDocuments(guest_docs_, &doc_);
-  doc_.context["kernels"] = guests_;
+  std::vector<ResultsDocument> done;
+  nlohmann::json guests = nlohmann::json::array();
+  for (size_t k = 0; k < kernels_.size(); ++k) {
+    if (!guest_docs_[k]) continue;
+    done.push_back(*guest_docs_[k]);
+    guests.push_back(guests_[k]);
+  }
+  MergeKernelDocuments(done, &doc_);
+  doc_.context["kernels"] = guests;
   doc_.context["host_kernel"] = ReadMachineInfo().kernel;
-  doc_.complete = doc_.complete && guest_docs_.size() == kernels_.size();
+  doc_.complete = doc_.complete && done.size() == kernels_.size();
   if (config_.suite != nullptr) doc_.summary = config_.suite->Summarize(doc_);
   std::string err;
   if (!SaveResultsFile(out_path_, doc_, &err)) report_error_("cannot save the results: " + err);
 }
 
+// One guest in flight: its kernel, what it runs, and the machine.
+struct KernelsJob::InFlight {
+  size_t k = 0;
+  GuestRun run;
+  std::unique_ptr<GuestVm> vm;
+};
+
 void KernelsJob::RunGuests(RunOutcome* outcome) {
   *outcome = RunOutcome{};
+  guest_docs_.assign(kernels_.size(), std::nullopt);
+  guests_.assign(kernels_.size(), nlohmann::json());
   progress_.Start(config_.suite_name + " on " + std::to_string(kernels_.size()) + " kernels",
                   kernels_.size());
-  for (size_t k = 0; k < kernels_.size(); ++k) {
-    if (InterruptRequested()) break;
-    progress_.BeginCell(k, labels_[k]);
-    RunOneGuest(k, outcome);
-    SaveMerged();
-    progress_.EndCell();
-    if (!outcome->error.empty()) break;
+  std::vector<InFlight> flying;
+  size_t next = 0;
+  for (;;) {
+    while (flying.size() < static_cast<size_t>(lanes_) && next < kernels_.size() &&
+           !InterruptRequested() && outcome->error.empty()) {
+      InFlight f;
+      f.k = next++;
+      std::string err;
+      f.vm = StartGuest(f.k, &f.run, &err);
+      if (f.vm) {
+        flying.push_back(std::move(f));
+      } else {
+        CollectGuest(f.k, f.run, GuestOutcome{}, err, outcome);
+        SaveMerged();
+      }
+    }
+    if (flying.empty()) break;
+    std::vector<ChildProcess*> qemus;
+    for (InFlight& f : flying) qemus.push_back(f.vm->qemu());
+    ChildProcess::AwaitAnyExit(qemus, 0.5);
+    for (auto it = flying.begin(); it != flying.end();) {
+      const std::string prefix = GuestPrefix(it->k);
+      if (it->vm->Poll([&](const std::string& line) { progress_.Note(prefix + line); })) {
+        ++it;
+        continue;
+      }
+      CollectGuest(it->k, it->run, it->vm->Finish(), "", outcome);
+      SaveMerged();
+      it = flying.erase(it);
+    }
   }
   progress_.Finish();
-  outcome->finished =
-      guest_docs_.size() == kernels_.size() && outcome->error.empty() && !InterruptRequested();
+  size_t done = 0;
+  for (const auto& d : guest_docs_) done += d ? 1 : 0;
+  outcome->finished = done == kernels_.size() && outcome->error.empty() && !InterruptRequested();
   if (!outcome->finished && outcome->error.empty()) outcome->error = "interrupted";
 }
 

@@ -11,6 +11,8 @@
 // after every guest, so a run stopped between two guests keeps the first's rows.
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,8 @@ class KernelsJob {
   /// or the failure's kind with err its one line.
   RunFailure Prepare(std::string* err);
 
-  /// Every kernel's guest in turn; the merged results saved after each. A guest that failed
+  /// Every kernel's guest, `--lanes` of them at once (one by default); the merged results
+  /// saved after each ends. A guest that failed
   /// gives its configurations failed cells with the reason and the console's last lines, and
   /// the run goes on with the next kernel; an interrupt stops it after the guest it stopped.
   void RunGuests(RunOutcome* outcome);
@@ -53,11 +56,19 @@ class KernelsJob {
   const std::string& out_path() const { return out_path_; }
 
  private:
+  struct InFlight;
   bool CheckKernelOptions(std::string* err);
+  bool ParseGuestLanes(std::string* err);
   bool ResolveKernels(std::string* err);
   bool CheckKernelSchedulers(std::string* err);
   GuestRun GuestRunOf(size_t k) const;
-  void RunOneGuest(size_t k, RunOutcome* outcome);
+  std::string GuestPrefix(size_t k) const;
+  // Boots kernel k's guest; null (err: why) when it could not start.
+  std::unique_ptr<GuestVm> StartGuest(size_t k, GuestRun* run, std::string* err);
+  // Kernel k's results (or its failed cells), and what its guest was, once it ended.
+  void CollectGuest(size_t k, const GuestRun& run, const GuestOutcome& g,
+                    const std::string& start_error, RunOutcome* outcome);
+  // The ended guests' documents merged in kernel order, saved.
   void SaveMerged();
 
   RunConfig config_;
@@ -72,8 +83,9 @@ class KernelsJob {
   int machine_cpus_ = 0;
   std::string out_path_;
   std::string work_dir_;
-  std::vector<ResultsDocument> guest_docs_;
-  nlohmann::json guests_ = nlohmann::json::array();
+  int lanes_ = 1;                                           // guests at once (--lanes)
+  std::vector<std::optional<ResultsDocument>> guest_docs_;  // by kernel, once its guest ended
+  std::vector<nlohmann::json> guests_;                      // by kernel: its guest's facts
   ResultsDocument doc_;
   Progress progress_;
   RestoreJournal journal_;
