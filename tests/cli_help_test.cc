@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/suites.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -123,7 +124,9 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
     format.insert(format.end(), {"--format", "json"});
     const HelpCliRun a = RunHelpCli(json), b = RunHelpCli(format);
     EXPECT_EQ(b.exit_code, 0) << args[0] << ": " << b.err;
-    if (args[0] != "devices") EXPECT_EQ(a.out, b.out) << args[0];  // devices may change between
+    if (args[0] != "devices") {  // the devices may change between the two
+      EXPECT_EQ(a.out, b.out) << args[0];
+    }
     EXPECT_EQ(b.out.rfind("[", 0), 0u) << args[0];
   }
   ExpectHelpUsageError({"list", "suites", "--format", "xml"}, "--format");
@@ -136,6 +139,22 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
                        "--size: expected a whole number of MiB, not '1.5K'");
   ExpectHelpUsageError({"run", "nickbench", "--size", "2T", "--scratch", "1G"},
                        "--size: expected 1 to 1048576 MiB, not '2097152'");
+}
+
+// README's usage block says it holds every subcommand and suite: it left out orasim.
+TEST(CliHelpTest, TheReadmeShowsEverySubcommandAndSuite) {
+  const std::string readme =
+      testing::ReadTestFile(std::string(ELEVBENCH_SOURCE_DIR) + "/README.md");
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (entry.hidden) continue;
+    EXPECT_NE(readme.find("build/elevbench " + std::string(entry.name)), std::string::npos)
+        << entry.name;
+  }
+  for (const SuiteEntry& suite : AllSuites()) {
+    EXPECT_NE(readme.find("build/elevbench run " + std::string(suite.name) + " "),
+              std::string::npos)
+        << suite.name;
+  }
 }
 
 }  // namespace
