@@ -82,11 +82,13 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
   const HelpCliRun run = RunHelpCli({"run", "--help"});
   EXPECT_NE(run.out.find("--seed N (0 or more)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("--timeout NUMBER (0 to 604800 seconds)"), std::string::npos) << run.out;
-  ExpectHelpUsageError({"run", "tiobench", "--seed", "-1", "--dir", "/tmp"},
+  // A directory that is not there: should the check go, the run is still refused, in step 1.
+  const std::string nowhere = "/nonexistent/elevbench";
+  ExpectHelpUsageError({"run", "tiobench", "--seed", "-1", "--dir", nowhere},
                        "--seed: expected 0 or more, not '-1'");
-  ExpectHelpUsageError({"run", "tiobench", "--timeout", "-1", "--dir", "/tmp"},
+  ExpectHelpUsageError({"run", "tiobench", "--timeout", "-1", "--dir", nowhere},
                        "--timeout: expected 0 to 604800 seconds, not '-1'");
-  ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", "/tmp"},
+  ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
                        "--block: expected 512 to 67108864 bytes, not '100'");
 }
 
@@ -97,17 +99,20 @@ TEST(CliHelpTest, HistoryImportListsItsOptions) {
   EXPECT_NE(r.out.find("--replace"), std::string::npos) << r.out;
 }
 
+// Each with a --dir that is not there: should the refusal go, the run is still refused in step 1
+// and makes nothing.
 TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
   testing::ScopedTempDir temp;
   const std::string out = temp.path() + "/r.json";
+  const std::string nowhere = temp.path() + "/nonexistent";
   ExpectHelpUsageError(
-      {"run", "tiobench", "--dir", temp.path(), "--no-history", "--db", "x.db", "--out", out},
+      {"run", "tiobench", "--dir", nowhere, "--no-history", "--db", "x.db", "--out", out},
       "--db names the history to record the run in, --no-history records it nowhere");
-  ExpectHelpUsageError({"run", "tiobench", "--allow-writes", "--dir", temp.path(), "--out", out},
+  ExpectHelpUsageError({"run", "tiobench", "--allow-writes", "--dir", nowhere, "--out", out},
                        "--allow-writes lets a suite write to the --device you name");
-  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", temp.path()},
+  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "--size is an option of a suite (tiobench, ");
-  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", temp.path()},
+  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "give it after the suite's name, e.g. `elevbench run tiobench --size");
   ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
   EXPECT_FALSE(std::filesystem::exists(out));

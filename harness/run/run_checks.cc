@@ -162,8 +162,8 @@ bool CheckDirSwitching(const RunConfig& o, const TargetOptions& t, std::string* 
   std::vector<std::string> disks;
   std::string ignored;
   if (!ResolveQueueDevices(t.directory, SystemPaths{}, &disks, &ignored) || disks.empty()) {
-    return Fail(err,
-                "cannot find the block device under " + t.directory + " to switch its scheduler");
+    return Fail(err, "refusing to change the queue under " + t.directory +
+                         ": cannot find the block device that holds it");
   }
   if (std::find(disks.begin(), disks.end(), o.target.device) != disks.end()) return true;
   return Fail(err, "refusing to change the queue of " + disks.front() + " (it holds " +
