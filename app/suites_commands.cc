@@ -1,6 +1,7 @@
 #include "app/suites_commands.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -8,6 +9,7 @@
 #include "harness/core/strings.h"
 #include "harness/device/block_device.h"
 #include "harness/disk/disk_model.h"
+#include "harness/history/run_facts.h"
 #include "harness/machine/machine_spec.h"
 #include "reporters/compare_json.h"
 #include "reporters/compare_junit.h"
@@ -76,6 +78,17 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
   if (run.entry->needs_timeout && given("--timeout") && run.config.timeout_seconds <= 0) {
     *err = std::string("--timeout: run ") + run.entry->name +
            " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
+    return false;
+  }
+  // #45: flags that cannot apply are refused, not passed over.
+  if (given("--no-history") && given("--db")) {
+    *err = "--db names the history to record the run in, --no-history records it nowhere: give one";
+    return false;
+  }
+  if (given("--allow-writes") && !given("--device")) {
+    *err =
+        "--allow-writes lets a suite write to the --device you name (run replay, run fio); "
+        "no --device was given";
     return false;
   }
   if (given("--schedulers") && TrimWhitespace(run.config.schedulers).empty()) {
@@ -156,13 +169,32 @@ json SchedulersJson() {
   return schedulers;
 }
 
+// A disk profile in one line for `list profiles` (#45): "rotating, 7200 rpm, avg seek 9 ms,
+// 40 GB, no command queueing"; `disk profiles` has every parameter.
+std::string DiskProfileDescription(const DiskProfile& p) {
+  char text[160];
+  const double gb = static_cast<double>(p.capacity_bytes) / 1e9;
+  if (p.rpm > 0) {
+    std::snprintf(text, sizeof text, "rotating, %.0f rpm, avg seek %.3g ms, %.4g GB, %s", p.rpm,
+                  p.avg_seek_ms, gb,
+                  p.queue_depth > 1 ? ("queue depth " + std::to_string(p.queue_depth)).c_str()
+                                    : "no command queueing");
+  } else {
+    std::snprintf(text, sizeof text, "solid state, %.4g GB, queue depth %d", gb, p.queue_depth);
+  }
+  return text;
+}
+
 json ProfilesJson() {
   json profiles = json::array();
   for (const std::string& name : DiskProfileNames()) {
     DiskProfile p;
     std::string err;
     if (!LookupDiskProfile(name, &p, &err)) continue;
-    profiles.push_back({{"kind", "disk"}, {"name", name}, {"profile", DiskProfileToJson(p)}});
+    profiles.push_back({{"kind", "disk"},
+                        {"name", name},
+                        {"description", DiskProfileDescription(p)},
+                        {"profile", DiskProfileToJson(p)}});
   }
   for (const MachineProfile& m : MachineProfiles()) {
     profiles.push_back({{"kind", "machine"},
@@ -222,20 +254,26 @@ json ListJson(const std::string& what) {
 }
 
 std::string ListText(const std::string& what, const json& list) {
+  if (what == "schedulers") {
+    std::string text;
+    for (const json& item : list) text += item.get<std::string>() + "\n";
+    return text;
+  }
+  size_t width = 0;  // the names in one column (#45)
+  for (const json& item : list) width = std::max(width, item["name"].get<std::string>().size());
   std::string text;
   for (const json& item : list) {
-    if (what == "schedulers") {
-      text += item.get<std::string>() + "\n";
-    } else if (what == "suites") {
-      text +=
-          item["name"].get<std::string>() + "  " + item["description"].get<std::string>() + "\n";
+    std::string name = item["name"].get<std::string>();
+    name.resize(width + 2, ' ');
+    if (what == "suites") {
+      text += name + item["description"].get<std::string>() + "\n";
     } else if (what == "formats") {
-      text += item["name"].get<std::string>() + "  " +
+      text += name +
               (item["suite"].is_null() ? std::string("every suite")
                                        : "a format of " + item["suite"].get<std::string>()) +
               "\n";
     } else {
-      text += item["name"].get<std::string>() + "  " + item["kind"].get<std::string>() +
+      text += name + item["kind"].get<std::string>() +
               (item.contains("description") ? ": " + item["description"].get<std::string>()
                                             : std::string()) +
               "\n";
@@ -310,7 +348,57 @@ bool RecordResultsInHistory(const std::string& out_path, const ResultsDocument& 
          RecordRunInHistory(out_path, doc, measurements, location, err);
 }
 
-bool ImportResultsFiles(const std::vector<std::string>& files, const std::string& db,
+namespace {
+
+// "3 ok, 1 failed, 0 interrupted, complete": a run's cells as the history keeps them.
+std::string HistoryCellsText(const HistoryRun& r) {
+  return std::to_string(r.cells_ok) + " ok, " + std::to_string(r.cells_failed) + " failed, " +
+         std::to_string(r.cells_interrupted) + " interrupted, " +
+         (r.complete ? "complete" : "unfinished");
+}
+
+// The run of `doc` as the history holds it (same identity) when its cells differ: false when it
+// holds none, or the same. *stored is that run.
+bool RecordedWithOtherCells(HistoryStore* store, const ResultsDocument& doc,
+                            const std::string& file, HistoryRun* stored, std::string* err) {
+  const HistoryRun run = RunFactsOf(doc, file).run;
+  std::vector<HistoryRun> runs;
+  if (!store->ListRuns({run.suite, run.host, 0}, &runs, err)) return false;
+  for (const HistoryRun& r : runs) {
+    if (r.start_time != run.start_time || r.command_line != run.command_line) continue;
+    *stored = r;
+    return HistoryCellsText(r) != HistoryCellsText(run);
+  }
+  return false;
+}
+
+// One readable file into the history: refused (f->refused) when the history holds its run
+// finished with other cells and `replace` is false; recorded otherwise, saying what an update
+// replaced.
+void ImportOneFile(HistoryStore* store, const ResultsDocument& doc, bool replace, ImportedFile* f) {
+  HistoryRun stored;
+  std::string ignored;
+  const bool other = RecordedWithOtherCells(store, doc, f->file, &stored, &ignored);
+  const std::string now = HistoryCellsText(RunFactsOf(doc, f->file).run);
+  if (other && stored.complete && !replace) {
+    f->refused = true;
+    f->err = "run " + std::to_string(stored.id) +
+             " of the history is this run (same start time, host, suite and command line) with "
+             "other cells (" +
+             HistoryCellsText(stored) + "; this file: " + now + "): --replace replaces it";
+    return;
+  }
+  std::vector<Measurement> measurements;
+  f->recorded = HistoryMeasurementsOf(doc, &measurements, &f->err) &&
+                store->AppendRun(doc, measurements, f->file, &f->id, &f->outcome, &f->err);
+  if (f->recorded && other && f->outcome == AppendOutcome::kUpdated) {
+    f->err = "run " + std::to_string(f->id) + " had " + HistoryCellsText(stored) + "; now " + now;
+  }
+}
+
+}  // namespace
+
+bool ImportResultsFiles(const std::vector<std::string>& files, const std::string& db, bool replace,
                         const std::function<void(const ImportedFile&)>& report, std::string* err) {
   std::unique_ptr<HistoryStore> store;
   for (const std::string& file : files) {
@@ -323,9 +411,7 @@ bool ImportResultsFiles(const std::vector<std::string>& files, const std::string
       if (store == nullptr && !OpenHistoryStore(location, /*create=*/true, &store, err)) {
         return false;
       }
-      std::vector<Measurement> measurements;
-      f.recorded = HistoryMeasurementsOf(doc, &measurements, &f.err) &&
-                   store->AppendRun(doc, measurements, file, &f.id, &f.outcome, &f.err);
+      ImportOneFile(store.get(), doc, replace, &f);
     }
     report(f);
   }

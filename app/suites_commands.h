@@ -139,17 +139,23 @@ struct ImportedFile {
   std::string file;
   bool readable = false;  ///< false: err says why the file could not be read
   bool recorded = false;  ///< false when readable: err says why it was not recorded
-  std::string err;
-  int64_t id = 0;  ///< the run's id in the history, when recorded
+  /// The history holds this run (same identity) finished, with other cells, and --replace was
+  /// not given: nothing was written; err says what differs.
+  bool refused = false;
+  std::string err;  ///< also, when recorded as kUpdated, what the update replaced
+  int64_t id = 0;   ///< the run's id in the history, when recorded
   AppendOutcome outcome = AppendOutcome::kAdded;
 };
 
 /// `history import`: appends every readable file of `files` to the history at `db` ("" =
 /// DefaultHistoryLocation) with the measurements of its suite, and gives `report` each file as
 /// it went, in order. The history is opened (made) at the first readable file, so that a
-/// refused import makes no file. False with err when it cannot be opened: no file after it is
-/// tried.
+/// refused import makes no file. A file whose run the history holds finished, with other
+/// cells, replaces it only with `replace` (else it is refused: ImportedFile::refused); one
+/// recorded unfinished is completed. False with err when the history cannot be opened: no file
+/// after it is tried.
 [[nodiscard]] bool ImportResultsFiles(const std::vector<std::string>& files, const std::string& db,
+                                      bool replace,
                                       const std::function<void(const ImportedFile&)>& report,
                                       std::string* err);
 

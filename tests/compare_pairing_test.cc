@@ -80,6 +80,34 @@ TEST(CompareTest, BetweenComparesTwoConfigurationsOfOneFile) {
   EXPECT_EQ(MustCompare(doc, doc, reversed).CountOf(Verdict::kImprovement), 4u);
 }
 
+// #45: the codes the rows show work without labels (compare --help's own example), in any
+// case, and identifiers ignore case too.
+TEST(CompareTest, BetweenTakesTheCodesTheRowsShow) {
+  const ResultsDocument doc = NoisyDocument(
+      1, 5, [](size_t c, TioPhase) { return c == 1 ? 0.9 : 1.0; },
+      {{"6.18.44-dl", "", "mq-deadline"}, {"6.18.44-bfq-ll0", "", "bfq:low_latency=0"}});
+  for (const char* between : {"dl,bfq-ll0", "DL,BFQ-LL0", "6.18.44-DL,bfq-ll0"}) {
+    CompareSettings settings;
+    std::string err;
+    ASSERT_TRUE(ParseBetween(between, &settings, &err)) << err;
+    Comparison c;
+    ASSERT_TRUE(CompareDocuments(doc, doc, MeasurerOf(doc.suite), settings, &c, &err))
+        << between << ": " << err;
+    ASSERT_EQ(c.pairs.size(), 1u) << between;
+    EXPECT_EQ(c.pairs[0].base.identifier, "6.18.44-dl");
+    EXPECT_EQ(c.pairs[0].next.identifier, "6.18.44-bfq-ll0");
+  }
+  // A code the kernel's prefix shares ("2.5.65-mm4-"): the code is what follows it.
+  const ResultsDocument mm = NoisyDocument(
+      1, 2, nullptr, {{"2.5.65-mm4-as", "", "anticipatory"}, {"2.5.65-mm4-dl", "", "deadline"}});
+  CompareSettings settings;
+  std::string err;
+  ASSERT_TRUE(ParseBetween("AS,dl", &settings, &err)) << err;
+  Comparison c;
+  ASSERT_TRUE(CompareDocuments(mm, mm, MeasurerOf(mm.suite), settings, &c, &err)) << err;
+  EXPECT_EQ(c.pairs[0].base.identifier, "2.5.65-mm4-as");
+}
+
 TEST(CompareTest, BetweenRejectsUnknownAmbiguousAndIdenticalConfigurations) {
   const ResultsDocument doc = NoisyDocument(
       1, 2, nullptr,

@@ -78,6 +78,13 @@ TEST_F(HistoryCliTest, ImportThenHistoryAndTrend) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("2026-11-29T23:00:00Z"), std::string::npos) << r.out;  // its one run
+  // #45: the code the rows show, in any case, in a file without labels.
+  for (const char* code : {"dl", "DL", "6.18.44-DL"}) {
+    const auto c = Elevbench({"trend", "--db", db_, "--suite", "tiobench", "--section", "seq_read",
+                              "--config", code});
+    ASSERT_EQ(c.exit_code, 0) << code << ": " << c.err;
+    EXPECT_NE(c.out.find("2026-11-29T23:00:00Z"), std::string::npos) << code << ": " << c.out;
+  }
   // nickbench: one section row, the only configuration chosen by default.
   r = Elevbench({"trend", "--db", db_, "--suite", "nickbench", "--section", "bench2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -65,6 +65,41 @@ TEST(RunJobTest, TheWorkDirectoryIsAbsoluteForARelativeOut) {
   EXPECT_TRUE(std::filesystem::is_directory(job.work_dir()));
 }
 
+// #45: a run refused after <out>.fio/ was made takes it back, with the parents it made, and
+// leaves what was there before.
+TEST(RunJobTest, ARefusedJobTakesBackItsWorkDirectory) {
+  testing::ScopedTempDir dir;
+  std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  config.out = dir.path() + "/results/sub/r.json";
+  {
+    RunJob job(config, [](const std::string&) {});
+    std::string err;
+    ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
+    EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/r.json.fio"));
+    job.TakeBackWorkDir();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  // A directory that was there stays; one that is not empty stays.
+  std::filesystem::create_directories(dir.path() + "/results");
+  {
+    RunJob job(config, [](const std::string&) {});
+    std::string err;
+    ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
+    std::filesystem::create_directories(dir.path() + "/results/sub/keep");
+    job.TakeBackWorkDir();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/results/sub/r.json.fio"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/keep"));
+  // Without a refusal the work directory stays for the run.
+  {
+    RunJob job(config, [](const std::string&) {});
+    std::string err;
+    ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/r.json.fio"));
+}
+
 TEST(RunJobTest, AJobWithoutASuiteStopsAtItsFirstStep) {
   std::vector<std::string> reported;
   RunJob job(RunConfig{}, [&reported](const std::string& line) { reported.push_back(line); });

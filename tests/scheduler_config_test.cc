@@ -102,6 +102,33 @@ TEST(SchedulerConfigTest, QueueAttrs) {
   EXPECT_FALSE(ParseQueueAttrs("max_sectors_kb=1 28", &attrs, &err));
 }
 
+// #45: a name or value the kernel refuses is refused before anything is made, naming the
+// attributes or the range.
+TEST(SchedulerConfigTest, QueueAttrNamesAndValuesAreCheckedUpFront) {
+  using Attrs = std::vector<std::pair<std::string, std::string>>;
+  std::string err;
+  EXPECT_TRUE(CheckQueueAttrs({{"read_ahead_kb", "128"},
+                               {"nr_requests", "64"},
+                               {"wbt_lat_usec", "-1"},
+                               {"rotational", "1"}},
+                              &err))
+      << err;
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"bogus_attr", "1"}}, &err));
+  EXPECT_EQ(err.rfind("no queue attribute 'bogus_attr' to set (attributes: add_random, ", 0), 0u)
+      << err;
+  EXPECT_NE(err.find("read_ahead_kb"), std::string::npos);
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"read_ahead_kb", "-1"}}, &err));
+  EXPECT_EQ(err, "read_ahead_kb=-1: expected a whole number, 0 or more");
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"rotational", "2"}}, &err));
+  EXPECT_EQ(err, "rotational=2: expected a whole number, 0 or 1");
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"nomerges", "x"}}, &err));
+  EXPECT_EQ(err, "nomerges=x: expected a whole number, 0 to 2");
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"nr_requests", "0"}}, &err));
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"wbt_lat_usec", "-2"}}, &err));
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"read_ahead_kb", "1.5"}}, &err));
+  EXPECT_FALSE(CheckQueueAttrs(Attrs{{"read_ahead_kb", "-"}}, &err));
+}
+
 }  // namespace
 }  // namespace elevbench
 

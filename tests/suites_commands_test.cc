@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "test_util.h"
 
@@ -146,10 +148,19 @@ TEST(SuitesCommandsTest, ListsComeFromTheTables) {
   const nlohmann::json formats =
       nlohmann::json::array({{{"name", "nick"}, {"suite", "tiobench"}, {"per_file", true}},
                              {{"name", "md"}, {"suite", nullptr}, {"per_file", false}}});
-  EXPECT_EQ(ListText("formats", formats), "nick  a format of tiobench\nmd  every suite\n");
+  // #45: the names in one column; every profile, a disk's too, has a description.
+  EXPECT_EQ(ListText("formats", formats), "nick  a format of tiobench\nmd    every suite\n");
   size_t disks = 0;
-  for (const nlohmann::json& p : ListJson("profiles")) disks += p["kind"] == "disk";
+  for (const nlohmann::json& p : ListJson("profiles")) {
+    disks += p["kind"] == "disk";
+    EXPECT_TRUE(p.contains("description")) << p.dump();
+  }
   EXPECT_GT(disks, 0u);
+  EXPECT_NE(ListText("profiles", ListJson("profiles"))
+                .find("ide-2003   disk: rotating, 7200 rpm, avg seek 9 ms, 40 GB, no command "
+                      "queueing\n"),
+            std::string::npos)
+      << ListText("profiles", ListJson("profiles"));
 }
 
 TEST(SuitesCommandsTest, AReportOfAnUnreadableFileIsRefused) {
@@ -186,10 +197,10 @@ TEST(SuitesCommandsTest, ImportTriesEveryFileAndOpensTheHistoryAtTheFirstReadabl
   std::vector<ImportedFile> seen;
   auto report = [&seen](const ImportedFile& f) { seen.push_back(f); };
   std::string err;
-  ASSERT_TRUE(ImportResultsFiles({dir.path() + "/missing.json"}, db, report, &err)) << err;
+  ASSERT_TRUE(ImportResultsFiles({dir.path() + "/missing.json"}, db, false, report, &err)) << err;
   EXPECT_FALSE(std::filesystem::exists(db));  // a refused import makes no file
   const std::string file = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
-  ASSERT_TRUE(ImportResultsFiles({file, file}, db, report, &err)) << err;
+  ASSERT_TRUE(ImportResultsFiles({file, file}, db, false, report, &err)) << err;
   ASSERT_EQ(seen.size(), 3u);
   EXPECT_FALSE(seen[0].readable);
   EXPECT_TRUE(seen[1].recorded) << seen[1].err;
@@ -197,6 +208,36 @@ TEST(SuitesCommandsTest, ImportTriesEveryFileAndOpensTheHistoryAtTheFirstReadabl
   EXPECT_TRUE(seen[2].recorded) << seen[2].err;
   EXPECT_EQ(seen[2].outcome, AppendOutcome::kUnchanged);
   EXPECT_EQ(seen[2].id, seen[1].id);
+}
+
+// #45: a file of a finished run the history holds with other cells replaced it silently
+// ("updated run 1"); now it is refused unless --replace, which says what it replaced.
+TEST(SuitesCommandsTest, ImportRefusesAnotherVersionOfAFinishedRunUnlessReplace) {
+  testing::ScopedTempDir dir;
+  const std::string db = dir.path() + "/h.db";
+  const std::string file = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
+  nlohmann::json other = nlohmann::json::parse(testing::ReadTestFile(file));
+  other["cells"][0]["status"] = "failed";
+  other["cells"][0]["error"] = "fio failed (exit 1): test";
+  const std::string changed = dir.path() + "/changed.json";
+  std::ofstream(changed) << other.dump();
+  std::vector<ImportedFile> seen;
+  auto report = [&seen](const ImportedFile& f) { seen.push_back(f); };
+  std::string err;
+  ASSERT_TRUE(ImportResultsFiles({file, changed}, db, false, report, &err)) << err;
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_TRUE(seen[0].recorded) << seen[0].err;
+  EXPECT_TRUE(seen[1].refused);
+  EXPECT_FALSE(seen[1].recorded);
+  EXPECT_NE(seen[1].err.find("run 1 of the history is this run"), std::string::npos) << seen[1].err;
+  EXPECT_NE(seen[1].err.find("--replace"), std::string::npos) << seen[1].err;
+  ASSERT_TRUE(ImportResultsFiles({changed}, db, true, report, &err)) << err;
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_TRUE(seen[2].recorded) << seen[2].err;
+  EXPECT_EQ(seen[2].outcome, AppendOutcome::kUpdated);
+  EXPECT_EQ(seen[2].err,
+            "run 1 had 20 ok, 0 failed, 0 interrupted, complete; now 19 ok, 1 failed, 0 "
+            "interrupted, complete");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "harness/core/interrupt.h"
+#include "harness/core/plain_range.h"
 #include "harness/run/capture_job.h"
 #include "harness/trace/block_trace_summary.h"
 #include "reporters/block_trace_text.h"
@@ -71,7 +72,7 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
        .fs = "Filesystem of the device elevbench makes: ext2, ext4 (default), xfs"});
   cmd->add_option("--duration", o->duration,
                   "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
-      ->check(CLI::Range(0.001, 7 * 24 * 3600.0));
+      ->check(PlainRange(0.001, 7 * 24 * 3600.0, "seconds"));
   cmd->add_option("--out", o->out, "The trace file to write")->required();
   cmd->add_option("--setup", o->setup,
                   "Shell command (sh -c) run in the target's root before the trace starts; "
@@ -87,7 +88,7 @@ SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string&) {
   auto json = std::make_shared<bool>(false);
   CLI::App* show = cmd->add_subcommand("show", "Summarize a block trace made by `capture`");
   show->add_option("file", *path, "The trace file")->required();
-  show->add_flag("--json", *json, "One JSON object instead of text");
+  AddJsonFlag(show, json.get(), "One JSON object instead of text");
   return [path, json] { return TraceShowCommand(*path, *json); };
 }
 

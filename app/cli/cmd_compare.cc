@@ -8,6 +8,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "app/suites_commands.h"
+#include "harness/core/plain_range.h"
 
 namespace elevbench {
 namespace {
@@ -41,15 +42,16 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("new", options->new_path,
                   "The new results file; without it, --between compares inside the base file");
   cmd->add_option("--between", options->between,
-                  "Compare configuration A (base) with B (new) inside one file: an identifier, "
-                  "a label (any case) or a scheduler string, e.g. dl,bfq-ll0");
+                  "Compare configuration A (base) with B (new) inside one file: as the rows "
+                  "name it, an identifier, a label or a code (any case: 6.18.44-dl, DL, dl), or "
+                  "a scheduler string, e.g. dl,bfq-ll0");
   cmd->add_option("--metrics", options->metrics,
                   "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)");
   cmd->add_option("--alpha", options->alpha, "Significance level of the U test (default 0.05)")
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(PlainRange(1e-9, 0.5));
   cmd->add_option("--threshold", options->threshold_pct,
                   "A regression must change the mean by more than this many percent (default 5)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(PlainRange(0.0, 1e6, "%"));
   cmd->add_flag("--no-significance", options->no_significance,
                 "The threshold alone decides (for runs of one repetition, where no test is "
                 "possible)");

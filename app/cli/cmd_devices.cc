@@ -48,7 +48,7 @@ int RestoreCommand() {
 
 SubcommandRunner AddDevicesSubcommand(CLI::App* cmd, const std::string&) {
   auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "JSON output");
+  AddJsonFlag(cmd, json.get(), "JSON output");
   return [json] { return DevicesCommand(*json); };
 }
 

@@ -67,13 +67,14 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   serve->add_option(
       "--profile", o->profile,
       "Disk profile: ide-2003 (default), sata-7200, ssd (`disk profiles` lists them)");
-  serve->add_option("--set", o->settings,
+  serve->add_option("--disk-set,--set", o->settings,
                     "Override a model parameter (key=value, units as in `disk profiles --json`), "
                     "repeatable (default: none)");
-  serve->add_option("--trace", o->trace, "Per-request trace file (default: none)");
+  serve->add_option("--disk-trace,--trace", o->trace,
+                    "Per-request trace file, as run's --disk-trace (default: none)");
   CLI::App* profiles =
       cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
-  profiles->add_flag("--json", o->profiles_json, "The profiles as a JSON array instead");
+  AddJsonFlag(profiles, &o->profiles_json, "The profiles as a JSON array instead");
   return
       [o, serve] { return *serve ? DiskServeCommand(*o) : DiskProfilesCommand(o->profiles_json); };
 }

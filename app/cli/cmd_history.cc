@@ -24,6 +24,7 @@ struct HistoryCommands {
   uint32_t last = 0;
   bool json = false;
   std::vector<std::string> files;  // `history import FILE…`
+  bool replace = false;            // `history import --replace`
 };
 
 constexpr const char* kDbHelp =
@@ -54,15 +55,21 @@ int ListCommand(const HistoryCommands& c) {
 int ImportCommand(const HistoryCommands& c) {
   int exit_code = kExitOk;
   auto report = [&exit_code](const ImportedFile& f) {
+    if (f.refused) {  // the same run with other cells, without --replace
+      PrintError(f.file + ": " + f.err);
+      exit_code = std::max<int>(exit_code, kExitUsage);
+      return;
+    }
     if (!f.recorded) {
       PrintError(f.readable ? f.file + ": " + f.err : f.err);
       exit_code = std::max<int>(exit_code, f.readable ? kExitFailure : kExitUsage);
       return;
     }
     std::cout << RenderImportedRun(f.file, f.outcome, f.id);
+    if (!f.err.empty()) PrintNote(f.file + ": " + f.err);  // what an update replaced
   };
   std::string err;
-  if (!ImportResultsFiles(c.files, c.db, report, &err)) {
+  if (!ImportResultsFiles(c.files, c.db, c.replace, report, &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -102,11 +109,16 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("--suite", c->suite, "Only runs of this suite (default: every suite)");
   cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
   cmd->add_option("--last", c->last, "Only the newest N runs (default: every run)");
-  cmd->add_flag("--json", c->json, "JSON output");
+  AddJsonFlag(cmd, &c->json, "JSON output");
   CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
   import_cmd->fallthrough();
   import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
+  import_cmd->add_option("--db", c->db, kDbHelp);
+  import_cmd->add_flag("--replace", c->replace,
+                       "Replace a recorded run that has the same identity (start time, host, "
+                       "suite, command line) but other cells; without it such a file is refused "
+                       "(exit 2). A run recorded mid-run is completed without it");
   return [c, import_cmd] { return *import_cmd ? ImportCommand(*c) : ListCommand(*c); };
 }
 

@@ -52,12 +52,11 @@ int KernelsCommand(const KernelsOptions& o) {
 
 SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
   auto o = std::make_shared<KernelsOptions>();
-  cmd->add_flag("--json", o->json, "JSON output");
+  AddJsonFlag(cmd, &o->json, "JSON output");
   cmd->add_option("fetch", o->fetch,
                   "fetch debian:PACKAGE…: fetch these kernels into the cache ($ELEVBENCH_KERNEL_"
                   "CACHE, else /var/cache/elevbench/kernels as root) with apt-get download; "
                   "never installed on the host");
-  cmd->footer("Exit codes: 0 listed (or fetched), 1 a fetch failed, 2 bad input.");
   return [o] { return KernelsCommand(*o); };
 }
 

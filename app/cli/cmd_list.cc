@@ -21,7 +21,7 @@ SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")
       ->required()
       ->check(CLI::IsMember({"suites", "formats", "schedulers", "profiles"}));
-  cmd->add_flag("--json", args->json, "JSON output (an array)");
+  AddJsonFlag(cmd, &args->json, "JSON output (an array)");
   return [args] {
     const nlohmann::json list = ListJson(args->what);
     std::cout << (args->json ? list.dump(2) + "\n" : ListText(args->what, list));

@@ -3,6 +3,7 @@
 // fills what the command line left out (app/suites_commands.h), and RunCommand runs it.
 
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <map>
 #include <memory>
 #include <type_traits>
@@ -11,6 +12,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "app/suites_commands.h"
+#include "harness/core/plain_range.h"
 #include "harness/run/run_flags.h"
 
 namespace elevbench {
@@ -40,11 +42,11 @@ void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
         ->transform(CLI::IsMember({"off", "summary", "full"}))
         ->type_name("TEXT");
   } else if constexpr (std::is_same_v<T, uint64_t>) {
-    option->check(CLI::NonNegativeNumber);
+    option->check(PlainRange(uint64_t{0}, std::numeric_limits<uint64_t>::max(), flag.unit));
   } else if constexpr (std::is_arithmetic_v<T>) {
     if (flag.range) {
-      option->check(
-          CLI::Range(static_cast<T>(flag.range->first), static_cast<T>(flag.range->second)));
+      option->check(PlainRange(static_cast<T>(flag.range->first),
+                               static_cast<T>(flag.range->second), flag.unit));
     }
   }
 }

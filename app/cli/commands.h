@@ -23,6 +23,14 @@ int RunCommand(const RunOptions& options);
 /// command's own `help` (--device is a disk whose scheduler run switches, one capture traces).
 void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help);
 
+/// `--json` (`help` its text) and its spelling of run, report and compare, `--format json`
+/// (or `text`, the default), both into `json` (#45: one spelling everywhere, the old kept).
+void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help);
+
+/// The exit codes of a subcommand that fails only on its command line or input.
+inline constexpr const char* kUsageExitCodes =
+    "Exit codes: 0 done; 2 bad command line or unreadable input.";
+
 /// Runs a parsed subcommand and returns the process exit code (cli.h ExitCode).
 using SubcommandRunner = std::function<int()>;
 
@@ -35,6 +43,9 @@ struct SubcommandEntry {
   /// whole command line, which `run` records.
   SubcommandRunner (*add)(CLI::App* cmd, const std::string& command_line);
   bool hidden = false;  ///< left out of --help and the man page (`internal`)
+  /// Its exit codes, the last lines of its --help and of its nested commands' (every
+  /// subcommand can exit 2 on a bad command line); cli.h ExitCode.
+  const char* exit_codes = kUsageExitCodes;
 };
 
 /// The table of subcommands, in --help's order.

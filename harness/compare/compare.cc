@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -41,25 +43,48 @@ std::vector<std::string> IdentifiersOf(const std::vector<ConfigurationRef>& conf
   return ids;
 }
 
-// The one configuration `name` denotes: an identifier (exact), else a label (ignoring case),
-// else a scheduler string. err when none or several at the first level that matches any.
+// The identifiers' common `<prefix>-` ("6.18.44-", "2.5.65-mm4-"): what the run put before each
+// configuration's code. "" for fewer than two configurations or none in common.
+std::string CommonIdentifierPrefix(const std::vector<ConfigurationRef>& configs) {
+  if (configs.size() < 2) return "";
+  std::string prefix = configs.front().identifier;
+  for (const ConfigurationRef& c : configs) {
+    size_t n = 0;
+    while (n < prefix.size() && n < c.identifier.size() && prefix[n] == c.identifier[n]) ++n;
+    prefix.resize(n);
+  }
+  const size_t dash = prefix.rfind('-');
+  return dash == std::string::npos ? "" : prefix.substr(0, dash + 1);
+}
+
+// Whether `name` is the configuration's code, as the rows show it ("dl", "DL", "bfq-ll0" of
+// 6.18.44-bfq-ll0), ignoring case: its identifier after the common prefix, or, without one, the
+// identifier's end after a '-'.
+bool IsCodeOf(const ConfigurationRef& c, const std::string& prefix, const std::string& name) {
+  const std::string id = Lowercase(c.identifier), want = Lowercase(name);
+  if (!prefix.empty()) return id == Lowercase(prefix) + want;
+  return id.size() > want.size() && id.ends_with("-" + want);
+}
+
+// The one configuration `name` denotes: an identifier (ignoring case), else a label (ignoring
+// case), else a code (IsCodeOf), else a scheduler string. err when none or several at the first
+// level that matches any.
 bool ResolveConfiguration(const std::string& name, const std::vector<ConfigurationRef>& configs,
                           const std::string& side, ConfigurationRef* out, std::string* err) {
-  using Field = bool (*)(const ConfigurationRef&, const std::string&);
-  static const std::pair<const char*, Field> kLevels[] = {
-      {"identifier",
-       [](const ConfigurationRef& c, const std::string& n) { return c.identifier == n; }},
-      {"label",
-       [](const ConfigurationRef& c, const std::string& n) {
-         return !c.label.empty() && Lowercase(c.label) == Lowercase(n);
-       }},
-      {"scheduler",
-       [](const ConfigurationRef& c, const std::string& n) { return c.scheduler == n; }},
+  const std::string prefix = CommonIdentifierPrefix(configs);
+  const std::function<bool(const ConfigurationRef&)> kLevels[] = {
+      [&](const ConfigurationRef& c) { return Lowercase(c.identifier) == Lowercase(name); },
+      [&](const ConfigurationRef& c) {
+        return !c.label.empty() && Lowercase(c.label) == Lowercase(name);
+      },
+      [&](const ConfigurationRef& c) { return IsCodeOf(c, prefix, name); },
+      [&](const ConfigurationRef& c) { return c.scheduler == name; },
   };
-  for (const auto& [level, matches] : kLevels) {
+  const char* kLevelNames[] = {"identifier", "label", "code", "scheduler"};
+  for (size_t level = 0; level < std::size(kLevels); ++level) {
     std::vector<const ConfigurationRef*> found;
     for (const ConfigurationRef& c : configs) {
-      if (matches(c, name)) found.push_back(&c);
+      if (kLevels[level](c)) found.push_back(&c);
     }
     if (found.size() == 1) {
       *out = *found.front();
@@ -68,8 +93,9 @@ bool ResolveConfiguration(const std::string& name, const std::vector<Configurati
     if (found.size() > 1) {
       std::vector<std::string> ids;
       for (const ConfigurationRef* c : found) ids.push_back(c->identifier);
-      *err = "--between: '" + name + "' is the " + level + " of several configurations in " + side +
-             " (" + Join(ids) + "); name one by its identifier";
+      *err = "--between: '" + name + "' is the " + kLevelNames[level] +
+             " of several configurations in " + side + " (" + Join(ids) +
+             "); name one by its identifier";
       return false;
     }
   }

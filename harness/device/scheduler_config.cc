@@ -239,4 +239,56 @@ bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
   return true;
 }
 
+namespace {
+
+// A writable file of queue/ and the whole numbers it takes (Linux 6.x, block/blk-sysfs.c).
+struct QueueAttrRange {
+  const char* name;
+  long long min;
+  long long max;  // -1: no upper bound
+};
+
+constexpr QueueAttrRange kQueueAttrRanges[] = {
+    {"add_random", 0, 1},      {"discard_max_bytes", 0, -1}, {"io_poll", 0, 1},
+    {"io_poll_delay", -1, -1}, {"io_timeout", 1, -1},        {"iostats", 0, 1},
+    {"max_sectors_kb", 1, -1}, {"nomerges", 0, 2},           {"nr_requests", 1, -1},
+    {"read_ahead_kb", 0, -1},  {"rotational", 0, 1},         {"rq_affinity", 0, 2},
+    {"stable_writes", 0, 1},   {"wbt_lat_usec", -1, -1},
+};
+
+// The range's words: "0 or 1", "0 to 2", "1 or more".
+std::string QueueAttrRangeText(const QueueAttrRange& r) {
+  if (r.max < 0) return std::to_string(r.min) + " or more";
+  if (r.max == r.min + 1) return std::to_string(r.min) + " or " + std::to_string(r.max);
+  return std::to_string(r.min) + " to " + std::to_string(r.max);
+}
+
+}  // namespace
+
+bool CheckQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
+                     std::string* err) {
+  for (const auto& [name, value] : attrs) {
+    const QueueAttrRange* range = nullptr;
+    std::string names;
+    for (const QueueAttrRange& r : kQueueAttrRanges) {
+      if (name == r.name) range = &r;
+      names += (names.empty() ? "" : ", ") + std::string(r.name);
+    }
+    if (range == nullptr) {
+      *err = "no queue attribute '" + name + "' to set (attributes: " + names + ")";
+      return false;
+    }
+    const bool digits = !value.empty() && value.size() <= 18 &&
+                        std::all_of(value.begin() + (value[0] == '-' ? 1 : 0), value.end(),
+                                    [](char c) { return c >= '0' && c <= '9'; }) &&
+                        value != "-";
+    const long long n = digits ? std::stoll(value) : 0;
+    if (!digits || n < range->min || (range->max >= 0 && n > range->max)) {
+      *err = name + "=" + value + ": expected a whole number, " + QueueAttrRangeText(*range);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace elevbench

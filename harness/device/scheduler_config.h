@@ -61,4 +61,15 @@ std::string DisplayName(const SchedulerConfig& config);
                                    std::vector<std::pair<std::string, std::string>>* out,
                                    std::string* err);
 
+/// Refuses, before anything is created, a queue attribute the kernel would refuse at its first
+/// write: a name that is not one of Linux 6.x's writable queue/ files (block/blk-sysfs.c:
+/// add_random, io_poll, io_poll_delay, io_timeout, iostats, max_sectors_kb, nomerges,
+/// nr_requests, read_ahead_kb, rotational, rq_affinity, stable_writes, wbt_lat_usec,
+/// discard_max_bytes), or a value that is not a whole number in the file's range (0 or 1 for a
+/// switch, 0 to 2 for nomerges and rq_affinity, -1 or more for wbt_lat_usec and io_poll_delay,
+/// else 0 or more; nr_requests and max_sectors_kb at least 1). err names the attribute and lists
+/// the valid names or the range.
+[[nodiscard]] bool CheckQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
+                                   std::string* err);
+
 }  // namespace elevbench

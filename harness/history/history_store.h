@@ -53,7 +53,8 @@ struct SeriesKey {
   std::string section;
   std::string row;  ///< "" for sections with one row (nickbench, probes)
   /// Matches a configuration's scheduler ("mq-deadline", "bfq:low_latency=0"), its label
-  /// (case-insensitive: "dl", "AS") or its identifier ("6.18.44-dl").
+  /// ("dl", "AS"), its identifier ("6.18.44-dl") or its code, the identifier's end after a '-'
+  /// ("dl", across kernels), the last three case-insensitive.
   std::string configuration;
   std::string metric;
   std::string host;  ///< "" = every host

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "harness/core/strings.h"
 #include "harness/core/system_info.h"
 #include "harness/history/history_schema.h"
 #include "harness/history/history_store.h"
@@ -158,10 +159,12 @@ class SqlHistoryStore : public HistoryStore {
                       "FROM measurements m JOIN runs r ON r.id = m.run_id "
                       "WHERE r.suite = ? AND m.section = ? AND m.row_key = ? AND m.metric = ? "
                       "AND (? = '' OR r.host = ?) "
-                      "AND (m.scheduler = ? OR m.identifier = ? OR LOWER(m.label) = LOWER(?)) "
+                      "AND (m.scheduler = ? OR LOWER(m.identifier) = LOWER(?) OR "
+                      "LOWER(m.label) = LOWER(?) OR LOWER(m.identifier) LIKE ?) "
                       "ORDER BY r.start_time, r.id, m.identifier, m.repetition, m.id",
                       {key.suite, key.section, key.row, key.metric, key.host, key.host,
-                       key.configuration, key.configuration, key.configuration},
+                       key.configuration, key.configuration, key.configuration,
+                       "%_-" + Lowercase(key.configuration)},
                       &rows, err)) {
       return Fail(err);
     }

@@ -31,8 +31,12 @@ std::string ConfigurationChoice(const MeasuredKey& k) {
   return k.scheduler.empty() || k.scheduler == name ? name : name + " (" + k.scheduler + ")";
 }
 
+// As SeriesKey::configuration says: scheduler, label, identifier or code (#45: "dl" of
+// 6.18.44-dl in a file without labels), the last three in any case.
 bool MatchesConfiguration(const MeasuredKey& k, const std::string& wanted) {
-  return k.scheduler == wanted || k.identifier == wanted || Lowercase(k.label) == Lowercase(wanted);
+  const std::string id = Lowercase(k.identifier), want = Lowercase(wanted);
+  return k.scheduler == wanted || id == want || Lowercase(k.label) == want ||
+         (id.size() > want.size() && id.ends_with("-" + want));
 }
 
 // Picks `wanted` among `choices` (or the only choice when wanted is empty). `what` names the

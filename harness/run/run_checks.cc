@@ -76,7 +76,8 @@ bool CheckFormatAndSchedulers(const RunConfig& o, CheckedRun* c, std::string* er
     *err = "--schedulers: " + *err;
     return false;
   }
-  if (!o.queue.empty() && !ParseQueueAttrs(o.queue, &c->queue_attrs, err)) {
+  if (!o.queue.empty() &&
+      (!ParseQueueAttrs(o.queue, &c->queue_attrs, err) || !CheckQueueAttrs(c->queue_attrs, err))) {
     *err = "--queue: " + *err;
     return false;
   }
@@ -152,6 +153,24 @@ bool CheckTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
     return false;
   }
   return true;
+}
+
+// As root, --schedulers or --queue on --dir switches the disks under the directory: only the one
+// named with --device (AuthorizeSwitching's refusal, made here before anything exists).
+bool CheckDirSwitching(const RunConfig& o, const TargetOptions& t, std::string* err) {
+  if (!RunningAsRoot() || t.directory.empty() || (o.schedulers.empty() && o.queue.empty())) {
+    return true;
+  }
+  std::vector<std::string> disks;
+  std::string ignored;
+  if (!ResolveQueueDevices(t.directory, SystemPaths{}, &disks, &ignored) || disks.empty()) {
+    return Fail(err, "refusing to change the queue under " + t.directory +
+                         ": cannot find the block device that holds it");
+  }
+  if (std::find(disks.begin(), disks.end(), o.target.device) != disks.end()) return true;
+  return Fail(err, "refusing to change the queue of " + disks.front() + " (it holds " +
+                       t.directory + "); name it with --device " + disks.front() +
+                       " to allow this");
 }
 
 // The image fits the disk it emulates: ide-2003 is a 40 GB disk, so ide-2003:64G is refused.
@@ -263,7 +282,7 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
       !CheckFormatAndSchedulers(o, c, err) || !CheckTarget(o, &c->target, err) ||
-      !CheckMachineOption(o, host, c, err)) {
+      !CheckDirSwitching(o, c->target, err) || !CheckMachineOption(o, host, c, err)) {
     return false;
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.

@@ -57,7 +57,7 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       {"--ci-width", &RunConfig::ci_width_pct,
        "With --repetitions auto: allowed half-width of the 95 % interval, "
        "in % of the mean (default 5)",
-       std::make_pair(0.1, 100.0)},
+       std::make_pair(0.1, 100.0), "%"},
       {"--max-repetitions", &RunConfig::max_repetitions,
        "With --repetitions auto: the cap (3-1000, default 10)", std::make_pair(3.0, 1000.0)},
       {"--lanes", &RunConfig::lanes,
@@ -78,7 +78,7 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       {"--timeout", &RunConfig::timeout_seconds,
        "Seconds one fio phase or probe may take before it is stopped (DNF; "
        "default 0: the suite's own)",
-       std::make_pair(0.0, 7.0 * 24 * 3600)},
+       std::make_pair(0.0, 7.0 * 24 * 3600), "seconds"},
       {"--trace-requests", &RunConfig::trace_requests,
        "Trace every request through the scheduler (root; a device elevbench makes or "
        "the one named with --device): off (default), summary (block events in a "

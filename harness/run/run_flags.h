@@ -34,6 +34,7 @@ struct RunConfigFlag {
   std::string help;  ///< its text in `run --help`
   /// The values a number may take, checked by the parser ([min, max]); none: any.
   std::optional<std::pair<double, double>> range = std::nullopt;
+  const char* unit = "";  ///< the range's unit in its words ("seconds"), or none
 };
 
 /// The table of RunConfig's flags, run's own target flags first, then the plan, in `run

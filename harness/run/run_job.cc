@@ -51,9 +51,23 @@ bool RunJob::MakeWorkDir(std::string* err) {
   // journal refuses them and the capture silently does not start (a relative --out did that).
   std::error_code ec;
   work_dir_ = std::filesystem::absolute(checked_.out_path + ".fio", ec).string();
+  made_dirs_.dirs.clear();  // what does not exist yet, deepest first: what a refusal takes back
+  for (std::filesystem::path p = work_dir_; !p.empty() && p != p.parent_path();
+       p = p.parent_path()) {
+    if (std::filesystem::exists(p, ec)) break;
+    made_dirs_.dirs.push_back(p.string());
+  }
   std::filesystem::create_directories(work_dir_, ec);
   if (!ec) return true;
   return Fail(err, "cannot write results next to " + checked_.out_path + ": " + ec.message());
+}
+
+RunJob::MadeWorkDirs::~MadeWorkDirs() {
+  if (!take_back) return;
+  std::error_code ec;
+  for (const std::string& dir : dirs) {
+    if (!std::filesystem::remove(dir, ec)) break;  // not empty: something else is in it
+  }
 }
 
 void RunJob::DecideRoot() {

@@ -68,6 +68,10 @@ class RunJob {
   /// 1. `<out>.fio/`, where fio's job files and raw outputs are kept beside the results for
   /// audit. False: a usage error (the results cannot be written there).
   [[nodiscard]] bool MakeWorkDir(std::string* err);
+  /// After a refusal in a later step: the job's end (after the journal's restore, which removes
+  /// the files it made there) removes the directories MakeWorkDir made, `<out>.fio/` and the
+  /// parents it had to create, each only while it is empty, so a refused run leaves nothing.
+  void TakeBackWorkDir() { made_dirs_.take_back = true; }
   /// The cells' work directory MakeWorkDir made: always an absolute path, for the journal
   /// refuses a relative one (a cell's tracefs capture would not start).
   const std::string& work_dir() const { return work_dir_; }
@@ -129,6 +133,13 @@ class RunJob {
   MachineInfo machine_;
   CheckedRun checked_;
   std::string work_dir_;
+  // MakeWorkDir's directories, deepest first; declared before the journal, so removed after
+  // its restore.
+  struct MadeWorkDirs {
+    std::vector<std::string> dirs;
+    bool take_back = false;
+    ~MadeWorkDirs();
+  } made_dirs_;
   bool root_ = false;
   bool want_switching_ = false;
   TargetOptions target_options_;

@@ -35,14 +35,17 @@ RunFailure PrepareRunJob(RunJob* job, std::string* err) {
                                          err);
   if (checked != RunFailure::kNone) return checked;
   job->DecideRoot();  // 2
-  return RunJobSteps(job,
-                     {{&RunJob::OpenJournal, RunFailure::kFailure},  // 3
-                      {&RunJob::MakeTarget, RunFailure::kFailure, true},
-                      {&RunJob::AuthorizeSwitching, RunFailure::kUsage},
-                      {&RunJob::SetUpDevices, RunFailure::kFailure},
-                      {&RunJob::MakeMachineCgroups, RunFailure::kFailure},
-                      {&RunJob::OpenTracer, RunFailure::kFailure}},  // 5c
-                     err);
+  const RunFailure prepared = RunJobSteps(job,
+                                          {{&RunJob::OpenJournal, RunFailure::kFailure},  // 3
+                                           {&RunJob::MakeTarget, RunFailure::kFailure, true},
+                                           {&RunJob::AuthorizeSwitching, RunFailure::kUsage},
+                                           {&RunJob::SetUpDevices, RunFailure::kFailure},
+                                           {&RunJob::MakeMachineCgroups, RunFailure::kFailure},
+                                           {&RunJob::OpenTracer, RunFailure::kFailure}},  // 5c
+                                          err);
+  // Refused or failed before any cell: nothing of the run stays, <out>.fio/ included.
+  if (prepared != RunFailure::kNone) job->TakeBackWorkDir();
+  return prepared;
 }
 
 RunFailure RunEndFailure(const RunOutcome& outcome, bool restored, const std::string& out_path,

@@ -22,7 +22,8 @@ enum class RunFailure {
 /// Steps 1 to 5c of `job` in order (Check, FindFio, CheckGlobalTracer, MakeWorkDir, DecideRoot,
 /// OpenJournal, MakeTarget, AuthorizeSwitching, SetUpDevices, MakeMachineCgroups, OpenTracer)
 /// until one fails: kNone when none did, else its kind with err its one line (MakeTarget's
-/// failure during an interrupt is kInterrupted).
+/// failure during an interrupt is kInterrupted). A failure after MakeWorkDir has the job take
+/// back `<out>.fio/` when it ends (RunJob::TakeBackWorkDir).
 RunFailure PrepareRunJob(RunJob* job, std::string* err);
 
 /// How a run whose cells ran ended, after the restore (`restored`: Restore's result): the

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/plain_range.h"
 #include "harness/core/strings.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
@@ -154,14 +155,14 @@ class CommandSuite : public Suite {
                     "A shell command (sh -c) run again and again as the load, in a directory of "
                     "its own on the target (implies --load command)");
     cmd->add_option("--load-size", load_mb_, "MB of the file the load loops over (default 512)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->check(PlainRange(1, 1 << 20));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the program starts (default 5)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(PlainRange(0.0, 3600.0, "seconds"));
     cmd->add_option("--space", space_mb_,
                     "MB the program and its set-up need on the target, to size a device "
                     "elevbench makes (default 256)")
-        ->check(CLI::Range(1, 1 << 24));
+        ->check(PlainRange(1, 1 << 24));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

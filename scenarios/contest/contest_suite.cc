@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "harness/core/plain_range.h"
 #include "harness/tree/compile_tree.h"
 #include "harness/tree/source_tree.h"
 #include "scenarios/contest/contest_cell.h"
@@ -52,7 +53,7 @@ class ContestSuite : public Suite {
                     "C files of the generated compile tree (default " +
                         std::to_string(kDefaultCompileTreeCFiles) +
                         ": about a minute of make -j4 on one CPU of a 2020s machine)")
-        ->check(CLI::Range(1u, 1000000u));
+        ->check(PlainRange(1u, 1000000u, "files"));
     cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--compile-tree", compile_tree_,
                     "Copy this real tree onto the target and compile it instead (with "
@@ -70,10 +71,10 @@ class ContestSuite : public Suite {
     cmd->add_option("--memory", memory_mb_,
                     "MiB of RAM the load sizes follow (default: the machine's): io_load's and "
                     "read_load's files, mem_load's 110 %")
-        ->check(CLI::Range(1, 1 << 24));
+        ->check(PlainRange(1, 1 << 24, "MiB"));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds a load runs before the compile starts (default 3)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(PlainRange(0.0, 3600.0, "seconds"));
     // For tests: the elevbench binary whose `internal` subcommands are mem_load and
     // process_load (default: this process's own executable).
     cmd->add_option("--internal-exe", self_exe_, "")->group("");

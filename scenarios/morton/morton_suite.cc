@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/core/plain_range.h"
 #include "harness/core/strings.h"
 #include "harness/core/system_info.h"
 #include "harness/engine/load_probe.h"
@@ -46,11 +47,11 @@ class MortonSuite : public Suite {
     cmd->add_option("--tree-size", tree_mb_,
                     "MB (10^6 bytes) of one generated kernel tree before --scale (default 142, "
                     "linux-2.4.19's size)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->check(PlainRange(1, 1 << 20, "MB"));
     cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds a load runs before its probe starts (default 10)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(PlainRange(0.0, 3600.0, "seconds"));
     cmd->add_option("--cold-start", cold_start_text_,
                     "Program and arguments started cold from the target in tests 2 and 3, "
                     "standing in for 'ssh testbox xterm -e true' (default 'ssh -V')");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/plain_range.h"
 #include "harness/engine/load_probe.h"
 #include "harness/fio/fio_job_file.h"
 #include "scenarios/nickbench/nickbench_records.h"
@@ -31,11 +32,13 @@ class NickbenchSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--size", size_mb_, "MiB per stream (one file each; default 256)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--benches", benches_text_,
                     "Benches to run, comma separated (default 2,3,4,5,6)");
     cmd->add_option("--block", block_bytes_, "Bytes per read()/write() call (default 4096)")
-        ->check(CLI::Range(512, 64 << 20));
+        ->check(PlainRange(512, 64 << 20, "bytes"));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

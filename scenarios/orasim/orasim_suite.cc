@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
+#include "harness/core/plain_range.h"
 #include "harness/engine/load_probe.h"
 #include "scenarios/orasim/orasim_records.h"
 
@@ -20,15 +21,17 @@ class OrasimSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--size", size_mb_, "MiB of the data file (default 512)")
-        ->check(CLI::Range(16, 1 << 20));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(16, 1 << 20, "MiB"));
     cmd->add_option("--runtime", runtime_s_, "Seconds per run (default 60)")
-        ->check(CLI::Range(1, 24 * 3600));
+        ->check(PlainRange(1, 24 * 3600, "seconds"));
     cmd->add_option("--runs", runs_, "Runs per cell, each one number of the row (default 2)")
-        ->check(CLI::Range(1, 100));
+        ->check(PlainRange(1, 100));
     cmd->add_option("--readers", readers_, "Random 8 KiB reader threads (default 4)")
-        ->check(CLI::Range(0, 256));
+        ->check(PlainRange(0, 256, "threads"));
     cmd->add_option("--writers", writers_, "Synchronous random 8 KiB writer threads (default 1)")
-        ->check(CLI::Range(0, 256));
+        ->check(PlainRange(0, 256, "threads"));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

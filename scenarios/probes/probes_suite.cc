@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/plain_range.h"
 #include "harness/core/system_info.h"
 #include "harness/engine/load_probe.h"
 #include "harness/engine/page_cache.h"
@@ -36,14 +37,16 @@ class ProbesSuite : public Suite {
         "a generated tree)");
     cmd->add_option("--tree-size", tree_mb_,
                     "MB (10^6 bytes) of the generated tree (default 142, linux-2.4.19's size)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->check(PlainRange(1, 1 << 20, "MB"));
     cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--load-size", load_mb_,
                     "MiB of the file the streaming reader or writer loops over (default 512)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the probe starts (default 5)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(PlainRange(0.0, 3600.0, "seconds"));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

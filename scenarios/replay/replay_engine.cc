@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/plain_range.h"
 #include "scenarios/replay/replay_completions.h"
 
 namespace elevbench {
@@ -421,7 +422,7 @@ std::function<int(std::string* err)> AddReplayEngineCommand(CLI::App* cmd) {
   cmd->add_option("--input", args->input, "The replay's input (JSON)")->required();
   cmd->add_option("--result", args->result, "Where to write the result (JSON)")->required();
   cmd->add_option("--timeout", args->timeout, "Seconds until the replay gives up (0: a day)")
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(PlainRange(0.0, 86400.0, "seconds"));
   return [args](std::string* err) {
     ReplayEngineInput input;
     ReplayEngineResult result;

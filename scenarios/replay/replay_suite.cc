@@ -9,6 +9,7 @@
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
+#include "harness/core/plain_range.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/sysfs.h"
@@ -96,7 +97,7 @@ class ReplaySuite : public Suite {
         ->required();
     cmd->add_option("--speed", options_.speed,
                     "Time scale of the replay: 2 = twice as fast (default 1: as recorded)")
-        ->check(CLI::Range(0.001, 1000.0));
+        ->check(PlainRange(0.001, 1000.0, "times"));
     cmd->add_flag("--no-stall", options_.no_stall,
                   "Issue every I/O as soon as the one before it is done, in order (no waits; "
                   "default off)");

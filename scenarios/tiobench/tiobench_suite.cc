@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <sstream>
 
+#include "harness/core/plain_range.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "scenarios/tiobench/tiobench_runner.h"
 
@@ -14,7 +15,9 @@ class TiobenchSuite : public Suite {
   void AddOptions(CLI::App* cmd) override {
     size_option_ = cmd->add_option("--size", size_mb_,
                                    "Total file size in MiB over all threads (default 2xRAM, "
-                                   "200..2000)");
+                                   "200..2000)")
+                       ->type_name("SIZE")
+                       ->transform(MiBSize());
     cmd->add_option("--threads", threads_text_, "Thread counts, comma separated (default 1,2,4,8)");
     cmd->add_option("--block", params_.block_bytes, "Bytes per read()/write() call (default 4096)");
     cmd->add_option("--random", params_.random_ops,

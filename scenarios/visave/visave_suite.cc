@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "harness/core/interrupt.h"
+#include "harness/core/plain_range.h"
 #include "harness/engine/load_probe.h"
 #include "harness/fio/fio_job_file.h"
 #include "scenarios/visave/vi_save.h"
@@ -45,17 +46,19 @@ class VisaveSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--saves", saves_, "Saves per configuration (default 9, as the seed)")
-        ->check(CLI::Range(1, 100000));
+        ->check(PlainRange(1, 100000, "saves"));
     cmd->add_option("--interval", interval_seconds_,
                     "Seconds between the end of a save and the next (default 10; the 2005 "
                     "report slept 60)")
-        ->check(CLI::Range(0.0, 86400.0));
+        ->check(PlainRange(0.0, 86400.0, "seconds"));
     cmd->add_option("--load-size", load_mb_,
                     "MiB of the file the buffered writer loops over (default 1024)")
-        ->check(CLI::Range(1, 1 << 20));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the writer runs before the first save (default 10)")
-        ->check(CLI::Range(0.0, 3600.0));
+        ->check(PlainRange(0.0, 3600.0, "seconds"));
   }
 
   bool Prepare(const MachineInfo&, std::string*) override { return true; }

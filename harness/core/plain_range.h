@@ -1,0 +1,81 @@
+#pragma once
+// A number's limits on the command line in plain words (issue #45): the help shows
+// "N (512 to 67108864 bytes)" (cli.cc turns CLI11's type names into such words) and a value
+// outside them gets "--block: expected 512 to 67108864 bytes, not 100", where CLI::Range said
+// "INT in [512 - 67108864]" and "0.000000 to 604800.000000", and CLI::NonNegativeNumber named a
+// bound of 309 digits.
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace elevbench {
+
+/// "512", "0.001", "604800": a limit as a person writes it.
+inline std::string PlainNumberText(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", v);
+  return text;
+}
+
+/// The words of [min, max] with their unit: "512 to 67108864 bytes", "0 or more" (a max of
+/// 1e18 or more is no bound a person meets).
+inline std::string PlainLimitText(double min, double max, const std::string& unit) {
+  const std::string range = max >= 1e18 ? PlainNumberText(min) + " or more"
+                                        : PlainNumberText(min) + " to " + PlainNumberText(max);
+  return unit.empty() ? range : range + " " + unit;
+}
+
+/// A CLI11 check of [min, max] (`unit` in the words: "seconds", "MiB"), whose description is
+/// the limits' words and whose error is "expected <words>, not <value>".
+template <typename T>
+CLI::Validator PlainRange(T min, T max, const std::string& unit = "") {
+  const double lo = static_cast<double>(min), hi = static_cast<double>(max);
+  const std::string words = PlainLimitText(lo, hi, unit);
+  return CLI::Validator(
+      [lo, hi, words](std::string& value) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(value, v) || v < lo || v > hi) {
+          return "expected " + words + ", not '" + value + "'";
+        }
+        return "";
+      },
+      words);
+}
+
+/// A size in MiB on the command line, as --scratch takes sizes (#45): "64" (MiB), or with
+/// K/M/G/T (powers of 1024, "KiB" … also) "64M", "1G", "524288K", made a number of MiB before
+/// the option's other checks. A size that is no whole number of MiB is refused.
+inline CLI::Validator MiBSize() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        size_t used = 0;
+        double number = 0;
+        try {
+          number = std::stod(value, &used);
+        } catch (...) {
+          return "expected MiB, or a size such as 64M or 1G, not '" + value + "'";
+        }
+        std::string suffix = value.substr(used);
+        if (suffix.empty()) return "";  // MiB already; the option's own checks follow
+        if (suffix.size() == 3 && suffix.substr(1) == "iB") suffix.resize(1);
+        const std::string units = "KMGT";
+        const size_t power = suffix.size() == 1
+                                 ? units.find(static_cast<char>(std::toupper(suffix[0])))
+                                 : std::string::npos;
+        if (power == std::string::npos) {
+          return "expected MiB, or a size such as 64M or 1G, not '" + value + "'";
+        }
+        const double mib = number * static_cast<double>(1ull << (10 * power)) / 1024;
+        if (mib < 0 || mib != static_cast<double>(static_cast<uint64_t>(mib))) {
+          return "expected a whole number of MiB, not '" + value + "'";
+        }
+        value = std::to_string(static_cast<uint64_t>(mib));
+        return "";
+      },
+      "MiB, or 64M, 1G");
+}
+
+}  // namespace elevbench

@@ -1,0 +1,166 @@
+// What a newcomer reads and types (issue #45): every help page ends with its command's exit
+// codes, limits in plain words with their units, one spelling of a flag everywhere (the old
+// kept), and refusals of flags that cannot apply, each one line with exit 2.
+
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/suites.h"
+#include "harness/process/subprocess.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+struct HelpCliRun {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+HelpCliRun RunHelpCli(const std::vector<std::string>& args) {
+  const ProcessResult r = testing::RunElevbenchCli(args);
+  return {r.exit_code, r.output, r.error_output};
+}
+
+void ExpectHelpUsageError(const std::vector<std::string>& args, const std::string& needle) {
+  const HelpCliRun r = RunHelpCli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "error must be one line: " << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+// Every command path below `cmd` ("history", "history import", …), from the table of
+// subcommands itself, so that a new one is checked without a line here.
+void HelpCommandPaths(CLI::App* cmd, std::vector<std::string> path,
+                      std::vector<std::vector<std::string>>* out) {
+  path.push_back(cmd->get_name());
+  out->push_back(path);
+  for (CLI::App* sub : cmd->get_subcommands({})) HelpCommandPaths(sub, path, out);
+}
+
+TEST(CliHelpTest, EveryHelpPageListsItsExitCodes) {
+  CLI::App app;
+  std::vector<std::vector<std::string>> paths;
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (entry.hidden) continue;
+    CLI::App* cmd = app.add_subcommand(entry.name, entry.description);
+    (void)entry.add(cmd, "");
+    HelpCommandPaths(cmd, {}, &paths);
+  }
+  ASSERT_GT(paths.size(), AllSubcommands().size());  // nested ones too (history import, …)
+  for (std::vector<std::string> path : paths) {
+    path.push_back("--help");
+    const HelpCliRun r = RunHelpCli(path);
+    SCOPED_TRACE(path[0] + (path.size() > 2 ? " " + path[1] : ""));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Exit codes: 0 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("; 2 bad command line"), std::string::npos) << r.out;
+  }
+  const HelpCliRun top = RunHelpCli({"--help"});
+  for (const char* code :
+       {"Exit codes: 0 done; 1 ", "; 2 bad", "; 3 compare could not judge", "; 130 interrupted"}) {
+    EXPECT_NE(top.out.find(code), std::string::npos) << code << "\n" << top.out;
+  }
+  const HelpCliRun compare = RunHelpCli({"compare", "--help"});
+  EXPECT_NE(compare.out.find("; 3 the gate could not judge"), std::string::npos) << compare.out;
+  const HelpCliRun run = RunHelpCli({"run", "tiobench", "--help"});
+  EXPECT_NE(run.out.find("; 130 interrupted"), std::string::npos) << run.out;
+}
+
+TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
+  const HelpCliRun nick = RunHelpCli({"run", "nickbench", "--help"});
+  EXPECT_NE(nick.out.find("--block N (512 to 67108864 bytes)"), std::string::npos) << nick.out;
+  EXPECT_EQ(nick.out.find("UINT"), std::string::npos) << nick.out;
+  EXPECT_EQ(nick.out.find("INT in ["), std::string::npos) << nick.out;
+  const HelpCliRun run = RunHelpCli({"run", "--help"});
+  EXPECT_NE(run.out.find("--seed N (0 or more)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--timeout NUMBER (0 to 604800 seconds)"), std::string::npos) << run.out;
+  // A directory that is not there: should the check go, the run is still refused, in step 1.
+  const std::string nowhere = "/nonexistent/elevbench";
+  ExpectHelpUsageError({"run", "tiobench", "--seed", "-1", "--dir", nowhere},
+                       "--seed: expected 0 or more, not '-1'");
+  ExpectHelpUsageError({"run", "tiobench", "--timeout", "-1", "--dir", nowhere},
+                       "--timeout: expected 0 to 604800 seconds, not '-1'");
+  ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
+                       "--block: expected 512 to 67108864 bytes, not '100'");
+}
+
+TEST(CliHelpTest, HistoryImportListsItsOptions) {
+  const HelpCliRun r = RunHelpCli({"history", "import", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("--db"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--replace"), std::string::npos) << r.out;
+}
+
+// Each with a --dir that is not there: should the refusal go, the run is still refused in step 1
+// and makes nothing.
+TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
+  testing::ScopedTempDir temp;
+  const std::string out = temp.path() + "/r.json";
+  const std::string nowhere = temp.path() + "/nonexistent";
+  ExpectHelpUsageError(
+      {"run", "tiobench", "--dir", nowhere, "--no-history", "--db", "x.db", "--out", out},
+      "--db names the history to record the run in, --no-history records it nowhere");
+  ExpectHelpUsageError({"run", "tiobench", "--allow-writes", "--dir", nowhere, "--out", out},
+                       "--allow-writes lets a suite write to the --device you name");
+  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
+                       "--size is an option of a suite (tiobench, ");
+  ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
+                       "give it after the suite's name, e.g. `elevbench run tiobench --size");
+  ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists("x.db"));
+}
+
+// One spelling everywhere, the old one kept: --format json where --json is, disk serve's
+// --disk-set/--disk-trace as run's, sizes with suffixes as --scratch takes them.
+TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "suites"}, {"devices"}, {"disk", "profiles"}}) {
+    std::vector<std::string> json = args, format = args;
+    json.push_back("--json");
+    format.insert(format.end(), {"--format", "json"});
+    const HelpCliRun a = RunHelpCli(json), b = RunHelpCli(format);
+    EXPECT_EQ(b.exit_code, 0) << args[0] << ": " << b.err;
+    if (args[0] != "devices") {  // the devices may change between the two
+      EXPECT_EQ(a.out, b.out) << args[0];
+    }
+    EXPECT_EQ(b.out.rfind("[", 0), 0u) << args[0];
+  }
+  ExpectHelpUsageError({"list", "suites", "--format", "xml"}, "--format");
+  const HelpCliRun serve = RunHelpCli({"disk", "serve", "--help"});
+  EXPECT_NE(serve.out.find("--disk-set"), std::string::npos) << serve.out;
+  EXPECT_NE(serve.out.find("--disk-trace"), std::string::npos) << serve.out;
+  // --size 64M is 64 MiB, as --scratch 1G is 1 GiB: refused here only for not fitting.
+  ExpectHelpUsageError({"run", "tiobench", "--scratch", "512M", "--size", "1G"}, "does not fit");
+  ExpectHelpUsageError({"run", "tiobench", "--scratch", "512M", "--size", "1.5K"},
+                       "--size: expected a whole number of MiB, not '1.5K'");
+  ExpectHelpUsageError({"run", "nickbench", "--size", "2T", "--scratch", "1G"},
+                       "--size: expected 1 to 1048576 MiB, not '2097152'");
+}
+
+// README's usage block says it holds every subcommand and suite: it left out orasim.
+TEST(CliHelpTest, TheReadmeShowsEverySubcommandAndSuite) {
+  const std::string readme =
+      testing::ReadTestFile(std::string(ELEVBENCH_SOURCE_DIR) + "/README.md");
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (entry.hidden) continue;
+    EXPECT_NE(readme.find("build/elevbench " + std::string(entry.name)), std::string::npos)
+        << entry.name;
+  }
+  for (const SuiteEntry& suite : AllSuites()) {
+    EXPECT_NE(readme.find("build/elevbench run " + std::string(suite.name) + " "),
+              std::string::npos)
+        << suite.name;
+  }
+}
+
+}  // namespace
+}  // namespace elevbench
