@@ -133,7 +133,8 @@ SuiteEntry ContestEntry() {
               "--schedulers none,mq-deadline --loads no_load,io_load --compile-size 6 "
               "--memory 24 --warmup 0.5 --machine ram=192M,cpus=1",
           // The compile is CPU-bound: it wants a CPU of its own beside the loads and the disk.
-          .lane_cpus = 2};
+          .lane_cpus = 2,
+          .tables_show_identifiers = true};
 }
 
 }  // namespace
@@ -148,7 +149,8 @@ const std::vector<SuiteEntry>& AllSuites() {
        .measure = TiobenchMeasurements,
        .plot_series = TiobenchPlotSeries,
        .smoke_args = "--schedulers none,mq-deadline --size 16 --threads 1 --random 100",
-       .lane_cpus = 1},
+       .lane_cpus = 1,
+       .tables_show_identifiers = true},
       {.name = "nickbench",
        .description = "Nick Piggin's Benches 2-6: streaming readers and writers side by side",
        .make = MakeNickbenchSuite,

@@ -65,6 +65,9 @@ struct SuiteEntry {
   int lane_cpus = 0;
   /// ...and then why, in the refusal's words ("its probes drop the machine's caches …").
   const char* lanes_refused = "it is not shown to measure in a lane what it measures alone";
+  /// Its text tables name configurations by identifier ("6.18.44-ky"), not by label: the
+  /// verdict under them does too (VerdictSettings::name_by_identifier).
+  bool tables_show_identifiers = false;
 };
 
 /// A hidden `elevbench internal NAME` command: one iteration of a suite's repeated-command

@@ -229,7 +229,7 @@ bool ReportFileByFile(const std::vector<std::string>& paths, const std::string& 
       out[i].text = paths[i] + ": " + file_err;
       return;
     }
-    out[i] = {true, doc.complete, FramePerFileText(paths[i], text, paths.size(), format)};
+    out[i] = {true, doc.complete, FramePerFileText(paths[i], text, i, paths.size(), format)};
   });
   for (const RenderedFile& f : out) {
     if (!f.ok) {

@@ -7,6 +7,7 @@
 #include "app/suites.h"
 #include "harness/core/strings.h"
 #include "harness/stats/verdict.h"
+#include "reporters/failures_text.h"
 #include "reporters/post2003_text.h"
 #include "reporters/render.h"
 #include "reporters/verdict_text.h"
@@ -39,13 +40,17 @@ bool RenderPost2003Part(const ResultsDocument& part_doc, const std::string& part
 }
 
 // The verdict block that ends a text format: from the document's measurements, trace included.
-bool AppendTextVerdict(const ResultsDocument& doc, std::string* text, std::string* err) {
+// It names the configurations as the suite's tables do.
+bool AppendTextVerdict(const ResultsDocument& doc, const SuiteEntry& entry, std::string* text,
+                       std::string* err) {
   std::vector<Measurement> measurements;
   if (!MeasurementsOf(doc, &measurements, err)) {
     *err = "verdict: " + *err;
     return false;
   }
-  *text += RenderVerdictText(ComputeVerdict(doc, measurements, VerdictSettings{}));
+  VerdictSettings settings;
+  settings.name_by_identifier = entry.tables_show_identifiers;
+  *text += RenderVerdictText(ComputeVerdict(doc, measurements, settings));
   return true;
 }
 
@@ -90,7 +95,8 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format,
     return false;
   }
   if (!entry->render(doc, chosen, text, err)) return false;
-  return !options.verdict || AppendTextVerdict(doc, text, err);
+  *text += RenderCellFailuresText(doc);
+  return !options.verdict || AppendTextVerdict(doc, *entry, text, err);
 }
 
 bool RenderReport(std::vector<NamedResults> files, const std::string& format,
@@ -113,13 +119,14 @@ bool RenderReport(std::vector<NamedResults> files, const std::string& format,
     return generic->render(files, options, text, err);
   }
   text->clear();
-  for (const NamedResults& file : files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    const NamedResults& file = files[i];
     std::string one;
     if (!RenderResults(file.doc, format, options, &one, err)) {
       *err = NamedError(file, *err);
       return false;
     }
-    *text += FramePerFileText(file.name, one, files.size(), format);
+    *text += FramePerFileText(file.name, one, i, files.size(), format);
   }
   return true;
 }

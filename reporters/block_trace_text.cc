@@ -45,7 +45,10 @@ nlohmann::json DirectionJson(const TraceDirectionSummary& d) {
 }
 
 std::string ProcessTable(const BlockTraceSummary& s, size_t max_processes) {
-  std::string out = "\n  pid      comm              bios      reads     writes         MB\n";
+  // Every bio in one column: bios = reads + writes + discards + flushes.
+  std::string out =
+      "\n  pid      comm              bios      reads     writes   discards    flushes         "
+      "MB\n";
   size_t shown = 0;
   for (const TraceProcessSummary& p : s.processes) {
     if (shown++ == max_processes) {
@@ -53,10 +56,12 @@ std::string ProcessTable(const BlockTraceSummary& s, size_t max_processes) {
       break;
     }
     char line[160];
-    std::snprintf(line, sizeof line, "  %-8d %-16s %6llu %10llu %10llu %10.2f\n", p.pid,
-                  p.comm.c_str(), static_cast<unsigned long long>(p.ops),
+    std::snprintf(line, sizeof line, "  %-8d %-16s %6llu %10llu %10llu %10llu %10llu %10.2f\n",
+                  p.pid, p.comm.c_str(), static_cast<unsigned long long>(p.ops),
                   static_cast<unsigned long long>(p.reads),
-                  static_cast<unsigned long long>(p.writes), static_cast<double>(p.bytes) / 1e6);
+                  static_cast<unsigned long long>(p.writes),
+                  static_cast<unsigned long long>(p.discards),
+                  static_cast<unsigned long long>(p.flushes), static_cast<double>(p.bytes) / 1e6);
     out += line;
   }
   return out;
@@ -110,7 +115,9 @@ nlohmann::json BlockTraceSummaryJson(const BlockTraceHeader& h, const BlockTrace
                          {"ops", p.ops},
                          {"bytes", p.bytes},
                          {"reads", p.reads},
-                         {"writes", p.writes}});
+                         {"writes", p.writes},
+                         {"discards", p.discards},
+                         {"flushes", p.flushes}});
   }
   return {{"format_version", h.version},
           {"device", h.device},

@@ -1,5 +1,6 @@
 #include "reporters/command_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -60,6 +61,7 @@ std::string CommandCount(double value) {
 }  // namespace
 
 std::string RenderCommandRow(const std::string& label, const CommandRow& row) {
+  if (row.repetitions == 0) return label + " - failed";  // no record: every cell failed
   if (CommandFinished(row) > 0) {
     return label + " - " +
            GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds) + " " +
@@ -92,10 +94,14 @@ std::string RenderCommandText(const nlohmann::json& context, const std::string& 
                               const std::vector<CommandRow>& rows) {
   std::ostringstream out;
   std::vector<uint32_t> repetitions;
-  for (const CommandRow& row : rows) repetitions.push_back(row.repetitions);
+  for (const CommandRow& row : rows) {
+    if (row.repetitions > 0) repetitions.push_back(row.repetitions);
+  }
   out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
   if (rows.empty()) return out.str();
-  const CommandRow& first = rows.front();
+  // The command's words from a row that has records (a failed configuration's row has none).
+  const CommandRow& first = *std::find_if(rows.begin(), rows.end() - 1,
+                                          [](const CommandRow& r) { return r.repetitions > 0; });
   out << first.command
       << (first.load.empty() || first.load == "none" ? "" : " during " + CommandDuring(first))
       << "\n";
@@ -117,7 +123,10 @@ bool RenderCommandReport(const ResultsDocument& doc, const std::string& format, 
       setup != doc.parameters.end() && setup->is_string() ? setup->get<std::string>() : "";
   return RenderSuiteReport(
       doc, format, {"command", {"nick"}}, CommandRecordsFromDocument, AggregateCommandRows,
-      [&](const std::vector<CommandRow>& rows) {
+      [&](std::vector<CommandRow> rows) {
+        InsertFailedRows(
+            doc, "", &rows, [](const CommandRow&, const nlohmann::json&) { return true; },
+            [](const nlohmann::json&) { return CommandRow{}; });
         return RenderCommandText(doc.context, setup_text, rows);
       },
       text, err);

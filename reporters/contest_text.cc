@@ -90,8 +90,19 @@ bool RenderContestReport(const ResultsDocument& doc, const std::string& format, 
   if (!CheckSuiteFormat({"contest", {"contest", "nick"}}, format, err)) return false;
   std::vector<ContestRecord> records;
   if (!ContestRecordsFromDocument(doc, &records, err)) return false;
-  *text =
-      RenderContestText(doc.context, AggregateContestRows(records, IdentifierOrder(doc)), format);
+  std::vector<ContestRow> rows = AggregateContestRows(records, IdentifierOrder(doc));
+  // A configuration whose cells of a load all failed: a row of no runs, "failed".
+  InsertFailedRows(
+      doc, "load", &rows,
+      [](const ContestRow& r, const nlohmann::json& key) {
+        return key.is_string() && r.load == key.get<std::string>();
+      },
+      [](const nlohmann::json& key) {
+        ContestRow row;
+        row.load = key.is_string() ? key.get<std::string>() : std::string();
+        return row;
+      });
+  *text = RenderContestText(doc.context, rows, format);
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "harness/core/strings.h"
 #include "harness/stats/metric_table.h"
 
 namespace elevbench {
@@ -41,13 +42,15 @@ std::string CsvNumber(double value) {
 bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, std::string*) {
   std::ostringstream out;
   out << CsvLine({"file", "suite", "section", "row", "identifier", "label", "scheduler",
-                  "repetition", "metric", "unit", "direction", "value", "status"});
+                  "repetition", "metric", "unit", "direction", "value", "status", "reason"});
   for (const NamedResults& file : files) {
-    for (const Measurement& m : file.measurements) {
+    std::vector<Measurement> measurements = file.measurements;
+    AddFailedConfigurations(file.doc, &measurements);
+    for (const Measurement& m : measurements) {
       out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
                       std::to_string(m.repetition), m.metric.name, m.metric.unit,
                       DirectionName(m.metric.direction), m.status == "ok" ? CsvNumber(m.value) : "",
-                      m.status});
+                      m.status, m.reason});
     }
   }
   *text = out.str();
@@ -60,7 +63,7 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
   out << CsvLine({"file",      "suite",        "section", "row",       "identifier", "label",
                   "scheduler", "metric",       "unit",    "direction", "headline",   "requested",
                   "n",         "not_measured", "mean",    "mean_kind", "stddev",     "cov",
-                  "ci_low",    "ci_high",      "min",     "max"});
+                  "ci_low",    "ci_high",      "min",     "max",       "reason"});
   for (const NamedResults& file : files) {
     for (const MetricRow& r : MetricRowsFrom(file.doc, file.measurements)) {
       const SampleSummary& s = r.summary;
@@ -87,7 +90,8 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
                       number(s.ci_low, s.has_spread),
                       number(s.ci_high, s.has_spread && std::isfinite(s.ci_high)),
                       number(s.min, any),
-                      number(s.max, any)});
+                      number(s.max, any),
+                      JoinWith(r.reasons, "; ")});
     }
   }
   *text = out.str();

@@ -50,7 +50,10 @@ std::string RenderDiskProfilesTable(const std::vector<DiskProfile>& profiles) {
     }
     text += row + "\n";
   }
-  return text;
+  // A datasheet's units, not the reports' MiB: say so under the table.
+  return text +
+         "Capacity in GB (10^9 bytes) and rates in MB/s (10^6 bytes a second), as a disk's "
+         "datasheet gives them; the reports' MB/s are MiB/s (2^20 bytes a second).\n";
 }
 
 }  // namespace elevbench

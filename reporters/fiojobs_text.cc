@@ -1,11 +1,32 @@
 #include "reporters/fiojobs_text.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "reporters/environment_text.h"
 #include "reporters/job_table.h"
 #include "reporters/suite_report.h"
 #include "scenarios/fiojobs/fiojobs_aggregate.h"
 
 namespace elevbench {
+namespace {
+
+// A configuration with cells but no row in the table (every cell failed): one row that says so.
+std::string FailedFioJobsRows(const ResultsDocument& doc, const FioJobsTable& table) {
+  std::string out;
+  for (const auto& [identifier, key] : CellVariantKeys(doc, "")) {
+    const bool has_rows =
+        std::any_of(table.rows.begin(), table.rows.end(),
+                    [&](const FioJobsRow& r) { return r.configuration == identifier; });
+    if (has_rows) continue;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-20s %-24s failed\n", "(every job)", identifier.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
 
 bool RenderFioJobsReport(const ResultsDocument& doc, const std::string& format, std::string* text,
                          std::string* err) {
@@ -19,7 +40,7 @@ bool RenderFioJobsReport(const ResultsDocument& doc, const std::string& format, 
     out += "\nfio jobs of " + table.job_file +
            " (MB/s and IOPS: harmonic means over the repetitions; latency percentiles over "
            "every I/O)\n" +
-           RenderJobTable(table.rows, disk);
+           RenderJobTable(table.rows, disk) + FailedFioJobsRows(doc, table);
   }
   *text = std::move(out);
   return true;

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "reporters/failures_text.h"
 #include "reporters/markup_escape.h"
 #include "reporters/plots.h"
 #include "reporters/verdict_text.h"
@@ -108,6 +109,15 @@ void RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstrea
   out << "</section>\n";
 }
 
+// The configurations whose cells failed, with the reasons, under the file's tables.
+void RenderHtmlCellFailures(const ResultsDocument& doc, std::ostringstream& out) {
+  const std::vector<std::string> lines = CellFailureLines(doc);
+  if (lines.empty()) return;
+  out << "<h4>Failed cells</h4>\n<ul class=\"failures\">\n";
+  for (const std::string& line : lines) out << "<li>" << MarkupEscape(line) << "</li>\n";
+  out << "</ul>\n";
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
@@ -149,6 +159,7 @@ std::string RenderHtmlReport(const std::vector<NamedResults>& files, const Gnupl
       }
       out << "</ul>\n";
     }
+    RenderHtmlCellFailures(file.doc, out);
     if (!plots.empty()) {
       // Without gnuplot every plot still has its place, with a note saying why it is empty.
       if (can_plot) DrawPlots(&plots, "f" + std::to_string(f) + "p", gnuplot);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "reporters/failures_text.h"
 #include "reporters/verdict_text.h"
 
 namespace elevbench {
@@ -139,6 +140,10 @@ std::string RenderMarkdownReport(const std::vector<NamedResults>& files, bool ve
       }
       out << "\n";
     }
+    const std::vector<std::string> failures = CellFailureLines(file.doc);
+    if (!failures.empty()) out << "Failed cells:\n\n";
+    for (const std::string& line : failures) out << "- " << MarkdownEscape(line) << "\n";
+    if (!failures.empty()) out << "\n";
   }
   std::string text = out.str();
   // One trailing newline, not a blank line.

@@ -37,17 +37,18 @@ std::string PartialNote(const MortonProbeRow& p) {
   return note;
 }
 
-std::string LoadText(const std::vector<MortonLoadRow>& load, const MortonDiskRates& disk) {
+// "(streaming writer 40.1 MB/s into the page cache)": the loads are buffered, so their rate is
+// the page cache's, which may be far above the disk's (12805.7 MB/s on a 49 MB/s disk).
+std::string LoadText(const std::vector<MortonLoadRow>& load) {
   std::string text;
   for (const MortonLoadRow& l : load) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s %.1f MB/s",
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s %.1f MB/s %s the page cache",
                   l.name == "streaming-writer"   ? "streaming writer"
                   : l.name == "streaming-reader" ? "streaming reader"
                                                  : l.name.c_str(),
-                  l.mb_s);
-    text += (text.empty() ? "" : ", ") + std::string(buf) +
-            PageCacheMark(l.mb_s, l.direction == "write" ? disk.write_mb_s : disk.read_mb_s);
+                  l.mb_s, l.direction == "write" ? "into" : "from");
+    text += (text.empty() ? "" : ", ") + std::string(buf);
   }
   return text.empty() ? "" : " (" + text + ")";
 }
@@ -75,9 +76,9 @@ std::string MortonSecondsText(double seconds) {
   return buf;
 }
 
-std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row,
-                                         const MortonDiskRates& disk) {
+std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row) {
   std::vector<std::string> lines;
+  if (row.repetitions == 0) return {label + ": failed"};  // no record: every cell failed
   const MortonTimeStyle style = MortonTimeStyleOf(row.test);
   if (style == MortonTimeStyle::kSeconds) {
     std::string line = label + ": ";
@@ -87,7 +88,7 @@ std::vector<std::string> RenderMortonRow(const std::string& label, const MortonR
       line += p.ok > 0 ? MortonSecondsText(p.elapsed_seconds) + " seconds" + PartialNote(p)
                        : NotFinishedText(p);
     }
-    lines.push_back(line + LoadText(row.load, disk));
+    lines.push_back(line + LoadText(row.load));
     return lines;
   }
   lines.push_back(label + ":");
@@ -109,10 +110,10 @@ std::vector<std::string> RenderMortonRow(const std::string& label, const MortonR
 std::string RenderMortonText(const nlohmann::json& context, const std::vector<MortonRow>& rows) {
   std::ostringstream out;
   std::vector<uint32_t> repetitions;
-  for (const MortonRow& row : rows) repetitions.push_back(row.repetitions);
+  for (const MortonRow& row : rows) {
+    if (row.repetitions > 0) repetitions.push_back(row.repetitions);
+  }
   out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
-  const MortonDiskRates disk{EmulatedMediaRateMbS(context, false),
-                             EmulatedMediaRateMbS(context, true)};
   for (size_t i = 0; i < rows.size();) {
     const int test = rows[i].test;
     if (i > 0) out << "\n";
@@ -122,7 +123,7 @@ std::string RenderMortonText(const nlohmann::json& context, const std::vector<Mo
     for (; i < rows.size() && rows[i].test == test; ++i) {
       const std::string label = rows[i].label.empty() ? rows[i].identifier : rows[i].label;
       if (blocks) out << "\n";
-      for (const std::string& line : RenderMortonRow(label, rows[i], disk)) out << line << "\n";
+      for (const std::string& line : RenderMortonRow(label, rows[i])) out << line << "\n";
     }
   }
   return out.str();
@@ -132,8 +133,26 @@ bool RenderMortonReport(const ResultsDocument& doc, const std::string& format, s
                         std::string* err) {
   return RenderSuiteReport(
       doc, format, {"morton", {"akpm"}}, MortonRecordsFromDocument, AggregateMortonRows,
-      [&](const std::vector<MortonRow>& rows) { return RenderMortonText(doc.context, rows); }, text,
-      err);
+      [&](std::vector<MortonRow> rows) {
+        InsertFailedRows(
+            doc, "test", &rows,
+            [](const MortonRow& r, const nlohmann::json& key) {
+              return key.is_number_integer() && r.test == key.get<int>();
+            },
+            [&](const nlohmann::json& key) {
+              MortonRow row;
+              row.test = key.is_number_integer() ? key.get<int>() : 0;
+              for (const MortonRow& r : rows) {  // the test's words, from a row that has them
+                if (r.test == row.test && r.repetitions > 0) {
+                  row.description = r.description;
+                  row.stand_in = r.stand_in;
+                }
+              }
+              return row;
+            });
+        return RenderMortonText(doc.context, rows);
+      },
+      text, err);
 }
 
 }  // namespace elevbench

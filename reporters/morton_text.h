@@ -28,17 +28,11 @@ namespace elevbench {
 /// remain ("12.34", "0.050", "0.0041"); "0.00" for zero.
 std::string MortonSecondsText(double seconds);
 
-/// What the disk can do, for PageCacheMark (0: unknown, nothing is marked).
-struct MortonDiskRates {
-  double read_mb_s = 0;
-  double write_mb_s = 0;
-};
-
 /// The lines of one row (one label's part of a test block), each without newline: "AS:" and
-/// the time lines for #1 and #5, "AS: 12.34 seconds (streaming writer 40.1 MB/s)" otherwise; a
-/// load's rate above what `disk` can do is marked "(page cache)".
-std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row,
-                                         const MortonDiskRates& disk = {});
+/// the time lines for #1 and #5, "AS: 12.34 seconds (streaming writer 40.1 MB/s into the page
+/// cache)" otherwise. A load's rate is its read()/write() calls' (buffered: the page cache
+/// serves them), never the disk's: the records hold no device counters of the load's window.
+std::vector<std::string> RenderMortonRow(const std::string& label, const MortonRow& row);
 
 /// The whole report from aggregated rows (AggregateMortonRows order): the environment header of
 /// `context`, "(means of N repetitions)" when rows cover more than one, then per test its block.

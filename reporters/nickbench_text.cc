@@ -37,7 +37,9 @@ std::string RenderNickbenchText(const nlohmann::json& context,
                                 const std::vector<NickbenchRow>& rows) {
   std::ostringstream out;
   std::vector<uint32_t> repetitions;
-  for (const NickbenchRow& row : rows) repetitions.push_back(row.repetitions);
+  for (const NickbenchRow& row : rows) {
+    if (row.repetitions > 0) repetitions.push_back(row.repetitions);
+  }
   const uint32_t requested = RequestedRepetitions(context);
   out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n"
       << MeansLine(repetitions, "IO Rate is a harmonic mean");
@@ -51,8 +53,12 @@ std::string RenderNickbenchText(const nlohmann::json& context,
       const std::string title = NickbenchTitle(bench);
       out << (title.empty() ? "Bench " + std::to_string(bench) : title) << "\n";
     }
-    out << RenderNickbenchRow(row.label.empty() ? row.identifier : row.label, row.bench,
-                              row.io_rate_mb_s, row.metric, disk)
+    const std::string& label = row.label.empty() ? row.identifier : row.label;
+    if (row.repetitions == 0) {  // every cell failed: "Failed cells" below says why
+      out << label << " - failed\n";
+      continue;
+    }
+    out << RenderNickbenchRow(label, row.bench, row.io_rate_mb_s, row.metric, disk)
         << ShortRowMark(row.repetitions, requested) << "\n";
   }
   return out.str();
@@ -62,7 +68,19 @@ bool RenderNickbenchReport(const ResultsDocument& doc, const std::string& format
                            std::string* err) {
   return RenderSuiteReport(
       doc, format, {"nickbench", {"nick"}}, NickbenchRecordsFromDocument, AggregateNickbenchRows,
-      [&](const std::vector<NickbenchRow>& rows) { return RenderNickbenchText(doc.context, rows); },
+      [&](std::vector<NickbenchRow> rows) {
+        InsertFailedRows(
+            doc, "bench", &rows,
+            [](const NickbenchRow& r, const nlohmann::json& key) {
+              return key.is_number_integer() && r.bench == key.get<int>();
+            },
+            [](const nlohmann::json& key) {
+              NickbenchRow row;
+              row.bench = key.is_number_integer() ? key.get<int>() : 0;
+              return row;
+            });
+        return RenderNickbenchText(doc.context, rows);
+      },
       text, err);
 }
 

@@ -37,7 +37,7 @@ std::string RenderNickbenchRow(const std::string& label, int bench, double io_ra
 /// The whole report from aggregated rows (in AggregateNickbenchRows order): the environment
 /// header of `context`, the heading, "(means of N repetitions)" when rows average more than one
 /// repetition, then per bench its title and its rows. A row without a label prints its
-/// identifier.
+/// identifier; a row of no repetitions (every cell of the bench failed) "LABEL - failed".
 std::string RenderNickbenchText(const nlohmann::json& context,
                                 const std::vector<NickbenchRow>& rows);
 

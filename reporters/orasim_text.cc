@@ -30,12 +30,16 @@ std::string RenderOrasimText(const nlohmann::json& context, const std::vector<Or
   out << RenderEnvironmentHeader(context) << kOrasimHeading << "\n"
       << MeansLine(repetitions, "scores are harmonic means");
   for (const OrasimRow& row : rows) {
+    const std::string& label = row.label.empty() ? row.identifier : row.label;
+    if (row.scores.empty()) {  // no record: every cell failed
+      out << label << " - failed\n";
+      continue;
+    }
     uint32_t fewest = 0;
     if (!row.repetitions.empty()) {
       fewest = *std::min_element(row.repetitions.begin(), row.repetitions.end());
     }
-    out << RenderOrasimRow(row.label.empty() ? row.identifier : row.label, row.scores)
-        << ShortRowMark(fewest, requested) << "\n";
+    out << RenderOrasimRow(label, row.scores) << ShortRowMark(fewest, requested) << "\n";
   }
   return out.str();
 }
@@ -44,8 +48,13 @@ bool RenderOrasimReport(const ResultsDocument& doc, const std::string& format, s
                         std::string* err) {
   return RenderSuiteReport(
       doc, format, {"orasim", {"nick"}}, OrasimRecordsFromDocument, AggregateOrasimRows,
-      [&](const std::vector<OrasimRow>& rows) { return RenderOrasimText(doc.context, rows); }, text,
-      err);
+      [&](std::vector<OrasimRow> rows) {
+        InsertFailedRows(
+            doc, "", &rows, [](const OrasimRow&, const nlohmann::json&) { return true; },
+            [](const nlohmann::json&) { return OrasimRow{}; });
+        return RenderOrasimText(doc.context, rows);
+      },
+      text, err);
 }
 
 }  // namespace elevbench

@@ -58,6 +58,7 @@ std::string FailedHow(const ProbeRow& row) {
 }
 
 std::string RenderProbeRow(const std::string& label, const ProbeRow& row) {
+  if (row.repetitions == 0) return label + " - failed";  // no record: every cell failed
   if (Finished(row) > 0) {
     return label + " - " +
            GnuTimeCutLine(row.user_seconds, row.system_seconds, row.elapsed_seconds);
@@ -91,7 +92,9 @@ std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& ro
 std::string RenderProbesText(const nlohmann::json& context, const std::vector<ProbeRow>& rows) {
   std::ostringstream out;
   std::vector<uint32_t> repetitions;
-  for (const ProbeRow& row : rows) repetitions.push_back(row.repetitions);
+  for (const ProbeRow& row : rows) {
+    if (row.repetitions > 0) repetitions.push_back(row.repetitions);
+  }
   out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
   for (size_t i = 0; i < rows.size();) {
     const std::string& probe = rows[i].probe;
@@ -112,8 +115,20 @@ bool RenderProbesReport(const ResultsDocument& doc, const std::string& format, s
                         std::string* err) {
   return RenderSuiteReport(
       doc, format, {"probes", {"nick"}}, ProbeRecordsFromDocument, AggregateProbeRows,
-      [&](const std::vector<ProbeRow>& rows) { return RenderProbesText(doc.context, rows); }, text,
-      err);
+      [&](std::vector<ProbeRow> rows) {
+        InsertFailedRows(
+            doc, "probe", &rows,
+            [](const ProbeRow& r, const nlohmann::json& key) {
+              return key.is_string() && r.probe == key.get<std::string>();
+            },
+            [](const nlohmann::json& key) {
+              ProbeRow row;
+              row.probe = key.is_string() ? key.get<std::string>() : std::string();
+              return row;
+            });
+        return RenderProbesText(doc.context, rows);
+      },
+      text, err);
 }
 
 }  // namespace elevbench

@@ -61,10 +61,14 @@ bool IsPerFileFormat(const std::string& format) {
   return generic == nullptr || generic->per_file;
 }
 
-std::string FramePerFileText(const std::string& name, const std::string& text, size_t count,
-                             const std::string& format) {
-  if (count > 1 && format != "json") return "==> " + name + " <==\n" + text + "\n";
-  return text;
+std::string FramePerFileText(const std::string& name, const std::string& text, size_t index,
+                             size_t count, const std::string& format) {
+  if (count <= 1) return text;
+  if (format != "json") return "==> " + name + " <==\n" + text + "\n";
+  // One JSON array of the documents: "[" before the first, "," after each but the last.
+  std::string body = text;
+  while (!body.empty() && body.back() == '\n') body.pop_back();
+  return (index == 0 ? "[\n" : "") + body + (index + 1 == count ? "\n]\n" : ",\n");
 }
 
 }  // namespace elevbench

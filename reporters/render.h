@@ -44,9 +44,11 @@ const ReportFormat* FindGenericReportFormat(const std::string& name);
 /// empty default), false for the generic formats that combine the files.
 bool IsPerFileFormat(const std::string& format);
 
-/// One file's `text` as RenderReport prints it among `count` files in a per-file format: with
-/// more than one file and a text format, between "==> NAME <==" and a blank line; else as is.
-std::string FramePerFileText(const std::string& name, const std::string& text, size_t count,
-                             const std::string& format);
+/// One file's `text`, the `index`th of `count`, as RenderReport prints it in a per-file format:
+/// with more than one file, a text format between "==> NAME <==" and a blank line, and json as
+/// an element of one JSON array ("[" before the first document, "," between, "]" after the
+/// last); with one file, as is.
+std::string FramePerFileText(const std::string& name, const std::string& text, size_t index,
+                             size_t count, const std::string& format);
 
 }  // namespace elevbench

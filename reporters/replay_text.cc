@@ -1,8 +1,10 @@
 #include "reporters/replay_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "reporters/environment_text.h"
+#include "reporters/suite_report.h"
 #include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_records.h"
 #include "scenarios/replay/replay_summary.h"
@@ -122,6 +124,15 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
          " ms at p99)\n" + head;
   const ReplaySummary summary = SummarizeReplay(records, IdentifierOrder(doc));
   for (const ReplayConfigurationSummary& c : summary.configurations) out += ConfigurationLine(c);
+  for (const auto& [identifier, key] : CellVariantKeys(doc, "")) {  // every cell failed: a row
+    const bool has_row = std::any_of(
+        summary.configurations.begin(), summary.configurations.end(),
+        [&](const ReplayConfigurationSummary& c) { return c.identifier == identifier; });
+    if (has_row) continue;
+    char line[160];
+    std::snprintf(line, sizeof line, "%-24s failed\n", identifier.c_str());
+    out += line;
+  }
   *text = out + "\n" + RenderProcessRows(summary.processes, DependentReplayer(doc)) + "\n" +
           CheckLine(records, summary, DependentReplayer(doc));
   return true;

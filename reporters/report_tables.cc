@@ -312,9 +312,11 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
   bool failed = false;
   bool cut = false;
   bool differs = false;
+  bool mb = false;
   for (const ReportTable& t : tables) {
     for (const ReportColumn& c : t.columns) {
       if (c.metric.mean == MeanKind::kHarmonic) hmean.insert(c.metric.name);
+      mb = mb || c.metric.unit.find("MB") != std::string::npos;
     }
     for (const ReportRow& r : t.rows) {
       incomplete = incomplete || r.incomplete;
@@ -349,6 +351,11 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
     lines.push_back("Harmonic means (rates): " + names +
                     "; the other metrics are arithmetic "
                     "means.");
+  }
+  if (mb) {
+    lines.push_back(
+        "MB is 2^20 bytes (MiB), as tiobench counted it: MB/s is MiB a second; only the emulated "
+        "disk's profile rates are decimal (10^6 bytes a second).");
   }
   if (differs) lines.push_back("(n=k) after a value: that cell is made of k repetitions.");
   if (incomplete) {

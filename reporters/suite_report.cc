@@ -21,4 +21,18 @@ void LabelFromDocument(const ResultsDocument& doc, const std::string& identifier
   if (label->empty() && i < doc.labels.size()) *label = doc.labels[i];
 }
 
+std::vector<std::pair<std::string, nlohmann::json>> CellVariantKeys(const ResultsDocument& doc,
+                                                                    const std::string& field) {
+  std::vector<std::pair<std::string, nlohmann::json>> keys;
+  for (const CellRecord& cell : doc.cells) {
+    nlohmann::json value;
+    if (!field.empty() && cell.variant.is_object() && cell.variant.contains(field)) {
+      value = cell.variant[field];
+    }
+    std::pair<std::string, nlohmann::json> key{cell.identifier, std::move(value)};
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
 }  // namespace elevbench

@@ -5,7 +5,10 @@
 // a label the document's label of its identifier, and render. A reporter keeps only what is its
 // own: its formats, and its layout of the aggregated rows.
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/results/results_document.h"
@@ -27,6 +30,41 @@ struct SuiteFormats {
 /// *label is empty and the document has that entry; otherwise leaves *label as it is.
 void LabelFromDocument(const ResultsDocument& doc, const std::string& identifier,
                        std::string* label);
+
+/// The cells' variants as (configuration, variant member `field`) pairs, each once, in the
+/// cells' order; the member is null in a cell without it, and always null when `field` is "".
+std::vector<std::pair<std::string, nlohmann::json>> CellVariantKeys(const ResultsDocument& doc,
+                                                                    const std::string& field);
+
+/// Adds to `rows` a row for each configuration × variant (CellVariantKeys of `field`) that has
+/// cells but no row (every such cell failed): `make(key)` builds it, given the identifier and
+/// the document's label here. `same(row, key)` says whether a row is of that variant. The row
+/// goes before the first row of its variant whose configuration comes later in
+/// IdentifierOrder(doc), else after the last row of its variant, else last.
+template <typename Row, typename Same, typename Make>
+void InsertFailedRows(const ResultsDocument& doc, const std::string& field, std::vector<Row>* rows,
+                      const Same& same, const Make& make) {
+  const std::vector<std::string> order = IdentifierOrder(doc);
+  auto rank = [&](const std::string& id) { return std::find(order.begin(), order.end(), id); };
+  for (const auto& [identifier, key] : CellVariantKeys(doc, field)) {
+    auto of_key = [&](const Row& r) { return same(r, key); };
+    if (std::any_of(rows->begin(), rows->end(),
+                    [&](const Row& r) { return r.identifier == identifier && of_key(r); })) {
+      continue;
+    }
+    Row row = make(key);
+    row.identifier = identifier;
+    LabelFromDocument(doc, identifier, &row.label);
+    auto at = std::find_if(rows->begin(), rows->end(), [&](const Row& r) {
+      return of_key(r) && rank(r.identifier) > rank(identifier);
+    });
+    if (at == rows->end()) {
+      auto last = std::find_if(rows->rbegin(), rows->rend(), of_key);
+      at = last == rows->rend() ? rows->end() : last.base();
+    }
+    rows->insert(at, std::move(row));
+  }
+}
 
 /// A suite's reader of its records from a results document (its *RecordsFromDocument).
 template <typename Record>

@@ -1,9 +1,12 @@
 #include "reporters/tiobench_text.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "reporters/environment_text.h"
 #include "reporters/repetitions_text.h"
@@ -94,8 +97,55 @@ std::string MetricColumns(uint32_t threads, const TioRowMetrics& m, int lat_pct_
   row += " " + PerlNumericField(m.max_latency_ms, 11, 2);
   row += "  " + PerlNumericField(m.lat_pct_over_2s, lat_pct_width, lat_pct_decimals);
   row += " " + PerlNumericField(m.lat_pct_over_10s, lat_pct_width, lat_pct_decimals);
-  row += " " + PerlNumericField(m.cpu_eff, 5, 0);
+  // CPU Eff is Rate ÷ CPU%: undefined, "-", where no CPU time was measured (a 0 % row).
+  row += " " + (m.cpu_pct > 0 ? PerlNumericField(m.cpu_eff, 5, 0) : RightField("-", 5));
   return row;
+}
+
+// A configuration × thread count with cells but no record in a phase (every cell failed): its
+// row says so, so the configuration stays in the table ("Failed cells" below gives the reason).
+std::string FailedTioRow(const TioTableRow& row, const TiobenchParams& params, TioLayout layout) {
+  const std::string threads = RightField(std::to_string(row.threads), 3) + "  failed";
+  if (layout == TioLayout::kNick) return LeftField(row.identifier, 15) + " " + threads;
+  return LeftField(row.identifier, 28) + " " + CentreField(std::to_string(params.size_mb), 6) +
+         " " + CentreField(std::to_string(params.block_bytes), 5) + " " + threads;
+}
+
+// `rows` with a row of no repetitions for each phase × configuration × thread count that has
+// cells in the document but no record, in the table's order: configurations in `order`, then
+// thread counts ascending.
+std::vector<TioTableRow> WithFailedTioRows(const ResultsDocument& doc,
+                                           const std::vector<std::string>& order,
+                                           std::vector<TioTableRow> rows) {
+  std::set<std::pair<std::string, uint32_t>> cells;
+  for (const CellRecord& cell : doc.cells) {
+    if (cell.variant.is_object() && cell.variant.contains("threads") &&
+        cell.variant["threads"].is_number_unsigned()) {
+      cells.insert({cell.identifier, cell.variant["threads"].get<uint32_t>()});
+    }
+  }
+  const size_t before = rows.size();
+  for (TioPhase phase : kTioReportOrder) {
+    for (const auto& [identifier, threads] : cells) {
+      const bool present = std::any_of(rows.begin(), rows.begin() + before, [&](const auto& r) {
+        return r.phase == phase && r.identifier == identifier && r.threads == threads;
+      });
+      if (present) continue;
+      TioTableRow failed;
+      failed.identifier = identifier;
+      failed.threads = threads;
+      failed.phase = phase;
+      rows.push_back(failed);
+    }
+  }
+  if (rows.size() == before) return rows;
+  auto rank = [&](const std::string& id) {
+    return static_cast<size_t>(std::find(order.begin(), order.end(), id) - order.begin());
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const TioTableRow& a, const TioTableRow& b) {
+    return std::tuple(rank(a.identifier), a.threads) < std::tuple(rank(b.identifier), b.threads);
+  });
+  return rows;
 }
 
 }  // namespace
@@ -125,7 +175,9 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
     out << kTiobenchUnits;
   }
   std::vector<uint32_t> repetitions;
-  for (const TioTableRow& row : rows) repetitions.push_back(row.repetitions);
+  for (const TioTableRow& row : rows) {
+    if (row.repetitions > 0) repetitions.push_back(row.repetitions);
+  }
   out << MeansLine(repetitions, "Rate and CPU Eff are harmonic means");
   const uint32_t requested = RequestedRepetitions(context);
   bool header_done = false;
@@ -137,6 +189,10 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
     }
     for (const TioTableRow& row : rows) {
       if (row.phase != phase) continue;
+      if (row.repetitions == 0) {
+        out << FailedTioRow(row, params, layout) << "\n";
+        continue;
+      }
       out << (layout == TioLayout::kNick
                   ? RenderNickRow(row.identifier, row.threads, row.mean)
                   : RenderTiobenchRow(row.identifier, params.size_mb, params.block_bytes,
@@ -156,7 +212,9 @@ bool RenderTiobenchReport(const ResultsDocument& doc, const std::string& format,
       !TioRecordsFromDocument(doc, &records, err)) {
     return false;
   }
-  *text = RenderTiobenchTables(doc.context, params, AggregateTioRows(records, IdentifierOrder(doc)),
+  const std::vector<std::string> order = IdentifierOrder(doc);
+  *text = RenderTiobenchTables(doc.context, params,
+                               WithFailedTioRows(doc, order, AggregateTioRows(records, order)),
                                format == "nick" ? TioLayout::kNick : TioLayout::kTiobench);
   return true;
 }

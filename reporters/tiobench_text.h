@@ -34,12 +34,14 @@ std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, u
                               uint32_t threads, const TioRowMetrics& m);
 
 /// All four sections (unit information, then Sequential Reads, Random Reads, Sequential Writes,
-/// Random Writes) of the aggregated `rows`, preceded by the environment header of `context`.
+/// Random Writes) of the aggregated `rows`, preceded by the environment header of `context`. A row
+/// of no repetitions is a configuration whose cells all failed: "<identifier> <threads>  failed".
 std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchParams& params,
                                  const std::vector<TioTableRow>& rows, TioLayout layout);
 
 /// The suite's renderer (SuiteRenderer): `format` "nick" or "tiobench"; err when the records or
-/// parameters of `doc` are not tiobench's.
+/// parameters of `doc` are not tiobench's. A configuration × thread count with cells but no
+/// record (every cell failed) is a "failed" row in every section.
 [[nodiscard]] bool RenderTiobenchReport(const ResultsDocument& doc, const std::string& format,
                                         std::string* text, std::string* err);
 

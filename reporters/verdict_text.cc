@@ -49,8 +49,12 @@ std::string MeanText(const VerdictConfiguration& c, const MetricInfo& metric) {
   return ReportNumber(c.mean) + (metric.unit.empty() ? "" : " " + metric.unit);
 }
 
-// "1.03×, p=0.008, n=5": what a "no difference" says of one other configuration.
+// "1.03×, p=0.008, n=5": what a "no difference" says of one other configuration; "identical
+// values, n=1" when both sides had the same numbers.
 std::string NoDifferenceDetail(const VerdictLine& line, const VerdictVersus& v) {
+  if (v.identical) {
+    return "identical values, " + NText(line.best.n, v.other.n) + PartialText(v.other);
+  }
   return RatioText(v.ratio) + ", " + (v.tested ? PText(v.p_value) + ", " : std::string()) +
          NText(line.best.n, v.other.n) + PartialText(v.other);
 }
@@ -182,7 +186,9 @@ void VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* head
   sections->clear();
   for (size_t i = 0; i < files.size(); ++i) {
     const NamedResults& file = files[i];
-    const VerdictBlock block = ComputeVerdict(file.doc, file.measurements, VerdictSettings{});
+    VerdictSettings settings;  // md's and html's tables name configurations by identifier
+    settings.name_by_identifier = true;
+    const VerdictBlock block = ComputeVerdict(file.doc, file.measurements, settings);
     if (i == 0) *heading = VerdictHeading(block);
     VerdictSection section;
     if (files.size() > 1)

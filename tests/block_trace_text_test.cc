@@ -40,5 +40,32 @@ TEST(BlockTraceTextTest, SequentialIsPerProcessAndDirection) {
   EXPECT_EQ(s.SpanBytes(), 516u * 512);
 }
 
+// A process's row adds up: every bio is a read, a write, a discard or a flush, each with its
+// column (issue 45: flushes were counted in bios and had no column).
+TEST(BlockTraceTextTest, ProcessRowsAddUp) {
+  BlockTrace t;
+  t.header.device_bytes = 1 << 30;
+  t.header.duration_ns = 1000000000;
+  t.records = {{0, 7, "jbd2", BlockTraceOp::kWrite, 0, 0, 8, -1},
+               {1, 7, "jbd2", BlockTraceOp::kFlush, 0, 0, 0, -1},
+               {2, 7, "jbd2", BlockTraceOp::kDiscard, 0, 64, 8, -1},
+               {3, 7, "jbd2", BlockTraceOp::kFlush, 0, 0, 0, -1}};
+  const BlockTraceSummary s = SummarizeBlockTrace(t);
+  ASSERT_EQ(s.processes.size(), 1u);
+  const TraceProcessSummary& p = s.processes[0];
+  EXPECT_EQ(p.ops, 4u);
+  EXPECT_EQ(p.reads + p.writes + p.discards + p.flushes, p.ops);
+  EXPECT_EQ(p.flushes, 2u);
+  const std::string text = RenderBlockTraceText(t.header, s);
+  EXPECT_NE(text.find("bios      reads     writes   discards    flushes         MB\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("jbd2                  4          0          1          1          2"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = BlockTraceSummaryJson(t.header, s);
+  EXPECT_EQ(j["processes"][0]["flushes"], 2);
+}
+
 }  // namespace
 }  // namespace elevbench

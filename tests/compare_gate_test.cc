@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <optional>
 
@@ -258,7 +259,7 @@ TEST(CompareGateTest, TheIssuesComparesFailTheGateWithTheCauseOnOneLine) {
       {{five, mixed},
        1,
        {"gate: regressed", "failed/DNF in new", "6.18.44-ky", "untested change",
-        "6.18.44-dl rate_mb_s -87.95%", "only in base",
+        "6.18.44-dl rate_mb_s -91.39%", "only in base",
         "parameters differ (random_ops, size_mb, "
         "threads)",
         "--allow failed,inconclusive,missing,parameters to accept"}},
@@ -290,6 +291,25 @@ TEST(CompareGateTest, TheIssuesComparesFailTheGateWithTheCauseOnOneLine) {
       EXPECT_NE(r.error_output.find(cause), std::string::npos) << cause << " in " << r.error_output;
     }
   }
+}
+
+// docs/compare.md quotes the gate's line of the first compare above: it is what the command
+// prints, word for word (issue 45: the doc said 4 untested changes and 24 rows, the command 7
+// and 28).
+TEST(CompareGateTest, TheDocsQuoteIsWhatTheCommandPrints) {
+  std::ifstream doc(testing::TestDataPath("../docs/compare.md"));
+  ASSERT_TRUE(doc.good());
+  std::string line;
+  std::string quoted;
+  while (std::getline(doc, line)) {
+    if (line.rfind("elevbench: gate: regressed: ", 0) == 0) quoted = line;
+  }
+  ASSERT_FALSE(quoted.empty()) << "docs/compare.md quotes no gate line";
+  const ProcessResult r = testing::RunElevbenchCli(
+      {"compare", testing::TestDataPath("fixtures/report_tiobench_5cfg.json"),
+       testing::TestDataPath("fixtures/report_tiobench_mixed.json")},
+      60);
+  EXPECT_EQ(r.error_output, quoted + "\n");
 }
 
 }  // namespace

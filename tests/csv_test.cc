@@ -80,8 +80,8 @@ TEST(CsvTest, OneMeasurementPerLineWithEmptyValueWhenNotMeasured) {
   const auto records = ParseCsv(text);
   ASSERT_GT(records.size(), 1u);
   const std::vector<std::string> header = {
-      "file",       "suite",  "section", "row",       "identifier", "label", "scheduler",
-      "repetition", "metric", "unit",    "direction", "value",      "status"};
+      "file",       "suite",  "section", "row",       "identifier", "label",  "scheduler",
+      "repetition", "metric", "unit",    "direction", "value",      "status", "reason"};
   EXPECT_EQ(records[0], header);
   size_t dnf = 0;
   for (size_t i = 1; i < records.size(); ++i) {

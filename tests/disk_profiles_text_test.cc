@@ -25,7 +25,9 @@ TEST(DiskProfilesTextTest, EveryProfileIsARowWithUnits) {
   EXPECT_NE(text.find("\nide-2003  "), std::string::npos);
   EXPECT_NE(text.find("40 GB"), std::string::npos);  // ide-2003: a 40 GB Maxtor
   EXPECT_NE(text.find("52 MB/s"), std::string::npos);
-  EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), profiles.size() + 1);
+  // The header, a row per profile and the line that says the units are decimal (issue 45).
+  EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), profiles.size() + 2);
+  EXPECT_NE(text.find("rates in MB/s (10^6 bytes a second)"), std::string::npos);
   testing::ExpectMatchesGolden("disk_profiles.txt", text);
 }
 

@@ -93,8 +93,8 @@ TEST_F(HistoryCliTest, ImportThenHistoryAndTrend) {
   r = Elevbench({"trend", "--db", db_, "--suite", "tiobench", "--section", "seq"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
-            "elevbench: no section 'seq' in tiobench (sections: seq_write, random_write, seq_read, "
-            "random_read)\n");
+            "elevbench: no section 'seq' in tiobench (sections: seq_read, random_read, seq_write, "
+            "random_write)\n");
 }
 
 TEST_F(HistoryCliTest, TrendSaysWhenItMixesHosts) {

@@ -86,8 +86,8 @@ TEST_F(TrendTest, ErrorsListTheChoices) {
                 .find("no suite 'nosuch' in the history (suites: tiobench)"),
             std::string::npos);
   EXPECT_NE(ResolveError({"", "seq_reed", "", "", "", ""})
-                .find("no section 'seq_reed' in tiobench (sections: seq_write, random_write, "
-                      "seq_read, random_read)"),
+                .find("no section 'seq_reed' in tiobench (sections: seq_read, random_read, "
+                      "seq_write, random_write)"),
             std::string::npos);
   EXPECT_NE(ResolveError({"", "", "", "", "", ""}).find("give --section"), std::string::npos);
   EXPECT_NE(ResolveError({"", "seq_read", "8", "", "", ""}).find("(rows: threads=1)"),

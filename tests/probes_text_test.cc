@@ -294,3 +294,26 @@ TEST(ProbesTextTest, RefusesOtherFormatsAndForeignRecords) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// The shipped DNF fixture is a run with --timeout 600: its DNF was cut at that timeout, as
+// every other record's says (issue 45: it printed "DNF after 200 seconds").
+TEST(ProbesTextTest, DnfFixtureIsCutAtTheRunsTimeout) {
+  const NamedResults file = testing::LoadNamedResults("fixtures/report_probes_dnf.json");
+  for (const nlohmann::json& r : file.doc.records) {
+    EXPECT_EQ(r.at("timeout_seconds"), 600.0) << r.at("identifier") << " " << r.at("probe");
+    if (r.at("status") == "dnf") {
+      EXPECT_EQ(r.at("elapsed_seconds"), r.at("timeout_seconds"));
+    }
+  }
+  std::string text;
+  std::string err;
+  ASSERT_TRUE(RenderProbesReport(file.doc, "nick", &text, &err)) << err;
+  EXPECT_NE(text.find("* DL: DNF after 10 minutes (read 22.9 MB of 45.8 MB"), std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -49,16 +49,21 @@ TEST(RenderTest, SeveralFilesInATextFormatPrintOneAfterTheOther) {
                                              "\n==> nickbench_small.json <==\n" + nick_text + "\n");
 }
 
-TEST(RenderTest, SeveralFilesAsJsonAreAStreamOfDocuments) {
+// Several files as json are one JSON array of the documents (issue 45: two documents back to
+// back are not one JSON text).
+TEST(RenderTest, SeveralFilesAsJsonAreOneArray) {
   const std::string text = Report({testing::LoadNamedResults("golden/results_small.json"),
                                    testing::LoadNamedResults("golden/nickbench_small.json")},
                                   "json");
-  std::istringstream in(text);
-  nlohmann::json first;
-  nlohmann::json second;
-  in >> first >> second;
-  EXPECT_EQ(first["suite"], "tiobench");
-  EXPECT_EQ(second["suite"], "nickbench");
+  const nlohmann::json all = nlohmann::json::parse(text);  // throws on two texts back to back
+  ASSERT_TRUE(all.is_array());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0]["suite"], "tiobench");
+  EXPECT_EQ(all[1]["suite"], "nickbench");
+  // One file stays the document itself.
+  EXPECT_TRUE(nlohmann::json::parse(
+                  Report({testing::LoadNamedResults("golden/results_small.json")}, "json"))
+                  .is_object());
 }
 
 TEST(RenderTest, GenericFormatsCombineTheFiles) {
@@ -106,6 +111,32 @@ TEST(RenderTest, FloatsWhereIntegersBelongAreLeftOutNotConverted) {
   const NamedResults tags = testing::LoadNamedResults(
       "../fuzz/corpus/report_render_fuzz/float_emulated_machine_and_tags.json");
   EXPECT_NE(Report({tags}, "").find("driver tags unknown"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// The verdict under a table names the configurations as the table does and comes in its order
+// (issue 45: "KY" under tiobench's "6.18.44-ky", seq_write first under Sequential Reads first).
+TEST(RenderTest, TheVerdictFollowsTheTablesNamesAndOrder) {
+  const NamedResults file = testing::LoadNamedResults("fixtures/report_tiobench_5cfg.json");
+  ASSERT_FALSE(file.doc.labels.empty());
+  const std::string text = Report({file}, "nick");
+  const size_t verdict = text.find("\nVerdict (");
+  ASSERT_NE(verdict, std::string::npos);
+  const std::string block = text.substr(verdict);
+  EXPECT_NE(block.find("6.18.44-ky"), std::string::npos) << block;
+  EXPECT_EQ(block.find(" KY"), std::string::npos) << block;
+  const size_t first_line = block.find('\n', 1) + 1;
+  EXPECT_EQ(block.compare(first_line, 9, "seq_read "), 0) << block;
+  EXPECT_LT(block.find("\nrandom_read "), block.find("\nseq_write ")) << block;
+  // A suite whose tables print labels keeps them.
+  const std::string nick =
+      Report({testing::LoadNamedResults("fixtures/report_nickbench_5cfg.json")}, "nick");
+  EXPECT_NE(nick.substr(nick.find("\nVerdict (")).find(" KY"), std::string::npos);
 }
 
 }  // namespace

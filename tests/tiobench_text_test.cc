@@ -153,6 +153,14 @@ TEST(TiobenchTextTest, TiobenchPlRowFollowsThePicture) {
             "   0.00000  0.00000   435");
 }
 
+// CPU Eff is Rate ÷ CPU%: a row without CPU time has none, "-", not an efficiency of 0
+// (issue 45: post-2003's "39.06     0% ... 0").
+TEST(TiobenchTextTest, CpuEffIsADashWithoutCpuTime) {
+  TioRowMetrics m{39.06, 0, 0.256, 1.34, 0.0, 0.0, 0};
+  EXPECT_EQ(RenderNickRow("2.5.65-mm4-dl", 4, m),
+            "2.5.65-mm4-dl     4   39.06     0%     0.256        1.34   0.00  0.00     -");
+}
+
 TEST(TiobenchTextTest, HeaderOnlyUnderTheFirstSection) {
   const std::string text = RenderSeed("nick");
   size_t first = text.find("Identifier");

@@ -119,6 +119,27 @@ TEST(VerdictTest, FewerThanFourValuesASideAreNotTested) {
   EXPECT_NE(VerdictLineText(block, block.lines[0]).find("(n=3/4: not tested"), std::string::npos);
 }
 
+// The same numbers on both sides are no difference, whether or not a test could be made
+// (issue 45: "6.18.44-dl best, 1.00× 6.18.44-bfq-ll0" of two identical runs).
+TEST(VerdictTest, IdenticalValuesAreNoDifference) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20});
+  f.Add("AS", kVerdictRate, {20});
+  VerdictBlock block = f.Compute();
+  EXPECT_TRUE(block.lines.at(0).others.at(0).identical);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: no difference between DL and AS (identical values, n=1)");
+
+  VerdictFixture g({"DL", "AS", "CF"});  // one alike, one not
+  g.Add("DL", kVerdictRate, {20});
+  g.Add("AS", kVerdictRate, {20});
+  g.Add("CF", kVerdictRate, {10});
+  block = g.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: DL best, AS no difference (identical values, n=1), 2.00× CF "
+            "(n=1: not tested, --repetitions 4 or more)");
+}
+
 // The "not tested" note is said once per line, after the configurations it is about, even
 // when another configuration has no value (morton's test7: one DNF, two at n = 1), and each
 // says its own n when the counts differ.

@@ -57,6 +57,9 @@ struct Measurement {
   MetricInfo metric;
   double value = 0;           ///< the number; meaningful only when status is "ok"
   std::string status = "ok";  ///< "ok", or why there is no number: "dnf", "failed"
+  /// What made a failed number fail when it is known: the cell's error ("fio failed (exit 1):
+  /// …"); "" otherwise. Not part of a measurer's output: MetricRowsFrom's failed rows carry it.
+  std::string reason{};
 };
 
 /// A suite's mapping of a results document to measurements (scenarios/<suite>/). err (one

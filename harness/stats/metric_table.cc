@@ -1,5 +1,6 @@
 #include "harness/stats/metric_table.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -42,6 +43,10 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
       row.values.push_back(m.value);
     } else {
       ++row.not_measured;
+      if (!m.reason.empty() &&
+          std::find(row.reasons.begin(), row.reasons.end(), m.reason) == row.reasons.end()) {
+        row.reasons.push_back(m.reason);
+      }
     }
   }
   std::vector<MetricRow> out;
@@ -56,6 +61,40 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
   return out;
 }
 
+void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements) {
+  // A configuration with cells but no measurement: every cell failed. Give it empty rows for
+  // the headline metrics the others have, so it is reported as failed, not left out.
+  std::set<std::string> measured;
+  for (const Measurement& m : *measurements) measured.insert(m.identifier);
+  // identifier → its cells, one per repetition: each repetition is one value not measured.
+  std::map<std::string, std::map<uint32_t, const CellRecord*>> failed;
+  for (const CellRecord& cell : doc.cells) {
+    if (!measured.count(cell.identifier)) failed[cell.identifier].emplace(cell.repetition, &cell);
+  }
+  if (failed.empty()) return;
+  std::vector<Measurement> headlines;
+  std::set<RowKey> seen;
+  for (const Measurement& m : *measurements) {
+    if (m.metric.headline && seen.insert({m.section, m.row, m.metric.name}).second) {
+      headlines.push_back(m);
+    }
+  }
+  for (const auto& [identifier, cells] : failed) {
+    for (const auto& [repetition, cell] : cells) {
+      for (Measurement m : headlines) {
+        m.identifier = identifier;
+        m.label = cell->label;
+        m.scheduler = cell->scheduler;
+        m.repetition = repetition;
+        m.value = 0;
+        m.status = "failed";
+        m.reason = cell->error;
+        measurements->push_back(std::move(m));
+      }
+    }
+  }
+}
+
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements) {
   uint32_t requested = 0;
@@ -66,38 +105,7 @@ std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
       !GetOptionalJsonField(doc.context, "repetitions", &requested, &ignored)) {
     requested = 0;
   }
-
-  // A configuration with cells but no measurement: every cell failed. Give it empty rows for
-  // the headline metrics the others have, so it is reported as failed, not left out.
-  std::set<std::string> measured;
-  for (const Measurement& m : measurements) measured.insert(m.identifier);
-  // identifier → its cells, one per repetition: each repetition is one value not measured.
-  std::map<std::string, std::map<uint32_t, const CellRecord*>> failed;
-  for (const CellRecord& cell : doc.cells) {
-    if (!measured.count(cell.identifier)) failed[cell.identifier].emplace(cell.repetition, &cell);
-  }
-  if (!failed.empty()) {
-    std::vector<Measurement> headlines;
-    std::set<RowKey> seen;
-    for (const Measurement& m : measurements) {
-      if (m.metric.headline && seen.insert({m.section, m.row, m.metric.name}).second) {
-        headlines.push_back(m);
-      }
-    }
-    for (const auto& [identifier, cells] : failed) {
-      for (const auto& [repetition, cell] : cells) {
-        for (Measurement m : headlines) {
-          m.identifier = identifier;
-          m.label = cell->label;
-          m.scheduler = cell->scheduler;
-          m.repetition = repetition;
-          m.value = 0;
-          m.status = "failed";
-          measurements.push_back(std::move(m));
-        }
-      }
-    }
-  }
+  AddFailedConfigurations(doc, &measurements);
   return TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
 }
 

@@ -23,8 +23,10 @@ struct MetricRow {
   MetricInfo metric;
   std::vector<double> values;  ///< the "ok" values, in repetition order
   uint32_t not_measured = 0;   ///< repetitions without a number (DNF, failed)
-  uint32_t requested = 0;      ///< repetitions the run asked for (0 when unknown)
-  SampleSummary summary;       ///< of `values`
+  /// The distinct reasons of the repetitions without a number, when known (Measurement::reason).
+  std::vector<std::string> reasons{};
+  uint32_t requested = 0;  ///< repetitions the run asked for (0 when unknown)
+  SampleSummary summary;   ///< of `values`
   /// Fewer numbers than repetitions asked: a failed cell, a DNF or an interrupted run. Printed
   /// with a mark, never silently.
   bool incomplete() const { return requested > 0 && values.size() < requested; }
@@ -37,11 +39,15 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
                                             const std::vector<std::string>& identifier_order,
                                             uint32_t requested);
 
+/// Adds to `measurements` (a suite measurer's) a "failed" measurement, with the cell's error as
+/// its reason, for each (section, row, headline metric) the others have and each repetition of
+/// a configuration that has cells but not one measurement (every cell failed), so that every
+/// view lists it instead of leaving it out.
+void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements);
+
 /// The rows of a results document from its `measurements` (its suite's measurer made them):
-/// TabulateMeasurements with the document's identifier order and repetitions. A configuration
-/// that has cells but not one measurement (every cell failed) gets an empty row for each
-/// (section, row, headline metric) the other configurations have, so reports show it as failed
-/// instead of leaving it out.
+/// TabulateMeasurements with the document's identifier order and repetitions, after
+/// AddFailedConfigurations.
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements);
 

@@ -26,10 +26,11 @@ DnfCounts DnfCountsOf(const std::vector<Measurement>& measurements) {
 }
 
 VerdictConfiguration ConfigurationOfRow(const ResultsDocument& doc, const MetricRow& r,
-                                        const DnfCounts& dnf) {
+                                        const DnfCounts& dnf, const VerdictSettings& s) {
   VerdictConfiguration c;
   c.identifier = r.identifier;
-  c.name = !doc.labels.empty() && !r.label.empty() ? r.label : r.identifier;
+  const bool by_label = !s.name_by_identifier && !doc.labels.empty() && !r.label.empty();
+  c.name = by_label ? r.label : r.identifier;
   c.n = r.summary.n;
   c.mean = r.summary.mean;
   const auto it = dnf.find({{r.section, r.row, r.metric.name}, r.identifier});
@@ -67,7 +68,14 @@ VerdictVersus Versus(const VerdictConfiguration& best, const std::vector<double>
     v.p_value = MannWhitneyU(best_values, other_row.values).p_value;
   }
   const bool beyond = (v.ratio - 1) * 100 > s.threshold_pct;
-  if (!v.tested) {
+  std::vector<double> mine = best_values;
+  std::vector<double> theirs = other_row.values;
+  std::sort(mine.begin(), mine.end());
+  std::sort(theirs.begin(), theirs.end());
+  v.identical = mine == theirs;
+  if (v.identical) {  // the same numbers: no difference, whether a test could be made or not
+    v.kind = VerdictKind::kNoDifference;
+  } else if (!v.tested) {
     v.kind = VerdictKind::kUntested;
   } else if (v.p_value >= s.alpha) {
     v.kind = VerdictKind::kNoDifference;
@@ -89,7 +97,7 @@ VerdictLine LineOf(const ResultsDocument& doc, const std::vector<const MetricRow
   std::vector<VerdictConfiguration> configs;
   int best = -1;
   for (const MetricRow* r : group) {
-    configs.push_back(ConfigurationOfRow(doc, *r, dnf));
+    configs.push_back(ConfigurationOfRow(doc, *r, dnf, s));
     const VerdictConfiguration& c = configs.back();
     if (c.n > 0 &&
         (best < 0 || VerdictAhead(c, configs[static_cast<size_t>(best)], first.metric.direction))) {

@@ -25,6 +25,10 @@ struct VerdictSettings {
   /// Values each side needs for the U test: with 4 against 4 completely separated samples give
   /// p = 0.029, the fewest that can pass 0.05 on both sides alike.
   size_t min_values_tested = 4;
+  /// Names every configuration by its identifier ("6.18.44-ky") even in a document with labels,
+  /// as the tables beside the verdict do where they print identifiers (tiobench's and contest's
+  /// text layouts, md and html); else by its label when the document has labels ("KY").
+  bool name_by_identifier = false;
 };
 
 /// How the best configuration compares with another one.
@@ -34,8 +38,10 @@ enum class VerdictKind {
   /// "no difference" without a test that could have found one).
   kUntested,
   kWithinThreshold,  ///< the U test says so (p < alpha), but the ratio is within the threshold
-  kNoDifference,     ///< tested (enough values a side) and not significant (p >= alpha)
-  kNotMeasured,      ///< the other configuration has no value (DNF or failed every time)
+  /// Tested (enough values a side) and not significant (p >= alpha), or, tested or not, the
+  /// same values on both sides (`identical`): there is no difference to claim.
+  kNoDifference,
+  kNotMeasured,  ///< the other configuration has no value (DNF or failed every time)
 };
 
 /// A configuration of one headline row.
@@ -56,8 +62,9 @@ struct VerdictVersus {
   /// lower is better, so always >= 1 (+infinity against a mean of 0). Meaningful when other.n
   /// > 0.
   double ratio = 1;
-  bool tested = false;  ///< both sides had min_values_tested values: p_value is the U test's
-  double p_value = 1;   ///< two-sided
+  bool tested = false;     ///< both sides had min_values_tested values: p_value is the U test's
+  double p_value = 1;      ///< two-sided
+  bool identical = false;  ///< both sides have the same values (in any order): kNoDifference
 };
 
 /// The request tracer's account of the best and the runner-up in one row: of the direction

@@ -72,10 +72,12 @@ BlockTraceSummary SummarizeBlockTrace(const BlockTrace& trace) {
     TraceDirectionSummary* d = DirectionOf(&s, r.op);
     if (d == nullptr) {
       ++s.flushes;
+      ++p.flushes;
       continue;
     }
     if (r.op == BlockTraceOp::kRead) ++p.reads;
     if (r.op == BlockTraceOp::kWrite) ++p.writes;
+    if (r.op == BlockTraceOp::kDiscard) ++p.discards;
     if (r.latency_ns >= 0 && r.op == BlockTraceOp::kRead) {
       s.read_latency.Record(static_cast<uint64_t>(r.latency_ns));
     }

@@ -21,6 +21,8 @@ struct TraceProcessSummary {
   uint64_t bytes = 0;
   uint64_t reads = 0;
   uint64_t writes = 0;
+  uint64_t discards = 0;
+  uint64_t flushes = 0;  ///< data-less flushes: ops = reads + writes + discards + flushes
 };
 
 /// One direction (reads, writes, discards).

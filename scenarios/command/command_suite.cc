@@ -154,14 +154,16 @@ class CommandSuite : public Suite {
     cmd->add_option("--load-command", load_command_,
                     "A shell command (sh -c) run again and again as the load, in a directory of "
                     "its own on the target (implies --load command)");
-    cmd->add_option("--load-size", load_mb_, "MB of the file the load loops over (default 512)")
+    cmd->add_option("--load-size", load_mb_,
+                    "MiB (2^20 bytes) of the file the load loops over (default 512)")
         ->check(PlainRange(1, 1 << 20));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the program starts (default 5)")
         ->check(PlainRange(0.0, 3600.0, "seconds"));
-    cmd->add_option("--space", space_mb_,
-                    "MB the program and its set-up need on the target, to size a device "
-                    "elevbench makes (default 256)")
+    cmd->add_option(
+           "--space", space_mb_,
+           "MiB (2^20 bytes) the program and its set-up need on the target, to size a device "
+           "elevbench makes (default 256)")
         ->check(PlainRange(1, 1 << 24));
   }
 

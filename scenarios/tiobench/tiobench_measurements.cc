@@ -1,5 +1,7 @@
 #include "scenarios/tiobench/tiobench_measurements.h"
 
+#include <algorithm>
+
 #include "scenarios/tiobench/tiobench_records.h"
 
 namespace elevbench {
@@ -30,6 +32,15 @@ bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* 
       {{"cpu_eff", "MB/s per CPU", D::kHigherIsBetter, K::kHarmonic, false},
        &TioRowMetrics::cpu_eff},
   };
+  // Sections in the tables' order (Sequential Reads first, as tiobench.pl printed them), so md,
+  // html and the verdict list them as the text tables do; execution order within each.
+  auto rank = [](TioPhase phase) {
+    return std::find(kTioReportOrder.begin(), kTioReportOrder.end(), phase) -
+           kTioReportOrder.begin();
+  };
+  std::stable_sort(records.begin(), records.end(), [&](const TioRecord& a, const TioRecord& b) {
+    return rank(a.measurement.phase) < rank(b.measurement.phase);
+  });
   for (const TioRecord& r : records) {
     RecordMeasurements add("tiobench", TioPhaseKey(r.measurement.phase), r, out);
     add.SetRow("threads=" + std::to_string(r.measurement.threads));

@@ -11,7 +11,9 @@
 
 namespace elevbench {
 
-/// The measurements of a tiobench results document; err names a malformed record.
+/// The measurements of a tiobench results document, section by section in the tables' order
+/// (seq_read, random_read, seq_write, random_write), records in execution order within each;
+/// err names a malformed record.
 [[nodiscard]] bool TiobenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
                                         std::string* err);
 
