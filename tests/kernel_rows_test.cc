@@ -101,11 +101,14 @@ TEST(MergeKernelDocumentsTest, PutsOneKernelAfterAnotherAndCountsThePlanOn) {
 }
 
 TEST(FailedGuestCellsTest, GivesEveryConfigurationAFailedCellWithTheReason) {
-  const auto cells = FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, "guest k: panic");
+  const auto cells =
+      FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, "failed", "guest k: panic");
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].identifier, "k-AS");
   EXPECT_EQ(cells[1].status, "failed");
   EXPECT_EQ(cells[1].error, "guest k: panic");
+  EXPECT_EQ(FailedGuestCells({"k-dl"}, {"k-DL"}, "interrupted", "stopped")[0].status,
+            "interrupted");
 }
 
 }  // namespace

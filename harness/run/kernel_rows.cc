@@ -125,13 +125,13 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocum
 
 std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
                                          const std::vector<std::string>& labels,
-                                         const std::string& error) {
+                                         const std::string& status, const std::string& error) {
   std::vector<CellRecord> cells;
   for (size_t i = 0; i < identifiers.size(); ++i) {
     CellRecord c;
     c.identifier = identifiers[i];
     c.label = i < labels.size() ? labels[i] : identifiers[i];
-    c.status = "failed";
+    c.status = status;
     c.error = error;
     cells.push_back(std::move(c));
   }

@@ -36,10 +36,12 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
 /// The suite's summary is the caller's to redo.
 void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged);
 
-/// A failed cell for each configuration of a guest that did not give its results: one per
-/// `identifiers[i]` / `labels[i]`, status "failed", `error` as given.
+/// A cell for each configuration of a guest that did not give its results: one per
+/// `identifiers[i]` / `labels[i]`, with `status` ("failed", or "interrupted" when a signal
+/// stopped the guest: its cells never ran, and no reader may count them as finished) and
+/// `error` as given.
 std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
                                          const std::vector<std::string>& labels,
-                                         const std::string& error);
+                                         const std::string& status, const std::string& error);
 
 }  // namespace elevbench

@@ -248,9 +248,10 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
     d.identifiers = names.identifiers;
     d.labels = names.labels;
     if (!d.complete) {
-      for (CellRecord& c : FailedGuestCells(names.identifiers, names.labels, why)) {
+      const std::string status = g.interrupted ? "interrupted" : "failed";
+      for (CellRecord& c : FailedGuestCells(names.identifiers, names.labels, status, why)) {
         d.cells.push_back(std::move(c));
-        ++outcome->failed_cells;
+        if (!g.interrupted) ++outcome->failed_cells;
       }
     }
   }
