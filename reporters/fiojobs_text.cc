@@ -14,7 +14,8 @@ namespace {
 // A configuration with cells but no row in the table (every cell failed): one row that says so.
 std::string FailedFioJobsRows(const ResultsDocument& doc, const FioJobsTable& table) {
   std::string out;
-  for (const auto& [identifier, key] : CellVariantKeys(doc, "")) {
+  for (const auto& identifier_key : CellVariantKeys(doc, "")) {
+    const std::string& identifier = identifier_key.first;  // named: the lambda captures it
     const bool has_rows =
         std::any_of(table.rows.begin(), table.rows.end(),
                     [&](const FioJobsRow& r) { return r.configuration == identifier; });

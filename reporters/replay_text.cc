@@ -124,7 +124,8 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
          " ms at p99)\n" + head;
   const ReplaySummary summary = SummarizeReplay(records, IdentifierOrder(doc));
   for (const ReplayConfigurationSummary& c : summary.configurations) out += ConfigurationLine(c);
-  for (const auto& [identifier, key] : CellVariantKeys(doc, "")) {  // every cell failed: a row
+  for (const auto& identifier_key : CellVariantKeys(doc, "")) {  // every cell failed: a row
+    const std::string& identifier = identifier_key.first;        // named: the lambda captures it
     const bool has_row = std::any_of(
         summary.configurations.begin(), summary.configurations.end(),
         [&](const ReplayConfigurationSummary& c) { return c.identifier == identifier; });

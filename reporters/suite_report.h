@@ -46,7 +46,10 @@ void InsertFailedRows(const ResultsDocument& doc, const std::string& field, std:
                       const Same& same, const Make& make) {
   const std::vector<std::string> order = IdentifierOrder(doc);
   auto rank = [&](const std::string& id) { return std::find(order.begin(), order.end(), id); };
-  for (const auto& [identifier, key] : CellVariantKeys(doc, field)) {
+  for (const auto& identifier_key : CellVariantKeys(doc, field)) {
+    // Named copies, not structured bindings: lambdas capture them (clang 14 cannot).
+    const std::string& identifier = identifier_key.first;
+    const auto& key = identifier_key.second;
     auto of_key = [&](const Row& r) { return same(r, key); };
     if (std::any_of(rows->begin(), rows->end(),
                     [&](const Row& r) { return r.identifier == identifier && of_key(r); })) {

@@ -126,7 +126,9 @@ std::vector<TioTableRow> WithFailedTioRows(const ResultsDocument& doc,
   }
   const size_t before = rows.size();
   for (TioPhase phase : kTioReportOrder) {
-    for (const auto& [identifier, threads] : cells) {
+    for (const auto& cell : cells) {
+      const std::string& identifier = cell.first;  // named: the lambda captures it
+      const uint32_t threads = cell.second;
       const bool present = std::any_of(rows.begin(), rows.begin() + before, [&](const auto& r) {
         return r.phase == phase && r.identifier == identifier && r.threads == threads;
       });
