@@ -32,6 +32,23 @@ TEST(GuestBootTest, TheInitScriptMatchesItsGolden) {
   testing::ExpectMatchesGolden("guest_init.sh", GuestInitScript(SampleGuestRun()));
 }
 
+// A checkout under /var/tmp (CI's fresh clone): the guest's private /var/tmp would hide the
+// binary and the working directory, so both are bound back from the host's root, once.
+TEST(GuestBootTest, TheBinaryAndWorkingDirectoryUnderVarTmpAreBoundBack) {
+  GuestRun run = SampleGuestRun();
+  run.argv[0] = "/var/tmp/ci/build/elevbench";
+  run.working_directory = "/var/tmp/ci/build";
+  const std::string init = GuestInitScript(run);
+  const std::string bind =
+      "mkdir -p '/mnt/host/var/tmp/ci/build' && mount --bind '/mnt/hostro/var/tmp/ci/build' "
+      "'/mnt/host/var/tmp/ci/build'";
+  const size_t at = init.find(bind);
+  ASSERT_NE(at, std::string::npos) << init;
+  EXPECT_EQ(init.find(bind, at + 1), std::string::npos) << "bound twice";
+  EXPECT_LT(init.find("tmpfs /mnt/host/$d"), at) << "bound before the tmpfs covers it";
+  EXPECT_EQ(GuestInitScript(SampleGuestRun()).find("mount --bind '/mnt/hostro"), std::string::npos);
+}
+
 TEST(GuestBootTest, ShellQuoteKeepsEveryWordOneWord) {
   EXPECT_EQ(ShellQuote("a b"), "'a b'");
   EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");

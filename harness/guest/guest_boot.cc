@@ -1,5 +1,6 @@
 #include "harness/guest/guest_boot.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,6 +25,23 @@ constexpr const char* kInitApplets[] = {"sh",    "mount",  "modprobe", "mkdir", 
                                         "echo",  "chroot", "sync",     "poweroff", "tail",
                                         "sleep", "grep",   "tr"};
 
+// The command's binary directory and working directory where the guest's private tmpfs would
+// hide them (under /tmp, /var/tmp or /run), each once, outermost first.
+std::vector<std::string> HostPathsUnderPrivateMounts(const GuestRun& run) {
+  std::vector<std::string> out;
+  const std::string binary_dir =
+      run.argv.empty() ? "" : run.argv[0].substr(0, run.argv[0].find_last_of('/'));
+  for (const std::string& p : {binary_dir, run.working_directory}) {
+    bool hidden = false;
+    for (const char* top : {"/tmp/", "/var/tmp/", "/run/"}) hidden = hidden || p.rfind(top, 0) == 0;
+    bool covered = false;
+    for (const std::string& o : out) covered = covered || p == o || p.rfind(o + "/", 0) == 0;
+    if (hidden && !covered) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Lines of the init script that prepare the guest up to the chroot.
 void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
   const std::string h = "/mnt/host";
@@ -38,10 +56,20 @@ void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
   s << "; do modprobe $m 2>/dev/null; done\n"
     << "mount -t proc proc " << h << "/proc && mount -t sysfs sys " << h << "/sys && "
     << "mount -t devtmpfs dev " << h << "/dev || fail 'cannot mount /proc, /sys, /dev'\n"
-    << "mount -t cgroup2 none " << h << "/sys/fs/cgroup 2>/dev/null\n"
+    << "mount -t cgroup2 none " << h
+    << "/sys/fs/cgroup 2>/dev/null\n"
+    // The host's root as it is, before private tmpfs cover /tmp, /var/tmp and /run.
+    << "mount --bind " << h << " /mnt/hostro || fail 'cannot bind the host share'\n"
     << "for d in tmp var/tmp run; do mount -t tmpfs -o mode=1777 tmpfs " << h
-    << "/$d || fail \"cannot mount /$d\"; done\n"
-    << "mkdir -p " << ShellQuote(h + run.work_dir) << "\n"
+    << "/$d || fail \"cannot mount /$d\"; done\n";
+  // What the command needs of the host under those (its binary, its working directory: a
+  // checkout in /var/tmp) is bound back, read-only.
+  for (const std::string& path : HostPathsUnderPrivateMounts(run)) {
+    s << "mkdir -p " << ShellQuote(h + path) << " && mount --bind "
+      << ShellQuote("/mnt/hostro" + path) << " " << ShellQuote(h + path) << " || fail "
+      << ShellQuote("cannot bind " + path) << "\n";
+  }
+  s << "mkdir -p " << ShellQuote(h + run.work_dir) << "\n"
     << "mount -t virtiofs work " << ShellQuote(h + run.work_dir)
     << " || fail 'cannot mount the work share'\n";
 }
@@ -116,7 +144,7 @@ bool WriteGuestInitramfs(const GuestRun& run, const std::string& path, std::stri
   std::error_code ec;
   fs::remove_all(tree, ec);
   const std::string mods = tree + "/lib/modules/" + run.kernel.release;
-  for (const char* d : {"/bin", "/dev", "/proc", "/sys", "/mnt/host"}) {
+  for (const char* d : {"/bin", "/dev", "/proc", "/sys", "/mnt/host", "/mnt/hostro"}) {
     fs::create_directories(tree + d, ec);
   }
   fs::create_directories(mods, ec);
