@@ -105,19 +105,8 @@ class FaultRunFixture : public ::testing::Test {
                         double deadline_seconds) {
     int pipefd[2];
     EXPECT_EQ(pipe2(pipefd, O_CLOEXEC), 0);
-    const pid_t pid = fork();
-    if (pid == 0) {
-      setpgid(0, 0);  // a group of its own: SIGINT reaches it as a terminal's Ctrl-C would
-      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
-      const int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, STDOUT_FILENO);
-      dup2(pipefd[1], STDERR_FILENO);
-      std::vector<char*> cargv;
-      for (std::string& a : args) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
+    // A group of its own: SIGINT reaches it as a terminal's Ctrl-C would.
+    const pid_t pid = testing::SpawnElevbench(args, state_dir_, pipefd[1], /*own_group=*/true);
     close(pipefd[1]);
     FaultRun run;
     const FaultClock::time_point deadline =

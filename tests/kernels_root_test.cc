@@ -65,29 +65,13 @@ class KernelsRootTest : public ::testing::Test {
                                      "debian:" + kernel_.package,
                                      "--out",
                                      dir_ + "/r.json"};
-    const pid_t pid = fork();
-    if (pid == 0) {
-      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
-      dup2(open("/dev/null", O_WRONLY), STDOUT_FILENO);
-      dup2(open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT, 0600), STDERR_FILENO);
-      std::vector<char*> cargv;
-      for (std::string& a : args) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
+    const int err = open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    const pid_t pid = testing::SpawnElevbench(args, state_dir_, err);
+    close(err);
     return pid;
   }
 
-  int Wait(pid_t pid, double seconds) {
-    int status = 0;
-    if (!ReapChildWithin(pid, seconds, &status)) {
-      ADD_FAILURE() << "the run did not exit within " << seconds << " s";
-      kill(pid, SIGKILL);
-      if (!ReapChildWithin(pid, 30, &status)) return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  int Wait(pid_t pid, double seconds) { return testing::WaitForSpawned(pid, seconds); }
 
   // The processes whose command line names the test's directory (QEMU's console, virtiofsd's
   // shared directory), after up to 10 s for the dying to go.

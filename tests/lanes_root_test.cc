@@ -64,18 +64,9 @@ class LanesRootTest : public ::testing::Test {
     }
     args.push_back("--out");
     args.push_back(dir_ + "/r.json");
-    const pid_t pid = fork();
-    if (pid == 0) {
-      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
-      const int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, STDOUT_FILENO);
-      dup2(open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT, 0600), STDERR_FILENO);
-      std::vector<char*> cargv;
-      for (std::string& a : args) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
+    const int err = open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    const pid_t pid = testing::SpawnElevbench(args, state_dir_, err);
+    close(err);
     return pid;
   }
 
@@ -110,15 +101,7 @@ class LanesRootTest : public ::testing::Test {
 
   // The run's exit code; a run still going after `seconds` is SIGKILLed (a test never waits
   // without a bound) and counts as a failure.
-  int Wait(pid_t pid, double seconds = 600) {
-    int status = 0;
-    if (!ReapChildWithin(pid, seconds, &status)) {
-      ADD_FAILURE() << "the run did not exit within " << seconds << " s";
-      kill(pid, SIGKILL);
-      if (!ReapChildWithin(pid, 30, &status)) return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
+  int Wait(pid_t pid, double seconds = 600) { return testing::WaitForSpawned(pid, seconds); }
 
   void TearDown() override {
     // A daemon a failed test left stopped would hang the next test's I/O: continue it.

@@ -78,18 +78,7 @@ class RunSignalsRootTest : public ::testing::Test {
     args.push_back("--out");
     args.push_back(dir_ + "/r.json");
     args.push_back("--no-history");  // not into the history of the test's working directory
-    pid_t pid = fork();
-    if (pid == 0) {
-      setenv("ELEVBENCH_STATE_DIR", state_dir_.c_str(), 1);
-      int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, STDOUT_FILENO);
-      dup2(devnull, STDERR_FILENO);
-      std::vector<char*> cargv;
-      for (std::string& a : args) cargv.push_back(a.data());
-      cargv.push_back(nullptr);
-      execv(cargv[0], cargv.data());
-      _exit(127);
-    }
+    const pid_t pid = testing::SpawnElevbench(args, state_dir_, -1);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;

@@ -101,6 +101,22 @@ inline ProcessOptions RestoreProcessOptions() {
   return options;
 }
 
+/// Starts `args` (args[0] a path: the elevbench binary) as a child with ELEVBENCH_STATE_DIR =
+/// `state_dir` (unset: inherited), stdin and stdout on /dev/null and stderr on `stderr_fd` (< 0:
+/// /dev/null), in a process group of its own when `own_group` (so SIGINT reaches it as a
+/// terminal's Ctrl-C would). The child gets SIGTERM when the test process dies
+/// (PR_SET_PDEATHSIG; at once if it is already gone): a test killed mid-run, by ctest's timeout
+/// or a stopped session, must not leave its run going, nor what the run started (a guest's
+/// QEMU): SIGTERM is the run's interrupt, which stops its children and restores its journal.
+/// Returns the pid, or -1 when fork failed.
+pid_t SpawnElevbench(const std::vector<std::string>& args, const std::string& state_dir,
+                     int stderr_fd, bool own_group = false);
+
+/// The exit code of a child SpawnElevbench started (128 + the signal when one ended it). A child
+/// still running after `seconds` is a test failure, SIGKILLed and reaped (a test never waits
+/// without a bound); -1 when even that reap fails.
+int WaitForSpawned(pid_t pid, double seconds);
+
 /// Reads a whole file (test failure if missing).
 std::string ReadTestFile(const std::string& path);
 

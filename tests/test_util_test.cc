@@ -2,7 +2,12 @@
 
 #include "test_util.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,6 +16,7 @@
 #include <sstream>
 
 #include "harness/device/block_device.h"
+#include "harness/process/bounded_call.h"
 #include "harness/results/results_document.h"
 
 namespace elevbench::testing {
@@ -116,4 +122,74 @@ void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
       << "golden file " << path << " differs (ELEVBENCH_UPDATE_GOLDEN=1 rewrites it)";
 }
 
+pid_t SpawnElevbench(const std::vector<std::string>& args, const std::string& state_dir,
+                     int stderr_fd, bool own_group) {
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(127);  // the test died before the signal was armed
+  if (own_group) setpgid(0, 0);
+  if (!state_dir.empty()) setenv("ELEVBENCH_STATE_DIR", state_dir.c_str(), 1);
+  const int devnull = open("/dev/null", O_RDWR);
+  dup2(devnull, STDIN_FILENO);
+  dup2(devnull, STDOUT_FILENO);
+  dup2(stderr_fd >= 0 ? stderr_fd : devnull, STDERR_FILENO);
+  std::vector<std::string> words = args;
+  std::vector<char*> argv;
+  for (std::string& a : words) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(argv[0], argv.data());
+  _exit(127);
+}
+
+int WaitForSpawned(pid_t pid, double seconds) {
+  int status = 0;
+  if (!ReapChildWithin(pid, seconds, &status)) {
+    ADD_FAILURE() << "the run did not exit within " << seconds << " s";
+    kill(pid, SIGKILL);
+    if (!ReapChildWithin(pid, 30, &status)) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 }  // namespace elevbench::testing
+
+namespace elevbench {
+namespace {
+
+// What left a guest's QEMU running after a session stopped mid-test: a test's run outlived the
+// test. A "test" (the middle process) spawns a long child and is SIGKILLed; the child must be
+// gone within seconds, not run on to its end.
+TEST(SpawnElevbenchTest, TheRunDiesWithTheTestThatStartedIt) {
+  int pipefd[2];
+  ASSERT_EQ(pipe(pipefd), 0);
+  const pid_t test = fork();
+  ASSERT_GE(test, 0);
+  if (test == 0) {
+    const pid_t run = testing::SpawnElevbench({"/bin/sleep", "60"}, "", -1);
+    (void)!write(pipefd[1], &run, sizeof run);
+    pause();
+    _exit(0);
+  }
+  close(pipefd[1]);
+  pid_t run = 0;
+  ASSERT_EQ(read(pipefd[0], &run, sizeof run), static_cast<ssize_t>(sizeof run));
+  close(pipefd[0]);
+  ASSERT_GT(run, 0);
+  kill(test, SIGKILL);
+  int status = 0;
+  ASSERT_TRUE(ReapChildWithin(test, 10, &status));
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = kill(run, 0) != 0 ||
+           testing::ReadFileOrEmpty("/proc/" + std::to_string(run) + "/stat").find(") Z") !=
+               std::string::npos;
+    if (!gone) usleep(50000);
+  }
+  EXPECT_TRUE(gone) << "pid " << run << " outlived the test that started it";
+  if (!gone) kill(run, SIGKILL);
+}
+
+}  // namespace
+}  // namespace elevbench
