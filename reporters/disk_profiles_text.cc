@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/core/strings.h"
+#include "reporters/text_table.h"
 
 namespace elevbench {
 namespace {
@@ -37,19 +38,7 @@ std::string RenderDiskProfilesTable(const std::vector<DiskProfile>& profiles) {
       {"Profile", "Capacity", "RPM", "Track-to-track", "Avg seek", "Full stroke", "Read", "Write",
        "Overhead", "Queue depth", "Aging", "Driver tags", "Stream cache"}};
   for (const DiskProfile& p : profiles) lines.push_back(ProfileCells(p));
-  std::vector<size_t> width(lines.front().size(), 0);
-  for (const auto& line : lines) {
-    for (size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
-  }
-  std::string text;
-  for (const auto& line : lines) {
-    std::string row;
-    for (size_t i = 0; i < line.size(); ++i) {
-      row += line[i];
-      if (i + 1 < line.size()) row += std::string(width[i] - line[i].size() + 2, ' ');
-    }
-    text += row + "\n";
-  }
+  const std::string text = RenderTextTable(lines);
   // A datasheet's units, not the reports' MiB: say so under the table.
   return text +
          "Capacity in GB (10^9 bytes) and rates in MB/s (10^6 bytes a second), as a disk's "

@@ -5,32 +5,10 @@
 #include <cstdio>
 
 #include "harness/core/strings.h"
+#include "reporters/text_table.h"
 
 namespace elevbench {
 namespace {
-
-// A text table: columns as wide as their widest cell, two spaces apart; columns named in
-// `right` are right-aligned (numbers). No trailing blanks.
-std::string Table(const std::vector<std::vector<std::string>>& rows,
-                  const std::vector<bool>& right) {
-  std::vector<size_t> width;
-  for (const auto& row : rows) {
-    width.resize(std::max(width.size(), row.size()), 0);
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (c > 0) line += "  ";
-      const std::string pad(width[c] - row[c].size(), ' ');
-      line += c < right.size() && right[c] ? pad + row[c] : row[c] + pad;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
-}
 
 // Four significant figures without an exponent: 47.12, 0.5383, 1620.
 std::string HistoryNumber(double v) {
@@ -74,7 +52,8 @@ std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
                     std::to_string(r.cells_ok),
                     std::to_string(r.cells_failed + r.cells_interrupted)});
   }
-  std::string out = Table(rows, {true, false, false, false, false, false, false, true, true});
+  std::string out =
+      RenderTextTable(rows, {true, false, false, false, false, false, false, true, true});
   if (unfinished) out += "+ the run did not finish (interrupted, or recorded while running)\n";
   return out;
 }
@@ -148,7 +127,8 @@ std::string RenderTrend(const Trend& trend) {
     }
     rows.push_back(std::move(row));
   }
-  return out + Table(rows, {true, false, false, false, true, true, false, true, true, false});
+  return out +
+         RenderTextTable(rows, {true, false, false, false, true, true, false, true, true, false});
 }
 
 std::string RenderImportedRun(const std::string& file, AppendOutcome outcome, int64_t id) {

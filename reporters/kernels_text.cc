@@ -1,9 +1,7 @@
 #include "reporters/kernels_text.h"
 
-#include <algorithm>
-#include <sstream>
-
 #include "harness/core/strings.h"
+#include "reporters/text_table.h"
 
 namespace elevbench {
 
@@ -20,20 +18,7 @@ std::string RenderKernelsText(const std::vector<CachedKernel>& kernels,
         {k.package, k.release, KernelRowLabel(k.release), JoinWith(k.features.schedulers, " "),
          k.features.io_controllers.empty() ? "-" : JoinWith(k.features.io_controllers, " ")});
   }
-  std::vector<size_t> width(rows[0].size(), 0);
-  for (const auto& r : rows) {
-    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  std::ostringstream out;
-  for (const auto& r : rows) {
-    std::string line;
-    for (size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size()) line += std::string(width[i] - r[i].size() + 2, ' ');
-    }
-    out << line << "\n";
-  }
-  return out.str();
+  return RenderTextTable(rows);
 }
 
 nlohmann::json KernelsJson(const std::vector<CachedKernel>& kernels) {

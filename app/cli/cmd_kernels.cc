@@ -7,6 +7,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "harness/core/strings.h"
 #include "harness/guest/kernel_cache.h"
 #include "harness/run/kernel_rows.h"
 #include "reporters/kernels_text.h"
@@ -24,13 +25,12 @@ int KernelsCommand(const KernelsOptions& o) {
   if (!o.fetch.empty()) {
     std::vector<KernelChoice> choices;
     std::string err;
-    std::string words;
-    for (const std::string& w : o.fetch) words += (words.empty() ? "" : ",") + w;
     if (o.fetch.front() != "fetch" || o.fetch.size() < 2) {
       PrintError("kernels: the words after 'kernels' are 'fetch debian:PACKAGE…'");
       return kExitUsage;
     }
-    if (!ParseKernelChoices(words.substr(words.find(',') + 1), &choices, &err)) {
+    const std::vector<std::string> packages(o.fetch.begin() + 1, o.fetch.end());
+    if (!ParseKernelChoices(JoinWith(packages, ","), &choices, &err)) {
       PrintError(err.replace(0, std::string("--kernels").size(), "kernels fetch"));
       return kExitUsage;
     }

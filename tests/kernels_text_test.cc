@@ -1,0 +1,33 @@
+// `elevbench kernels`: the cache as a table (aligned by RenderTextTable) and as JSON, and the
+// line of an empty cache (reporters/kernels_text.h).
+
+#include "reporters/kernels_text.h"
+
+#include <gtest/gtest.h>
+
+namespace elevbench {
+namespace {
+
+TEST(KernelsTextTest, OneRowAKernelWithItsSchedulersAndControllers) {
+  CachedKernel a;
+  a.package = "linux-image-6.1.0-50-cloud-amd64";
+  a.release = "6.1.0-50-cloud-amd64";
+  a.features.schedulers = {"none", "mq-deadline", "bfq"};
+  a.features.io_controllers = {"throttle", "iocost"};
+  CachedKernel b;
+  b.package = "linux-image-x";
+  b.release = "6.12.118+deb12-amd64";
+  b.features.schedulers = {"none"};
+  EXPECT_EQ(RenderKernelsText({a, b}, "/c"),
+            "package                           release               row             "
+            "schedulers            I/O controllers\n"
+            "linux-image-6.1.0-50-cloud-amd64  6.1.0-50-cloud-amd64  6.1.0-50-cloud  "
+            "none mq-deadline bfq  throttle iocost\n"
+            "linux-image-x                     6.12.118+deb12-amd64  6.12.118        "
+            "none                  -\n");
+  EXPECT_EQ(KernelsJson({a})[0]["row"], "6.1.0-50-cloud");
+  EXPECT_NE(RenderKernelsText({}, "/c").find("no kernel in /c"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace elevbench
