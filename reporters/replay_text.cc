@@ -72,15 +72,50 @@ std::string RenderProcessRows(const std::vector<ReplayProcessSummary>& rows, boo
   return out;
 }
 
+// "1 flush", "2 reads, 1 flush": the kinds of the trace's bios a cell did not replay.
+std::string MissingKinds(const ReplayShortfall& f) {
+  std::string out;
+  for (const auto& [count, kind] : {std::pair<uint64_t, const char*>{f.reads, "read"},
+                                    {f.writes, "write"},
+                                    {f.discards, "discard"},
+                                    {f.flushes, "flush"}}) {
+    if (count == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+    if (count > 1) out += std::string(kind) == "flush" ? "es" : "s";
+  }
+  return out;
+}
+
+// How much of the trace the cells replayed: every bio and byte, or which cells fell short and,
+// for the one with the fewest bios, of which kinds (a reader must not take one unreplayed
+// flush for a failed replay).
+std::string AccountLine(size_t cells, const ReplaySummary& summary) {
+  if (cells == 0) return "";
+  if (summary.exact_cells == cells) {
+    return "replayed every bio and byte in all " + std::to_string(cells) + " cells\n";
+  }
+  const std::string of = " of " + std::to_string(cells) + " cells";
+  std::string line = "replayed every byte in " + std::to_string(summary.every_byte_cells) + of +
+                     ", every bio in " + std::to_string(summary.exact_cells) + of;
+  const ReplayShortfall& f = summary.fewest_bios;
+  line += "; the fewest: " + std::to_string(f.replayed_ops) + " of " + std::to_string(f.trace_ops) +
+          " bios";
+  const std::string kinds = MissingKinds(f);
+  if (!f.traced) {
+    line += " (the replayer's count: its bios were not traced)";
+  } else if (!kinds.empty()) {
+    line += ", not seen at the device: " + kinds;
+  }
+  return line + "\n";
+}
+
 std::string CheckLine(const std::vector<ReplayRecord>& records, const ReplaySummary& summary,
                       bool dependent) {
-  const size_t exact = summary.exact_cells;
-  std::string line = "replayed exactly the trace's I/Os and bytes in " + std::to_string(exact) +
-                     " of " + std::to_string(records.size()) + " cells";
+  std::string line;
   if (!records.empty()) {
     const ReplayRecord& r = records.front();
-    line += " (" + std::to_string(r.trace_ops) + " I/Os, " + std::to_string(r.trace_bytes) +
-            " bytes, " + std::to_string(r.processes.size()) +
+    line += "trace: " + std::to_string(r.trace_ops) + " bios, " + std::to_string(r.trace_bytes) +
+            " bytes; " + std::to_string(r.processes.size()) +
             (dependent ? " engine threads for " : " fio jobs for ") +
             std::to_string(r.processes.size()) + " processes; offsets " + r.mapping;
     if (r.added_syncs > 0) line += "; " + std::to_string(r.added_syncs) + " preflushes as fsync";
@@ -89,9 +124,9 @@ std::string CheckLine(const std::vector<ReplayRecord>& records, const ReplaySumm
       line += std::string(dependent ? "; the engine" : "; fio") + " itself counted " +
               std::to_string(r.fio_bytes) + " bytes";
     }
-    line += ")";
+    line += "\n";
   }
-  line += "\n";
+  line += AccountLine(records.size(), summary);
   if (summary.latest_first_lag_ms >= 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "every job's first I/O within %.1f ms of its schedule\n",

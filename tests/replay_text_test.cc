@@ -93,11 +93,34 @@ TEST(ReplayTextTest, TheTableUsesTheKernelsLatenciesAndSaysWhatWasReplayed) {
   const ResultsDocument doc = ReplayDocument();
   std::string tables, err;
   ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
-  EXPECT_NE(tables.find("replayed exactly the trace's I/Os and bytes in 8 of 8 cells"),
-            std::string::npos)
+  EXPECT_NE(tables.find("replayed every bio and byte in all 8 cells\n"), std::string::npos)
       << tables;
   testing::ExpectPrintedMatchesGolden("replay_report.txt", doc, "table", tables);
   EXPECT_FALSE(RenderReplayReport(doc, "nick", &tables, &err));
+}
+
+// #44 §1: every byte replayed and one flush not seen is not "exactly in 0 of 8 cells", which a
+// reader takes for a failed replay: the line says what matched and what did not.
+TEST(ReplayTextTest, ACellShortOfAFlushSaysEveryByteAndWhichBiosWereNotSeen) {
+  ResultsDocument doc = ReplayDocument();
+  for (nlohmann::json& record : doc.records) {
+    record["replayed_ops"] = 299;
+    record["lag"]["missed_flushes"] = 1;
+  }
+  doc.records[3]["replayed_ops"] = 297;
+  doc.records[3]["lag"]["missed_reads"] = 2;
+  std::string tables, err;
+  ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
+  EXPECT_NE(tables.find("replayed every byte in 8 of 8 cells, every bio in 0 of 8 cells; the "
+                        "fewest: 297 of 300 bios, not seen at the device: 2 reads, 1 flush\n"),
+            std::string::npos)
+      << tables;
+  for (nlohmann::json& record : doc.records) record["lag"] = nullptr;
+  ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
+  EXPECT_NE(tables.find("the fewest: 297 of 300 bios (the replayer's count: its bios were not "
+                        "traced)\n"),
+            std::string::npos)
+      << tables;
 }
 
 // #31 §2: the heading and the per-process lines say which replayer ran.

@@ -11,6 +11,7 @@
 // The logs' waits are absolute (replay_plan.h): an I/O issued late because its job waited for a
 // completion makes only itself late, not every I/O after it.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -29,6 +30,9 @@ struct ReplayLag {
   uint64_t matched_bytes = 0;
   uint64_t matched_records = 0;  ///< the trace's bios they stand for
   uint64_t unmatched = 0;        ///< replayed bios that matched none (split remainders, say)
+  /// The trace's bios whose I/O no replayed bio matched, by BlockTraceOp (read, write, discard,
+  /// flush): what a report names when a cell did not replay every bio.
+  std::array<uint64_t, 4> missed_records{};
   double mean_ms = 0;
   double p99_ms = 0;
   double max_ms = 0;

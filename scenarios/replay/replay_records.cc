@@ -20,9 +20,16 @@ constexpr JsonField<ReplayProcess> kProcessFields[] = {
     {"replay_span_seconds", &ReplayProcess::replay_span_seconds, FieldPresence::kNullable}};
 
 constexpr JsonField<ReplayRecord> kLagFields[] = {
-    {"matched", &ReplayRecord::lag_matched}, {"unmatched", &ReplayRecord::lag_unmatched},
-    {"mean_ms", &ReplayRecord::lag_mean_ms}, {"p99_ms", &ReplayRecord::lag_p99_ms},
-    {"max_ms", &ReplayRecord::lag_max_ms},   {"keeps_time", &ReplayRecord::keeps_time}};
+    {"matched", &ReplayRecord::lag_matched},
+    {"unmatched", &ReplayRecord::lag_unmatched},
+    {"mean_ms", &ReplayRecord::lag_mean_ms},
+    {"p99_ms", &ReplayRecord::lag_p99_ms},
+    {"max_ms", &ReplayRecord::lag_max_ms},
+    {"keeps_time", &ReplayRecord::keeps_time},
+    {"missed_reads", &ReplayRecord::missed_reads, FieldPresence::kOptional},
+    {"missed_writes", &ReplayRecord::missed_writes, FieldPresence::kOptional},
+    {"missed_discards", &ReplayRecord::missed_discards, FieldPresence::kOptional},
+    {"missed_flushes", &ReplayRecord::missed_flushes, FieldPresence::kOptional}};
 
 constexpr JsonField<ReplayRecord> kRecordFields[] = {
     {"trace_ops", &ReplayRecord::trace_ops},

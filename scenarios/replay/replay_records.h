@@ -63,6 +63,9 @@ struct ReplayRecord : RecordHeader {
   std::string lag_problem;
   uint64_t lag_matched = 0;
   uint64_t lag_unmatched = 0;
+  /// The trace's bios of each kind whose I/O no replayed bio matched (ReplayLag::missed_records;
+  /// 0 when the lag was not measured, and in files written before these fields).
+  uint64_t missed_reads = 0, missed_writes = 0, missed_discards = 0, missed_flushes = 0;
   double lag_mean_ms = 0, lag_p99_ms = 0, lag_max_ms = 0;
   bool keeps_time = false;  ///< lag_p99_ms within the bound (replay_lag.h)
   std::string mapping;      ///< "as recorded", "shifted", "scaled"

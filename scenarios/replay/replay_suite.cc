@@ -106,10 +106,11 @@ class ReplaySuite : public Suite {
                     "also scale a span larger than the target onto it (changes seeks)")
         ->check(CLI::IsMember({"auto", "scale"}));
     cmd->add_option("--replayer", replayer_,
-                    "fio (default): every I/O at its recorded time, fio's iolog; dependent: an I/O "
-                    "its process issued after the one before it completed is issued after that "
-                    "one completes in the replay (elevbench's io_uring engine), so a faster "
-                    "scheduler finishes sooner")
+                    "dependent (default): an I/O its process issued after one before it completed "
+                    "is issued after that one completes in the replay (elevbench's io_uring "
+                    "engine), so a faster scheduler finishes sooner; fio: every I/O at its "
+                    "recorded time, fio's iolog (open loop: a replay under a slower scheduler "
+                    "runs late, docs/replay.md §3)")
         ->check(CLI::IsMember({"fio", "dependent"}));
   }
 
@@ -240,7 +241,7 @@ class ReplaySuite : public Suite {
 
   std::string trace_path_;
   std::string fit_ = "auto";
-  std::string replayer_ = "fio";
+  std::string replayer_ = "dependent";
   std::string engine_input_;  // the dependent replayer's input (replay_engine_input.h)
   ReplayOptions options_;
   BlockTrace trace_;
@@ -310,6 +311,10 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
   rec->lag_measured = true;
   rec->lag_matched = lag.matched;
   rec->lag_unmatched = lag.unmatched;
+  rec->missed_reads = lag.missed_records[static_cast<size_t>(BlockTraceOp::kRead)];
+  rec->missed_writes = lag.missed_records[static_cast<size_t>(BlockTraceOp::kWrite)];
+  rec->missed_discards = lag.missed_records[static_cast<size_t>(BlockTraceOp::kDiscard)];
+  rec->missed_flushes = lag.missed_records[static_cast<size_t>(BlockTraceOp::kFlush)];
   rec->lag_mean_ms = lag.mean_ms;
   rec->lag_p99_ms = lag.p99_ms;
   rec->lag_max_ms = lag.max_ms;

@@ -79,6 +79,11 @@ ReplaySummary SummarizeReplay(const std::vector<ReplayRecord>& records,
       [](const ReplayProcessSummary& a, const ReplayProcessSummary& b) { return a.job < b.job; });
   for (const ReplayRecord& r : records) {
     if (r.replayed_ops == r.trace_ops && r.replayed_bytes == r.trace_bytes) ++s.exact_cells;
+    if (r.replayed_bytes == r.trace_bytes) ++s.every_byte_cells;
+    if (&r == &records.front() || r.replayed_ops < s.fewest_bios.replayed_ops) {
+      s.fewest_bios = {r.replayed_ops,  r.trace_ops,       r.lag_measured,  r.missed_reads,
+                       r.missed_writes, r.missed_discards, r.missed_flushes};
+    }
     for (const ReplayProcess& p : r.processes) {
       s.latest_first_lag_ms = std::max(s.latest_first_lag_ms, p.first_lag_ms);
     }

@@ -38,11 +38,23 @@ struct ReplayProcessSummary {
   double span_seconds = -1;
 };
 
+/// One cell's replayed bios against the trace's, and the kinds of those not seen at the device.
+struct ReplayShortfall {
+  uint64_t replayed_ops = 0;
+  uint64_t trace_ops = 0;
+  bool traced = false;  ///< the replay's bios were traced (lag_measured): the kinds are known
+  uint64_t reads = 0, writes = 0, discards = 0, flushes = 0;  ///< the trace's bios not seen
+};
+
 /// What the replay's table says.
 struct ReplaySummary {
   std::vector<ReplayConfigurationSummary> configurations;  ///< in `identifier_order`
   std::vector<ReplayProcessSummary> processes;             ///< by job name, stable
-  size_t exact_cells = 0;  ///< cells that replayed the trace's I/Os and bytes exactly
+  size_t exact_cells = 0;       ///< cells that replayed every bio and every byte of the trace
+  size_t every_byte_cells = 0;  ///< cells that replayed every byte (their bios or not)
+  /// The cell that replayed the fewest of the trace's bios (the first such), for the line that
+  /// says what did not match.
+  ReplayShortfall fewest_bios;
   /// The latest first I/O of any job against its schedule, ms; -1 when no cell measured it.
   double latest_first_lag_ms = -1;
 };
