@@ -97,7 +97,7 @@ std::string RenderCommandText(const nlohmann::json& context, const std::string& 
   for (const CommandRow& row : rows) {
     if (row.repetitions > 0) repetitions.push_back(row.repetitions);
   }
-  out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
+  out << RenderEnvironmentHeader(context, kUnitsMebibytes) << MeansLine(repetitions, "");
   if (rows.empty()) return out.str();
   // The command's words from a row that has records (a failed configuration's row has none).
   const CommandRow& first = *std::find_if(rows.begin(), rows.end() - 1,

@@ -146,6 +146,13 @@ double EmulatedMediaRateMbS(const nlohmann::json& ctx, bool write) {
   return rate.is_number() ? rate.get<double>() : 0;
 }
 
+std::string RenderEnvironmentHeader(const nlohmann::json& context, const std::string& units) {
+  std::string header = RenderEnvironmentHeader(context);
+  if (header.empty()) return header;  // a seed's rows alone stay byte for byte the seed's
+  header.insert(header.size() - 1, units + "\n");  // before the blank line that ends it
+  return header;
+}
+
 std::string PageCacheMark(double mb_s, double disk_mb_s) {
   return disk_mb_s > 0 && mb_s > disk_mb_s * 1.1 ? " (page cache)" : "";
 }

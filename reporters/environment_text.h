@@ -11,6 +11,15 @@ namespace elevbench {
 /// the context says nothing.
 std::string RenderEnvironmentHeader(const nlohmann::json& context);
 
+/// The units line of a report that prints MB: "Units: MB = 2^20 bytes (MiB)", as the 2003 tools
+/// counted and as every `_mb` and `_mb_s` field is (docs/output-format.md), then `more` (a
+/// quantity of the layout in another unit) (issue #45 §5: say the unit in every header).
+inline constexpr const char* kUnitsMebibytes = "Units: MB = 2^20 bytes (MiB)";
+
+/// RenderEnvironmentHeader with `units` as its last line (before the blank line that ends it);
+/// empty when the context says nothing (a seed's rows rendered alone, byte for byte the seed's).
+std::string RenderEnvironmentHeader(const nlohmann::json& context, const std::string& units);
+
 /// The emulated disk's media rate in MB/s for reads or writes (context.target.profile's
 /// read_mbps / write_mbps), or 0 when the target was not an emulated disk.
 double EmulatedMediaRateMbS(const nlohmann::json& context, bool write);

@@ -36,7 +36,7 @@ bool RenderFioJobsReport(const ResultsDocument& doc, const std::string& format, 
   if (!FioJobsRecordsFromDocument(doc, &records, err)) return false;
   const DiskRates disk{EmulatedMediaRateMbS(doc.context, false),
                        EmulatedMediaRateMbS(doc.context, true)};
-  std::string out = RenderEnvironmentHeader(doc.context);
+  std::string out = RenderEnvironmentHeader(doc.context, kUnitsMebibytes);
   for (const FioJobsTable& table : AggregateFioJobsTables(records, IdentifierOrder(doc))) {
     out += "\nfio jobs of " + table.job_file +
            " (MB/s and IOPS: harmonic means over the repetitions; latency percentiles over "

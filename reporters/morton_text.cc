@@ -113,7 +113,10 @@ std::string RenderMortonText(const nlohmann::json& context, const std::vector<Mo
   for (const MortonRow& row : rows) {
     if (row.repetitions > 0) repetitions.push_back(row.repetitions);
   }
-  out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
+  out << RenderEnvironmentHeader(context, std::string(kUnitsMebibytes) +
+                                              "; a tree's size in MB of 10^6 bytes, as "
+                                              "--tree-size takes it")
+      << MeansLine(repetitions, "");
   for (size_t i = 0; i < rows.size();) {
     const int test = rows[i].test;
     if (i > 0) out << "\n";

@@ -41,7 +41,7 @@ std::string RenderNickbenchText(const nlohmann::json& context,
     if (row.repetitions > 0) repetitions.push_back(row.repetitions);
   }
   const uint32_t requested = RequestedRepetitions(context);
-  out << RenderEnvironmentHeader(context) << kNickbenchHeading << "\n"
+  out << RenderEnvironmentHeader(context, kUnitsMebibytes) << kNickbenchHeading << "\n"
       << MeansLine(repetitions, "IO Rate is a harmonic mean");
   // The streams' aggregate cannot pass the faster of the disk's two media rates.
   const double disk =

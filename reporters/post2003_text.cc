@@ -62,7 +62,8 @@ bool RenderPost2003Report(const ResultsDocument& doc, const std::string& format,
   }
   const bool beside = format == "beside-2003" ||
                       (doc.parameters.is_object() && doc.parameters.value("beside_2003", false));
-  *text = RenderEnvironmentHeader(doc.context) + (beside ? AddSeed2003Lines(post) : post);
+  *text = RenderEnvironmentHeader(doc.context, kUnitsMebibytes) +
+          (beside ? AddSeed2003Lines(post) : post);
   return true;
 }
 

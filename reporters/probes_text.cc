@@ -95,7 +95,7 @@ std::string RenderProbesText(const nlohmann::json& context, const std::vector<Pr
   for (const ProbeRow& row : rows) {
     if (row.repetitions > 0) repetitions.push_back(row.repetitions);
   }
-  out << RenderEnvironmentHeader(context) << MeansLine(repetitions, "");
+  out << RenderEnvironmentHeader(context, kUnitsMebibytes) << MeansLine(repetitions, "");
   for (size_t i = 0; i < rows.size();) {
     const std::string& probe = rows[i].probe;
     const std::string title = ProbeTitle(probe);

@@ -147,7 +147,7 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
   std::vector<ReplayRecord> records;
   if (!ReplayRecordsFromDocument(doc, &records, err)) return false;
   std::string out =
-      RenderEnvironmentHeader(doc.context) + Heading(doc) +
+      RenderEnvironmentHeader(doc.context, kUnitsMebibytes) + Heading(doc) +
       FidelityLine(FidelityOf(records, doc.parameters.value("trace_scheduler", std::string()))) +
       "\n";
   char head[320];

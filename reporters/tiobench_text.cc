@@ -168,7 +168,7 @@ std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, u
 std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchParams& params,
                                  const std::vector<TioTableRow>& rows, TioLayout layout) {
   std::ostringstream out;
-  out << RenderEnvironmentHeader(context);
+  out << RenderEnvironmentHeader(context, kUnitsMebibytes);
   if (layout == TioLayout::kNick) {
     out << "Unit information\n================\n"
         << "File size = " << params.size_mb << "MB\n"

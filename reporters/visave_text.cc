@@ -43,7 +43,7 @@ std::string VisaveLine(const std::string& label, const VisaveRow& row) {
 std::string RenderVisaveText(const nlohmann::json& context, const nlohmann::json& parameters,
                              const std::vector<VisaveRow>& rows) {
   std::ostringstream out;
-  out << RenderEnvironmentHeader(context);
+  out << RenderEnvironmentHeader(context, kUnitsMebibytes);
   const uint64_t bytes = parameters.value("file_bytes", uint64_t{200});
   const double interval = parameters.value("interval_seconds", 0.0);
   char every[64];

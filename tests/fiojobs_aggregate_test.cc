@@ -20,7 +20,7 @@ FioJobsRecord AggregateTestRecord(const std::string& file, const std::string& id
     JobResult j;
     j.name = name;
     j.read.ios = 2 * mb_s;
-    j.read.bytes = j.read.ios * 1000000;
+    j.read.bytes = j.read.ios * (1 << 20);  // 1 MiB each: MB/s (MiB/s) equals IOPS
     j.read.runtime_seconds = 2;
     j.read.clat.Record(ms * 1000000, j.read.ios);
     r.jobs.push_back(j);

@@ -81,7 +81,7 @@ TEST(FioJobsSuiteTest, FourClonesOfOneJobAreOneJobWithTheirSums) {
   EXPECT_EQ(job.read.ios, 100u + 120 + 80 + 100);
   EXPECT_EQ(job.read.bytes, 400u * 4096);
   EXPECT_DOUBLE_EQ(job.read.runtime_seconds, 1.0);  // the longest clone's, not the sum
-  EXPECT_DOUBLE_EQ(job.read.MegabytesPerSecond(), 400 * 4096 / 1e6);
+  EXPECT_DOUBLE_EQ(job.read.MegabytesPerSecond(), 400 * 4096 / 1048576.0);
   EXPECT_DOUBLE_EQ(job.read.Iops(), 400.0);
   EXPECT_NEAR(job.cpu_seconds, 0.0625 * 0.8 + 0.05 * 0.899 + 0.08 * 1.0 + 0.035 * 0.949, 1e-12);
   EXPECT_EQ(job.write.ios + job.trim.ios, 0u);
@@ -139,7 +139,7 @@ TEST(FioJobsSuiteTest, FourClonesTableRowShowsTheMergedPercentiles) {
     value[m.metric.name] = m.value;
   }
   EXPECT_EQ(ms.size(), 5u);  // one row: the clones are not rows of their own
-  EXPECT_DOUBLE_EQ(value["mb_s"], 1.6384);
+  EXPECT_DOUBLE_EQ(value["mb_s"], 1.6384e6 / (1 << 20));  // MiB/s
   EXPECT_DOUBLE_EQ(value["p50_ms"], 0.101888);
   EXPECT_DOUBLE_EQ(value["p99_ms"], 10.15);
   EXPECT_DOUBLE_EQ(value["p99_9_ms"], 10.15);

@@ -146,7 +146,9 @@ TEST(ProbesTextTest, SeedReportMatchesGolden) {
       {"filesystem", "ext2"}};
   const std::string text = RenderProbes(doc);
   testing::ExpectPrintedMatchesGolden("probes_seed.txt", doc, "nick", text);
-  EXPECT_NE(text.find("Target fs for tests was ext2\n\n" + WithCfNote()), std::string::npos);
+  EXPECT_NE(
+      text.find("Target fs for tests was ext2\nUnits: MB = 2^20 bytes (MiB)\n\n" + WithCfNote()),
+      std::string::npos);
 }
 
 TEST(ProbesTextTest, WordsForTimeoutsAndBytes) {

@@ -29,9 +29,9 @@ ReplayRecord Cell(const std::string& id, double seconds, uint64_t bytes, double 
 // processes merged per configuration and direction, and the exact cells counted: what the
 // replay table prints, aggregated in the suite rather than in its reporter.
 TEST(ReplaySummaryTest, RepetitionsCombinedPerConfigurationAndProcess) {
-  const std::vector<ReplayRecord> records = {Cell("dl", 1.0, 2000000, 4, true),
-                                             Cell("bfq", 2.0, 2000000, 12, false),
-                                             Cell("dl", 3.0, 2000000, 6, true)};
+  const std::vector<ReplayRecord> records = {Cell("dl", 1.0, 2 << 20, 4, true),
+                                             Cell("bfq", 2.0, 2 << 20, 12, false),
+                                             Cell("dl", 3.0, 2 << 20, 6, true)};
   const ReplaySummary s = SummarizeReplay(records, {"bfq", "dl", "none"});
   ASSERT_EQ(s.configurations.size(), 2u);
   EXPECT_EQ(s.configurations[0].identifier, "bfq");

@@ -53,7 +53,7 @@ bool DirectionFromJson(const nlohmann::json& j, const char* key, JobDirectionRes
 }  // namespace
 
 double JobDirectionResult::MegabytesPerSecond() const {
-  return runtime_seconds > 0 ? static_cast<double>(bytes) / 1e6 / runtime_seconds : 0;
+  return runtime_seconds > 0 ? static_cast<double>(bytes) / (1 << 20) / runtime_seconds : 0;
 }
 
 double JobDirectionResult::Iops() const {

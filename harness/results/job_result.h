@@ -19,7 +19,8 @@ struct JobDirectionResult {
   uint64_t ios = 0;            ///< I/Os issued (fio's total_ios)
   double runtime_seconds = 0;  ///< the longest clone's runtime of this direction
   LatencyHistogram clat;       ///< completion latency of every I/O of every clone
-  /// bytes / runtime in MB/s (10^6), 0 without runtime: the rate of all clones together.
+  /// bytes / runtime in MiB/s (2^20 bytes a second, as every `_mb_s`, docs/output-format.md), 0
+  /// without runtime: the rate of all clones together.
   double MegabytesPerSecond() const;
   /// ios / runtime, 0 without runtime.
   double Iops() const;

@@ -113,7 +113,7 @@ LatencyHistogram ReplayRecord::WriteLatency() const {
 }
 
 double ReplayRecord::MegabytesPerSecond() const {
-  return replay_seconds > 0 ? static_cast<double>(replayed_bytes) / 1e6 / replay_seconds : 0;
+  return replay_seconds > 0 ? static_cast<double>(replayed_bytes) / (1 << 20) / replay_seconds : 0;
 }
 
 json ReplayRecordToJson(const ReplayRecord& r) {

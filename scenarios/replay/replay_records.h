@@ -75,7 +75,7 @@ struct ReplayRecord : RecordHeader {
   /// kernel's trace when the cell was traced (lag_measured), else fio's clat.
   LatencyHistogram ReadLatency() const;
   LatencyHistogram WriteLatency() const;
-  /// replayed_bytes / replay_seconds in MB/s.
+  /// replayed_bytes / replay_seconds in MiB/s (2^20 bytes a second, as every `_mb_s`).
   double MegabytesPerSecond() const;
 };
 
