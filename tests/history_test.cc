@@ -255,6 +255,23 @@ TEST(RunFactsTest, IdentityWithoutAStartTime) {
             (std::filesystem::current_path() / "r.json").string());
 }
 
+// #43: a --kernels run's kernel in the history is every kernel under test, in order, not the
+// first guest's alone (trend showed 6.1's release beside the 6.12 rows).
+TEST(RunFactsTest, AKernelsRunRecordsEveryKernelUnderTest) {
+  ResultsDocument doc;
+  doc.suite = "nickbench";
+  doc.context = {
+      {"kernel", "6.1.0-50-cloud-amd64"},
+      {"hostname", "testbox"},
+      {"kernels",
+       {{{"release", "6.1.0-50-cloud-amd64"}}, {{"release", "6.12.118+deb12-cloud-amd64"}}}}};
+  const RunFacts facts = RunFactsOf(doc, "r.json");
+  EXPECT_EQ(facts.run.kernel, "6.1.0-50-cloud-amd64,6.12.118+deb12-cloud-amd64");
+  EXPECT_EQ(facts.run.host, "testbox");
+  doc.context.erase("kernels");
+  EXPECT_EQ(RunFactsOf(doc, "r.json").run.kernel, "6.1.0-50-cloud-amd64");
+}
+
 TEST(HistoryLocationTest, PostgresUrisAndPasswords) {
   EXPECT_TRUE(IsPostgresLocation("postgresql://u@h/db"));
   EXPECT_TRUE(IsPostgresLocation("postgres://u@h/db"));

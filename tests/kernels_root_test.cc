@@ -125,6 +125,17 @@ TEST_F(KernelsRootTest, ARunInAGuestLabelsItsRowsWithTheKernelAndLeavesNothing) 
   ASSERT_EQ(j["context"]["kernels"].size(), 1u);
   EXPECT_EQ(j["context"]["kernels"][0]["release"], kernel_.release);
   EXPECT_EQ(j["context"]["kernels"][0]["failure"], "");
+  // The accelerator was probed (kvm or tcg, whichever this host's KVM allows) and says why.
+  const std::string accelerator = j["context"]["kernels"][0].value("accelerator", "");
+  EXPECT_TRUE(accelerator == "kvm" || accelerator == "tcg") << accelerator;
+  EXPECT_FALSE(j["context"]["kernels"][0].value("accelerator_why", "").empty());
+  EXPECT_FALSE(fs::exists("/run/elevbench-guest-" + std::to_string(pid) + "-kvm-probe"));
+  // The run is the host's, not the guest's (whose hostname is "(none)").
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  EXPECT_EQ(j["context"].value("hostname", ""), std::string(host));
+  EXPECT_EQ(j["context"]["command_line"].get<std::string>().find("--label-prefix"),
+            std::string::npos);
   ExpectNothingOfTheGuestLeft(pid);
 }
 

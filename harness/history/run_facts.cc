@@ -67,6 +67,14 @@ RunFacts RunFactsOf(const ResultsDocument& doc, const std::string& results_path)
   run.start_time = Text(context, "start_time");
   run.host = Text(context, "hostname");
   run.kernel = Text(context, "kernel");
+  if (context.contains("kernels") && context["kernels"].is_array() && !context["kernels"].empty()) {
+    // --kernels: the kernels under test, each in its guest (the rows carry each one's label)
+    run.kernel.clear();
+    for (const nlohmann::json& k : context["kernels"]) {
+      if (!k.is_object()) continue;
+      run.kernel += (run.kernel.empty() ? "" : ",") + k.value("release", std::string("?"));
+    }
+  }
   run.command_line = Text(context, "command_line");
   run.elevbench_version = Text(context, "elevbench_version");
   if (run.start_time.empty()) {

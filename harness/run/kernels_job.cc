@@ -174,13 +174,24 @@ RunFailure KernelsJob::Prepare(std::string* err) {
   machine_bytes_ = checker.checked().machine_spec.memory_bytes;
   machine_cpus_ = checker.checked().machine_spec.cpus;
   host_cpu_probe_seconds_ = HostCpuProbeSeconds();
+  start_time_ = NowIso8601();
   InstallInterruptHandlers();
   if (!OpenCommandJournal(&journal_, &progress_,
                           "elevbench run --kernels (pid " + std::to_string(getpid()) + ")", err)) {
     return RunFailure::kFailure;
   }
+  ProbeAccelerator();
   doc_.suite = config_.suite_name;
   return RunFailure::kNone;
+}
+
+void KernelsJob::ProbeAccelerator() {
+  GuestRun probe = GuestRunOf(0);
+  probe.work_dir = work_dir_ + "/kvm-probe";
+  accelerator_ = ProbeGuestAccelerator(
+      probe, "/run/elevbench-guest-" + std::to_string(getpid()) + "-kvm-probe", &journal_);
+  progress_.Note("guests under " + std::string(accelerator_.kvm ? "KVM" : "TCG") + ": " +
+                 accelerator_.why);
 }
 
 GuestRun KernelsJob::GuestRunOf(size_t k) const {
@@ -202,6 +213,7 @@ GuestRun KernelsJob::GuestRunOf(size_t k) const {
       machine_bytes_ > 0 ? machine_bytes_ : DefaultGuestMemoryBytes(host.memory_bytes);
   // The machine, the emulated disk's image (tmpfs in the guest) and the kernel's own share.
   run.memory_mib = (machine + disk_bytes_) / kMiB + 512;
+  run.kvm = accelerator_.kvm;
   return run;
 }
 
@@ -210,8 +222,9 @@ std::unique_ptr<GuestVm> KernelsJob::StartGuest(size_t k, GuestRun* run, std::st
   std::error_code ec;
   fs::create_directories(run->work_dir, ec);
   progress_.BeginCell(k, labels_[k]);
-  progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (TCG, " +
-                 std::to_string(run->cpus) + " vCPU, " + std::to_string(run->memory_mib) + " MiB)");
+  progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (" +
+                 (run->kvm ? "KVM, " : "TCG, ") + std::to_string(run->cpus) + " vCPU, " +
+                 std::to_string(run->memory_mib) + " MiB)");
   GuestLimits limits;
   if (config_.timeout_seconds > 0) {
     limits.stall_seconds = std::max(limits.stall_seconds, 2 * config_.timeout_seconds + 300);
@@ -259,7 +272,8 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
   guests_[k] = {{"label", labels_[k]},
                 {"package", kernels_[k].package},
                 {"release", kernels_[k].release},
-                {"accelerator", "tcg"},
+                {"accelerator", run.kvm ? "kvm" : "tcg"},
+                {"accelerator_why", accelerator_.why},
                 {"vcpus", run.cpus},
                 {"memory_mib", run.memory_mib},
                 {"guest", g.facts},
@@ -283,7 +297,13 @@ void KernelsJob::SaveMerged() {
   }
   MergeKernelDocuments(done, &doc_);
   doc_.context["kernels"] = guests;
-  doc_.context["host_kernel"] = ReadMachineInfo().kernel;
+  // The run is the host's: its name, command line and start, not the first guest's (whose
+  // hostname is "(none)" and whose command carries --label-prefix); history and trend read them.
+  const MachineInfo host = ReadMachineInfo();
+  doc_.context["host_kernel"] = host.kernel;
+  doc_.context["hostname"] = host.hostname;
+  doc_.context["command_line"] = config_.command_line;
+  doc_.context["start_time"] = start_time_;
   doc_.complete = doc_.complete && done.size() == kernels_.size();
   if (config_.suite != nullptr) doc_.summary = config_.suite->Summarize(doc_);
   std::string err;

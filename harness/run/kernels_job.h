@@ -18,6 +18,7 @@
 
 #include "harness/core/progress.h"
 #include "harness/device/restore_journal.h"
+#include "harness/guest/guest_accelerator.h"
 #include "harness/guest/guest_vm.h"
 #include "harness/guest/kernel_cache.h"
 #include "harness/results/results_document.h"
@@ -61,6 +62,8 @@ class KernelsJob {
   bool ParseGuestLanes(std::string* err);
   bool ResolveKernels(std::string* err);
   bool CheckKernelSchedulers(std::string* err);
+  // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).
+  void ProbeAccelerator();
   GuestRun GuestRunOf(size_t k) const;
   std::string GuestPrefix(size_t k) const;
   // Boots kernel k's guest; null (err: why) when it could not start.
@@ -78,6 +81,8 @@ class KernelsJob {
   std::vector<std::string> labels_;  // each kernel's row prefix
   std::vector<SchedulerConfig> configs_;
   double host_cpu_probe_seconds_ = 0;  // kCpuProbeLoop on the host
+  GuestAccelerator accelerator_;       // KVM or TCG, probed once a run
+  std::string start_time_;             // the host run's start, UTC
   uint64_t disk_bytes_ = 0;
   uint64_t machine_bytes_ = 0;
   int machine_cpus_ = 0;
