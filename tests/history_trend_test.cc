@@ -96,7 +96,8 @@ TEST_F(TrendTest, ErrorsListTheChoices) {
                 .find("give --config (in tiobench seq_read threads=1: mq-deadline, "
                       "bfq:low_latency=0)"),
             std::string::npos);
-  EXPECT_NE(ResolveError({"", "seq_read", "", "kyber", "", ""}).find("no configuration 'kyber'"),
+  EXPECT_NE(ResolveError({"", "seq_read", "", "kyber", "", ""})
+                .find("no configuration 'kyber' with measurements"),
             std::string::npos);
   EXPECT_NE(ResolveError({"", "seq_read", "", "mq-deadline", "speed", ""})
                 .find("(metrics: rate_mb_s, cpu_pct, avg_latency_ms"),

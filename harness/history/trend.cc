@@ -106,8 +106,9 @@ bool ResolveTrendConfiguration(const TrendRequest& request, const std::string& w
   std::erase_if(
       *keys, [&](const MeasuredKey& k) { return !MatchesConfiguration(k, request.configuration); });
   if (keys->empty()) {
-    *err = "no configuration '" + request.configuration + "' " + where_row +
-           " (configurations: " + Join(configurations) + ")";
+    // A configuration whose every cell failed is in `history`'s list but has no measurement.
+    *err = "no configuration '" + request.configuration + "' with measurements " + where_row +
+           " (measured: " + Join(configurations) + "; one whose cells all failed has none)";
     return false;
   }
   key->configuration = request.configuration;
