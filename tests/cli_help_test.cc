@@ -92,6 +92,28 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
                        "--block: expected 512 to 67108864 bytes, not '100'");
 }
 
+// #45: tiobench's and run command's help states the limits the binary enforces, with units,
+// and run command takes sizes as the other suites do (64M).
+TEST(CliHelpTest, EverySuiteStatesItsLimits) {
+  const HelpCliRun tio = RunHelpCli({"run", "tiobench", "--help"});
+  for (const char* limit :
+       {"--size SIZE (MiB, or 64M, 1G; 1 to 16777216 MiB)", "--block N (512 to 67108864 bytes)",
+        "--random N (1 or more operations)", "--numruns N (1 to 1000 runs)", "each 1 to 4096"}) {
+    EXPECT_NE(tio.out.find(limit), std::string::npos) << limit << "\n" << tio.out;
+  }
+  const HelpCliRun command = RunHelpCli({"run", "command", "--help"});
+  for (const char* limit : {"--load-size SIZE (MiB, or 64M, 1G; 1 to 1048576 MiB)",
+                            "--space SIZE (MiB, or 64M, 1G; 1 to 16777216 MiB)"}) {
+    EXPECT_NE(command.out.find(limit), std::string::npos) << limit << "\n" << command.out;
+  }
+  // Accepted, then refused in step 1 for the --dir that is not there: nothing starts.
+  const HelpCliRun sized = RunHelpCli({"run", "command", "--load-size", "64M", "--space", "1G",
+                                       "--dir", "/nonexistent/elevbench", "--", "true"});
+  EXPECT_EQ(sized.err.find("--load-size"), std::string::npos) << sized.err;
+  EXPECT_EQ(sized.err.find("--space"), std::string::npos) << sized.err;
+  EXPECT_NE(sized.err.find("--dir"), std::string::npos) << sized.err;
+}
+
 TEST(CliHelpTest, HistoryImportListsItsOptions) {
   const HelpCliRun r = RunHelpCli({"history", "import", "--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

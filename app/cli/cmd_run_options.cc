@@ -117,6 +117,12 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
                " (available: " + names + ")");
     return kExitUsage;
   }
+  if (!c->unknown_suite.empty()) {  // `run tiobench extra`: the word fell through to `suite`
+    PrintError("unexpected word '" + c->unknown_suite + "' (" + run.entry->name +
+               "'s options go after the suite's name as --option VALUE; see elevbench run " +
+               run.entry->name + " --help)");
+    return kExitUsage;
+  }
   const FlagGiven given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
   std::string err;
   if (!CheckRunOptionCombinations(run, given, &err)) {
@@ -126,7 +132,7 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   const std::string applied =
       ApplySuiteRunDefaults(run.entry->defaults, GivenRunOptionsOf(given), &run);
   if (!applied.empty()) {
-    PrintNote(std::string(run.entry->name) + " runs by default with " + applied);
+    run.defaults_note = std::string(run.entry->name) + " runs by default with " + applied;
   }
   return RunCommand(run);
 }
