@@ -136,6 +136,10 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
   import_cmd->fallthrough();
+  import_cmd->footer(
+      "Exit codes: 0 every file recorded (or there already); 1 a file could not be recorded; 2 "
+      "bad command line, an unreadable file or database, or a run refused (recorded with other "
+      "cells: --replace replaces it).");
   import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
   import_cmd->add_option("--db", c->db, kDbHelp);
   import_cmd->add_flag("--replace", c->replace,

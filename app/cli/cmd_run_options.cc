@@ -37,9 +37,9 @@ void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
   if constexpr (std::is_same_v<T, TraceMode>) {
     option
         ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
-        // Inserted before the transformer, so it runs first: the word's own one-line error and
-        // help ("TEXT:{off,summary,full}", "sometimes not in {off,summary,full}"), not the map's.
-        ->transform(CLI::IsMember({"off", "summary", "full"}))
+        // Inserted before the transformer, so it runs first: the words' plain help
+        // ("off|summary|full") and error ("expected off, summary or full, not 'sometimes'").
+        ->transform(PlainWords({"off", "summary", "full"}))
         ->type_name("TEXT");
   } else if constexpr (std::is_same_v<T, uint64_t>) {
     option->check(PlainRange(uint64_t{0}, std::numeric_limits<uint64_t>::max(), flag.unit));
