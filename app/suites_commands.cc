@@ -5,10 +5,13 @@
 #include <memory>
 #include <thread>
 
+#include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/core/parallel_for.h"
 #include "harness/core/strings.h"
 #include "harness/device/block_device.h"
 #include "harness/disk/disk_model.h"
+#include "harness/history/history_store.h"
 #include "harness/history/run_facts.h"
 #include "harness/machine/machine_spec.h"
 #include "reporters/compare_json.h"
@@ -53,6 +56,31 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
   return applied;
 }
 
+namespace {
+
+// #45: an empty --identifier, --out or --db given is no default, and --db's folder must exist,
+// as --out's does (run_checks.cc): refused before the run makes anything.
+bool CheckOutputOptions(const RunOptions& run, const FlagGiven& given, std::string* err) {
+  const std::pair<const char*, const std::string*> kNonEmpty[] = {
+      {"--identifier", &run.config.identifier},
+      {"--label-prefix", &run.config.label_prefix},
+      {"--out", &run.config.out},
+      {"--db", &run.history_db}};
+  for (const auto& [flag, value] : kNonEmpty) {
+    if (given(flag) && TrimWhitespace(*value).empty()) {
+      return Fail(err, std::string(flag) + ": empty; give a value, or leave " + flag +
+                           " out for its default (see --help)");
+    }
+  }
+  if (!run.history_db.empty() && !IsPostgresLocation(run.history_db) &&
+      !CheckParentFolderExists("--db", run.history_db, err)) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, std::string* err) {
   const bool dir = given("--dir"), scratch = given("--scratch");
   for (const char* flag : {"--fs", "--fresh-fs", "--disk-set", "--keep-wbt", "--disk-trace"}) {
@@ -91,6 +119,7 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
         "no --device was given";
     return false;
   }
+  if (!CheckOutputOptions(run, given, err)) return false;
   if (given("--schedulers") && TrimWhitespace(run.config.schedulers).empty()) {
     *err = "--schedulers: empty; give 'all' or a list such as mq-deadline,bfq";
     return false;

@@ -33,6 +33,9 @@ struct RunOptions {
   bool no_verdict = false;            ///< "--no-verdict": the tables without the verdict block
   std::string history_db;             ///< "--db": the run history; empty = results/history.db
   bool no_history = false;            ///< "--no-history": do not record the run
+  /// What the suite's defaults filled in ("--emulated ide-2003 …"), said in a note once step 1
+  /// accepted the run: a note before a refusal would make it two lines (#45).
+  std::string defaults_note;
 };
 
 /// Which of the options a suite's defaults may fill the command line gave (CLI11's counts: an

@@ -43,7 +43,7 @@ TEST(CaptureReplayCliTest, BadInputIsOneLineAndExit2AndNothingIsCreated) {
       {{"trace", "show", dir + "/none.trace"}, "none.trace"},
       {{"capture", "--out", trace}, "one of --device, --emulated or --scratch"},
       {{"capture", "--emulated", "ide-2003", "--out", trace}, "-- COMMAND"},
-      {{"capture", "--device", "nosuchdisk", "--duration", "1", "--out", trace}, "whole disk"},
+      {{"capture", "--device", "nosuchdisk", "--duration", "1", "--out", trace}, "no such disk"},
       {{"capture", "--device", disk, "--out", trace}, "--duration"},
       {{"capture", "--emulated", "ide-2003", "--out", trace, "--", "/no/such/program"},
        "command not found"},

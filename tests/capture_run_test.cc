@@ -45,11 +45,17 @@ TEST_F(CaptureRunTest, ADeviceIsAWholeDiskByNameOrPath) {
   EXPECT_EQ(name, "sdb");
   ASSERT_TRUE(CheckCaptureDevice("sdb", paths_, &name, &err)) << err;
   EXPECT_EQ(name, "sdb");
-  for (const char* bad : {"sdb1", "/dev/sdb1", "sdz", "", "../sdb", "/dev/"}) {
+  for (const char* partition : {"sdb1", "/dev/sdb1"}) {
+    EXPECT_FALSE(CheckCaptureDevice(partition, paths_, &name, &err)) << partition;
+    EXPECT_EQ(err, "--device " + std::string(partition) +
+                       ": not a whole disk (name the disk, not a partition; see `elevbench "
+                       "devices`)");
+  }
+  // #45: a name that names nothing is "no such disk", as `run --device` says it.
+  for (const char* bad : {"sdz", "", "../sdb", "/dev/", ".."}) {
     EXPECT_FALSE(CheckCaptureDevice(bad, paths_, &name, &err)) << bad;
     EXPECT_EQ(err, "--device " + std::string(bad) +
-                       ": not a whole disk (see `elevbench devices`; name the disk, not a "
-                       "partition)");
+                       ": no such disk (a name such as sdb; see `elevbench devices`)");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -72,6 +73,30 @@ TEST(CliHelpTest, EveryHelpPageListsItsExitCodes) {
   EXPECT_NE(compare.out.find("; 3 the gate could not judge"), std::string::npos) << compare.out;
   const HelpCliRun run = RunHelpCli({"run", "tiobench", "--help"});
   EXPECT_NE(run.out.find("; 130 interrupted"), std::string::npos) << run.out;
+  // #45: each page lists the codes its command can give, not a neighbour's (copied lines).
+  const struct {
+    std::vector<std::string> command;
+    const char* has;
+    std::vector<const char*> lacks;
+  } kPages[] = {
+      {{"devices"}, "1 the devices could not be read", {"restore", "root"}},
+      {{"restore"}, "restore without root", {"devices could not"}},
+      {{"history"}, "a --suite that names no suite", {"refused", "written"}},
+      {{"history", "import"}, "or a run refused", {"130"}},
+      {{"trend"}, "1 the history could not be read", {"refused", "written"}},
+      {{"capture"}, "events were lost", {"cell", "fio"}},
+      {{"disk", "profiles"}, "Exit codes: 0 printed; 2 bad command line.", {"daemon", "; 1 "}},
+      {{"disk", "serve"}, "1 the daemon failed", {"130"}},
+  };
+  for (const auto& page : kPages) {
+    std::vector<std::string> args = page.command;
+    args.push_back("--help");
+    const HelpCliRun r = RunHelpCli(args);
+    const std::string codes = r.out.substr(std::min(r.out.find("Exit codes:"), r.out.size()));
+    SCOPED_TRACE(page.command[0]);
+    EXPECT_NE(codes.find(page.has), std::string::npos) << codes;
+    for (const char* wrong : page.lacks) EXPECT_EQ(codes.find(wrong), std::string::npos) << wrong;
+  }
 }
 
 TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
@@ -90,6 +115,54 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
                        "--timeout: expected 0 to 604800 seconds, not '-1'");
   ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
                        "--block: expected 512 to 67108864 bytes, not '100'");
+}
+
+// #45: tiobench's and run command's help states the limits the binary enforces, with units,
+// and run command takes sizes as the other suites do (64M).
+TEST(CliHelpTest, EverySuiteStatesItsLimits) {
+  const HelpCliRun tio = RunHelpCli({"run", "tiobench", "--help"});
+  for (const char* limit :
+       {"--size SIZE (MiB, or 64M, 1G; 1 to 16777216 MiB)", "--block N (512 to 67108864 bytes)",
+        "--random N (1 or more operations)", "--numruns N (1 to 1000 runs)", "each 1 to 4096"}) {
+    EXPECT_NE(tio.out.find(limit), std::string::npos) << limit << "\n" << tio.out;
+  }
+  const HelpCliRun command = RunHelpCli({"run", "command", "--help"});
+  for (const char* limit : {"--load-size SIZE (MiB, or 64M, 1G; 1 to 1048576 MiB)",
+                            "--space SIZE (MiB, or 64M, 1G; 1 to 16777216 MiB)"}) {
+    EXPECT_NE(command.out.find(limit), std::string::npos) << limit << "\n" << command.out;
+  }
+  // Accepted, then refused in step 1 for the --dir that is not there: nothing starts.
+  const HelpCliRun sized = RunHelpCli({"run", "command", "--load-size", "64M", "--space", "1G",
+                                       "--dir", "/nonexistent/elevbench", "--", "true"});
+  EXPECT_EQ(sized.err.find("--load-size"), std::string::npos) << sized.err;
+  EXPECT_EQ(sized.err.find("--space"), std::string::npos) << sized.err;
+  EXPECT_NE(sized.err.find("--dir"), std::string::npos) << sized.err;
+}
+
+// #45: what CLI11 wrote in its own words ("TEXT:{off,summary,full}", "files is required", "A
+// subcommand is required", "what: bogus not in {…}") is said plainly.
+TEST(CliHelpTest, NoCli11WordingIsLeft) {
+  const HelpCliRun run = RunHelpCli({"run", "--help"});
+  EXPECT_NE(run.out.find("--trace-requests off|summary|full"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("\n\n\n"), std::string::npos) << run.out;  // no doubled blank line
+  const HelpCliRun contest = RunHelpCli({"run", "contest", "--help"});
+  EXPECT_EQ(contest.out.find("\n\n\n"), std::string::npos) << contest.out;
+  const HelpCliRun list = RunHelpCli({"list", "--help"});
+  EXPECT_NE(list.out.find("--format text|json"), std::string::npos) << list.out;
+  for (const HelpCliRun* page : {&run, &list}) {
+    EXPECT_EQ(page->out.find("TEXT:{"), std::string::npos) << page->out;
+  }
+  ExpectHelpUsageError(
+      {"run", "tiobench", "--trace-requests", "sometimes", "--dir", "/nonexistent"},
+      "--trace-requests: expected off, summary or full, not 'sometimes'");
+  ExpectHelpUsageError(
+      {"report"},
+      "report needs files: Results JSON files written by 'run' (see elevbench report --help)");
+  ExpectHelpUsageError({"run", "fio", "--dir", "/nonexistent"}, "run fio needs job files");
+  ExpectHelpUsageError({"list", "bogus"}, "list: no list 'bogus' (suites, formats, schedulers or");
+  ExpectHelpUsageError({}, "no subcommand given (one of: run, report, ");
+  ExpectHelpUsageError({"trace"},
+                       "trace needs a subcommand (one of: show; see elevbench trace --help)");
 }
 
 TEST(CliHelpTest, HistoryImportListsItsOptions) {

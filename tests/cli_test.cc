@@ -122,7 +122,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"probes", "--probes", "cat-during-lunch"}, "cat-during-lunch"},
       {{"probes", "--warmup", "-5"}, "warmup"},
       // #29: these reached the target step before.
-      {{"tiobench", "--random", "0"}, "--random 0: fewer random operations than threads (1)"},
+      {{"tiobench", "--random", "0"}, "--random: expected 1 or more operations, not '0'"},
       {{"tiobench", "--random", "3", "--threads", "1,4"},
        "--random 3: fewer random operations than threads (4)"},
       {{"tiobench", "--device", "nosuchdisk0"}, "--device nosuchdisk0: no such disk"},
@@ -196,6 +196,56 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
     ExpectUsageError(args, c.needle);
     EXPECT_FALSE(std::filesystem::exists(out));
   }
+}
+
+// #45, a newcomer's slips: each refused in one line with exit 2, before anything is made. Each
+// case also gives --lanes 2 without --emulated, refused at the end of step 1, so that should its
+// check go the run is still refused (with another line) and starts nothing.
+TEST_F(CliTest, NewcomerSlipsAreRefusedInOneLineBeforeAnythingIsCreated) {
+  const std::string out = dir_ + "/r.json";
+  const std::string missing = dir_ + "/nonexistent";
+  const struct {
+    std::vector<std::string> args;
+    std::string needle;
+  } kCases[] = {
+      {{"tiobench", "extra_positional"},
+       "unexpected word 'extra_positional' (tiobench's options go after the suite's name"},
+      {{"tiobench", "--out", missing + "/x.json"},
+       "--out " + missing + "/x.json: no folder " + missing + " to write it in"},
+      {{"tiobench", "--db", missing + "/h.db"},
+       "--db " + missing + "/h.db: no folder " + missing + " to write it in"},
+      {{"tiobench", "--identifier", ""}, "--identifier: empty"},
+      {{"tiobench", "--out", ""}, "--out: empty"},
+      {{"post-2003", "--parts", "bogus"}, "--parts"},
+      {{"tiobench", "--size", "99999999999999999999"},
+       "--size: expected 1 to 16777216 MiB, not '99999999999999999999'"},
+      {{"tiobench", "--size", "0"}, "--size: expected 1 to 16777216 MiB, not '0'"},
+      {{"tiobench", "--numruns", "0"}, "--numruns: expected 1 to 1000 runs, not '0'"},
+  };
+  for (const auto& c : kCases) {
+    std::vector<std::string> args = {"run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    for (const std::string& a :
+         {std::string("--dir"), dir_, std::string("--lanes"), std::string("2")}) {
+      args.push_back(a);
+    }
+    if (c.args[1] != "--out") args.insert(args.end(), {"--out", out});
+    SCOPED_TRACE(c.args[0] + " " + c.args[1]);
+    ExpectUsageError(args, c.needle);
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(std::filesystem::exists(missing));
+  }
+  // A name that names no disk is "no such disk" for every command that takes --device (replay
+  // and capture said "not a whole disk"); refused by the old words too, so nothing starts.
+  const std::string trace = testing::TestDataPath("fixtures/trace/small.trace");
+  ExpectUsageError({"run", "replay", "--trace", trace, "--device", "nosuchdisk0", "--out", out},
+                   "--device nosuchdisk0: no such disk");
+  ExpectUsageError({"capture", "--device", "nosuchdisk0", "--duration", "1", "--out", out},
+                   "--device nosuchdisk0: no such disk");
+  ExpectUsageError({"capture", "--scratch", "1G", "--out", missing + "/t.trace", "--", "true"},
+                   "--out " + missing + "/t.trace: cannot write in " + missing);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 // run command's own refusals (#31): the program comes after `--`, so the common options go
@@ -337,16 +387,20 @@ TEST_F(CliTest, ARefusedRunLeavesTheDirectoryAsItWas) {
                      "refusing to change the queue"});
   }
   for (const auto& [c, needle] : cases) {
-    std::vector<std::string> args = {"run", "tiobench"};
+    // In dir_, with the default folder results/ (the only one a run makes, #45).
+    std::vector<std::string> args = {ELEVBENCH_BINARY, "run", "tiobench"};
     args.insert(args.end(), c.begin(), c.end());
-    for (const std::string& a : {std::string("--out"), dir_ + "/results/r.json"}) {
-      args.push_back(a);
-    }
+    args.insert(args.end(), {"--out", "results/r.json"});
     SCOPED_TRACE(c[0] + " " + c[1]);
-    const CliRun r = RunCli(args);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
-    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    ProcessOptions opts;
+    opts.working_directory = dir_;
+    opts.timeout_seconds = 60;
+    ProcessResult r;
+    std::string err;
+    ASSERT_TRUE(RunProcess(args, opts, &r, &err)) << err;
+    EXPECT_EQ(r.exit_code, 2) << r.error_output;
+    EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1) << r.error_output;
+    EXPECT_NE(r.error_output.find(needle), std::string::npos) << r.error_output;
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/results"));
     EXPECT_TRUE(std::filesystem::is_empty(run_dir));
   }

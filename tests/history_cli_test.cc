@@ -80,8 +80,8 @@ TEST_F(HistoryCliTest, ImportThenHistoryAndTrend) {
   EXPECT_NE(r.out.find("2026-11-29T23:00:00Z"), std::string::npos) << r.out;  // its one run
   // #45: the code the rows show, in any case, in a file without labels.
   for (const char* code : {"dl", "DL", "6.18.44-DL"}) {
-    const auto c = Elevbench({"trend", "--db", db_, "--suite", "tiobench", "--section", "seq_read",
-                              "--config", code});
+    const auto c = Elevbench(
+        {"trend", "--db", db_, "--suite", "tiobench", "--section", "seq_read", "--config", code});
     ASSERT_EQ(c.exit_code, 0) << code << ": " << c.err;
     EXPECT_NE(c.out.find("2026-11-29T23:00:00Z"), std::string::npos) << code << ": " << c.out;
   }
@@ -127,6 +127,32 @@ TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
   r = Elevbench({"trend", "--db", db_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "elevbench: history " + db_ + ": file is not a database\n");
+}
+
+// #45: --last's limits in plain words, an unknown --suite refused as trend refuses it, an
+// import --db whose folder is not there refused before any file is read.
+TEST_F(HistoryCliTest, BadLimitsAndNamesAreRefusedInOneLine) {
+  const std::string tio = CopyOf("results_small.json");
+  ASSERT_EQ(Elevbench({"history", "import", tio, "--db", db_}).exit_code, 0);
+  for (const char* last : {"0", "-1"}) {
+    const CliResult r = Elevbench({"history", "--db", db_, "--last", last});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.err, std::string("elevbench: --last: expected 1 or more, not '") + last +
+                         "' (see --help)\n");
+  }
+  CliResult r = Elevbench({"history", "--db", db_, "--suite", "nosuch"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("elevbench: --suite nosuch: no such suite (suites: tiobench, ", 0), 0u)
+      << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  r = Elevbench({"history", "--db", db_, "--suite", "contest"});  // a suite, no runs yet
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string missing = temp_.path() + "/nonexistent";
+  r = Elevbench({"history", "import", tio, "--db", missing + "/h.db"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err,
+            "elevbench: --db " + missing + "/h.db: no folder " + missing + " to write it in\n");
+  EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 // The CLI tests that run real fio (ctest -L root, as every test that does I/O through fio).

@@ -65,18 +65,20 @@ TEST(RunJobTest, TheWorkDirectoryIsAbsoluteForARelativeOut) {
   EXPECT_TRUE(std::filesystem::is_directory(job.work_dir()));
 }
 
-// #45: a run refused after <out>.fio/ was made takes it back, with the parents it made, and
-// leaves what was there before.
+// #45: a run refused after <out>.fio/ was made takes it back, with the default results/ if it
+// made it (the one folder of --out a run makes), and leaves what was there before.
 TEST(RunJobTest, ARefusedJobTakesBackItsWorkDirectory) {
   testing::ScopedTempDir dir;
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
   std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
   RunConfig config = PlainTiobenchConfig(suite.get());
-  config.out = dir.path() + "/results/sub/r.json";
+  config.out = "results/r.json";
   {
     RunJob job(config, [](const std::string&) {});
     std::string err;
     ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
-    EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/r.json.fio"));
+    EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/r.json.fio"));
     job.TakeBackWorkDir();
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
@@ -86,18 +88,19 @@ TEST(RunJobTest, ARefusedJobTakesBackItsWorkDirectory) {
     RunJob job(config, [](const std::string&) {});
     std::string err;
     ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
-    std::filesystem::create_directories(dir.path() + "/results/sub/keep");
+    std::filesystem::create_directories(dir.path() + "/results/keep");
     job.TakeBackWorkDir();
   }
-  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/results/sub/r.json.fio"));
-  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/keep"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/results/r.json.fio"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/keep"));
   // Without a refusal the work directory stays for the run.
   {
     RunJob job(config, [](const std::string&) {});
     std::string err;
     ASSERT_TRUE(job.Check(&err) && job.MakeWorkDir(&err)) << err;
   }
-  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/sub/r.json.fio"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir.path() + "/results/r.json.fio"));
+  std::filesystem::current_path(before);
 }
 
 TEST(RunJobTest, AJobWithoutASuiteStopsAtItsFirstStep) {

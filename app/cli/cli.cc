@@ -1,10 +1,13 @@
 #include "app/cli/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "harness/core/plain_range.h"
 
 namespace elevbench {
 
@@ -33,21 +36,32 @@ constexpr const char* kCompareExitCodes =
     "failed/DNF in the new results only; 2 bad command line, or files that cannot be read or "
     "compared; 3 the gate could not judge (an untested change beyond --threshold, a row only in "
     "the base, suite parameters that differ; --allow passes them). docs/compare.md, \"The gate\".";
-constexpr const char* kStoreExitCodes =
-    "Exit codes: 0 done; 1 the history could not be read or written; 2 bad command line, an "
-    "unreadable file or database, or a run refused.";
-constexpr const char* kDeviceExitCodes =
-    "Exit codes: 0 done; 1 the devices could not be read or restored; 2 bad command line, or "
-    "restore without root.";
+constexpr const char* kCaptureExitCodes =
+    "Exit codes: 0 captured; 1 the target could not be made, the command failed, events were "
+    "lost, or the capture or the restore failed; 2 bad command line or a refusal (no such "
+    "disk, --out on the traced disk, no root); 130 interrupted by SIGINT, SIGTERM or SIGHUP, "
+    "after cleanup.";
+constexpr const char* kHistoryExitCodes =
+    "Exit codes: 0 listed; 1 the history could not be read; 2 bad command line, a database "
+    "that cannot be opened, or a --suite that names no suite.";
+constexpr const char* kTrendExitCodes =
+    "Exit codes: 0 printed; 1 the history could not be read; 2 bad command line, a database "
+    "that cannot be opened, or a suite, section, row, configuration or metric the history "
+    "does not have.";
+constexpr const char* kDevicesExitCodes =
+    "Exit codes: 0 listed; 1 the devices could not be read; 2 bad command line.";
+constexpr const char* kRestoreExitCodes =
+    "Exit codes: 0 restored, or nothing to restore; 1 the restore failed; 2 bad command line, "
+    "or restore without root.";
 constexpr const char* kKernelsExitCodes =
     "Exit codes: 0 listed (and fetched); 1 a fetch failed (apt-get download, dpkg-deb); 2 bad "
     "command line or a word that names no Debian kernel package.";
-constexpr const char* kDiskExitCodes =
-    "Exit codes: 0 done; 1 the daemon failed; 2 bad command line or profile.";
 
-// Appends `codes` to the footer of `cmd` and of every command nested in it.
+// Appends `codes` to the footer of `cmd` and of every command nested in it, but for one whose
+// footer lists its own (history import, disk serve, disk profiles: their codes differ).
 void AddExitCodesFooter(CLI::App* cmd, const std::string& codes) {
   const std::string footer = cmd->get_footer();
+  if (footer.find("Exit codes:") != std::string::npos) return;
   cmd->footer(footer.empty() ? codes : footer + "\n\n" + codes);
   for (CLI::App* sub : cmd->get_subcommands({})) AddExitCodesFooter(sub, codes);
 }
@@ -59,7 +73,7 @@ void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
   cmd->add_option_function<std::string>(
          "--format", [json](const std::string& format) { *json = format == "json"; },
          "text (default) or json: the same as --json")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(PlainWords({"text", "json"}));
 }
 
 const std::vector<SubcommandEntry>& AllSubcommands() {
@@ -72,26 +86,25 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
        "regression beyond the threshold, 3 when it cannot judge",
        AddCompareSubcommand, false, kCompareExitCodes},
       {"history", "List the recorded runs (the run history)", AddHistorySubcommand, false,
-       kStoreExitCodes},
+       kHistoryExitCodes},
       {"trend", "One metric of one configuration over the recorded runs", AddTrendSubcommand, false,
-       kStoreExitCodes},
+       kTrendExitCodes},
       {"list", "List the suites, formats, schedulers or profiles (for people and scripts)",
        AddListSubcommand},
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand, false,
-       kDeviceExitCodes},
+       kDevicesExitCodes},
       {"kernels",
        "List the kernels `run --kernels` can boot in a guest (the kernel cache), or fetch "
        "Debian's into it",
        AddKernelsSubcommand, false, kKernelsExitCodes},
       {"restore", "Undo what a killed run left: sysfs values, loop devices, mounts",
-       AddRestoreSubcommand, false, kDeviceExitCodes},
+       AddRestoreSubcommand, false, kRestoreExitCodes},
       {"capture",
        "Record every bio of a disk into a block trace (a disk of yours read-only, or one "
        "elevbench makes with a command run on it)",
-       AddCaptureSubcommand, false, kRunExitCodes},
+       AddCaptureSubcommand, false, kCaptureExitCodes},
       {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand},
-      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand, false,
-       kDiskExitCodes},
+      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand},
       {"internal", "Iterations of contest's loads (internal)", AddInternalSubcommand,
        /*hidden=*/true},
   };
@@ -99,6 +112,20 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
 }
 
 namespace {
+
+// CLI11's help with one blank line between its parts: it wrote two after the options when a
+// hidden option (group "") came last, as in `run --help` and `run contest --help`.
+class PlainHelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    std::string help = CLI::Formatter::make_help(app, std::move(name), mode);
+    for (size_t at = help.find("\n\n\n"); at != std::string::npos; at = help.find("\n\n\n", at)) {
+      help.erase(at, 1);
+    }
+    return help;
+  }
+};
 
 // CLI11's messages can span lines; the contract is one line.
 std::string OneLine(std::string s) {
@@ -121,10 +148,16 @@ void PlainOptionTexts(CLI::App* cmd) {
                        : head == "FLOAT"               ? "NUMBER"
                        : head == "SIZE"                ? "SIZE"
                                                        : nullptr;
+    // The words of PlainWords ("TEXT:off|summary|full") are the value: "off|summary|full".
+    std::string words = colon == std::string::npos ? "" : type.substr(colon + 1);
+    if (head == "TEXT" && words.find('|') != std::string::npos &&
+        words.find(':') == std::string::npos) {
+      opt->option_text(words + (opt->get_required() ? " REQUIRED" : ""));
+      continue;
+    }
     if (word == nullptr) continue;
     std::string text = word;
     // Each check's words, "MiB, or 64M, 1G:1 to 1048576 MiB" → "(MiB, or 64M, 1G; 1 to …)".
-    std::string words = colon == std::string::npos ? "" : type.substr(colon + 1);
     for (size_t at = words.find(':'); at != std::string::npos; at = words.find(':', at)) {
       words.replace(at, 1, "; ");
     }
@@ -153,8 +186,47 @@ std::string SuitesTakingOption(CLI::App* app, const std::string& arg) {
   return suites;
 }
 
+// The deepest command the command line chose ("history import"), its words in *path.
+CLI::App* ChosenCommand(CLI::App* app, std::string* path) {
+  for (CLI::App* sub : app->get_subcommands()) {
+    *path += (path->empty() ? "" : " ") + sub->get_name();
+    return ChosenCommand(sub, path);
+  }
+  return app;
+}
+
+// CLI11's "files is required" and "A subcommand is required" (#45): what is missing, in words.
+std::string RequiredErrorLine(CLI::App* app, const std::string& what) {
+  std::string path;
+  CLI::App* cmd = ChosenCommand(app, &path);
+  const std::string command = path.empty() ? "elevbench" : path;
+  const std::string see = "see elevbench " + (path.empty() ? "" : path + " ") + "--help";
+  if (what == "A subcommand is required") {
+    std::string names;
+    for (const CLI::App* sub : cmd->get_subcommands({})) {
+      if (sub->get_group().empty()) continue;  // hidden
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    return command + " needs a subcommand (one of: " + names + "; " + see + ")";
+  }
+  const std::string name = what.substr(0, what.find(" is required"));
+  for (CLI::App* c = cmd; c != nullptr; c = c->get_parent()) {
+    for (const CLI::Option* opt : c->get_options({})) {
+      if (opt->get_name() != name) continue;
+      std::string words = name;
+      std::replace(words.begin(), words.end(), '_', ' ');
+      return command + " needs " + words + ": " + opt->get_description() + " (" + see + ")";
+    }
+  }
+  return what + " (see --help)";
+}
+
 // A parse error as one line; where CLI11 says too little, what the user meant.
 std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, char** argv) {
+  if (const auto* required = dynamic_cast<const CLI::RequiredError*>(&e);
+      required != nullptr && std::string(e.what()).ends_with(" is required")) {
+    return RequiredErrorLine(app, e.what());
+  }
   if (const auto* extras = dynamic_cast<const CLI::ExtrasError*>(&e);
       extras != nullptr && argc > 1 && argv[1] == std::string("run")) {
     for (int i = 2; i < argc; ++i) {
@@ -166,6 +238,15 @@ std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, ch
     }
   }
   return OneLine(e.what()) + " (see --help)";
+}
+
+// "run, report, …": the subcommands --help lists.
+std::string SubcommandNames() {
+  std::string names;
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (!entry.hidden) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  }
+  return names;
 }
 
 std::string JoinArgs(int argc, char** argv) {
@@ -187,6 +268,7 @@ int RunCli(int argc, char** argv) {
   MutableCommandWords().assign(argv + std::min(argc, 1), argv + argc);
   CLI::App app{"elevbench: which block I/O scheduler is best for this box and this workload?",
                "elevbench"};
+  app.formatter(std::make_shared<PlainHelpFormatter>());  // before the subcommands: they copy it
   app.set_version_flag("--version", std::string("elevbench ") + ELEVBENCH_VERSION);
   app.require_subcommand(1);
   const std::string command_line = JoinArgs(argc, argv);
@@ -210,17 +292,16 @@ int RunCli(int argc, char** argv) {
                "': elevbench takes a subcommand first (see --help)");
     return kExitUsage;
   }
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string names;
-    bool known = false;
-    for (const SubcommandEntry& entry : AllSubcommands()) {
-      known = known || argv[1] == std::string(entry.name);
-      if (!entry.hidden) names += (names.empty() ? "" : ", ") + std::string(entry.name);
-    }
-    if (!known) {
-      PrintError("unknown subcommand '" + std::string(argv[1]) + "' (one of: " + names + ")");
-      return kExitUsage;
-    }
+  if (argc == 1) {  // CLI11: "A subcommand is required"
+    PrintError("no subcommand given (one of: " + SubcommandNames() + "; see elevbench --help)");
+    return kExitUsage;
+  }
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(AllSubcommands().begin(), AllSubcommands().end(),
+                   [&](const SubcommandEntry& e) { return argv[1] == std::string(e.name); })) {
+    PrintError("unknown subcommand '" + std::string(argv[1]) + "' (one of: " + SubcommandNames() +
+               ")");
+    return kExitUsage;
   }
   try {
     app.parse(argc, argv);

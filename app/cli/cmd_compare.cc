@@ -56,7 +56,7 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                 "The threshold alone decides (for runs of one repetition, where no test is "
                 "possible)");
   cmd->add_option("--format", options->format, "text (default), json or junit (JUnit XML)")
-      ->check(CLI::IsMember({"text", "json", "junit"}));
+      ->check(PlainWords({"text", "json", "junit"}));
   cmd->add_option("--allow", options->allow,
                   "Gate rules that do not fail the gate: failed, inconclusive, missing, "
                   "parameters (comma-separated; a regression always fails)");

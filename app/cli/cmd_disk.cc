@@ -62,6 +62,9 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   cmd->require_subcommand(1);
   auto o = std::make_shared<DiskServeOptions>();
   CLI::App* serve = cmd->add_subcommand("serve", "Serve an image file through the model");
+  serve->footer(
+      "Exit codes: 0 unmounted and stopped; 1 the daemon failed; 2 bad command line or "
+      "profile.");
   serve->add_option("--backing", o->backing, "Backing image file (best on tmpfs)")->required();
   serve->add_option("--mount", o->mountpoint, "Empty directory to mount on")->required();
   serve->add_option(
@@ -74,6 +77,7 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
                     "Per-request trace file, as run's --disk-trace (default: none)");
   CLI::App* profiles =
       cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
+  profiles->footer("Exit codes: 0 printed; 2 bad command line.");
   AddJsonFlag(profiles, &o->profiles_json, "The profiles as a JSON array instead");
   return
       [o, serve] { return *serve ? DiskServeCommand(*o) : DiskProfilesCommand(o->profiles_json); };

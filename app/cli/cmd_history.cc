@@ -4,11 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "app/suites_commands.h"
+#include "harness/core/atomic_file.h"
+#include "harness/core/plain_range.h"
 #include "harness/core/strings.h"
 #include "harness/history/history_store.h"
 #include "harness/history/trend.h"
@@ -31,10 +34,24 @@ constexpr const char* kDbHelp =
     "History database: an SQLite file, or postgresql://user@host/db for one shared by many "
     "test boxes (default results/history.db)";
 
+// `history --suite S`: a suite of elevbench, or one the history recorded (an older build's),
+// else refused as trend refuses it, with the suites named (#45: it listed "no runs", exit 0).
+bool CheckHistorySuite(const std::string& suite, HistoryStore* store, std::string* err) {
+  std::vector<std::string> known;
+  for (const SuiteEntry& entry : AllSuites()) known.push_back(entry.name);
+  if (suite.empty() || std::find(known.begin(), known.end(), suite) != known.end()) return true;
+  std::vector<std::string> recorded;
+  if (!store->Suites(&recorded, err)) return false;
+  if (std::find(recorded.begin(), recorded.end(), suite) != recorded.end()) return true;
+  *err = "--suite " + suite + ": no such suite (suites: " + JoinWith(known, ", ") + ")";
+  return false;
+}
+
 int ListCommand(const HistoryCommands& c) {
   std::unique_ptr<HistoryStore> store;
   std::string err;
-  if (!OpenHistoryForReading(c.db, &store, &err)) {
+  if (!OpenHistoryForReading(c.db, &store, &err) ||
+      !CheckHistorySuite(c.suite, store.get(), &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -69,6 +86,11 @@ int ImportCommand(const HistoryCommands& c) {
     if (!f.err.empty()) PrintNote(f.file + ": " + f.err);  // what an update replaced
   };
   std::string err;
+  if (!c.db.empty() && !IsPostgresLocation(c.db) &&
+      !CheckParentFolderExists("--db", c.db, &err)) {  // #45: refused before any file is read
+    PrintError(err);
+    return kExitUsage;
+  }
   if (!ImportResultsFiles(c.files, c.db, c.replace, report, &err)) {
     PrintError(err);
     return kExitUsage;
@@ -108,11 +130,16 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("--db", c->db, kDbHelp);
   cmd->add_option("--suite", c->suite, "Only runs of this suite (default: every suite)");
   cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
-  cmd->add_option("--last", c->last, "Only the newest N runs (default: every run)");
+  cmd->add_option("--last", c->last, "Only the newest N runs (default: every run)")
+      ->check(PlainRange(uint64_t{1}, std::numeric_limits<uint64_t>::max()));
   AddJsonFlag(cmd, &c->json, "JSON output");
   CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
   import_cmd->fallthrough();
+  import_cmd->footer(
+      "Exit codes: 0 every file recorded (or there already); 1 a file could not be recorded; 2 "
+      "bad command line, an unreadable file or database, or a run refused (recorded with other "
+      "cells: --replace replaces it).");
   import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
   import_cmd->add_option("--db", c->db, kDbHelp);
   import_cmd->add_flag("--replace", c->replace,

@@ -3,6 +3,7 @@
 // --json`), so that no list is kept twice.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -18,11 +19,16 @@ SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string&) {
     bool json = false;
   };
   auto args = std::make_shared<ListArgs>();
-  cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")
-      ->required()
-      ->check(CLI::IsMember({"suites", "formats", "schedulers", "profiles"}));
+  cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")->required();
   AddJsonFlag(cmd, &args->json, "JSON output (an array)");
   return [args] {
+    // Checked here, not by CLI::IsMember: its "what: bogus not in {…}" named the placeholder.
+    const std::vector<std::string> lists = {"suites", "formats", "schedulers", "profiles"};
+    if (std::find(lists.begin(), lists.end(), args->what) == lists.end()) {
+      PrintError("list: no list '" + args->what +
+                 "' (suites, formats, schedulers or profiles; see elevbench list --help)");
+      return kExitUsage;
+    }
     const nlohmann::json list = ListJson(args->what);
     std::cout << (args->json ? list.dump(2) + "\n" : ListText(args->what, list));
     return kExitOk;

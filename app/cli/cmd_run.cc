@@ -65,6 +65,7 @@ int RunKernelsCommand(const RunOptions& o) {
     PrintError(err);
     return ExitCodeOf(prepared);
   }
+  if (!o.defaults_note.empty()) PrintNote(o.defaults_note);
   RunOutcome outcome;
   job.RunGuests(&outcome);
   const bool restored = job.Restore();
@@ -86,7 +87,9 @@ int RunCommand(const RunOptions& o) {
   if (!o.config.kernels.empty()) return RunKernelsCommand(o);
   RunJob job(RunConfigOf(o), PrintError);
   std::string err;
-  const RunFailure prepared = PrepareRunJob(&job, &err);  // 1-5c
+  const RunFailure prepared = PrepareRunJob(&job, &err, [&o] {  // 1-5c
+    if (!o.defaults_note.empty()) PrintNote(o.defaults_note);   // once step 1 accepted it
+  });
   if (prepared != RunFailure::kNone) {
     PrintError(err);
     return ExitCodeOf(prepared);

@@ -37,9 +37,9 @@ void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
   if constexpr (std::is_same_v<T, TraceMode>) {
     option
         ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
-        // Inserted before the transformer, so it runs first: the word's own one-line error and
-        // help ("TEXT:{off,summary,full}", "sometimes not in {off,summary,full}"), not the map's.
-        ->transform(CLI::IsMember({"off", "summary", "full"}))
+        // Inserted before the transformer, so it runs first: the words' plain help
+        // ("off|summary|full") and error ("expected off, summary or full, not 'sometimes'").
+        ->transform(PlainWords({"off", "summary", "full"}))
         ->type_name("TEXT");
   } else if constexpr (std::is_same_v<T, uint64_t>) {
     option->check(PlainRange(uint64_t{0}, std::numeric_limits<uint64_t>::max(), flag.unit));
@@ -117,6 +117,12 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
                " (available: " + names + ")");
     return kExitUsage;
   }
+  if (!c->unknown_suite.empty()) {  // `run tiobench extra`: the word fell through to `suite`
+    PrintError("unexpected word '" + c->unknown_suite + "' (" + run.entry->name +
+               "'s options go after the suite's name as --option VALUE; see elevbench run " +
+               run.entry->name + " --help)");
+    return kExitUsage;
+  }
   const FlagGiven given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
   std::string err;
   if (!CheckRunOptionCombinations(run, given, &err)) {
@@ -126,7 +132,7 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   const std::string applied =
       ApplySuiteRunDefaults(run.entry->defaults, GivenRunOptionsOf(given), &run);
   if (!applied.empty()) {
-    PrintNote(std::string(run.entry->name) + " runs by default with " + applied);
+    run.defaults_note = std::string(run.entry->name) + " runs by default with " + applied;
   }
   return RunCommand(run);
 }

@@ -6,10 +6,19 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 namespace elevbench {
+
+bool CheckParentFolderExists(const std::string& flag, const std::string& path, std::string* err) {
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::absolute(path, ec).parent_path();
+  if (!ec && std::filesystem::is_directory(folder, ec)) return true;
+  *err = flag + " " + path + ": no folder " + folder.string() + " to write it in";
+  return false;
+}
 
 bool FsyncDirectory(const std::string& dir) {
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -28,6 +28,13 @@ using ContentProducer = std::function<void(const ContentSink& sink)>;
 /// fsync(2) of a directory (after a rename or unlink in it); false if it cannot be opened.
 bool FsyncDirectory(const std::string& dir);
 
+/// Whether the folder a file named on the command line goes into exists (#45): "--out
+/// /nonexistent/dir/x.json" is refused up front, before a run makes anything, where it used to
+/// make the folder and run. `flag` names the option in the one-line *err ("--out X: no folder
+/// /nonexistent/dir to write it in"). Makes nothing.
+[[nodiscard]] bool CheckParentFolderExists(const std::string& flag, const std::string& path,
+                                           std::string* err);
+
 /// Reads a whole file. err names the path and the errno text on failure.
 [[nodiscard]] bool ReadWholeFile(const std::string& path, std::string* content, std::string* err);
 

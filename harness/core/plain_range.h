@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace elevbench {
 
@@ -43,6 +44,26 @@ CLI::Validator PlainRange(T min, T max, const std::string& unit = "") {
         return "";
       },
       words);
+}
+
+/// A CLI11 check that the value is one of `words` (#45): its help text is the words
+/// ("off|summary|full", cli.cc shows them as the option's value), its error "expected off, summary
+/// or full, not 'x'", where CLI::IsMember printed "TEXT:{off,summary,full}" and "x not in
+/// {off,summary,full}".
+inline CLI::Validator PlainWords(std::vector<std::string> words) {
+  std::string text, help;
+  for (size_t i = 0; i < words.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    help += (i == 0 ? "" : "|") + words[i];
+  }
+  return CLI::Validator(
+      [words, text](std::string& value) -> std::string {
+        for (const std::string& w : words) {
+          if (value == w) return "";
+        }
+        return "expected " + text + ", not '" + value + "'";
+      },
+      help);
 }
 
 /// A size in MiB on the command line, as --scratch takes sizes (#45): "64" (MiB), or with

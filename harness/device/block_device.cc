@@ -447,4 +447,25 @@ bool ReadDiskNumbers(const Sysfs& sysfs, const std::string& disk, uint32_t* majo
   return true;
 }
 
+bool CheckWholeDiskName(const std::string& given, const std::string& name, const SystemPaths& paths,
+                        std::string* err) {
+  const fs::path block = fs::path(paths.root) / "sys/block";
+  std::error_code ec;
+  if (!name.empty() && name.find('/') == std::string::npos && name != "." && name != ".." &&
+      fs::exists(block / name / "dev", ec)) {
+    return true;
+  }
+  bool partition = false;
+  if (!name.empty() && name.find('/') == std::string::npos) {
+    for (const fs::directory_entry& disk : fs::directory_iterator(block, ec)) {
+      partition = partition || fs::exists(disk.path() / name / "partition", ec);
+    }
+  }
+  *err = "--device " + given +
+         (partition ? ": not a whole disk (name the disk, not a partition; see `elevbench "
+                      "devices`)"
+                    : ": no such disk (a name such as sdb; see `elevbench devices`)");
+  return false;
+}
+
 }  // namespace elevbench

@@ -136,6 +136,13 @@ std::vector<std::string> OfferedSchedulers(const SystemPaths& paths,
 /// OfferedSchedulers of the live system, its modules in /lib/modules/<uname -r>.
 std::vector<std::string> OfferedSchedulers();
 
+/// A --device name checked (#45): true for a whole disk of <root>sys/block ("sdb"); else one line
+/// in *err, "no such disk" for a name that names nothing, "not a whole disk" for a partition
+/// ("sdb1", named by a disk's <part>/partition), both pointing to `elevbench devices`. `given`
+/// is the name as the user wrote it ("/dev/sdb"), for the message.
+[[nodiscard]] bool CheckWholeDiskName(const std::string& given, const std::string& name,
+                                      const SystemPaths& paths, std::string* err);
+
 /// The device number of a whole disk, from /sys/block/<disk>/dev; `disk` is a kernel name
 /// ("loop9") or its /dev path. The tracers filter their events by it. err is one line.
 [[nodiscard]] bool ReadDiskNumbers(const Sysfs& sysfs, const std::string& disk, uint32_t* major,

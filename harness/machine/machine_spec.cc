@@ -21,7 +21,7 @@ bool ParseCpuCount(const std::string& text, int* cpus) {
 const std::vector<MachineProfile>& MachineProfiles() {
   static const std::vector<MachineProfile> kProfiles = {
       {"p4-2003", 256ULL << 20, 1,
-       "the box of the 2003 seed posts: UP Pentium 4 2.0 GHz, 256 MB RAM, no swap"},
+       "the box of the 2003 seed posts: UP Pentium 4 2.0 GHz, 256 MiB RAM, no swap"},
   };
   return kProfiles;
 }

@@ -21,12 +21,7 @@ namespace fs = std::filesystem;
 bool CheckCaptureDevice(const std::string& given, const SystemPaths& paths, std::string* name,
                         std::string* err) {
   *name = given.rfind("/dev/", 0) == 0 ? given.substr(5) : given;
-  if (name->empty() || name->find('/') != std::string::npos ||
-      !fs::exists(Sysfs(paths.root).Map("/sys/block/" + *name + "/dev"))) {
-    return Fail(err, "--device " + given + ": not a whole disk (see `elevbench devices`; " +
-                         "name the disk, not a partition)");
-  }
-  return true;
+  return CheckWholeDiskName(given, *name, paths, err);
 }
 
 bool CheckOutOffTracedDisk(const std::string& out, const std::string& disk, std::string* err) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
 #include "harness/device/block_device.h"
@@ -60,13 +61,21 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
   return true;
 }
 
-// --format, and --schedulers/--queue syntax against what this kernel offers.
-bool CheckFormatAndSchedulers(const RunConfig& o, CheckedRun* c, std::string* err) {
+// --format, and --out's folder: one the run makes only when it is the default results/ (#45).
+bool CheckFormatAndOut(const RunConfig& o, std::string* err) {
   if (!o.format.empty() && o.format != "json" &&
       std::find(o.formats.begin(), o.formats.end(), o.format) == o.formats.end()) {
     *err = "unknown --format '" + o.format + "' (" + RunFormatChoices(o.formats) + ")";
     return false;
   }
+  return o.out.empty() ||
+         std::filesystem::path(o.out).lexically_normal().parent_path() == "results" ||
+         CheckParentFolderExists("--out", o.out, err);
+}
+
+// --schedulers/--queue syntax against what this kernel offers; after the suite's own options,
+// so that a bad one is named before a default --schedulers the kernel lacks (#45).
+bool CheckSchedulers(const RunConfig& o, CheckedRun* c, std::string* err) {
   c->all_schedulers = o.schedulers == "all";
   if ((!o.schedulers.empty() && !c->all_schedulers &&
        !ParseSchedulerList(o.schedulers, &c->configs, err)) ||
@@ -109,10 +118,7 @@ bool CheckRawTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
   t->emulated_options.fs = kRawDeviceFs;
   if (o.target.device.empty() || !o.target.scratch.empty() || !o.target.emulated.empty())
     return true;
-  if (!std::filesystem::exists("/sys/block/" + o.target.device + "/dev")) {
-    *err = "--device " + o.target.device + ": not a whole disk (see `elevbench devices`)";
-    return false;
-  }
+  if (!CheckWholeDiskName(o.target.device, o.target.device, SystemPaths{}, err)) return false;
   t->raw_device = o.target.device;
   return true;
 }
@@ -142,10 +148,7 @@ bool CheckTarget(const RunConfig& o, TargetOptions* t, std::string* err) {
   if (!CheckEmulatedTarget(o, t, err) || !CheckFreshFs(o, err)) return false;
   if (o.suite->WantsRawDevice()) return CheckRawTarget(o, t, err);
   if (!o.target.device.empty() &&
-      (o.target.device.find('/') != std::string::npos ||
-       !std::filesystem::exists("/sys/block/" + o.target.device + "/dev"))) {
-    *err = "--device " + o.target.device +
-           ": no such disk (a name such as sdb; see `elevbench devices`)";
+      !CheckWholeDiskName(o.target.device, o.target.device, SystemPaths{}, err)) {
     return false;
   }
   if (!o.directory.empty() && !WritableDirectory(o.directory)) {
@@ -281,12 +284,15 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
   if (!CheckLanesWords(o, err) ||
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
-      !CheckFormatAndSchedulers(o, c, err) || !CheckTarget(o, &c->target, err) ||
-      !CheckDirSwitching(o, c->target, err) || !CheckMachineOption(o, host, c, err)) {
+      !CheckFormatAndOut(o, err) || !CheckTarget(o, &c->target, err) ||
+      !CheckMachineOption(o, host, c, err)) {
     return false;
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
-  if (!o.suite->Prepare(c->suite_machine, err)) return false;
+  if (!o.suite->Prepare(c->suite_machine, err) || !CheckSchedulers(o, c, err) ||
+      !CheckDirSwitching(o, c->target, err)) {
+    return false;
+  }
   TargetOptions& t = c->target;
   const bool default_scratch = RunningAsRoot() && o.directory.empty() && t.scratch_bytes == 0 &&
                                !t.emulated && t.raw_device.empty();

@@ -1,9 +1,9 @@
 #pragma once
 // Step 1 of a run (docs/architecture.md, "Data flow"): every mistake a user can make, found
-// before the machine is touched: the format, the target flags, --schedulers/--queue syntax,
-// --disk-set, --dir, --machine (spec, bounds, root, cgroup layout: read-only), the suite's own
-// Prepare and CheckTarget, the device's size, --trace-requests and --lanes. Read-only: it makes
-// nothing, so a refused command leaves the machine as it was.
+// before the machine is touched: the format, --out's folder, the target flags, --disk-set,
+// --dir, --machine (spec, bounds, root, cgroup layout: read-only), the suite's own Prepare, then
+// --schedulers/--queue, the suite's CheckTarget, the device's size, --trace-requests and --lanes.
+// Read-only: it makes nothing, so a refused command leaves the machine as it was.
 
 #include <cstdint>
 #include <string>
@@ -39,7 +39,8 @@ struct CheckedRun {
 
 /// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the
 /// order docs/architecture.md gives, then the suite's Prepare with the machine the run emulates
-/// (--machine's RAM and CPUs, else the host's), the target sized to the suite's files, the
+/// (--machine's RAM and CPUs, else the host's), --schedulers and --queue (after the suite's own
+/// options, so that a bad one of those is named first), the target sized to the suite's files, the
 /// suite's CheckTarget, the results path, --trace-requests and --lanes. Fills *checked; false
 /// with err (one line, naming the flag) for a usage error. Makes nothing.
 [[nodiscard]] bool CheckRunConfig(const RunConfig& config, const MachineInfo& host,

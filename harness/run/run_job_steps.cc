@@ -26,7 +26,7 @@ RunFailure RunJobSteps(RunJob* job, std::initializer_list<RunJobStep> steps, std
 
 }  // namespace
 
-RunFailure PrepareRunJob(RunJob* job, std::string* err) {
+RunFailure PrepareRunJob(RunJob* job, std::string* err, const std::function<void()>& accepted) {
   const RunFailure checked = RunJobSteps(job,
                                          {{&RunJob::Check, RunFailure::kUsage},  // 1
                                           {&RunJob::FindFio, RunFailure::kFailure},
@@ -34,6 +34,7 @@ RunFailure PrepareRunJob(RunJob* job, std::string* err) {
                                           {&RunJob::MakeWorkDir, RunFailure::kUsage}},
                                          err);
   if (checked != RunFailure::kNone) return checked;
+  if (accepted) accepted();
   job->DecideRoot();  // 2
   const RunFailure prepared = RunJobSteps(job,
                                           {{&RunJob::OpenJournal, RunFailure::kFailure},  // 3

@@ -5,6 +5,7 @@
 // calls PrepareRunJob, Describe, RunCells and Restore, prints the tables, then asks
 // RunEndFailure how the run ended.
 
+#include <functional>
 #include <string>
 
 #include "harness/run/run_job.h"
@@ -23,8 +24,10 @@ enum class RunFailure {
 /// OpenJournal, MakeTarget, AuthorizeSwitching, SetUpDevices, MakeMachineCgroups, OpenTracer)
 /// until one fails: kNone when none did, else its kind with err its one line (MakeTarget's
 /// failure during an interrupt is kInterrupted). A failure after MakeWorkDir has the job take
-/// back `<out>.fio/` when it ends (RunJob::TakeBackWorkDir).
-RunFailure PrepareRunJob(RunJob* job, std::string* err);
+/// back `<out>.fio/` when it ends (RunJob::TakeBackWorkDir). `accepted`, when set, is called
+/// once step 1 (Check to MakeWorkDir) passed: the CLI's notes wait for it, so that a refused
+/// command prints its one line only (#45).
+RunFailure PrepareRunJob(RunJob* job, std::string* err, const std::function<void()>& accepted = {});
 
 /// How a run whose cells ran ended, after the restore (`restored`: Restore's result): the
 /// session's error when it did not finish (kInterrupted when a signal stopped it), the failed

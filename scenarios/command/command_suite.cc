@@ -156,7 +156,9 @@ class CommandSuite : public Suite {
                     "its own on the target (implies --load command)");
     cmd->add_option("--load-size", load_mb_,
                     "MiB (2^20 bytes) of the file the load loops over (default 512)")
-        ->check(PlainRange(1, 1 << 20));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the program starts (default 5)")
         ->check(PlainRange(0.0, 3600.0, "seconds"));
@@ -164,7 +166,9 @@ class CommandSuite : public Suite {
            "--space", space_mb_,
            "MiB (2^20 bytes) the program and its set-up need on the target, to size a device "
            "elevbench makes (default 256)")
-        ->check(PlainRange(1, 1 << 24));
+        ->type_name("SIZE")
+        ->transform(MiBSize())
+        ->check(PlainRange(1, 1 << 24, "MiB"));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

@@ -104,14 +104,14 @@ class ReplaySuite : public Suite {
     cmd->add_option("--fit", fit_,
                     "auto (default): offsets as recorded, else shifted to start at 0; scale: "
                     "also scale a span larger than the target onto it (changes seeks)")
-        ->check(CLI::IsMember({"auto", "scale"}));
+        ->check(PlainWords({"auto", "scale"}));
     cmd->add_option("--replayer", replayer_,
                     "dependent (default): an I/O its process issued after one before it completed "
                     "is issued after that one completes in the replay (elevbench's io_uring "
                     "engine), so a faster scheduler finishes sooner; fio: every I/O at its "
                     "recorded time, fio's iolog (open loop: a replay under a slower scheduler "
                     "runs late, docs/replay.md §3)")
-        ->check(CLI::IsMember({"fio", "dependent"}));
+        ->check(PlainWords({"fio", "dependent"}));
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

@@ -53,7 +53,7 @@ uint64_t DefaultTiobenchSizeMb(uint64_t ram_bytes) {
 
 bool ValidateTiobenchParams(const TiobenchParams& params, std::string* err) {
   if (params.size_mb == 0) {
-    *err = "--size must be a positive number of megabytes";
+    *err = "--size must be a positive number of MiB";
     return false;
   }
   if (params.threads.empty()) {

@@ -1,6 +1,7 @@
 #include "scenarios/tiobench/tiobench_suite.h"
 
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <sstream>
 
 #include "harness/core/plain_range.h"
@@ -10,6 +11,10 @@
 namespace elevbench {
 namespace {
 
+// The largest --size, 16 TiB in MiB: larger than any disk a run sizes its files for, and small
+// enough that the bytes it names fit in 64 bits.
+constexpr int64_t kMaxSizeMiB = int64_t{1} << 24;
+
 class TiobenchSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
@@ -17,12 +22,19 @@ class TiobenchSuite : public Suite {
                                    "Total file size in MiB over all threads (default 2xRAM, "
                                    "200..2000)")
                        ->type_name("SIZE")
-                       ->transform(MiBSize());
-    cmd->add_option("--threads", threads_text_, "Thread counts, comma separated (default 1,2,4,8)");
-    cmd->add_option("--block", params_.block_bytes, "Bytes per read()/write() call (default 4096)");
+                       ->transform(MiBSize())
+                       ->check(PlainRange(int64_t{1}, kMaxSizeMiB, "MiB"));
+    cmd->add_option("--threads", threads_text_,
+                    "Thread counts, comma separated, each 1 to 4096 (default 1,2,4,8)");
+    cmd->add_option("--block", params_.block_bytes,
+                    "Bytes per read()/write() call, a multiple of 512 (default 4096)")
+        ->check(PlainRange(512, 64 << 20, "bytes"));
     cmd->add_option("--random", params_.random_ops,
-                    "Random I/O operations over all threads (default 4000)");
-    cmd->add_option("--numruns", params_.numruns, "tiotest runs pooled per row (default 1)");
+                    "Random I/O operations over all threads, at least one per thread (default "
+                    "4000)")
+        ->check(PlainRange(uint64_t{1}, std::numeric_limits<uint64_t>::max(), "operations"));
+    cmd->add_option("--numruns", params_.numruns, "tiotest runs pooled per row (default 1)")
+        ->check(PlainRange(1, 1000, "runs"));
     cmd->add_flag("--nofrag", params_.nofrag,
                   "Threads write their files one after another (tiobench.pl --nofrag; default "
                   "off)");
@@ -31,8 +43,8 @@ class TiobenchSuite : public Suite {
   bool Prepare(const MachineInfo& machine, std::string* err) override {
     if (size_option_ != nullptr && size_option_->count() > 0) {
       if (size_mb_ <= 0) {
-        *err =
-            "--size must be a positive number of megabytes (got " + std::to_string(size_mb_) + ")";
+        *err = "--size: expected 1 to " + std::to_string(kMaxSizeMiB) + " MiB, not '" +
+               std::to_string(size_mb_) + "'";
         return false;
       }
       params_.size_mb = static_cast<uint64_t>(size_mb_);
