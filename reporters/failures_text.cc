@@ -1,5 +1,8 @@
 #include "reporters/failures_text.h"
 
+#include <set>
+#include <tuple>
+
 #include "harness/results/cell_failures.h"
 
 namespace elevbench {
@@ -11,6 +14,21 @@ std::vector<std::string> CellFailureLines(const ResultsDocument& doc) {
                                  ? f.identifier
                                  : f.label + " (" + f.identifier + ")";
     lines.push_back(name + ": " + CellFailuresText(f));
+  }
+  return lines;
+}
+
+std::vector<std::string> DnfReasonLines(const std::vector<Measurement>& measurements) {
+  std::vector<std::string> lines;
+  std::set<std::tuple<std::string, std::string, std::string, std::string>> seen;
+  for (const Measurement& m : measurements) {
+    if (m.status != "dnf" || m.reason.empty()) continue;
+    if (!seen.insert({m.section, m.row, m.identifier, m.reason}).second) continue;
+    const std::string name = m.label.empty() || m.label == m.identifier
+                                 ? m.identifier
+                                 : m.label + " (" + m.identifier + ")";
+    const std::string where = m.row.empty() ? m.section : m.section + " " + m.row;
+    lines.push_back(name + ", " + where + ": " + m.reason);
   }
   return lines;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness/results/results_document.h"
+#include "harness/stats/measurement.h"
 
 namespace elevbench {
 
@@ -14,6 +15,13 @@ namespace elevbench {
 /// failed (exit 1): planted failure)"; the label first when the document has one ("KY
 /// (6.18.44-ky): …"). Empty when every cell finished.
 std::vector<std::string> CellFailureLines(const ResultsDocument& doc);
+
+/// One line per configuration, section and distinct reason of the measurements that did not
+/// finish (status "dnf" with a reason, which the suite's measurer gives as its text layout words
+/// it): "DL (6.18.44-DL), cat-during-write: DNF after 10 minutes (read 22.9 MB of 45.8 MB, …)",
+/// in order of first appearance. The Markdown and HTML reports list them under the tables, as
+/// they list the failed cells, so a DNF cell has its reason in every format (issue 45).
+std::vector<std::string> DnfReasonLines(const std::vector<Measurement>& measurements);
 
 /// "\nFailed cells:\n<line>\n…" for a suite's text format, or "" when every cell finished.
 std::string RenderCellFailuresText(const ResultsDocument& doc);
