@@ -37,6 +37,11 @@ struct MetricInfo {
   /// Markdown and HTML tables use it, while CSV, JSON, compare's --metrics and the history keep
   /// `name`, the stable key. Empty for most other metrics: MetricDisplayName falls back to name.
   std::string display{};
+  /// The rate of a buffered load: the page cache's, not the disk's (visave's writer, morton's
+  /// streams: 12806 MB/s on a 49 MB/s disk). The text layouts say "into the page cache"; the
+  /// Markdown and HTML tables mark the number "(page cache)" and the CSV formats have a
+  /// page_cache column (issue 45), so that no view shows it as the disk's.
+  bool page_cache = false;
 };
 
 /// The metric's name for a reader: `display`, or `name` when it has none.

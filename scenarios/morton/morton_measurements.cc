@@ -77,7 +77,8 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
       seconds = std::max(seconds, s.runtime_seconds);
     }
     if (!r.load.empty() && seconds > 0) {
-      add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
+      // Buffered streams: the rate is the page cache's (12806 MB/s on a 49 MB/s disk).
+      add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false, "", true},
           static_cast<double>(load_bytes) / (1 << 20) / seconds, "ok");
     }
   }
