@@ -95,6 +95,7 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format,
     return false;
   }
   if (!entry->render(doc, chosen, text, err)) return false;
+  *text = WithUnfinishedRunLine(doc, std::move(*text));
   *text += RenderCellFailuresText(doc);
   return !options.verdict || AppendTextVerdict(doc, *entry, text, err);
 }

@@ -42,7 +42,8 @@ std::string CsvNumber(double value) {
 bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, std::string*) {
   std::ostringstream out;
   out << CsvLine({"file", "suite", "section", "row", "identifier", "label", "scheduler",
-                  "repetition", "metric", "unit", "direction", "value", "status", "reason"});
+                  "repetition", "metric", "unit", "direction", "value", "status", "reason",
+                  "page_cache"});
   for (const NamedResults& file : files) {
     std::vector<Measurement> measurements = file.measurements;
     AddFailedConfigurations(file.doc, &measurements);
@@ -50,7 +51,7 @@ bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, 
       out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
                       std::to_string(m.repetition), m.metric.name, m.metric.unit,
                       DirectionName(m.metric.direction), m.status == "ok" ? CsvNumber(m.value) : "",
-                      m.status, m.reason});
+                      m.status, m.reason, m.metric.page_cache ? "yes" : "no"});
     }
   }
   *text = out.str();
@@ -63,7 +64,7 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
   out << CsvLine({"file",      "suite",        "section", "row",       "identifier", "label",
                   "scheduler", "metric",       "unit",    "direction", "headline",   "requested",
                   "n",         "not_measured", "mean",    "mean_kind", "stddev",     "cov",
-                  "ci_low",    "ci_high",      "min",     "max",       "reason"});
+                  "ci_low",    "ci_high",      "min",     "max",       "reason",     "page_cache"});
   for (const NamedResults& file : files) {
     for (const MetricRow& r : MetricRowsFrom(file.doc, file.measurements)) {
       const SampleSummary& s = r.summary;
@@ -91,7 +92,8 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
                       number(s.ci_high, s.has_spread && std::isfinite(s.ci_high)),
                       number(s.min, any),
                       number(s.max, any),
-                      JoinWith(r.reasons, "; ")});
+                      JoinWith(r.reasons, "; "),
+                      r.metric.page_cache ? "yes" : "no"});
     }
   }
   *text = out.str();

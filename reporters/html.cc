@@ -118,6 +118,15 @@ void RenderHtmlCellFailures(const ResultsDocument& doc, std::ostringstream& out)
   out << "</ul>\n";
 }
 
+// The cells that did not finish, with the reasons, under the file's tables.
+void RenderHtmlDnfReasons(const std::vector<Measurement>& measurements, std::ostringstream& out) {
+  const std::vector<std::string> lines = DnfReasonLines(measurements);
+  if (lines.empty()) return;
+  out << "<h4>Did not finish</h4>\n<ul class=\"dnf\">\n";
+  for (const std::string& line : lines) out << "<li>" << MarkupEscape(line) << "</li>\n";
+  out << "</ul>\n";
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const std::vector<NamedResults>& files, const GnuplotOptions& gnuplot,
@@ -160,6 +169,7 @@ std::string RenderHtmlReport(const std::vector<NamedResults>& files, const Gnupl
       out << "</ul>\n";
     }
     RenderHtmlCellFailures(file.doc, out);
+    RenderHtmlDnfReasons(file.measurements, out);
     if (!plots.empty()) {
       // Without gnuplot every plot still has its place, with a note saying why it is empty.
       if (can_plot) DrawPlots(&plots, "f" + std::to_string(f) + "p", gnuplot);

@@ -144,6 +144,10 @@ std::string RenderMarkdownReport(const std::vector<NamedResults>& files, bool ve
     if (!failures.empty()) out << "Failed cells:\n\n";
     for (const std::string& line : failures) out << "- " << MarkdownEscape(line) << "\n";
     if (!failures.empty()) out << "\n";
+    const std::vector<std::string> dnf = DnfReasonLines(file.measurements);
+    if (!dnf.empty()) out << "Did not finish:\n\n";
+    for (const std::string& line : dnf) out << "- " << MarkdownEscape(line) << "\n";
+    if (!dnf.empty()) out << "\n";
   }
   std::string text = out.str();
   // One trailing newline, not a blank line.

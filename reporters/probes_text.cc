@@ -1,10 +1,9 @@
 #include "reporters/probes_text.h"
 
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <sstream>
 
+#include "harness/core/strings.h"
 #include "reporters/environment_text.h"
 #include "reporters/gnu_time.h"
 #include "reporters/repetitions_text.h"
@@ -15,8 +14,6 @@ namespace {
 
 uint32_t Finished(const ProbeRow& row) { return row.repetitions - row.dnf - row.failed; }
 
-bool IsCat(const std::string& probe) { return probe.rfind("cat-", 0) == 0; }
-
 // "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
 std::string HowMany(uint32_t n, uint32_t of, const char* what) {
   if (of == 1) return what;
@@ -25,31 +22,9 @@ std::string HowMany(uint32_t n, uint32_t of, const char* what) {
 
 }  // namespace
 
-std::string ProbeTimeoutText(double seconds) {
-  char buf[64];
-  if (seconds >= 60 && std::fmod(seconds, 60.0) == 0) {
-    const double minutes = seconds / 60;
-    std::snprintf(buf, sizeof buf, "%.0f minute%s", minutes, minutes == 1 ? "" : "s");
-  } else {
-    std::snprintf(buf, sizeof buf, "%g second%s", seconds, seconds == 1 ? "" : "s");
-  }
-  return buf;
-}
+std::string ProbeTimeoutText(double seconds) { return TimeoutWords(seconds); }
 
-std::string ProbeBytesText(uint64_t bytes) {
-  char buf[64];
-  const double b = static_cast<double>(bytes);
-  if (bytes < 1024) {
-    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-  } else if (bytes < (uint64_t{1} << 20)) {
-    std::snprintf(buf, sizeof buf, "%.0f KiB", b / 1024);
-  } else if (bytes < (uint64_t{1} << 30)) {
-    std::snprintf(buf, sizeof buf, "%.1f MB", b / (1 << 20));
-  } else {
-    std::snprintf(buf, sizeof buf, "%.2f GB", b / (1 << 30));
-  }
-  return buf;
-}
+std::string ProbeBytesText(uint64_t bytes) { return BytesWords(bytes); }
 
 // "exit N", or "killed (OOM)" for a probe the OOM killer ended (rows built before the field: the
 // exit code).
@@ -73,13 +48,9 @@ std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& ro
     std::string note = "* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF");
     if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
     note += row.dnf > 1 ? " (on average " : " (";
-    if (IsCat(row.probe)) {
-      note += "read " + ProbeBytesText(row.dnf_bytes_read) + " of " +
-              ProbeBytesText(row.bytes_total) + ", " + std::to_string(row.dnf_files_read) + " of " +
-              std::to_string(row.files_total) + " files)";
-    } else {
-      note += "listed " + std::to_string(row.dnf_entries_listed) + " entries)";
-    }
+    note += ProbeDnfProgress(row.probe, row.dnf_bytes_read, row.bytes_total, row.dnf_files_read,
+                             row.files_total, row.dnf_entries_listed) +
+            ")";
     notes.push_back(note);
   }
   if (row.failed > 0 && (Finished(row) > 0 || row.dnf > 0)) {

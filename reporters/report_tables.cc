@@ -217,6 +217,8 @@ ReportCell CellOf(const TableLayout& layout, const MetricsOfCell& metrics,
     cell.text = dnf ? "DNF" : "failed";
   } else {
     cell.text = ReportMeanText(mr.summary);
+    // A buffered load's rate: the page cache's, never to be read as the disk's.
+    if (column.metric.page_cache) cell.text += " (page cache)";
   }
   return cell;
 }
@@ -313,8 +315,10 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
   bool cut = false;
   bool differs = false;
   bool mb = false;
+  bool page_cache = false;
   for (const ReportTable& t : tables) {
     for (const ReportColumn& c : t.columns) {
+      page_cache = page_cache || c.metric.page_cache;
       if (c.metric.mean == MeanKind::kHarmonic) hmean.insert(c.metric.name);
       mb = mb || c.metric.unit.find("MB") != std::string::npos;
     }
@@ -356,6 +360,11 @@ std::vector<std::string> ReportLegend(const std::vector<ReportTable>& tables) {
     lines.push_back(
         "MB is 2^20 bytes (MiB), as tiobench counted it: MB/s is MiB a second; only the emulated "
         "disk's profile rates are decimal (10^6 bytes a second).");
+  }
+  if (page_cache) {
+    lines.push_back(
+        "(page cache) after a rate: a buffered load's, which went into or came from the page "
+        "cache; it is not the disk's and may be far above what the disk can do.");
   }
   if (differs) lines.push_back("(n=k) after a value: that cell is made of k repetitions.");
   if (incomplete) {

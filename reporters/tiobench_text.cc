@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 
 #include "reporters/environment_text.h"
@@ -38,6 +39,31 @@ const char kNickHeader[] =
     "                Num                   Avg      Maximum     Lat%  Lat%   CPU\n"
     "Identifier      Thr   Rate  (CPU%)  Latency    Latency     >2s   >10s   Eff\n"
     "--------------- ---  ------ ------ --------- -----------  ----- ------ -----\n";
+
+// Nick's header with an identifier column `width` wide (the seed's is 15).
+std::string NickHeader(size_t width) {
+  const size_t seed = 15;
+  std::string header;
+  std::string_view lines(kNickHeader);
+  for (int i = 0; i < 3; ++i) {
+    const size_t end = lines.find('\n');
+    const std::string_view rest = lines.substr(seed, end + 1 - seed);
+    const std::string head = i == 0   ? std::string()
+                             : i == 1 ? "Identifier"
+                                      : std::string(width, '-');
+    header += LeftField(head, width) + std::string(rest);
+    lines.remove_prefix(end + 1);
+  }
+  return header;
+}
+
+// The nick layout's identifier column: the seed's 15, or the longest identifier when one is
+// longer (issue 45: "6.18.44-fc-v1272" printed as "6.18.44-fc-v127").
+size_t NickIdentifierWidth(const std::vector<TioTableRow>& rows) {
+  size_t width = 15;
+  for (const TioTableRow& row : rows) width = std::max(width, row.identifier.size());
+  return width;
+}
 
 const char kTiobenchHeader[] =
     "                              File  Blk   Num                   Avg      Maximum      Lat%"
@@ -104,9 +130,10 @@ std::string MetricColumns(uint32_t threads, const TioRowMetrics& m, int lat_pct_
 
 // A configuration × thread count with cells but no record in a phase (every cell failed): its
 // row says so, so the configuration stays in the table ("Failed cells" below gives the reason).
-std::string FailedTioRow(const TioTableRow& row, const TiobenchParams& params, TioLayout layout) {
+std::string FailedTioRow(const TioTableRow& row, const TiobenchParams& params, TioLayout layout,
+                         size_t nick_width) {
   const std::string threads = RightField(std::to_string(row.threads), 3) + "  failed";
-  if (layout == TioLayout::kNick) return LeftField(row.identifier, 15) + " " + threads;
+  if (layout == TioLayout::kNick) return LeftField(row.identifier, nick_width) + " " + threads;
   return LeftField(row.identifier, 28) + " " + CentreField(std::to_string(params.size_mb), 6) +
          " " + CentreField(std::to_string(params.block_bytes), 5) + " " + threads;
 }
@@ -152,9 +179,10 @@ std::vector<TioTableRow> WithFailedTioRows(const ResultsDocument& doc,
 
 }  // namespace
 
-std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m) {
+std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m,
+                          size_t width) {
   // Picture: @<<<<<<<<<<<<<< @>>  @##.## @>>>>% @####.### @#######.##  @#.## @#.## @####
-  return LeftField(identifier, 15) + " " + MetricColumns(threads, m, 5, 2);
+  return LeftField(identifier, width) + " " + MetricColumns(threads, m, 5, 2);
 }
 
 std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,
@@ -182,21 +210,22 @@ std::string RenderTiobenchTables(const nlohmann::json& context, const TiobenchPa
   }
   out << MeansLine(repetitions, "Rate and CPU Eff are harmonic means");
   const uint32_t requested = RequestedRepetitions(context);
+  const size_t width = NickIdentifierWidth(rows);
   bool header_done = false;
   for (TioPhase phase : kTioReportOrder) {
     out << "\n" << TioPhaseTitle(phase) << "\n";
     if (!header_done) {
-      out << (layout == TioLayout::kNick ? kNickHeader : kTiobenchHeader);
+      out << (layout == TioLayout::kNick ? NickHeader(width) : std::string(kTiobenchHeader));
       header_done = true;
     }
     for (const TioTableRow& row : rows) {
       if (row.phase != phase) continue;
       if (row.repetitions == 0) {
-        out << FailedTioRow(row, params, layout) << "\n";
+        out << FailedTioRow(row, params, layout, width) << "\n";
         continue;
       }
       out << (layout == TioLayout::kNick
-                  ? RenderNickRow(row.identifier, row.threads, row.mean)
+                  ? RenderNickRow(row.identifier, row.threads, row.mean, width)
                   : RenderTiobenchRow(row.identifier, params.size_mb, params.block_bytes,
                                       row.threads, row.mean))
           << ShortRowMark(row.repetitions, requested) << "\n";

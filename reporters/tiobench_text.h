@@ -26,8 +26,12 @@ std::string PerlCpuText(double cpu_pct);
 /// `width` '#' characters; "inf" or "nan" right-aligned for a number that is not finite.
 std::string PerlNumericField(double value, int width, int decimals);
 
-/// One row in Nick's layout (75 characters for in-range values), without newline.
-std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m);
+/// One row in Nick's layout (75 characters for in-range values), without newline. The
+/// identifier takes `width` characters (the seed's 15; RenderTiobenchTables widens it to the
+/// longest identifier, so that no two rows are cut to the same text), cut beyond it as Perl's
+/// format cut it.
+std::string RenderNickRow(const std::string& identifier, uint32_t threads, const TioRowMetrics& m,
+                          size_t width = 15);
 
 /// One row in tiobench.pl's layout, without newline.
 std::string RenderTiobenchRow(const std::string& identifier, uint64_t size_mb, uint32_t block_bytes,

@@ -129,6 +129,78 @@ std::string EvidenceText(const VerdictLine& line) {
   return text;
 }
 
+// An other configuration that is no meaningful difference from the best: no difference, within
+// the threshold, or untested and within 0.5 % (a ratio RatioText prints as "1.00×").
+bool NotMeaningful(const VerdictVersus& v) {
+  return v.kind == VerdictKind::kNoDifference || v.kind == VerdictKind::kWithinThreshold ||
+         (v.kind == VerdictKind::kUntested && (v.ratio - 1) * 100 < 0.5);
+}
+
+// What one such configuration's comparison says: "p=0.004, n=5: within the 5 % threshold",
+// "n=1: not tested, --repetitions 4 or more", "p=0.310, n=5: no difference".
+std::string NotMeaningfulDetail(const VerdictBlock& block, const VerdictLine& line,
+                                const VerdictVersus& v) {
+  const std::string n = NText(line.best.n, v.other.n) + PartialText(v.other);
+  switch (v.kind) {
+    case VerdictKind::kWithinThreshold:
+      return PText(v.p_value) + ", " + n + ": within the " +
+             FormatDouble("%g", block.settings.threshold_pct) + " % threshold";
+    case VerdictKind::kUntested:
+      return n + ": not tested, --repetitions " + std::to_string(block.settings.min_values_tested) +
+             " or more";
+    default:
+      if (v.identical) return "identical values, " + n;
+      return (v.tested ? PText(v.p_value) + ", " : std::string()) + n + ": no difference";
+  }
+}
+
+// The configurations and their details, those with the same detail together, in order of first
+// appearance: "KY: identical values, n=2; NONE and BFQ: n=2: not tested, …".
+std::string GroupedDetails(const std::vector<std::string>& names,
+                           const std::vector<std::string>& details) {
+  std::vector<std::string> distinct;
+  for (const std::string& d : details) {
+    if (std::find(distinct.begin(), distinct.end(), d) == distinct.end()) distinct.push_back(d);
+  }
+  std::vector<std::string> parts;
+  for (const std::string& d : distinct) {
+    std::vector<std::string> with;
+    for (size_t i = 0; i < details.size(); ++i) {
+      if (details[i] == d) with.push_back(names[i]);
+    }
+    const std::string last = with.back();
+    with.pop_back();
+    parts.push_back((with.empty() ? last : JoinWith(with, ", ") + " and " + last) + ": " + d);
+  }
+  return JoinWith(parts, "; ");
+}
+
+// Every other configuration within the threshold (or untested within 0.5 %) of the best, some
+// not "no difference": "DL and AS within 0.1 % (p=0.004, n=5: within the 5 % threshold)", with
+// each one's detail named when they differ ("(KY: …; NONE and BFQ: …)"). Not "DL best, 1.00×
+// AS": a best and a ratio of 1.00 read as a contradiction (issue 45).
+std::string WithinText(const VerdictBlock& block, const VerdictLine& line,
+                       const std::string& best_name) {
+  std::vector<std::string> names{best_name};
+  std::vector<std::string> others;
+  std::vector<std::string> details;
+  double spread = 0;
+  for (const VerdictVersus& v : line.others) {
+    names.push_back(v.other.name);
+    others.push_back(v.other.name);
+    details.push_back(NotMeaningfulDetail(block, line, v));
+    if (std::isfinite(v.ratio)) spread = std::max(spread, (v.ratio - 1) * 100);
+  }
+  const std::string last = names.back();
+  names.pop_back();
+  const double shown = std::max(0.1, std::ceil(spread * 10) / 10);
+  std::string text =
+      JoinWith(names, ", ") + " and " + last + " within " + FormatDouble("%.1f", shown) + " % (";
+  const bool same = std::all_of(details.begin(), details.end(),
+                                [&](const std::string& d) { return d == details.front(); });
+  return text + (same ? details.front() : GroupedDetails(others, details)) + ")";
+}
+
 // A line without a best: a metric that only describes, or one no configuration measured.
 std::string UnrankedText(const VerdictLine& line) {
   std::vector<std::string> items;
@@ -167,6 +239,9 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
       std::all_of(line.others.begin(), line.others.end(),
                   [](const VerdictVersus& v) { return v.kind == VerdictKind::kNoDifference; });
   if (alike) return what + AllAlikeText(line, best.name + best_note) + EvidenceText(line);
+  if (std::all_of(line.others.begin(), line.others.end(), NotMeaningful)) {
+    return what + WithinText(block, line, best.name + best_note) + EvidenceText(line);
+  }
   std::string text = what + best.name + " best" + best_note;
   for (const VerdictVersus& v : line.others) {
     if (v.kind != VerdictKind::kUntested) text += ", " + VersusText(block, line, v);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/suites.h"
 #include "compare_fixture.h"
 #include "reporters/compare_text.h"
 #include "scenarios/tiobench/tiobench_records.h"
@@ -165,6 +166,36 @@ TEST(CompareTest, TooFewValuesForSignificanceAreMarked) {
       NoisyDocument(2, 4, [](size_t config, TioPhase) { return config == 0 ? 0.7 : 1.0; }));
   EXPECT_EQ(FindRow(four, "seq_write", "6.18.44-dl")->significance, Significance::kSignificant);
   EXPECT_EQ(FindRow(four, "seq_write", "6.18.44-dl")->verdict, Verdict::kRegression);
+}
+
+// The same values on both sides are no difference, whatever the number of values, as report's
+// verdict says ("no difference (identical values)"); never "+0.00% … inconclusive" (issue 45).
+TEST(CompareTest, IdenticalValuesAreUnchanged) {
+  for (uint32_t repetitions : {1u, 3u}) {
+    const ResultsDocument doc = NoisyDocument(1, repetitions);
+    const ResultsDocument copy = doc;
+    const Comparison c = MustCompare(doc, copy);
+    ASSERT_FALSE(c.rows.empty());
+    EXPECT_EQ(c.CountOf(Verdict::kUnchanged), c.rows.size()) << repetitions;
+    EXPECT_EQ(c.CountOf(Verdict::kInconclusive), 0u) << repetitions;
+    EXPECT_NE(c.rows[0].note.find("no difference (identical values)"), std::string::npos)
+        << c.rows[0].note;
+    EXPECT_EQ(c.Outcome(), GateOutcome::kPass) << repetitions;
+  }
+}
+
+// compare names the file's suite: a post-2003 file's rows are its parts' ("probes"), and its
+// header said "elevbench compare: probes" (issue 45).
+TEST(CompareTest, HeaderNamesTheDocumentsSuite) {
+  const NamedResults file = testing::LoadNamedResults("fixtures/post2003_small.json");
+  CompareSettings settings;
+  std::string err;
+  ASSERT_TRUE(ParseBetween("DL,AS", &settings, &err)) << err;
+  Comparison c;
+  ASSERT_TRUE(CompareDocuments(file.doc, file.doc, MeasurerOf(file.doc.suite), settings, &c, &err))
+      << err;
+  EXPECT_EQ(c.suite, "post-2003");
+  EXPECT_EQ(RenderCompareText(c).rfind("elevbench compare: post-2003\n", 0), 0u);
 }
 
 TEST(CompareTest, RowsOnOneSideAreListedNotDropped) {

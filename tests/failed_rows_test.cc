@@ -92,9 +92,27 @@ TEST(FailedRowsTest, GenericFormatsGiveTheReason) {
   // The long CSV has the failed configuration's rows, status failed, with the reason.
   const std::string csv = Render(file, "csv");
   EXPECT_NE(csv.find(",6.18.44-ky,,kyber,0,rate_mb_s,MB/s,higher,,failed,fio failed (exit 1): "
-                     "planted failure\n"),
+                     "planted failure,no\n"),
             std::string::npos)
       << csv;
+}
+
+// A DNF cell has its reason, the words the nick layout prints, in md, html, csv and csv-summary
+// too (issue 45: they showed only "DNF", and the reason columns were empty).
+TEST(FailedRowsTest, GenericFormatsGiveTheDnfReason) {
+  const NamedResults file = testing::LoadNamedResults("fixtures/report_probes_dnf.json");
+  const std::string reason = "DNF after 10 minutes (read 22.9 MB of 45.8 MB, 1876 of 3752 files)";
+  EXPECT_NE(Render(file, "nick").find("* DL: " + reason + "\n"), std::string::npos);
+  const std::string md = Render(file, "md");
+  EXPECT_NE(md.find("Did not finish:\n\n- DL (6.18.44-DL), cat-during-write: " + reason + "\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(Render(file, "html").find("<li>DL (6.18.44-DL), cat-during-write: " + reason),
+            std::string::npos);
+  const std::string csv = Render(file, "csv");
+  EXPECT_NE(csv.find(",elapsed_seconds,s,lower,,dnf,\"" + reason + "\""), std::string::npos) << csv;
+  const std::string summary = Render(file, "csv-summary");
+  EXPECT_NE(summary.find(",\"" + reason + "\""), std::string::npos) << summary;
 }
 
 }  // namespace

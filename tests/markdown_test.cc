@@ -8,6 +8,7 @@
 
 #include <sstream>
 
+#include "reporters/html.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -133,6 +134,21 @@ TEST(MarkdownTest, UnknownSuiteIsAnErrorNamingTheFile) {
 // A real morton run (nine tests, two repetitions) and a real visave run on a plain directory
 // (tests/fixtures/report_morton_small.json, report_visave_small.json): one table per test, the
 // headline first.
+// A buffered load's rate is marked as the page cache's in the tables, as the text layouts say
+// "into the page cache" (issue 45: visave's 5240 MB/s read as a plain load_mb_s).
+TEST(MarkdownTest, PageCacheRatesAreMarked) {
+  const std::vector<NamedResults> files = testing::WithMeasurements(
+      {testing::LoadNamedResults("fixtures/report_visave_small.json", "visave.json")});
+  const std::string md = RenderMarkdownReport(files, true);
+  const std::vector<std::string> row = Cells(RowOf(md, "vi-save", "6.18.44-fc-v782"));
+  ASSERT_FALSE(row.empty()) << md;
+  EXPECT_NE(row.back().find(" (page cache)"), std::string::npos) << row.back();
+  EXPECT_EQ(row[row.size() - 2].find("page cache"), std::string::npos);
+  EXPECT_NE(md.find("- (page cache) after a rate: a buffered load's"), std::string::npos) << md;
+  const std::string html = RenderHtmlReport(files, GnuplotOptions{"no-such-gnuplot"}, true);
+  EXPECT_NE(html.find(" (page cache)</td>"), std::string::npos);
+}
+
 TEST(MarkdownTest, MortonAndVisaveRuns) {
   const std::string md = RenderMarkdown(
       {testing::LoadNamedResults("fixtures/report_morton_small.json", "morton.json"),

@@ -333,5 +333,18 @@ TEST(NickbenchTextTest, MissingLabelIsLeftEmpty) {
   EXPECT_EQ(j["metric_name"], "Writes per write");
 }
 
+// Bench 6's metric is the slowest reader's rate over the fastest's: at most 1 in every
+// nickbench fixture (make_report_fixtures.py's noise made KY's 1.018; issue 45).
+TEST(NickbenchTextTest, FixturesKeepBench6MinOverMaxAtMostOne) {
+  for (const char* fixture :
+       {"fixtures/report_nickbench_5cfg.json", "fixtures/report_nickbench_traced.json"}) {
+    const NamedResults file = testing::LoadNamedResults(fixture);
+    for (const nlohmann::json& r : file.doc.records) {
+      if (r.value("bench", 0) != 6) continue;
+      EXPECT_LE(r.value("metric", 2.0), 1.0) << fixture << ": " << r.value("identifier", "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -168,5 +168,27 @@ TEST(TiobenchTextTest, HeaderOnlyUnderTheFirstSection) {
   EXPECT_EQ(text.find("Identifier", first + 1), std::string::npos);
 }
 
+// The nick layout's identifier column widens to the longest identifier: two kernels
+// "6.18.44-fc-v1272" and "6.18.44-fc-v1273" were both cut to "6.18.44-fc-v127" (issue 45).
+TEST(TiobenchTextTest, NickIdentifierColumnFitsTheLongestIdentifier) {
+  TioTableRow a;
+  a.identifier = "6.18.44-fc-v1272";
+  a.threads = 1;
+  a.repetitions = 1;
+  a.mean = {48.21, 11.09004, 0.080, 36.49, 0.0, 0.0, 435};
+  TioTableRow b = a;
+  b.identifier = "6.18.44-fc-v1273";
+  TiobenchParams params;
+  const std::string text =
+      RenderTiobenchTables(nlohmann::json::object(), params, {a, b}, TioLayout::kNick);
+  EXPECT_NE(text.find("\n6.18.44-fc-v1272   1   48.21 11.09%"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n6.18.44-fc-v1273   1   48.21 11.09%"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n                 Num                   Avg      Maximum     Lat%"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nIdentifier       Thr   Rate  (CPU%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n---------------- ---  ------ ------"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -164,6 +164,37 @@ TEST(VerdictTest, OneNotTestedNotePerLine) {
             "--repetitions 4 or more)");
 }
 
+// Within the threshold (or untested and within 0.5 %), no configuration is called best with
+// the others at "1.00×": "DL best, 1.00× AS (p=0.004, n=5: within the 5 % threshold)" read as a
+// contradiction (issue 45). A line with a configuration beyond that keeps its best.
+TEST(VerdictTest, WithinTheThresholdNamesNoBest) {
+  VerdictFixture f({"DL", "AS"});  // separated (p = 0.008), 0.04 % apart
+  f.Add("DL", kVerdictRate, {0.9999, 0.99991, 0.99992, 0.99993, 0.99994});
+  f.Add("AS", kVerdictRate, {0.9995, 0.99951, 0.99952, 0.99953, 0.99954});
+  VerdictBlock block = f.Compute();
+  EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kWithinThreshold);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: DL and AS within 0.1 % (p=0.008, n=5: within the 5 % "
+            "threshold)");
+
+  VerdictFixture one({"A", "B", "C"});  // n = 1, within 0.5 %: not tested, and no best
+  one.Add("A", kVerdictRate, {0.99991});
+  one.Add("B", kVerdictRate, {0.99949});
+  one.Add("C", kVerdictRate, {0.998});
+  block = one.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: A, B and C within 0.2 % (n=1: not tested, --repetitions 4 or "
+            "more)");
+
+  one.Add("D", kVerdictRate, {0.9});  // 11 % below: A is best again
+  one.doc.identifiers.push_back("k-D");
+  one.doc.labels.push_back("D");
+  block = one.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: A best, 1.00× B, 1.00× C, 1.11× D (n=1: not tested, "
+            "--repetitions 4 or more)");
+}
+
 // "No difference" needs a test that could have found one and did not: a significant change
 // inside the threshold is said to be one, and n = 1 is not tested.
 TEST(VerdictTest, NoDifferenceOnlyWhenTestedAndNotSignificant) {
@@ -174,7 +205,8 @@ TEST(VerdictTest, NoDifferenceOnlyWhenTestedAndNotSignificant) {
   EXPECT_DOUBLE_EQ(block.settings.threshold_pct, CompareSettings{}.threshold_pct);
   EXPECT_EQ(block.lines.at(0).others.at(0).kind, VerdictKind::kWithinThreshold);
   EXPECT_EQ(VerdictLineText(block, block.lines[0]),
-            "bench3 io_rate_mb_s: AS best, 1.03× DL (p=0.008, n=5: within the 5 % threshold)");
+            "bench3 io_rate_mb_s: AS and DL within 3.0 % (p=0.008, n=5: within the 5 % "
+            "threshold)");
   // The same samples against a threshold of 2 %: a difference.
   VerdictSettings tight;
   tight.threshold_pct = 2;

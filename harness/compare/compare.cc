@@ -187,6 +187,12 @@ void Judge(const CompareSettings& settings, ComparisonRow* r) {
   }
   if (!r->note.empty()) notes.push_back(r->note);  // what RowFrom said about completeness
   r->note.clear();
+  // The same numbers on both sides: no difference, whether a test could be made or not, as
+  // report's verdict says (harness/stats/verdict.cc) — never "inconclusive" (issue 45).
+  std::vector<double> base_sorted = r->base_values, new_sorted = r->new_values;
+  std::sort(base_sorted.begin(), base_sorted.end());
+  std::sort(new_sorted.begin(), new_sorted.end());
+  const bool identical = base_sorted == new_sorted;
 
   const double base_mean = r->base.mean, new_mean = r->next.mean;
   r->has_change = true;
@@ -221,7 +227,10 @@ void Judge(const CompareSettings& settings, ComparisonRow* r) {
   const bool untestable = r->significance == Significance::kSingleValue ||
                           r->significance == Significance::kTooFewValues;
   const bool trusted = settings.no_significance || r->significance == Significance::kSignificant;
-  if (untestable && !settings.no_significance) {
+  if (identical) {
+    r->verdict = Verdict::kUnchanged;
+    notes.push_back("no difference (identical values)");
+  } else if (untestable && !settings.no_significance) {
     r->verdict = Verdict::kInconclusive;  // no test could have found a change
   } else if (!beyond || !trusted) {
     r->verdict = Verdict::kUnchanged;
@@ -517,6 +526,8 @@ bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
   if (!CompareMetricRows(base_rows, same ? base_rows : new_rows, settings, out, err)) {
     return false;
   }
+  // The document's suite, not its rows' (post-2003's rows are its parts': "probes").
+  out->suite = base.suite;
   if (same || !base.parameters.is_object() || !next.parameters.is_object()) return true;
   // Parameters that differ change what was measured; "directory" only says where.
   std::vector<std::string> differing;

@@ -1,6 +1,7 @@
 #include "harness/core/strings.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 namespace elevbench {
@@ -56,6 +57,32 @@ std::vector<std::string> SplitWords(std::string_view text) {
 std::string FormatDouble(const char* format, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, value);
+  return buf;
+}
+
+std::string TimeoutWords(double seconds) {
+  char buf[64];
+  if (seconds >= 60 && std::fmod(seconds, 60.0) == 0) {
+    const double minutes = seconds / 60;
+    std::snprintf(buf, sizeof buf, "%.0f minute%s", minutes, minutes == 1 ? "" : "s");
+  } else {
+    std::snprintf(buf, sizeof buf, "%g second%s", seconds, seconds == 1 ? "" : "s");
+  }
+  return buf;
+}
+
+std::string BytesWords(uint64_t bytes) {
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (bytes < 1024) {
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  } else if (bytes < (uint64_t{1} << 20)) {
+    std::snprintf(buf, sizeof buf, "%.0f KiB", b / 1024);
+  } else if (bytes < (uint64_t{1} << 30)) {
+    std::snprintf(buf, sizeof buf, "%.1f MB", b / (1 << 20));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / (1 << 30));
+  }
   return buf;
 }
 

@@ -19,6 +19,7 @@ void RecordMeasurements::operator()(MetricInfo info, double value) const {
   Measurement m = base_;
   m.metric = std::move(info);
   m.value = value;
+  if (m.status != "ok") m.reason = reason_;
   out_->push_back(std::move(m));
 }
 
@@ -28,6 +29,7 @@ void RecordMeasurements::operator()(MetricInfo info, double value,
   m.metric = std::move(info);
   m.value = value;
   m.status = status;
+  if (m.status != "ok") m.reason = reason_;
   out_->push_back(std::move(m));
 }
 

@@ -1,5 +1,6 @@
 #include "scenarios/command/command_measurements.h"
 
+#include "harness/core/strings.h"
 #include "scenarios/command/command_records.h"
 
 namespace elevbench {
@@ -9,7 +10,12 @@ bool CommandMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
   std::vector<CommandRecord> records;
   if (!CommandRecordsFromDocument(doc, &records, err)) return false;
   for (const CommandRecord& r : records) {
-    const RecordMeasurements record("command", r.command, r, out, r.status);
+    RecordMeasurements record("command", r.command, r, out, r.status);
+    // A DNF's reason as the nick layout's note words it (issue 45).
+    if (r.status == "dnf") {
+      record.SetReason(r.timeout_seconds > 0 ? "DNF after " + TimeoutWords(r.timeout_seconds)
+                                             : std::string("DNF"));
+    }
     // The program's own numbers mean nothing for a DNF (cut at the timeout) or a failure.
     auto program = [&](MetricInfo info, double value) { record(std::move(info), value); };
     program({"elapsed_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true,

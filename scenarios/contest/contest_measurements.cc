@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "harness/core/strings.h"
 #include "scenarios/contest/contest_loads.h"
 #include "scenarios/contest/contest_records.h"
 
@@ -21,7 +22,11 @@ bool ContestMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     base_sum[r.identifier].second += 1;
   }
   for (const ContestRecord& r : records) {
-    const RecordMeasurements add("contest", r.load, r, out, r.status);
+    RecordMeasurements add("contest", r.load, r, out, r.status);
+    // A DNF's reason as the text layout's note words it (issue 45).
+    if (r.status == "dnf") {
+      add.SetReason("DNF (compile stopped after " + FormatDouble("%g s", r.timeout_seconds) + ")");
+    }
     // Every number of a cell depends on the compile having run to its end.
     add({"time_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, true, "Time"},
         r.compile.elapsed_seconds);

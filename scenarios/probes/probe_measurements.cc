@@ -11,7 +11,8 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
   std::vector<ProbeRecord> records;
   if (!ProbeRecordsFromDocument(doc, &records, err)) return false;
   for (const ProbeRecord& r : records) {
-    const RecordMeasurements record("probes", r.probe, r, out, r.status);
+    RecordMeasurements record("probes", r.probe, r, out, r.status);
+    record.SetReason(ProbeDnfReason(r));
     auto add = [&](MetricInfo info, double value, bool needs_finish) {
       record(std::move(info), value, needs_finish ? r.status : std::string("ok"));
     };

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "harness/core/json_field_table.h"
+#include "harness/core/strings.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -167,6 +168,25 @@ json ProbeSummaryToJson(const std::vector<ProbeRow>& rows) {
                            {"failed_how", row.failed_how}});
   }
   return summary;
+}
+
+std::string ProbeDnfProgress(const std::string& probe, uint64_t bytes_read, uint64_t bytes_total,
+                             uint64_t files_read, uint64_t files_total, uint64_t entries_listed) {
+  if (probe.rfind("cat-", 0) == 0) {
+    return "read " + BytesWords(bytes_read) + " of " + BytesWords(bytes_total) + ", " +
+           std::to_string(files_read) + " of " + std::to_string(files_total) + " files";
+  }
+  return "listed " + std::to_string(entries_listed) + " entries";
+}
+
+std::string ProbeDnfReason(const ProbeRecord& r) {
+  if (r.status != "dnf") return "";
+  std::string reason = "DNF";
+  if (r.timeout_seconds > 0) reason += " after " + TimeoutWords(r.timeout_seconds);
+  return reason + " (" +
+         ProbeDnfProgress(r.probe, r.bytes_read, r.bytes_total, r.files_read, r.files_total,
+                          r.entries_listed) +
+         ")";
 }
 
 }  // namespace elevbench

@@ -87,4 +87,14 @@ std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records
 /// bytes_total, failed_exit_code.
 nlohmann::json ProbeSummaryToJson(const std::vector<ProbeRow>& rows);
 
+/// What a probe that did not finish had done: "read 22.9 MB of 45.8 MB, 30 of 60 files" for
+/// cat, "listed 8190 entries" for ls. One wording for the nick layout's note and the reason
+/// every other format gives a DNF (issue 45).
+std::string ProbeDnfProgress(const std::string& probe, uint64_t bytes_read, uint64_t bytes_total,
+                             uint64_t files_read, uint64_t files_total, uint64_t entries_listed);
+
+/// A DNF record's reason, as the nick layout words it for one repetition: "DNF after 10 minutes
+/// (read 22.9 MB of 45.8 MB, 30 of 60 files)"; "" for a record that is not a DNF.
+std::string ProbeDnfReason(const ProbeRecord& record);
+
 }  // namespace elevbench
