@@ -53,13 +53,20 @@ std::string UnfinishedRunLine(const ResultsDocument& doc) {
       GetOptionalJsonField(doc.context, "repetitions", &asked, &ignored) && asked > 0) {
     repetitions = std::max(repetitions, asked);
   }
-  const size_t planned = doc.identifiers.size() * variants.size() * repetitions;
+  // The plan's variants when the file says (context.variants), else those its cells reached: a
+  // lower bound, said as one.
+  uint32_t planned_variants = 0;
+  const bool known = doc.context.is_object() &&
+                     GetOptionalJsonField(doc.context, "variants", &planned_variants, &ignored) &&
+                     planned_variants > 0;
+  const size_t planned =
+      doc.identifiers.size() * (known ? planned_variants : variants.size()) * repetitions;
   const std::string cells = std::to_string(ran) + (ran == 1 ? " cell" : " cells");
   if (planned <= ran) {
     return "Unfinished run: the run stopped after " + cells + "; rows below are only those";
   }
-  return "Unfinished run: " + std::to_string(ran) + " of " + std::to_string(planned) +
-         " cells ran; rows below are only those";
+  return "Unfinished run: " + std::to_string(ran) + " of " + (known ? "" : "at least ") +
+         std::to_string(planned) + " cells ran; rows below are only those";
 }
 
 std::string WithUnfinishedRunLine(const ResultsDocument& doc, std::string text) {

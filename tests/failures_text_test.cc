@@ -26,8 +26,13 @@ NamedResults KilledProbesRun() {
 
 TEST(FailuresTextTest, UnfinishedRunSaysHowManyCellsRan) {
   const NamedResults file = KilledProbesRun();
+  // A file that does not say its plan's variants: those its cells reached, a lower bound.
   EXPECT_EQ(UnfinishedRunLine(file.doc),
-            "Unfinished run: 4 of 8 cells ran; rows below are only those");
+            "Unfinished run: 4 of at least 8 cells ran; rows below are only those");
+  ResultsDocument planned = file.doc;
+  planned.context["variants"] = 5;  // one variant no cell reached
+  EXPECT_EQ(UnfinishedRunLine(planned),
+            "Unfinished run: 4 of 10 cells ran; rows below are only those");
   ResultsDocument complete = file.doc;
   complete.complete = true;
   EXPECT_EQ(UnfinishedRunLine(complete), "");
@@ -39,9 +44,10 @@ TEST(FailuresTextTest, TextReportOfAnUnfinishedRunSaysSoUnderItsHeader) {
   std::string text;
   std::string err;
   ASSERT_TRUE(RenderReport({file}, "nick", ReportOptions{}, &text, &err)) << err;
-  EXPECT_NE(text.find("Units: MB = 2^20 bytes (MiB)\nUnfinished run: 4 of 8 cells ran; rows "
-                      "below are only those\n\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("Units: MB = 2^20 bytes (MiB)\nUnfinished run: 4 of at least 8 cells ran; rows "
+                "below are only those\n\n"),
+      std::string::npos)
       << text;
   // A complete file's report has no such line.
   const NamedResults whole = testing::LoadNamedResults("fixtures/report_probes_dnf.json");

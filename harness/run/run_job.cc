@@ -303,6 +303,8 @@ void RunJob::Describe() {
        vm_written_, disk_writeback_});
   if (sc.fresh_fs) doc_.context["fresh_fs"] = true;  // each cell on a filesystem made for it
   doc_.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
+  // With the identifiers and repetitions, the plan's size: what an unfinished file fell short of.
+  doc_.context["variants"] = o.suite->Variants().size();
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};
   if (!o.lanes.empty()) {
     doc_.context["lanes"] =
