@@ -79,6 +79,9 @@ std::string RenderBlockTraceText(const BlockTraceHeader& h, const BlockTraceSumm
     if (c == '\n' || c == '\t') c = ' ';
   }
   out += "  source: " + source + "\n";
+  // Every size here is decimal, as the trace's bytes are counted (docs/replay.md §2); the
+  // reports' MB is 2^20 bytes, so the page says which it uses (#45 §5).
+  out += "  units: MB = 10^6 bytes\n";
   out += "  duration " + FormatDouble("%.3f", s.duration_seconds) + " s, " +
          std::to_string(s.records) + " bios from " + std::to_string(s.processes.size()) +
          " processes" +

@@ -152,6 +152,46 @@ TEST_F(TrendTest, ReadsTheSeriesOrSaysTheRequestIsBad) {
   EXPECT_TRUE(bad_request);
 }
 
+// #43: a --kernels run's rows share their code and scheduler (6.1.0-50-cloud-DL and
+// 6.12.118-cloud-DL are both "dl" and mq-deadline): naming either is refused as naming two
+// configurations, where trend had printed both as one series ("+78 % against the previous
+// run" between two kernels of one run); a label named whole is one series.
+TEST_F(HistorySqliteTest, ACodeThatTwoKernelsRowsShareIsRefusedAndTheirLabelsAreNot) {
+  std::string err;
+  std::unique_ptr<HistoryStore> store;
+  ASSERT_TRUE(OpenHistoryStore(db_, true, &store, &err)) << err;
+  ResultsDocument doc = TiobenchRun("2026-12-05T18:00:00Z", "box1", {40, 41, 42, 43});
+  doc.identifiers = {"6.1.0-50-cloud-dl", "6.12.118-cloud-dl"};
+  doc.labels = {"6.1.0-50-cloud-DL", "6.12.118-cloud-DL"};
+  const auto rename = [](const std::string& id) {
+    return id == "6.18.44-dl" ? std::string("6.1.0-50-cloud-dl") : std::string("6.12.118-cloud-dl");
+  };
+  for (CellRecord& c : doc.cells) {
+    c.identifier = rename(c.identifier);
+    c.label = c.identifier == "6.1.0-50-cloud-dl" ? "6.1.0-50-cloud-DL" : "6.12.118-cloud-DL";
+    c.scheduler = "mq-deadline";
+  }
+  for (nlohmann::json& r : doc.records) {
+    r["identifier"] = rename(r["identifier"].get<std::string>());
+    r["label"] = r["identifier"] == "6.1.0-50-cloud-dl" ? "6.1.0-50-cloud-DL" : "6.12.118-cloud-DL";
+    r["scheduler"] = "mq-deadline";
+  }
+  int64_t id = 0;
+  AppendOutcome outcome;
+  ASSERT_TRUE(store->AppendRun(doc, MeasurementsFor(doc), "k.json", &id, &outcome, &err)) << err;
+  SeriesKey key;
+  for (const char* ambiguous : {"dl", "DL", "mq-deadline"}) {
+    EXPECT_FALSE(
+        ResolveTrendRequest(store.get(), {"", "seq_read", "", ambiguous, "", ""}, &key, &err))
+        << ambiguous;
+    EXPECT_NE(err.find("names 2 configurations"), std::string::npos) << err;
+    EXPECT_TRUE(OneLine(err)) << err;
+  }
+  EXPECT_TRUE(ResolveTrendRequest(store.get(), {"", "seq_read", "", "6.12.118-cloud-DL", "", ""},
+                                  &key, &err))
+      << err;
+}
+
 TEST(TrendHostsTest, InTheOrderTheyFirstAppear) {
   std::vector<SeriesPoint> points(4);
   points[0].host = "b";

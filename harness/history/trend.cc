@@ -111,6 +111,25 @@ bool ResolveTrendConfiguration(const TrendRequest& request, const std::string& w
            " (measured: " + Join(configurations) + "; one whose cells all failed has none)";
     return false;
   }
+  // A label or identifier named whole wins over codes and schedulers; a code ("none") or a
+  // scheduler that several labelled configurations share names no one of them: a --kernels
+  // run's rows (6.1.0-50-cloud-NONE, 6.12.118-cloud-NONE) would be read as one series.
+  const std::string want = Lowercase(request.configuration);
+  const auto whole = [&](const MeasuredKey& k) {
+    return Lowercase(k.identifier) == want || Lowercase(k.label) == want;
+  };
+  if (std::any_of(keys->begin(), keys->end(), whole)) {
+    std::erase_if(*keys, [&](const MeasuredKey& k) { return !whole(k); });
+  }
+  std::vector<std::string> labels;
+  for (const MeasuredKey& k : *keys) {
+    if (!k.label.empty()) AddUnique(&labels, k.label);
+  }
+  if (labels.size() > 1) {
+    *err = "--config '" + request.configuration + "' names " + std::to_string(labels.size()) +
+           " configurations " + where_row + " (" + Join(labels) + "): give one of them";
+    return false;
+  }
   key->configuration = request.configuration;
   return true;
 }
