@@ -163,6 +163,17 @@ TEST(CliHelpTest, NoCli11WordingIsLeft) {
   ExpectHelpUsageError({}, "no subcommand given (one of: run, report, ");
   ExpectHelpUsageError({"trace"},
                        "trace needs a subcommand (one of: show; see elevbench trace --help)");
+  // The second newcomer pass: CLI11's own words for a missing value, a repeated option, a bad
+  // flag value and a stray word.
+  const std::string file = testing::TestDataPath("fixtures/report_probes_dnf.json");
+  ExpectHelpUsageError({"compare", file, file, "--alpha"},
+                       "--alpha needs a value (see elevbench compare --help)");
+  ExpectHelpUsageError({"report", file, "--format", "md", "--format", "csv"},
+                       "--format is given more than once (see elevbench report --help)");
+  ExpectHelpUsageError({"report", file, "--no-verdict=maybe"},
+                       "--no-verdict: 'maybe' is not a value it takes");
+  ExpectHelpUsageError({"report", file, "--no-such-flag"},
+                       "unexpected --no-such-flag (see elevbench report --help)");
 }
 
 TEST(CliHelpTest, HistoryImportListsItsOptions) {

@@ -221,6 +221,34 @@ std::string RequiredErrorLine(CLI::App* app, const std::string& what) {
   return what + " (see --help)";
 }
 
+// CLI11's remaining words in the user's (second newcomer pass, #45): "--alpha: 1 required
+// FLOAT:… missing", "At Most 1 required but received 2", "Could not convert: --x = v", "The
+// following argument was not expected: w".
+std::string PlainParseError(CLI::App* app, const CLI::ParseError& e) {
+  std::string path;
+  ChosenCommand(app, &path);
+  const std::string see = " (see elevbench " + (path.empty() ? "" : path + " ") + "--help)";
+  const std::string what = OneLine(e.what());
+  const size_t colon = what.find(": ");
+  const std::string option = colon == std::string::npos ? "" : what.substr(0, colon);
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && !option.empty()) {
+    if (what.ends_with(" missing")) return option + " needs a value" + see;
+    if (what.find("At Most") != std::string::npos) return option + " is given more than once" + see;
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr &&
+      what.rfind("Could not convert: ", 0) == 0) {
+    const std::string rest = what.substr(std::string("Could not convert: ").size());
+    const size_t eq = rest.find(" = ");
+    if (eq != std::string::npos) {
+      return rest.substr(0, eq) + ": '" + rest.substr(eq + 3) + "' is not a value it takes" + see;
+    }
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && colon != std::string::npos) {
+    return "unexpected " + what.substr(colon + 2) + see;
+  }
+  return what + " (see --help)";
+}
+
 // A parse error as one line; where CLI11 says too little, what the user meant.
 std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, char** argv) {
   if (const auto* required = dynamic_cast<const CLI::RequiredError*>(&e);
@@ -237,7 +265,7 @@ std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, ch
              suites.substr(0, suites.find(',')) + " " + argv[i] + " …` (see --help)";
     }
   }
-  return OneLine(e.what()) + " (see --help)";
+  return PlainParseError(app, e);
 }
 
 // "run, report, …": the subcommands --help lists.
