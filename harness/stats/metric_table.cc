@@ -95,6 +95,37 @@ void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement
   }
 }
 
+void AddFailedRepetitions(const ResultsDocument& doc, std::vector<Measurement>* measurements) {
+  // identifier → repetition → the failed cell's error (the first, when variants failed alike)
+  std::map<std::string, std::map<uint32_t, std::string>> failed;
+  for (const CellRecord& cell : doc.cells) {
+    if (cell.status == "failed") failed[cell.identifier].emplace(cell.repetition, cell.error);
+  }
+  if (failed.empty()) return;
+  // Each measured (section, row, metric, identifier): its repetitions with an entry, and one
+  // measurement of it to copy.
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  std::map<Key, std::pair<std::set<uint32_t>, Measurement>> rows;
+  for (const Measurement& m : *measurements) {
+    auto& [repetitions, example] = rows[{m.section, m.row, m.metric.name, m.identifier}];
+    if (repetitions.empty()) example = m;
+    repetitions.insert(m.repetition);
+  }
+  for (const auto& [key, row] : rows) {
+    const auto cells = failed.find(std::get<3>(key));
+    if (cells == failed.end()) continue;
+    for (const auto& [repetition, error] : cells->second) {
+      if (row.first.count(repetition)) continue;
+      Measurement m = row.second;
+      m.repetition = repetition;
+      m.value = 0;
+      m.status = "failed";
+      m.reason = error;
+      measurements->push_back(std::move(m));
+    }
+  }
+}
+
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements) {
   uint32_t requested = 0;
@@ -105,6 +136,7 @@ std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
       !GetOptionalJsonField(doc.context, "repetitions", &requested, &ignored)) {
     requested = 0;
   }
+  AddFailedRepetitions(doc, &measurements);
   AddFailedConfigurations(doc, &measurements);
   return TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
 }

@@ -45,9 +45,16 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
 /// view lists it instead of leaving it out.
 void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements);
 
+/// Adds to `measurements` a "failed" measurement, with the cell's error as its reason, for each
+/// row (section, row, metric) of a measured configuration that has no entry for a repetition in
+/// which a cell of that configuration failed: a configuration that failed some repetitions
+/// shows them as failed in every view (csv, compare's gate), not as values that are just fewer
+/// (second newcomer pass of #45: `compare` passed its gate over 2 of 3 failed repetitions).
+void AddFailedRepetitions(const ResultsDocument& doc, std::vector<Measurement>* measurements);
+
 /// The rows of a results document from its `measurements` (its suite's measurer made them):
 /// TabulateMeasurements with the document's identifier order and repetitions, after
-/// AddFailedConfigurations.
+/// AddFailedRepetitions and AddFailedConfigurations.
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements);
 
