@@ -98,6 +98,9 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"tiobench", "--schedulers", "foo"}, "unknown scheduler 'foo'"},
       {{"tiobench", "--schedulers", "mq-deadline:read_expir=1"}, "no tunable 'read_expir'"},
       {{"tiobench", "--schedulers", "none:x=1"}, "--schedulers"},
+      // #45: the kernel refused this at every cell, after the disk was built.
+      {{"tiobench", "--schedulers", "mq-deadline:read_expire=abc", "--lanes", "2"},
+       "mq-deadline:read_expire=abc: expected a whole number"},
       {{"tiobench", "--schedulers", "bfq,,dl"}, "--schedulers"},
       {{"tiobench", "--schedulers", "bfq@a,kyber@a"}, "--schedulers"},
       {{"tiobench", "--queue", "scheduler=bfq"}, "--queue"},

@@ -159,6 +159,17 @@ TEST(SchedulerConfigTest, UnknownSchedulersAndTunablesAreRefusedUpFront) {
   EXPECT_NE(err.find("bfq has no tunable 'low_latenzy'"), std::string::npos) << err;
   EXPECT_NE(err.find("low_latency"), std::string::npos) << err;  // the valid names are listed
   EXPECT_FALSE(check("kyber:read_expire=1", &err));
+  // #45: a value the kernel would refuse (Invalid argument at the first cell) or clamp.
+  EXPECT_FALSE(check("mq-deadline:read_expire=abc", &err));
+  EXPECT_EQ(err, "mq-deadline:read_expire=abc: expected a whole number, 0 to 2147483647");
+  EXPECT_FALSE(check("mq-deadline:front_merges=2", &err));
+  EXPECT_EQ(err, "mq-deadline:front_merges=2: expected a whole number, 0 or 1");
+  EXPECT_FALSE(check("bfq:slice_idle=-1", &err));
+  EXPECT_FALSE(check("bfq:low_latency=1.0", &err));
+  EXPECT_FALSE(check("mq-deadline:async_depth=0", &err));
+  EXPECT_FALSE(check("mq-deadline:read_expire=2147483648", &err));
+  EXPECT_TRUE(check("mq-deadline:writes_starved=-2:async_depth=1", &err)) << err;
+  EXPECT_TRUE(check("kyber:write_lat_nsec=10000000000", &err)) << err;
   // A scheduler this code does not know but the kernel offers: its tunables are the kernel's.
   std::vector<SchedulerConfig> configs;
   ASSERT_TRUE(ParseSchedulerList("cfq:slice_idle=0", &configs, &err)) << err;

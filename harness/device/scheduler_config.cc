@@ -200,55 +200,119 @@ bool ParseQueueAttrs(std::string_view list, std::vector<std::pair<std::string, s
   return true;
 }
 
-bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
-                          const std::vector<std::string>& kernel_schedulers, std::string* err) {
-  static const std::map<std::string, std::vector<std::string>> kTunables = {
+namespace {
+
+// A whole-number setting and the values it takes: a queue/ file (block/blk-sysfs.c) or a
+// scheduler tunable (queue/iosched/, Linux 6.x).
+struct WholeNumberRange {
+  const char* name;
+  long long min;
+  long long max;  // -1: no upper bound
+};
+
+constexpr long long kIntMax = 2147483647;
+constexpr long long kIntMin = -kIntMax - 1;
+
+// The tunables of Linux 6.x's own schedulers and the values each keeps as given: mq-deadline
+// clamps to these ranges (block/mq-deadline.c STORE_INT/STORE_JIFFIES), bfq clamps or refuses
+// (bfq-iosched.c; kstrtoul refuses a sign), kyber takes any u64 (kyber-iosched.c). A value
+// outside them would be changed or refused by the kernel, so a row's label would not say what ran.
+const std::map<std::string, std::vector<WholeNumberRange>>& SchedulerTunables() {
+  static const std::map<std::string, std::vector<WholeNumberRange>> kTunables = {
       {"none", {}},
       {"mq-deadline",
-       {"read_expire", "write_expire", "writes_starved", "front_merges", "async_depth",
-        "fifo_batch", "prio_aging_expire"}},
-      {"kyber", {"read_lat_nsec", "write_lat_nsec"}},
+       {{"read_expire", 0, kIntMax},
+        {"write_expire", 0, kIntMax},
+        {"writes_starved", kIntMin, kIntMax},
+        {"front_merges", 0, 1},
+        {"async_depth", 1, kIntMax},
+        {"fifo_batch", 0, kIntMax},
+        {"prio_aging_expire", 0, kIntMax}}},
+      {"kyber", {{"read_lat_nsec", 0, -1}, {"write_lat_nsec", 0, -1}}},
       {"bfq",
-       {"fifo_expire_sync", "fifo_expire_async", "back_seek_max", "back_seek_penalty", "slice_idle",
-        "slice_idle_us", "max_budget", "timeout_sync", "strict_guarantees", "low_latency"}},
+       {{"fifo_expire_sync", 1, kIntMax},
+        {"fifo_expire_async", 1, kIntMax},
+        {"back_seek_max", 0, kIntMax},
+        {"back_seek_penalty", 1, kIntMax},
+        {"slice_idle", 0, kIntMax},
+        {"slice_idle_us", 0, kIntMax},
+        {"max_budget", 0, kIntMax},
+        {"timeout_sync", 1, kIntMax},
+        {"strict_guarantees", 0, 1},
+        {"low_latency", 0, 1}}},
   };
-  auto join = [](const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  };
+  return kTunables;
+}
+
+// The range's words: "0 or 1", "0 to 2", "1 or more".
+std::string RangeText(const WholeNumberRange& r) {
+  if (r.max < 0) return std::to_string(r.min) + " or more";
+  if (r.max == r.min + 1) return std::to_string(r.min) + " or " + std::to_string(r.max);
+  return std::to_string(r.min) + " to " + std::to_string(r.max);
+}
+
+// True when `value` is a decimal whole number (an optional '-' then digits) within `r`.
+bool IsWholeNumberIn(const std::string& value, const WholeNumberRange& r) {
+  const size_t digits_from = !value.empty() && value[0] == '-' ? 1 : 0;
+  if (value.size() == digits_from || value.size() > 18) return false;
+  if (!std::all_of(value.begin() + static_cast<long>(digits_from), value.end(),
+                   [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  const long long n = std::stoll(value);
+  return n >= r.min && (r.max < 0 || n <= r.max);
+}
+
+std::string JoinNames(const std::vector<WholeNumberRange>& ranges) {
+  std::string out;
+  for (const WholeNumberRange& r : ranges) out += (out.empty() ? "" : ", ") + std::string(r.name);
+  return out;
+}
+
+// Refuses a tunable `scheduler` does not have, or a value its kernel would not keep as given.
+bool CheckTunables(const SchedulerConfig& c, const std::vector<WholeNumberRange>& known,
+                   std::string* err) {
+  for (const auto& [name, value] : c.tunables) {
+    const auto range = std::find_if(known.begin(), known.end(),
+                                    [&](const WholeNumberRange& r) { return name == r.name; });
+    if (range == known.end()) {
+      *err = c.scheduler + " has no tunable '" + name + "' (" + JoinNames(known) + ")";
+      return false;
+    }
+    if (!IsWholeNumberIn(value, *range)) {
+      *err = c.scheduler + ":" + name + "=" + value + ": expected a whole number, " +
+             RangeText(*range);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
+                          const std::vector<std::string>& kernel_schedulers, std::string* err) {
+  const auto& tunables = SchedulerTunables();
   for (const SchedulerConfig& c : configs) {
     if (!kernel_schedulers.empty() && std::find(kernel_schedulers.begin(), kernel_schedulers.end(),
                                                 c.scheduler) == kernel_schedulers.end()) {
       // One of Linux's own that this kernel was built without (no module either), or a typo.
-      *err = (kTunables.count(c.scheduler) ? "this kernel has no scheduler '"
-                                           : "unknown scheduler '") +
-             c.scheduler + "' (it offers " + join(kernel_schedulers) + ")";
+      std::string offered;
+      for (const std::string& n : kernel_schedulers) offered += (offered.empty() ? "" : ", ") + n;
+      *err =
+          (tunables.count(c.scheduler) ? "this kernel has no scheduler '" : "unknown scheduler '") +
+          c.scheduler + "' (it offers " + offered + ")";
       return false;
     }
-    const auto known = kTunables.find(c.scheduler);
-    if (known == kTunables.end()) continue;
-    for (const auto& [name, value] : c.tunables) {
-      const std::vector<std::string>& names = known->second;
-      if (std::find(names.begin(), names.end(), name) == names.end()) {
-        *err = c.scheduler + " has no tunable '" + name + "' (" + join(names) + ")";
-        return false;
-      }
-    }
+    const auto known = tunables.find(c.scheduler);
+    if (known != tunables.end() && !CheckTunables(c, known->second, err)) return false;
   }
   return true;
 }
 
 namespace {
 
-// A writable file of queue/ and the whole numbers it takes (Linux 6.x, block/blk-sysfs.c).
-struct QueueAttrRange {
-  const char* name;
-  long long min;
-  long long max;  // -1: no upper bound
-};
-
-constexpr QueueAttrRange kQueueAttrRanges[] = {
+constexpr WholeNumberRange kQueueAttrRanges[] = {
     {"add_random", 0, 1},      {"discard_max_bytes", 0, -1}, {"io_poll", 0, 1},
     {"io_poll_delay", -1, -1}, {"io_timeout", 1, -1},        {"iostats", 0, 1},
     {"max_sectors_kb", 1, -1}, {"nomerges", 0, 2},           {"nr_requests", 1, -1},
@@ -256,21 +320,14 @@ constexpr QueueAttrRange kQueueAttrRanges[] = {
     {"stable_writes", 0, 1},   {"wbt_lat_usec", -1, -1},
 };
 
-// The range's words: "0 or 1", "0 to 2", "1 or more".
-std::string QueueAttrRangeText(const QueueAttrRange& r) {
-  if (r.max < 0) return std::to_string(r.min) + " or more";
-  if (r.max == r.min + 1) return std::to_string(r.min) + " or " + std::to_string(r.max);
-  return std::to_string(r.min) + " to " + std::to_string(r.max);
-}
-
 }  // namespace
 
 bool CheckQueueAttrs(const std::vector<std::pair<std::string, std::string>>& attrs,
                      std::string* err) {
   for (const auto& [name, value] : attrs) {
-    const QueueAttrRange* range = nullptr;
+    const WholeNumberRange* range = nullptr;
     std::string names;
-    for (const QueueAttrRange& r : kQueueAttrRanges) {
+    for (const WholeNumberRange& r : kQueueAttrRanges) {
       if (name == r.name) range = &r;
       names += (names.empty() ? "" : ", ") + std::string(r.name);
     }
@@ -278,13 +335,8 @@ bool CheckQueueAttrs(const std::vector<std::pair<std::string, std::string>>& att
       *err = "no queue attribute '" + name + "' to set (attributes: " + names + ")";
       return false;
     }
-    const bool digits = !value.empty() && value.size() <= 18 &&
-                        std::all_of(value.begin() + (value[0] == '-' ? 1 : 0), value.end(),
-                                    [](char c) { return c >= '0' && c <= '9'; }) &&
-                        value != "-";
-    const long long n = digits ? std::stoll(value) : 0;
-    if (!digits || n < range->min || (range->max >= 0 && n > range->max)) {
-      *err = name + "=" + value + ": expected a whole number, " + QueueAttrRangeText(*range);
+    if (!IsWholeNumberIn(value, *range)) {
+      *err = name + "=" + value + ": expected a whole number, " + RangeText(*range);
       return false;
     }
   }

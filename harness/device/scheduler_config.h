@@ -35,10 +35,12 @@ struct SchedulerConfig {
 
 /// Refuses, before anything is created, a configuration the kernel would refuse at its first
 /// cell: a scheduler that is not among `kernel_schedulers` (the union of every block device's
-/// list on this machine; the check is skipped when it is empty), or a tunable that the
-/// scheduler does not have. The tunables of none, mq-deadline, kyber and bfq are those of
-/// Linux 6.x's queue/iosched/ (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c); another
-/// scheduler's tunables are only checked when it is switched to. err lists the valid names.
+/// list on this machine; the check is skipped when it is empty), a tunable that the scheduler
+/// does not have, or a value the kernel would refuse or silently clamp (so the row's label would
+/// not say what ran). The tunables of none, mq-deadline, kyber and bfq, all whole numbers, are
+/// those of Linux 6.x's queue/iosched/ (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c);
+/// another scheduler's tunables are only checked when it is switched to. err lists the valid
+/// names or the value's range.
 [[nodiscard]] bool CheckSchedulersExist(const std::vector<SchedulerConfig>& configs,
                                         const std::vector<std::string>& kernel_schedulers,
                                         std::string* err);
