@@ -46,8 +46,7 @@ bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, 
                   "page_cache"});
   for (const NamedResults& file : files) {
     std::vector<Measurement> measurements = file.measurements;
-    AddFailedRepetitions(file.doc, &measurements);
-    AddFailedConfigurations(file.doc, &measurements);
+    AddFailedMeasurements(file.doc, &measurements);
     for (const Measurement& m : measurements) {
       out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
                       std::to_string(m.repetition), m.metric.name, m.metric.unit,

@@ -61,6 +61,8 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
   return out;
 }
 
+namespace {
+
 void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements) {
   // A configuration with cells but no measurement: every cell failed. Give it empty rows for
   // the headline metrics the others have, so it is reported as failed, not left out.
@@ -126,6 +128,14 @@ void AddFailedRepetitions(const ResultsDocument& doc, std::vector<Measurement>* 
   }
 }
 
+}  // namespace
+
+void AddFailedMeasurements(const ResultsDocument& doc, std::vector<Measurement>* measurements) {
+  // Repetitions first: a configuration with no measurement at all has no rows to fill.
+  AddFailedRepetitions(doc, measurements);
+  AddFailedConfigurations(doc, measurements);
+}
+
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements) {
   uint32_t requested = 0;
@@ -136,8 +146,7 @@ std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
       !GetOptionalJsonField(doc.context, "repetitions", &requested, &ignored)) {
     requested = 0;
   }
-  AddFailedRepetitions(doc, &measurements);
-  AddFailedConfigurations(doc, &measurements);
+  AddFailedMeasurements(doc, &measurements);
   return TabulateMeasurements(measurements, IdentifierOrder(doc), requested);
 }
 

@@ -39,22 +39,18 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
                                             const std::vector<std::string>& identifier_order,
                                             uint32_t requested);
 
-/// Adds to `measurements` (a suite measurer's) a "failed" measurement, with the cell's error as
-/// its reason, for each (section, row, headline metric) the others have and each repetition of
-/// a configuration that has cells but not one measurement (every cell failed), so that every
-/// view lists it instead of leaving it out.
-void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements);
-
-/// Adds to `measurements` a "failed" measurement, with the cell's error as its reason, for each
-/// row (section, row, metric) of a measured configuration that has no entry for a repetition in
-/// which a cell of that configuration failed: a configuration that failed some repetitions
-/// shows them as failed in every view (csv, compare's gate), not as values that are just fewer
-/// (second newcomer pass of #45: `compare` passed its gate over 2 of 3 failed repetitions).
-void AddFailedRepetitions(const ResultsDocument& doc, std::vector<Measurement>* measurements);
+/// Adds to `measurements` (a suite measurer's) a "failed" measurement, with the failed cell's
+/// error as its reason, wherever a failure would otherwise leave a hole that reads as fewer
+/// values: each repetition of a measured configuration in which one of its cells failed (every
+/// row of that configuration), and each repetition of a configuration that has cells but not
+/// one measurement (every headline row the others have). So every view — text, csv, the
+/// verdict, compare's gate — lists a failure as a failure (second newcomer pass of #45:
+/// `compare` passed its gate over 2 of 3 failed repetitions).
+void AddFailedMeasurements(const ResultsDocument& doc, std::vector<Measurement>* measurements);
 
 /// The rows of a results document from its `measurements` (its suite's measurer made them):
 /// TabulateMeasurements with the document's identifier order and repetitions, after
-/// AddFailedRepetitions and AddFailedConfigurations.
+/// AddFailedMeasurements.
 std::vector<MetricRow> MetricRowsFrom(const ResultsDocument& doc,
                                       std::vector<Measurement> measurements);
 
