@@ -40,6 +40,22 @@ nlohmann::json LatencyJson(const LatencyHistogram& h) {
           {"max_ms", static_cast<double>(h.max_ns()) / 1e6}};
 }
 
+// null for a version 1 trace: not "none", nobody knows.
+nlohmann::json BufferedWritersJson(const BlockTraceHeader& h, const BlockTraceSummary& s) {
+  if (!h.writeback_traced) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (const TraceBufferedWriter& w : s.buffered_writers) {
+    out.push_back({{"pid", w.dirtier.pid},
+                   {"comm", w.dirtier.comm},
+                   {"folios", w.dirtier.folios},
+                   {"first_dirtied_s", static_cast<double>(w.dirtier.first_ns) / 1e9},
+                   {"last_dirtied_s", static_cast<double>(w.dirtier.last_ns) / 1e9},
+                   {"writes", w.writes},
+                   {"bytes", w.bytes}});
+  }
+  return out;
+}
+
 nlohmann::json DirectionJson(const TraceDirectionSummary& d) {
   return {{"ops", d.ops}, {"bytes", d.bytes}, {"sequential_ops", d.sequential_ops}};
 }
@@ -62,6 +78,27 @@ std::string ProcessTable(const BlockTraceSummary& s, size_t max_processes) {
                   static_cast<unsigned long long>(p.writes),
                   static_cast<unsigned long long>(p.discards),
                   static_cast<unsigned long long>(p.flushes), static_cast<double>(p.bytes) / 1e6);
+    out += line;
+  }
+  return out;
+}
+
+// The buffered writers of a version 2 trace: whose pages the writes were, whoever queued them.
+std::string BufferedWriterTable(const BlockTraceHeader& h, const BlockTraceSummary& s) {
+  if (!h.writeback_traced) return "";
+  if (s.buffered_writers.empty())
+    return "\n  buffered writers: none (no page of this disk dirtied)\n";
+  std::string out =
+      "\n  buffered writers (writes of their pages, whoever queued them):\n"
+      "  pid      comm             folios     writes         MB   dirtying, s\n";
+  for (const TraceBufferedWriter& w : s.buffered_writers) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-8d %-16s %6llu %10llu %10.2f   %.3f-%.3f\n",
+                  w.dirtier.pid, w.dirtier.comm.c_str(),
+                  static_cast<unsigned long long>(w.dirtier.folios),
+                  static_cast<unsigned long long>(w.writes), static_cast<double>(w.bytes) / 1e6,
+                  static_cast<double>(w.dirtier.first_ns) / 1e9,
+                  static_cast<double>(w.dirtier.last_ns) / 1e9);
     out += line;
   }
   return out;
@@ -105,7 +142,7 @@ std::string RenderBlockTraceText(const BlockTraceHeader& h, const BlockTraceSumm
   out += "  busiest second: " + std::to_string(s.busiest_second) + "-" +
          std::to_string(s.busiest_second + 1) + " s, " + std::to_string(s.busiest_second_ops) +
          " bios, " + Megabytes(s.busiest_second_bytes) + "\n";
-  return out + ProcessTable(s, max_processes);
+  return out + ProcessTable(s, max_processes) + BufferedWriterTable(h, s);
 }
 
 nlohmann::json BlockTraceSummaryJson(const BlockTraceHeader& h, const BlockTraceSummary& s) {
@@ -152,7 +189,8 @@ nlohmann::json BlockTraceSummaryJson(const BlockTraceHeader& h, const BlockTrace
             {"bytes", s.busiest_second_bytes}}},
           {"read_latency", LatencyJson(s.read_latency)},
           {"write_latency", LatencyJson(s.write_latency)},
-          {"processes", processes}};
+          {"processes", processes},
+          {"buffered_writers", BufferedWritersJson(h, s)}};
 }
 
 }  // namespace elevbench

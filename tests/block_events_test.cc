@@ -103,6 +103,38 @@ TEST(BlockEventsTest, BrokenLinesFailWithOneLine) {
   EXPECT_EQ(err, "block_rq_insert: no byte count");
 }
 
+// The page cache's events of a capture (#44 §2), as kernel 6.18 prints them.
+TEST(BlockEventsTest, ReadsWritebackEventsWithTheirDiskAndInode) {
+  TraceEvent e = Parsed(
+      "              dd-25879   [001] d..1. 16116.857450: writeback_dirty_folio: bdi 7:9: "
+      "ino=12 index=60260352");
+  EXPECT_EQ(e.kind, TraceEventKind::kWritebackDirty);
+  EXPECT_EQ(e.task, "dd");
+  EXPECT_EQ(e.pid, 25879);
+  EXPECT_EQ(e.dev_major, 7u);
+  EXPECT_EQ(e.dev_minor, 9u);
+  EXPECT_EQ(e.ino, 12u);
+  e = Parsed(
+      " kworker/u8:3-91 [000] ..... 16117.006115: writeback_single_inode_start: bdi 254:0: "
+      "ino=1130505 state=I_DIRTY_PAGES|I_SYNC dirtied_when=4298921498 age=0 index=1 "
+      "to_write=0 wrote=0 cgroup_ino=1");
+  EXPECT_EQ(e.kind, TraceEventKind::kWritebackInodeStart);
+  EXPECT_EQ(e.dev_major, 254u);
+  EXPECT_EQ(e.ino, 1130505u);
+  e = Parsed(
+      " kworker/u8:3-91 [000] ..... 16117.010061: writeback_single_inode: bdi 254:0: "
+      "ino=1130505 state=I_SYNC dirtied_when=4298921498 age=0 index=1 to_write=0 wrote=0");
+  EXPECT_EQ(e.kind, TraceEventKind::kWritebackInodeDone);
+  EXPECT_EQ(Parsed("cp-7 [001] d..1. 5.1: writeback_dirty_page: bdi 8:16: ino=3 index=0").kind,
+            TraceEventKind::kWritebackDirty);
+  // A bdi that is not a disk's keeps the device 0:0; a line without an inode is broken.
+  e = Parsed("cp-7 [001] d..1. 5.1: writeback_dirty_folio: bdi (unknown): ino=3 index=0");
+  EXPECT_EQ(e.dev_major, 0u);
+  std::string err;
+  EXPECT_FALSE(ParseTraceLine("cp-7 [001] d..1. 5.1: writeback_dirty_folio: bdi 7:9:", &e, &err));
+  EXPECT_EQ(err, "writeback_dirty_folio: expected 'bdi MAJOR:MINOR: ino=N'");
+}
+
 // fuzz/trace_events_fuzz: a comm with bytes that are not UTF-8 made the results JSON throw on
 // dump. Every text kept from a line is printable ASCII.
 TEST(BlockEventsTest, NonAsciiBytesBecomeQuestionMarks) {

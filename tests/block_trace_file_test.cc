@@ -57,7 +57,8 @@ TEST(BlockTraceFileTest, RefusesEverythingButAWholeTraceWithOneLine) {
   } kCases[] = {
       {"", "empty"},
       {"root:x:0:0:root:/root:/bin/bash\n", "not an elevbench block trace"},
-      {replace("trace 1", "trace 2"), "version 2 is not supported"},
+      {replace("trace 1", "trace 3"), "version 3 is not supported"},
+      {replace("trace 1", "trace 2"), "header dirtiers: expected an array"},
       {good.substr(0, end), "truncated"},
       {good.substr(0, good.find('\n') + 1), "truncated"},
       {replace("end 4", "end 5"), "'end' count"},
@@ -79,6 +80,41 @@ TEST(BlockTraceFileTest, RefusesEverythingButAWholeTraceWithOneLine) {
     EXPECT_FALSE(ParseBlockTrace(c.text, &out, &err));
     EXPECT_NE(err.find(c.needle), std::string::npos) << err;
     EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  }
+}
+
+// #44 §2: a capture that traced writeback says whose pages each write wrote (version 2); one
+// that did not stays version 1, which older elevbench reads.
+TEST(BlockTraceFileTest, AWritebackTraceIsVersionTwoWithOwnersAndDirtiers) {
+  BlockTrace t = SampleTrace();
+  t.header.writeback_traced = true;
+  t.header.dirtiers = {{4250, "dd", 472, 1000, 2000000}, {4251, "head bytes", 32, 5, 9}};
+  t.records[1].owner = 4250;
+  const std::string text = RenderBlockTrace(t);
+  EXPECT_EQ(text.rfind("elevbench block trace 2\n", 0), 0u) << text;
+  BlockTrace back;
+  std::string err;
+  ASSERT_TRUE(ParseBlockTrace(text, &back, &err)) << err;
+  EXPECT_EQ(RenderBlockTrace(back), text);
+  EXPECT_TRUE(back.header.writeback_traced);
+  EXPECT_EQ(back.header.dirtiers, t.header.dirtiers);
+  EXPECT_EQ(back.records[1].owner, 4250);
+  EXPECT_EQ(back.records[0].owner, 0);
+  testing::ExpectMatchesGolden("block_trace_v2.trace", text);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = text;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  for (const auto& [bad, needle] : std::vector<std::pair<std::string, std::string>>{
+           {replace(" - 4250\n", " - 0\n"), "owner: expected - or a pid"},
+           {replace(" - 4250\n", " - dd\n"), "owner: expected - or a pid"},
+           {replace(" - 4250\n", " - 4250 7\n"), "more than 9 fields"},
+           {replace("\"pid\":4251", "\"pid\":0"), "header dirtiers"},
+           {replace("\"folios\":32", "\"folios\":-2"), "header dirtiers"}}) {
+    SCOPED_TRACE(needle);
+    EXPECT_FALSE(ParseBlockTrace(bad, &back, &err));
+    EXPECT_NE(err.find(needle), std::string::npos) << err;
   }
 }
 

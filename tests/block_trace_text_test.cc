@@ -24,6 +24,34 @@ TEST(BlockTraceTextTest, TheFixtureTracesSummaryInBothFormats) {
   testing::ExpectMatchesGolden("trace_show.json", BlockTraceSummaryJson(t.header, s).dump(2));
 }
 
+// #44 §2: a version 2 trace names its buffered writers and the writes of their pages, which
+// the flusher queued; a version 1 trace says nothing of them (JSON null: unknown, not none).
+TEST(BlockTraceTextTest, BufferedWritersAreListedWithTheWritesOfTheirPages) {
+  BlockTrace t;
+  t.header.device = "loop9";
+  t.header.device_bytes = 1 << 30;
+  t.header.logical_block_bytes = 512;
+  t.header.duration_ns = 3000000000;
+  t.records = {{0, 91, "kworker/u8:3", BlockTraceOp::kWrite, 0, 0, 2048, -1, 4250},
+               {1, 91, "kworker/u8:3", BlockTraceOp::kWrite, 0, 2048, 2048, -1, 4250},
+               {2, 77, "jbd2/loop9-8", BlockTraceOp::kWrite, kTraceSync, 9000, 8, -1},
+               {3, 4300, "cat", BlockTraceOp::kRead, 0, 50000, 256, -1}};
+  BlockTraceSummary s = SummarizeBlockTrace(t);
+  EXPECT_TRUE(s.buffered_writers.empty());
+  EXPECT_EQ(RenderBlockTraceText(t.header, s).find("buffered writers"), std::string::npos);
+  EXPECT_TRUE(BlockTraceSummaryJson(t.header, s)["buffered_writers"].is_null());
+  t.header.writeback_traced = true;
+  t.header.version = 2;
+  t.header.dirtiers = {{4250, "dd", 472, 1000000, 2100000000}, {4251, "head", 8, 5, 9}};
+  s = SummarizeBlockTrace(t);
+  ASSERT_EQ(s.buffered_writers.size(), 2u);
+  EXPECT_EQ(s.buffered_writers[0].writes, 2u);
+  EXPECT_EQ(s.buffered_writers[0].bytes, 2u * 2048 * 512);
+  EXPECT_EQ(s.buffered_writers[1].writes, 0u);  // its pages not written back while traced
+  testing::ExpectMatchesGolden("trace_show_writeback.txt", RenderBlockTraceText(t.header, s));
+  EXPECT_EQ(BlockTraceSummaryJson(t.header, s)["buffered_writers"][0]["bytes"], 2097152u);
+}
+
 TEST(BlockTraceTextTest, SequentialIsPerProcessAndDirection) {
   BlockTrace t;
   t.header.device_bytes = 1 << 30;

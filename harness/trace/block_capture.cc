@@ -8,6 +8,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/trace/bio_timing.h"
+#include "harness/trace/writeback_owners.h"
 
 namespace elevbench {
 namespace {
@@ -62,8 +63,14 @@ bool BlockCapture::Start(RestoreJournal* journal, uint32_t major, uint32_t minor
   if (ec) return Fail(err, "capture: " + given_raw_path + ": " + ec.message());
   std::string tracefs;
   if (!journal->Record(JournalEntry::File(raw_path), err) ||
-      !LocateTracefs(journal, &tracefs, err) ||
-      !instance_.Create(journal, tracefs, major, minor, events, kCaptureBufferKb, err, -1,
+      !LocateTracefs(journal, &tracefs, err)) {
+    return false;
+  }
+  std::vector<std::string> traced = events;
+  const std::vector<std::string> writeback = WritebackEventsToTrace(tracefs);
+  traced.insert(traced.end(), writeback.begin(), writeback.end());
+  writeback_traced_ = !writeback.empty();
+  if (!instance_.Create(journal, tracefs, major, minor, traced, kCaptureBufferKb, err, -1,
                         /*bios=*/true) ||
       !reader_.Start(instance_.PipePath(), raw_path, err)) {
     return false;
@@ -108,6 +115,11 @@ bool BlockCapture::Stop(BlockTrace* trace, std::string* err) {
   if (!ReadWholeFile(raw_path_, &text, err)) return false;
   uint64_t unreadable = 0;
   BioRecordsFromTraceText(text, major_, minor_, start_ns_, &trace->records, &unreadable);
+  trace->header.writeback_traced = writeback_traced_;
+  trace->header.version = writeback_traced_ ? 2 : 1;
+  if (writeback_traced_) {
+    AttributeWriteback(text, major_, minor_, start_ns_, &trace->records, &trace->header.dirtiers);
+  }
   // trace_pipe merges the CPUs' rings in time order; sort anyway, the file format requires it.
   std::stable_sort(
       trace->records.begin(), trace->records.end(),

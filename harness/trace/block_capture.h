@@ -1,6 +1,6 @@
 #pragma once
-// `elevbench capture`'s recorder: every bio one disk is asked for, and when it was done
-// (block_bio_queue and block_rq_complete in a private
+// `elevbench capture`'s recorder: every bio one disk is asked for, when it was done and whose
+// pages a write wrote (block_bio_queue, block_rq_complete and writeback events in a private
 // tracefs instance, the request tracer's machinery of tracefs.h), streamed into a raw file while
 // it runs and turned into an elevbench block trace (block_trace_file.h) at the end. Read-only on
 // the disk: it is never switched, written or even opened; only tracefs changes, journaled.
@@ -41,7 +41,9 @@ class BlockCapture {
   /// tracing on; the capture's time 0 is
   /// taken just before. err is one line.
   /// `events` are the tracefs events recorded (block_bio_queue is the trace's; a replay adds
-  /// the request events to time each bio, harness/trace/request_analysis.h).
+  /// the request events to time each bio, harness/trace/request_analysis.h). The page cache's
+  /// writeback events of the disk are added where the kernel has them, so that Stop can say
+  /// whose pages each write wrote (harness/trace/writeback_owners.h).
   [[nodiscard]] bool Start(RestoreJournal* journal, uint32_t major, uint32_t minor,
                            const std::string& raw_path, std::string* err,
                            const std::vector<std::string>& events = {"block/block_bio_queue",
@@ -60,6 +62,7 @@ class BlockCapture {
   uint32_t major_ = 0, minor_ = 0;
   uint64_t start_ns_ = 0;
   bool running_ = false;
+  bool writeback_traced_ = false;
 };
 
 }  // namespace elevbench

@@ -164,6 +164,40 @@ bool ParseBlkTracerLine(std::string_view rest, TraceEvent* e) {
   return true;
 }
 
+struct WritebackEventName {
+  const char* name;
+  TraceEventKind kind;
+};
+
+constexpr WritebackEventName kWritebackEvents[] = {
+    {"writeback_dirty_folio", TraceEventKind::kWritebackDirty},
+    {"writeback_dirty_page", TraceEventKind::kWritebackDirty},
+    {"writeback_single_inode_start", TraceEventKind::kWritebackInodeStart},
+    {"writeback_single_inode", TraceEventKind::kWritebackInodeDone},
+};
+
+// The payload of a writeback event: "bdi 7:9: ino=12 ...". A bdi that is not a disk's
+// ("(unknown)", a name) leaves the device 0:0.
+bool ParseWritebackPayload(const WritebackEventName& ev, std::string_view rest, TraceEvent* e,
+                           std::string* err) {
+  e->kind = ev.kind;
+  std::string_view bdi = NextToken(&rest);
+  std::string_view dev = NextToken(&rest);
+  const std::string_view ino = NextToken(&rest);
+  if (bdi != "bdi" || dev.empty() || dev.back() != ':' || ino.rfind("ino=", 0) != 0 ||
+      !ParseNumber(ino.substr(4), &e->ino)) {
+    *err = std::string(ev.name) + ": expected 'bdi MAJOR:MINOR: ino=N'";
+    return false;
+  }
+  dev.remove_suffix(1);
+  const size_t colon = dev.find(':');
+  if (colon == std::string_view::npos || !ParseNumber(dev.substr(0, colon), &e->dev_major) ||
+      !ParseNumber(dev.substr(colon + 1), &e->dev_minor)) {
+    e->dev_major = e->dev_minor = 0;
+  }
+  return true;
+}
+
 }  // namespace
 
 void ClassifyRwbs(std::string_view rwbs, TraceOp* op, bool* flush) {
@@ -225,6 +259,9 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
   token.remove_suffix(1);
   for (const EventName& ev : kBlockEvents) {
     if (token == ev.name) return ParseBlockPayload(ev, rest, out, err);
+  }
+  for (const WritebackEventName& ev : kWritebackEvents) {
+    if (token == ev.name) return ParseWritebackPayload(ev, rest, out, err);
   }
   out->name = PrintableText(token);
   if (token == "tracing_mark_write") {

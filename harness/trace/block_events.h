@@ -9,6 +9,7 @@
 //   <...>-22 [000] ..s..   832.775844: block_rq_complete: 7,0 RS () 0 + 8 be,0,4 [0]
 //   bash-6433 [001] ...1. 36733.740709: tracing_mark_write: elevbench phase seq_read
 //   dd-6601 [000] d..1. 36818.888175:   7,0   1,0  m   N bfq6601S allocated
+//   dd-2586 [001] d..1. 16116.848746: writeback_dirty_folio: bdi 7:9: ino=12 index=6324
 
 #include <cstdint>
 #include <string>
@@ -19,17 +20,24 @@ namespace elevbench {
 /// What a line is. kIgnored: a comment, an empty line, or an event the tracer does not use.
 enum class TraceEventKind {
   kIgnored,
-  kBioQueue,         ///< block_bio_queue: a bio as the submitter asked for it (Q)
-  kBioBackmerge,     ///< block_bio_backmerge: a bio appended to a queued request (M)
-  kBioFrontmerge,    ///< block_bio_frontmerge: a bio put before a queued request (F)
-  kRqInsert,         ///< block_rq_insert: a request into the scheduler (I)
-  kRqIssue,          ///< block_rq_issue: a request to the driver (D)
-  kRqMerge,          ///< block_rq_merge: a queued request merged into another
-  kRqRequeue,        ///< block_rq_requeue: a request back from the driver to the scheduler
-  kRqComplete,       ///< block_rq_complete: (part of) a request done (C)
-  kMarker,           ///< tracing_mark_write: elevbench's own marker ("elevbench phase NAME")
-  kSchedulerEvent,   ///< an event of the scheduler's own (kyber_latency, kyber_adjust, ...)
-  kSchedulerMessage  ///< a `blk` tracer message line ("m N bfq6601S allocated")
+  kBioQueue,          ///< block_bio_queue: a bio as the submitter asked for it (Q)
+  kBioBackmerge,      ///< block_bio_backmerge: a bio appended to a queued request (M)
+  kBioFrontmerge,     ///< block_bio_frontmerge: a bio put before a queued request (F)
+  kRqInsert,          ///< block_rq_insert: a request into the scheduler (I)
+  kRqIssue,           ///< block_rq_issue: a request to the driver (D)
+  kRqMerge,           ///< block_rq_merge: a queued request merged into another
+  kRqRequeue,         ///< block_rq_requeue: a request back from the driver to the scheduler
+  kRqComplete,        ///< block_rq_complete: (part of) a request done (C)
+  kMarker,            ///< tracing_mark_write: elevbench's own marker ("elevbench phase NAME")
+  kSchedulerEvent,    ///< an event of the scheduler's own (kyber_latency, kyber_adjust, ...)
+  kSchedulerMessage,  ///< a `blk` tracer message line ("m N bfq6601S allocated")
+  /// writeback_dirty_folio (writeback_dirty_page before 5.19): the running task dirtied a
+  /// page-cache folio of inode `ino` on the disk dev_major:dev_minor (the bdi's name)
+  kWritebackDirty,
+  /// writeback_single_inode_start: the running task starts writing back inode `ino`'s pages
+  kWritebackInodeStart,
+  /// writeback_single_inode: it is done with them; the bios it queued in between wrote them
+  kWritebackInodeDone
 };
 
 /// The operation of a request or bio, from its rwbs string ("RS", "WFS", "FWS", "RA", "N").
@@ -51,6 +59,7 @@ struct TraceEvent {
   std::string comm;      ///< the bracketed comm (bio/insert/issue) of the submitter
   std::string name;      ///< the event's name ("kyber_latency") or nothing
   std::string text;      ///< the marker's or message's text after its fixed fields
+  uint64_t ino = 0;      ///< a writeback event's inode number
 };
 
 /// Parses one line (without or with its trailing newline). Returns true with *out filled for

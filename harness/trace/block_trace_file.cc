@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view kMagic = "elevbench block trace ";
 constexpr std::string_view kColumns = "# time_ns pid comm op flags sector sectors latency_ns";
+constexpr std::string_view kOwnerColumn = " owner";  // version 2
 constexpr uint64_t kSectorBytes = 512;
 
 struct FlagLetter {
@@ -103,17 +104,50 @@ bool ParseFlagLetters(std::string_view s, uint8_t* flags) {
 }
 
 nlohmann::json HeaderToJson(const BlockTraceHeader& h, size_t records) {
-  return {{"device", h.device},
-          {"device_bytes", h.device_bytes},
-          {"logical_block_bytes", h.logical_block_bytes},
-          {"kernel", h.kernel},
-          {"scheduler", h.scheduler},
-          {"duration_ns", h.duration_ns},
-          {"captured_at", h.captured_at},
-          {"source", h.source},
-          {"command", h.command},
-          {"lost_events", h.lost_events},
-          {"records", records}};
+  nlohmann::json j = {{"device", h.device},
+                      {"device_bytes", h.device_bytes},
+                      {"logical_block_bytes", h.logical_block_bytes},
+                      {"kernel", h.kernel},
+                      {"scheduler", h.scheduler},
+                      {"duration_ns", h.duration_ns},
+                      {"captured_at", h.captured_at},
+                      {"source", h.source},
+                      {"command", h.command},
+                      {"lost_events", h.lost_events},
+                      {"records", records}};
+  if (!h.writeback_traced) return j;
+  j["dirtiers"] = nlohmann::json::array();
+  for (const BlockTraceDirtier& d : h.dirtiers) {
+    j["dirtiers"].push_back({{"pid", d.pid},
+                             {"comm", d.comm},
+                             {"folios", d.folios},
+                             {"first_ns", d.first_ns},
+                             {"last_ns", d.last_ns}});
+  }
+  return j;
+}
+
+// Version 2's "dirtiers": every buffered writer of the capture.
+bool DirtiersFromJson(const nlohmann::json& j, BlockTraceHeader* h, std::string* err) {
+  const auto dirtiers = j.find("dirtiers");
+  if (dirtiers == j.end() || !dirtiers->is_array()) {
+    *err = "header dirtiers: expected an array (a version 2 trace)";
+    return false;
+  }
+  for (const nlohmann::json& item : *dirtiers) {
+    BlockTraceDirtier d;
+    if (!item.is_object() || !GetJsonField(item, "pid", &d.pid, err) ||
+        !GetJsonField(item, "comm", &d.comm, err) ||
+        !GetJsonField(item, "folios", &d.folios, err) ||
+        !GetJsonField(item, "first_ns", &d.first_ns, err) ||
+        !GetJsonField(item, "last_ns", &d.last_ns, err) || d.pid <= 0) {
+      *err = "header dirtiers: " + (err->empty() ? std::string("expected objects") : *err);
+      return false;
+    }
+    h->dirtiers.push_back(std::move(d));
+  }
+  h->writeback_traced = true;
+  return true;
 }
 
 bool HeaderFromJson(const nlohmann::json& j, BlockTraceHeader* h, uint64_t* records,
@@ -147,6 +181,7 @@ bool HeaderFromJson(const nlohmann::json& j, BlockTraceHeader* h, uint64_t* reco
     }
     h->command.push_back(word.get<std::string>());
   }
+  if (h->version >= 2 && !DirtiersFromJson(j, h, err)) return false;
   if (h->device_bytes == 0 || h->device_bytes % kSectorBytes != 0) {
     *err = "header device_bytes: expected a positive multiple of 512";
     return false;
@@ -161,8 +196,9 @@ bool ParseRecordLine(std::string_view line, const BlockTraceHeader& h, uint64_t 
   const std::string_view time = NextField(&rest), pid = NextField(&rest), comm = NextField(&rest),
                          op = NextField(&rest), flags = NextField(&rest), sector = NextField(&rest),
                          sectors = NextField(&rest), latency = NextField(&rest);
+  const std::string_view owner = h.version >= 2 ? NextField(&rest) : std::string_view("-");
   uint64_t latency_value = 0;
-  uint32_t pid_value = 0;
+  uint32_t pid_value = 0, owner_value = 0;
   if (!ParseUnsigned(time, &r->time_ns))
     *err = "time_ns: expected a non-negative integer";
   else if (!ParseUnsigned(pid, &pid_value) || pid_value > 0x7fffffff)
@@ -180,8 +216,11 @@ bool ParseRecordLine(std::string_view line, const BlockTraceHeader& h, uint64_t 
   else if (latency != "-" && (!ParseUnsigned(latency, &latency_value) ||
                               latency_value > static_cast<uint64_t>(INT64_MAX))) {
     *err = "latency_ns: expected - or a non-negative integer";
+  } else if (owner != "-" && (!ParseUnsigned(owner, &owner_value) || owner_value == 0 ||
+                              owner_value > 0x7fffffff)) {
+    *err = "owner: expected - or a pid";
   } else if (!NextField(&rest).empty())
-    *err = "more than 8 fields";
+    *err = h.version >= 2 ? "more than 9 fields" : "more than 8 fields";
   else if (r->time_ns < previous_ns)
     *err = "time goes backwards";
   else if ((r->sectors == 0) != (r->op == BlockTraceOp::kFlush)) {
@@ -192,6 +231,7 @@ bool ParseRecordLine(std::string_view line, const BlockTraceHeader& h, uint64_t 
   } else {
     r->pid = static_cast<int32_t>(pid_value);
     r->latency_ns = latency == "-" ? -1 : static_cast<int64_t>(latency_value);
+    r->owner = static_cast<int32_t>(owner_value);
     return true;
   }
   return false;
@@ -206,19 +246,18 @@ bool NextLine(std::string_view* text, std::string_view* line) {
   return true;
 }
 
-bool ParseMagic(std::string_view line, std::string* err) {
+bool ParseMagic(std::string_view line, int* version, std::string* err) {
   if (line.substr(0, kMagic.size()) != kMagic) {
     *err = "line 1: not an elevbench block trace (no 'elevbench block trace' line)";
     return false;
   }
-  int version = 0;
-  if (!ParseUnsigned(line.substr(kMagic.size()), &version)) {
+  if (!ParseUnsigned(line.substr(kMagic.size()), version)) {
     *err = "line 1: no format version";
     return false;
   }
-  if (version != kBlockTraceVersion) {
-    *err = "line 1: format version " + std::to_string(version) + " is not supported (this " +
-           "elevbench reads version " + std::to_string(kBlockTraceVersion) + ")";
+  if (*version < 1 || *version > kBlockTraceVersion) {
+    *err = "line 1: format version " + std::to_string(*version) + " is not supported (this " +
+           "elevbench reads versions 1 to " + std::to_string(kBlockTraceVersion) + ")";
     return false;
   }
   return true;
@@ -308,15 +347,19 @@ std::string EscapeTraceComm(std::string_view comm) {
 }
 
 std::string RenderBlockTrace(const BlockTrace& trace) {
+  // The lowest version that holds the trace: 1 unless writeback was traced.
+  const bool owners = trace.header.writeback_traced;
   std::string out(kMagic);
-  out += std::to_string(kBlockTraceVersion) + "\n";
+  out += std::string(owners ? "2" : "1") + "\n";
   out += HeaderToJson(trace.header, trace.records.size()).dump() + "\n";
-  out += std::string(kColumns) + "\n";
+  out += std::string(kColumns) + (owners ? std::string(kOwnerColumn) : "") + "\n";
   for (const BlockTraceRecord& r : trace.records) {
     out += std::to_string(r.time_ns) + ' ' + std::to_string(r.pid) + ' ' + EscapeTraceComm(r.comm) +
            ' ' + BlockTraceOpCode(r.op) + ' ' + BlockTraceFlagLetters(r.flags) + ' ' +
            std::to_string(r.sector) + ' ' + std::to_string(r.sectors) + ' ' +
-           (r.latency_ns < 0 ? std::string("-") : std::to_string(r.latency_ns)) + '\n';
+           (r.latency_ns < 0 ? std::string("-") : std::to_string(r.latency_ns));
+    if (owners) out += ' ' + (r.owner > 0 ? std::to_string(r.owner) : std::string("-"));
+    out += '\n';
   }
   out += "end " + std::to_string(trace.records.size()) + "\n";
   return out;
@@ -324,11 +367,11 @@ std::string RenderBlockTrace(const BlockTrace& trace) {
 
 bool ParseBlockTrace(std::string_view text, BlockTrace* out, std::string* err) {
   std::string_view line;
-  if (!NextLine(&text, &line) || !ParseMagic(line, err)) {
+  BlockTrace trace;
+  if (!NextLine(&text, &line) || !ParseMagic(line, &trace.header.version, err)) {
     if (err->empty()) *err = "line 1: empty file";
     return false;
   }
-  BlockTrace trace;
   uint64_t header_records = 0;
   if (!NextLine(&text, &line)) {
     *err = "line 2: no header (truncated file)";

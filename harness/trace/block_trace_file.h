@@ -1,14 +1,15 @@
 #pragma once
 // elevbench's block trace file: every bio one device was asked for, as `elevbench capture`
 // recorded it from tracefs' block_bio_queue, and as `run replay` replays it. A versioned text
-// format of elevbench's own (docs/block-trace-format.md): a magic line with the version, one
+// format of elevbench's own (docs/replay.md §2): a magic line with the version, one
 // JSON header line, one line per bio, and an `end COUNT` line, so a truncated file is told from
 // a whole one. Text because a trace is read by people too (grep, diff) and compresses well.
 //
-//   elevbench block trace 1
+//   elevbench block trace 2
 //   {"device":"loop9","device_bytes":2147483648,"logical_block_bytes":512,...}
-//   # time_ns pid comm op flags sector sectors latency_ns
-//   1520331 4242 tar W S 264192 256 8120443
+//   # time_ns pid comm op flags sector sectors latency_ns owner
+//   1520331 4242 tar W S 264192 256 8120443 -
+//   2630114 91 kworker/u8:3 W - 1048576 2048 40110234 4250
 //   ...
 //   end 28125
 
@@ -19,8 +20,10 @@
 
 namespace elevbench {
 
-/// The current (and only) version of the format.
-inline constexpr int kBlockTraceVersion = 1;
+/// The newest version of the format. Version 2 adds who the flusher's writes were for (the
+/// records' `owner` column, the header's `dirtiers`); a trace without writeback attribution is
+/// written as version 1, so that older readers keep reading it. Both are read.
+inline constexpr int kBlockTraceVersion = 2;
 
 /// What a bio asked for. kFlush: a preflush without data (a zero-size "FWS" bio).
 enum class BlockTraceOp { kRead, kWrite, kDiscard, kFlush };
@@ -47,11 +50,32 @@ struct BlockTraceRecord {
   /// (a flush, or a bio still in flight when the capture ended). `run replay` takes the
   /// processes' concurrency from it.
   int64_t latency_ns = -1;
+  /// For a write of page-cache pages (writeback by the flusher, a sync or the writer's own
+  /// fsync): the process that dirtied them, which may never have queued a bio of its own (a
+  /// buffered writer). 0 when the bio wrote no traced process's pages or nobody knows (a
+  /// version 1 trace, a journal's or a direct write).
+  int32_t owner = 0;
+};
+
+/// A process that dirtied page-cache pages of the traced disk's file system during a capture
+/// (tracefs writeback_dirty_folio): a buffered writer, whatever its bios.
+struct BlockTraceDirtier {
+  int32_t pid = 0;
+  std::string comm;
+  /// Folios it dirtied (events, not bytes: a large folio is one; its bytes are those of the
+  /// writes owned by it).
+  uint64_t folios = 0;
+  uint64_t first_ns = 0;  ///< its first and last dirtying, since the start of the capture
+  uint64_t last_ns = 0;
+
+  bool operator==(const BlockTraceDirtier&) const = default;
 };
 
 /// The header: what was traced, where and how.
 struct BlockTraceHeader {
-  int version = kBlockTraceVersion;
+  /// The file's format version: 2 exactly when writeback_traced (RenderBlockTrace writes the
+  /// lowest version that holds the trace; ParseBlockTrace sets the one read).
+  int version = 1;
   std::string device;                ///< kernel name of the traced disk ("loop9", "sdb")
   uint64_t device_bytes = 0;         ///< its size
   uint32_t logical_block_bytes = 0;  ///< its logical block size
@@ -62,6 +86,10 @@ struct BlockTraceHeader {
   std::string source;                ///< "device sdb" or "emulated ide-2003, ext4: tar xf …"
   std::vector<std::string> command;  ///< the traced command (capture -- CMD), else empty
   uint64_t lost_events = 0;          ///< events tracefs dropped (a complete trace has 0)
+  /// Whether the capture traced the page cache's writeback, so that `owner` and `dirtiers`
+  /// say who the writes were for (a version 2 trace); false: nobody knows (version 1).
+  bool writeback_traced = false;
+  std::vector<BlockTraceDirtier> dirtiers;  ///< the buffered writers, most folios first
 };
 
 /// A whole trace, records in time order.

@@ -100,6 +100,15 @@ BlockTraceSummary SummarizeBlockTrace(const BlockTrace& trace) {
       s.processes.begin(), s.processes.end(),
       [](const TraceProcessSummary& a, const TraceProcessSummary& b) { return a.ops > b.ops; });
   FindBusiestSecond(trace, &s);
+  for (const BlockTraceDirtier& d : trace.header.dirtiers) {
+    TraceBufferedWriter w{d, 0, 0};
+    for (const BlockTraceRecord& r : trace.records) {
+      if (r.owner != d.pid) continue;
+      ++w.writes;
+      w.bytes += static_cast<uint64_t>(r.sectors) * 512;
+    }
+    s.buffered_writers.push_back(std::move(w));
+  }
   return s;
 }
 

@@ -25,6 +25,13 @@ struct TraceProcessSummary {
   uint64_t flushes = 0;  ///< data-less flushes: ops = reads + writes + discards + flushes
 };
 
+/// A buffered writer of a version 2 trace: a process whose dirtied pages others wrote back.
+struct TraceBufferedWriter {
+  BlockTraceDirtier dirtier;  ///< pid, comm, folios dirtied, first and last dirtying
+  uint64_t writes = 0;        ///< write bios of its pages, whoever queued them
+  uint64_t bytes = 0;
+};
+
 /// One direction (reads, writes, discards).
 struct TraceDirectionSummary {
   uint64_t ops = 0;
@@ -51,6 +58,9 @@ struct BlockTraceSummary {
   uint64_t busiest_second_ops = 0;
   uint64_t busiest_second_bytes = 0;
   std::vector<TraceProcessSummary> processes;  ///< busiest (most bios) first
+  /// The trace's dirtiers (header.dirtiers, most folios first) with the writes of their pages;
+  /// empty for a version 1 trace, which does not know.
+  std::vector<TraceBufferedWriter> buffered_writers;
   /// The traced system's latencies (bios with a recorded latency), reads and writes.
   LatencyHistogram read_latency, write_latency;
   /// Share of data bios (reads + writes + discards) that are sequential, 0..1.

@@ -33,7 +33,11 @@ void RequestAnalyzer::AddLine(std::string_view line) {
 }
 
 void RequestAnalyzer::Add(const TraceEvent& e) {
-  if (e.kind == TraceEventKind::kIgnored) return;
+  if (e.kind == TraceEventKind::kIgnored || e.kind == TraceEventKind::kWritebackDirty ||
+      e.kind == TraceEventKind::kWritebackInodeStart ||
+      e.kind == TraceEventKind::kWritebackInodeDone) {
+    return;  // the page cache's events: the capture's (writeback_owners.h), not the elevator's
+  }
   const bool device_event = e.kind != TraceEventKind::kMarker;
   if (device_event && (e.dev_major != major_ || e.dev_minor != minor_)) return;
   ++s_.record.events;

@@ -131,11 +131,17 @@ bool TracefsInstance::Create(RestoreJournal* journal, const std::string& tracefs
       !WriteTracefsFile(path_ + "/buffer_size_kb", std::to_string(buffer_kb), err)) {
     return false;
   }
+  // The writeback events name the disk by its bdi, "MAJOR:MINOR".
+  const std::string bdi_filter =
+      "name == \"" + std::to_string(major) + ":" + std::to_string(minor) + "\"";
   for (const std::string& event : events) {
     const std::string dir = path_ + "/events/" + event;
-    // Only the block layer's events have a dev field; others (sched/) are recorded whole.
+    // Only the block layer's events have a dev field and the writeback ones a bdi name;
+    // others (sched/) are recorded whole.
     const bool block = event.rfind("block/", 0) == 0;
+    const bool writeback = event.rfind("writeback/", 0) == 0;
     if ((block && !WriteTracefsFile(dir + "/filter", filter, err)) ||
+        (writeback && !WriteTracefsFile(dir + "/filter", bdi_filter, err)) ||
         !WriteTracefsFile(dir + "/enable", "1", err)) {
       return false;
     }

@@ -43,7 +43,8 @@ class TracefsInstance {
 
   /// Journals then makes the instance, sets its clock to `mono` (one clock across CPUs), its
   /// per-CPU buffer to `buffer_kb`, and enables every event, those of block/ filtered to
-  /// `dev == (major << 20) | minor` (others, such as sched/sched_process_fork, have no dev).
+  /// `dev == (major << 20) | minor`, those of writeback/ to the bdi `name == "major:minor"`
+  /// (others, such as sched/sched_process_fork, have neither).
   /// Tracing stays off until SetTracing(true). An event the kernel lacks fails it.
   /// The instance is `elevbench-<pid>`, or `elevbench-<pid>-<lane>` for lane >= 0 (--lanes:
   /// one instance per lane's disk), or `elevbench-<pid>-bios` with `bios` (a BlockCapture,

@@ -1,0 +1,97 @@
+#include "harness/trace/writeback_owners.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include "harness/trace/block_events.h"
+
+namespace elevbench {
+namespace {
+
+// One process's dirtying of the disk's pages, and of each inode.
+struct DirtierCount {
+  BlockTraceDirtier total;
+  std::map<uint64_t, uint64_t> folios_by_inode;
+};
+
+// The pid that dirtied most of each inode's folios (the lower pid of equals, for determinism).
+std::map<uint64_t, int32_t> MainDirtierByInode(const std::map<int32_t, DirtierCount>& dirtiers) {
+  std::map<uint64_t, std::pair<uint64_t, int32_t>> best;  // ino -> folios, pid
+  for (const auto& [pid, count] : dirtiers) {
+    for (const auto& [ino, folios] : count.folios_by_inode) {
+      auto [it, fresh] = best.try_emplace(ino, folios, pid);
+      if (!fresh && folios > it->second.first) it->second = {folios, pid};
+    }
+  }
+  std::map<uint64_t, int32_t> out;
+  for (const auto& [ino, folios_pid] : best) out[ino] = folios_pid.second;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs) {
+  std::error_code ec;
+  auto has = [&](const char* name) {
+    return std::filesystem::is_directory(tracefs + "/events/writeback/" + name, ec);
+  };
+  const char* dirty = has("writeback_dirty_folio")  ? "writeback_dirty_folio"
+                      : has("writeback_dirty_page") ? "writeback_dirty_page"
+                                                    : nullptr;
+  if (dirty == nullptr || !has("writeback_single_inode_start") || !has("writeback_single_inode")) {
+    return {};
+  }
+  return {std::string("writeback/") + dirty, "writeback/writeback_single_inode_start",
+          "writeback/writeback_single_inode"};
+}
+
+void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
+                        std::vector<BlockTraceRecord>* records,
+                        std::vector<BlockTraceDirtier>* dirtiers) {
+  std::map<int32_t, DirtierCount> counts;
+  std::map<int32_t, uint64_t> writing_back;  // task -> the inode it is writing back
+  // A write bio queued inside a bracket, by (relative time, pid, sector): its inode.
+  std::map<std::tuple<uint64_t, int32_t, uint64_t>, uint64_t> bio_inode;
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    const std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
+    at = nl == std::string_view::npos ? text.size() : nl + 1;
+    TraceEvent e;
+    std::string ignored;
+    if (!ParseTraceLine(line, &e, &ignored) || e.dev_major != major || e.dev_minor != minor) {
+      continue;
+    }
+    const uint64_t t = e.time_ns > start_ns ? e.time_ns - start_ns : 0;
+    if (e.kind == TraceEventKind::kWritebackDirty) {
+      DirtierCount& c = counts[e.pid];
+      if (c.total.folios == 0) c.total = {e.pid, e.task, 0, t, t};
+      ++c.total.folios;
+      c.total.last_ns = t;
+      ++c.folios_by_inode[e.ino];
+    } else if (e.kind == TraceEventKind::kWritebackInodeStart) {
+      writing_back[e.pid] = e.ino;
+    } else if (e.kind == TraceEventKind::kWritebackInodeDone) {
+      writing_back.erase(e.pid);
+    } else if (e.kind == TraceEventKind::kBioQueue && e.op == TraceOp::kWrite && e.sectors > 0) {
+      const auto open = writing_back.find(e.pid);
+      if (open != writing_back.end()) bio_inode[{t, e.pid, e.sector}] = open->second;
+    }
+  }
+  const std::map<uint64_t, int32_t> main_dirtier = MainDirtierByInode(counts);
+  for (BlockTraceRecord& r : *records) {
+    if (r.op != BlockTraceOp::kWrite) continue;
+    const auto ino = bio_inode.find({r.time_ns, r.pid, r.sector});
+    if (ino == bio_inode.end()) continue;
+    const auto owner = main_dirtier.find(ino->second);
+    if (owner != main_dirtier.end()) r.owner = owner->second;
+  }
+  dirtiers->clear();
+  for (const auto& [pid, c] : counts) dirtiers->push_back(c.total);
+  std::stable_sort(
+      dirtiers->begin(), dirtiers->end(),
+      [](const BlockTraceDirtier& a, const BlockTraceDirtier& b) { return a.folios > b.folios; });
+}
+
+}  // namespace elevbench

@@ -1,0 +1,36 @@
+#pragma once
+// Who the flusher's writes were for. A buffered writer (dd, cp, a database's log) dirties pages
+// and queues no bio of its own; the flusher, a sync or an fsync writes them back later, as
+// another task. The capture records, beside the bios, the page cache's events of the traced
+// disk (tracefs writeback_dirty_folio: who dirtied which inode; writeback_single_inode_start …
+// writeback_single_inode: which inode a task was writing back), and this attributes each write
+// bio queued inside such a bracket to the process that dirtied that inode's pages. Measured
+// before building (docs/replay.md §4, "What holds a buffered writer back"): every flusher write
+// bio fell inside a bracket, and each inode had one dirtier, on ext4 and on ext2 (which has no
+// block-mapping events), so no file system's own events are needed.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/trace/block_trace_file.h"
+
+namespace elevbench {
+
+/// The tracefs events the attribution reads, as "writeback/NAME" for a capture to enable: the
+/// dirtying event as this kernel names it (writeback_dirty_folio, writeback_dirty_page before
+/// 5.19), then the bracket. Empty when the tracefs mounted at `tracefs` lacks any of them: the
+/// capture then records bios only (a version 1 trace).
+std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
+
+/// Fills `records[i].owner` for each write bio of `records` (BioRecordsFromTraceText's, from
+/// the same `text`, times relative to `start_ns`) that a task queued while writing back an
+/// inode of disk major:minor: the pid that dirtied most of that inode's folios during the
+/// capture. Sets `dirtiers` to every process that dirtied folios of that disk, most folios
+/// first. Lines that are not writeback events of that disk are skipped.
+void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
+                        std::vector<BlockTraceRecord>* records,
+                        std::vector<BlockTraceDirtier>* dirtiers);
+
+}  // namespace elevbench

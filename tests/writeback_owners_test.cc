@@ -1,0 +1,85 @@
+// Who the flusher's writes were for (#44 §2): bios queued inside a task's writeback bracket of
+// an inode belong to the process that dirtied that inode's folios.
+
+#include "harness/trace/writeback_owners.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/trace/block_capture.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+// dd dirties inode 12, head inode 13 (on 7:9); a host file on 254:0 is dirtied too. The
+// flusher writes 12 then 13 back, jbd2 writes its journal outside any bracket, and a sync by
+// cat writes 12's last pages.
+constexpr const char* kText =
+    "  dd-100 [000] d..1. 10.000100: writeback_dirty_folio: bdi 7:9: ino=12 index=0\n"
+    "  dd-100 [000] d..1. 10.000200: writeback_dirty_folio: bdi 7:9: ino=12 index=1\n"
+    "  head-101 [001] d..1. 10.000300: writeback_dirty_folio: bdi 7:9: ino=13 index=0\n"
+    "  cc1-55 [001] d..1. 10.000350: writeback_dirty_folio: bdi 254:0: ino=12 index=0\n"
+    "  cc1-55 [001] d..1. 10.000360: writeback_dirty_folio: bdi 254:0: ino=12 index=1\n"
+    "  cc1-55 [001] d..1. 10.000370: writeback_dirty_folio: bdi 254:0: ino=12 index=2\n"
+    "  kworker/u8:3-91 [000] ..... 10.001000: writeback_single_inode_start: bdi 7:9: ino=12 "
+    "state=I_DIRTY_PAGES|I_SYNC dirtied_when=1 age=0 index=0 to_write=1024 wrote=0\n"
+    "  kworker/u8:3-91 [000] ..... 10.001100: block_bio_queue: 7,9 W 2048 + 256 [kworker/u8:3]\n"
+    "  jbd2/loop9-8-77 [001] ..... 10.001150: block_bio_queue: 7,9 WS 64 + 8 [jbd2/loop9-8]\n"
+    "  kworker/u8:3-91 [000] ..... 10.001200: block_bio_queue: 7,9 W 2304 + 256 [kworker/u8:3]\n"
+    "  kworker/u8:3-91 [000] ..... 10.001300: writeback_single_inode: bdi 7:9: ino=12 "
+    "state=I_SYNC dirtied_when=1 age=0 index=2 to_write=1024 wrote=2\n"
+    "  kworker/u8:3-91 [000] ..... 10.001400: writeback_single_inode_start: bdi 7:9: ino=13 "
+    "state=I_DIRTY_PAGES|I_SYNC dirtied_when=1 age=0 index=0 to_write=1024 wrote=0\n"
+    "  kworker/u8:3-91 [000] ..... 10.001500: block_bio_queue: 7,9 W 4096 + 8 [kworker/u8:3]\n"
+    "  kworker/u8:3-91 [000] ..... 10.001600: writeback_single_inode: bdi 7:9: ino=13 "
+    "state=I_SYNC dirtied_when=1 age=0 index=1 to_write=1024 wrote=1\n"
+    "  kworker/u8:3-91 [000] ..... 10.001700: block_bio_queue: 7,9 W 8192 + 8 [kworker/u8:3]\n"
+    "  dd-100 [000] d..1. 10.002000: writeback_dirty_folio: bdi 7:9: ino=12 index=2\n"
+    "  sync-102 [001] ..... 10.003000: writeback_single_inode_start: bdi 7:9: ino=12 "
+    "state=I_DIRTY_PAGES|I_SYNC dirtied_when=1 age=0 index=0 to_write=1024 wrote=0\n"
+    "  sync-102 [001] ..... 10.003100: block_bio_queue: 7,9 WS 2560 + 8 [sync]\n"
+    "  sync-102 [001] ..... 10.003200: block_bio_queue: 7,9 RS 9000 + 8 [sync]\n"
+    "  sync-102 [001] ..... 10.003300: writeback_single_inode: bdi 7:9: ino=12 "
+    "state=I_SYNC dirtied_when=1 age=0 index=3 to_write=1024 wrote=1\n";
+
+constexpr uint64_t kStart = 10'000'000'000ULL;
+
+TEST(WritebackOwnersTest, WritesInsideABracketBelongToTheInodesDirtier) {
+  std::vector<BlockTraceRecord> records;
+  uint64_t unreadable = 0;
+  BioRecordsFromTraceText(kText, 7, 9, kStart, &records, &unreadable);
+  ASSERT_EQ(records.size(), 7u);
+  std::vector<BlockTraceDirtier> dirtiers;
+  AttributeWriteback(kText, 7, 9, kStart, &records, &dirtiers);
+  std::vector<int32_t> owners;
+  for (const BlockTraceRecord& r : records) owners.push_back(r.owner);
+  // flusher for dd, jbd2's journal, flusher for dd, flusher for head, flusher outside a
+  // bracket, sync's write for dd, sync's read.
+  EXPECT_EQ(owners, (std::vector<int32_t>{100, 0, 100, 101, 0, 100, 0}));
+  // Only the traced disk's dirtiers; cc1's file on 254:0 with the same inode number is not.
+  ASSERT_EQ(dirtiers.size(), 2u);
+  EXPECT_EQ(dirtiers[0], (BlockTraceDirtier{100, "dd", 3, 100000, 2000000}));
+  EXPECT_EQ(dirtiers[1], (BlockTraceDirtier{101, "head", 1, 300000, 300000}));
+}
+
+TEST(WritebackOwnersTest, TheEventsAreTracedOnlyWhereTheKernelHasAllOfThem) {
+  testing::ScopedTempDir tracefs;
+  const std::string dir = tracefs.path() + "/events/writeback/";
+  EXPECT_TRUE(WritebackEventsToTrace(tracefs.path()).empty());
+  std::filesystem::create_directories(dir + "writeback_dirty_page");
+  std::filesystem::create_directories(dir + "writeback_single_inode_start");
+  EXPECT_TRUE(WritebackEventsToTrace(tracefs.path()).empty());  // no end of the bracket
+  std::filesystem::create_directories(dir + "writeback_single_inode");
+  EXPECT_EQ(WritebackEventsToTrace(tracefs.path()),
+            (std::vector<std::string>{"writeback/writeback_dirty_page",
+                                      "writeback/writeback_single_inode_start",
+                                      "writeback/writeback_single_inode"}));
+  std::filesystem::create_directories(dir + "writeback_dirty_folio");
+  EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).front(), "writeback/writeback_dirty_folio");
+}
+
+}  // namespace
+}  // namespace elevbench
