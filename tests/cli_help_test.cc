@@ -230,6 +230,16 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
                        "--size: expected 1 to 1048576 MiB, not '2097152'");
 }
 
+// `kernels fetch --help` is fetch's own page (#45: it printed the page of `kernels`).
+TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
+  const HelpCliRun r = RunHelpCli({"kernels", "fetch", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Usage: elevbench kernels fetch"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("packages PACKAGE ..."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Exit codes: 0 listed (and fetched)"), std::string::npos) << r.out;
+  ExpectHelpUsageError({"kernels", "fetch"}, "kernels fetch needs packages");
+}
+
 // README's usage block says it holds every subcommand and suite: it left out orasim.
 TEST(CliHelpTest, TheReadmeShowsEverySubcommandAndSuite) {
   const std::string readme =
