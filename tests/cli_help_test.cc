@@ -230,6 +230,34 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
                        "--size: expected 1 to 1048576 MiB, not '2097152'");
 }
 
+// Every page's options name their values (FILE, LIST, N, …), never CLI11's "TEXT", and a
+// required one says so in words, not CLI11's "REQUIRED" (#45, third pass).
+TEST(CliHelpTest, EveryOptionNamesItsValue) {
+  CLI::App app;
+  std::vector<std::vector<std::string>> paths = {{}};
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (entry.hidden) continue;
+    CLI::App* cmd = app.add_subcommand(entry.name, entry.description);
+    (void)entry.add(cmd, "");
+    HelpCommandPaths(cmd, {}, &paths);
+  }
+  for (std::vector<std::string> path : paths) {
+    path.push_back("--help");
+    const HelpCliRun r = RunHelpCli(path);
+    SCOPED_TRACE(path[0] + (path.size() > 2 ? " " + path[1] : ""));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find(" TEXT"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("REQUIRED"), std::string::npos) << r.out;
+  }
+  const HelpCliRun report = RunHelpCli({"report", "--help"});
+  EXPECT_NE(report.out.find("files FILE ..."), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("written by 'run' (required)"), std::string::npos) << report.out;
+  const HelpCliRun capture = RunHelpCli({"capture", "--help"});
+  EXPECT_NE(capture.out.find("--out FILE"), std::string::npos) << capture.out;
+  EXPECT_NE(capture.out.find("The trace file to write (required)"), std::string::npos)
+      << capture.out;
+}
+
 // `kernels fetch --help` is fetch's own page (#45: it printed the page of `kernels`).
 TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
   const HelpCliRun r = RunHelpCli({"kernels", "fetch", "--help"});

@@ -18,10 +18,10 @@ void PrintError(const std::string& message) {
 void PrintNote(const std::string& message) { PrintError("note: " + message); }
 
 void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help) {
-  cmd->add_option("--device", target->device, help.device);
-  cmd->add_option("--emulated", target->emulated, help.emulated);
-  cmd->add_option("--scratch", target->scratch, help.scratch);
-  cmd->add_option("--fs", target->fs, help.fs);
+  cmd->add_option("--device", target->device, help.device)->type_name("DISK");
+  cmd->add_option("--emulated", target->emulated, help.emulated)->type_name("PROFILE");
+  cmd->add_option("--scratch", target->scratch, help.scratch)->type_name("SIZE");
+  cmd->add_option("--fs", target->fs, help.fs)->type_name("FS");
 }
 
 namespace {
@@ -125,6 +125,13 @@ class PlainHelpFormatter : public CLI::Formatter {
     }
     return help;
   }
+
+  // A required option says so in words after its description, where CLI11 wrote "REQUIRED"
+  // after its value (#45).
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    const std::string desc = CLI::Formatter::make_option_desc(opt);
+    return opt->get_required() ? desc + " (required)" : desc;
+  }
 };
 
 // CLI11's messages can span lines; the contract is one line.
@@ -137,7 +144,9 @@ std::string OneLine(std::string s) {
 }
 
 // CLI11's type names in plain words (#45): "N (512 to 67108864 bytes)" for
-// "UINT:512 to 67108864 bytes", "NUMBER" for "FLOAT", for every option of `cmd` and below.
+// "UINT:512 to 67108864 bytes", "NUMBER" for "FLOAT", an option's own type name (FILE, LIST)
+// as it is, without CLI11's "REQUIRED" (the description says it), for every option of `cmd`
+// and below.
 void PlainOptionTexts(CLI::App* cmd) {
   for (CLI::Option* opt : cmd->get_options({})) {
     if (!opt->get_option_text().empty() || opt->get_type_size() == 0) continue;
@@ -152,18 +161,16 @@ void PlainOptionTexts(CLI::App* cmd) {
     std::string words = colon == std::string::npos ? "" : type.substr(colon + 1);
     if (head == "TEXT" && words.find('|') != std::string::npos &&
         words.find(':') == std::string::npos) {
-      opt->option_text(words + (opt->get_required() ? " REQUIRED" : ""));
+      opt->option_text(words);
       continue;
     }
-    if (word == nullptr) continue;
-    std::string text = word;
+    std::string text = word == nullptr ? head : word;
     // Each check's words, "MiB, or 64M, 1G:1 to 1048576 MiB" → "(MiB, or 64M, 1G; 1 to …)".
     for (size_t at = words.find(':'); at != std::string::npos; at = words.find(':', at)) {
       words.replace(at, 1, "; ");
     }
     if (!words.empty()) text += " (" + words + ")";
     if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) text += " ...";
-    if (opt->get_required()) text += " REQUIRED";
     opt->option_text(text);
   }
   for (CLI::App* sub : cmd->get_subcommands({})) PlainOptionTexts(sub);
