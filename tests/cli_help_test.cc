@@ -87,6 +87,11 @@ TEST(CliHelpTest, EveryHelpPageListsItsExitCodes) {
       {{"capture"}, "events were lost", {"cell", "fio"}},
       {{"disk", "profiles"}, "Exit codes: 0 printed; 2 bad command line.", {"daemon", "; 1 "}},
       {{"disk", "serve"}, "1 the daemon failed", {"130"}},
+      // #45, third pass: `list`, `disk` and `trace` said "unreadable input" of no input.
+      {{"list"}, "Exit codes: 0 listed; 2 bad command line (a list", {"input", "file"}},
+      {{"disk"}, "1 disk serve's daemon failed", {"input"}},
+      {{"trace"}, "a file that is not a readable block trace", {"unreadable input"}},
+      {{"trace", "show"}, "a file that is not a readable block trace", {"unreadable input"}},
   };
   for (const auto& page : kPages) {
     std::vector<std::string> args = page.command;

@@ -53,6 +53,14 @@ constexpr const char* kDevicesExitCodes =
 constexpr const char* kRestoreExitCodes =
     "Exit codes: 0 restored, or nothing to restore; 1 the restore failed; 2 bad command line, "
     "or restore without root.";
+// #45: each says only what its command reads (`list` and `disk` read no file).
+constexpr const char* kListExitCodes =
+    "Exit codes: 0 listed; 2 bad command line (a list elevbench does not have).";
+constexpr const char* kTraceExitCodes =
+    "Exit codes: 0 printed; 2 bad command line, or a file that is not a readable block trace.";
+constexpr const char* kDiskExitCodes =
+    "Exit codes: 0 done; 1 disk serve's daemon failed; 2 bad command line, or a profile or "
+    "--disk-set that disk serve cannot use.";
 constexpr const char* kKernelsExitCodes =
     "Exit codes: 0 listed (and fetched); 1 a fetch failed (apt-get download, dpkg-deb); 2 bad "
     "command line or a word that names no Debian kernel package.";
@@ -90,7 +98,7 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
       {"trend", "One metric of one configuration over the recorded runs", AddTrendSubcommand, false,
        kTrendExitCodes},
       {"list", "List the suites, formats, schedulers or profiles (for people and scripts)",
-       AddListSubcommand},
+       AddListSubcommand, false, kListExitCodes},
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand, false,
        kDevicesExitCodes},
       {"kernels",
@@ -103,8 +111,10 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
        "Record every bio of a disk into a block trace (a disk of yours read-only, or one "
        "elevbench makes with a command run on it)",
        AddCaptureSubcommand, false, kCaptureExitCodes},
-      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand},
-      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand},
+      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand, false,
+       kTraceExitCodes},
+      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand, false,
+       kDiskExitCodes},
       {"internal", "Iterations of contest's loads (internal)", AddInternalSubcommand,
        /*hidden=*/true},
   };
