@@ -273,6 +273,47 @@ TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
   ExpectHelpUsageError({"kernels", "fetch"}, "kernels fetch needs packages");
 }
 
+// An empty value of an option or a word is refused in one line naming what it takes (#45:
+// `report --format ''` printed the default format, `history --db ''` read the default history).
+TEST(CliHelpTest, EmptyValuesAreRefused) {
+  const std::string file = testing::TestDataPath("fixtures/report_probes_dnf.json");
+  ExpectHelpUsageError({"report", file, "--format", ""}, "--format: empty value (expected FORMAT)");
+  ExpectHelpUsageError({"devices", "--format", ""}, "--format: empty value (choose text or json)");
+  ExpectHelpUsageError({"history", "--db", ""}, "--db: empty value (expected DB)");
+  ExpectHelpUsageError({"history", "--suite", " "}, "--suite: empty value (expected SUITE)");
+  ExpectHelpUsageError({"history", "import", file, "--db", ""}, "--db: empty value");
+  ExpectHelpUsageError({"trend", "--host", ""}, "--host: empty value (expected HOST)");
+  ExpectHelpUsageError({"trend", "--metric", ""}, "--metric: empty value");
+  ExpectHelpUsageError({"compare", file, "--between", ""}, "--between: empty value (expected A,B)");
+  ExpectHelpUsageError({"compare", file, file, "--metrics", ""}, "--metrics: empty value");
+  ExpectHelpUsageError({"compare", file, file, "--allow", ""}, "--allow: empty value");
+  ExpectHelpUsageError({"compare", file, file, "--format", ""}, "--format: empty value (choose");
+  ExpectHelpUsageError({"list", ""},
+                       "what: empty value (choose suites, formats, schedulers or profiles)");
+  ExpectHelpUsageError({"trace", "show", ""}, "file: empty value (expected FILE)");
+}
+
+// --json and --format text together are refused, whichever comes first (#45: `devices --json
+// --format text` printed text); --json with --format json agree.
+TEST(CliHelpTest, JsonAndFormatTextContradict) {
+  const std::string trace = testing::TestDataPath("fixtures/trace/small.trace");
+  const std::vector<std::vector<std::string>> commands = {
+      {"devices"},          {"list", "suites"}, {"history"}, {"trace", "show", trace},
+      {"disk", "profiles"}, {"kernels"}};
+  for (const std::vector<std::string>& command : commands) {
+    SCOPED_TRACE(command[0]);
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--json", "--format", "text"});
+    ExpectHelpUsageError(args, "--format text: contradicts --json (give one of them)");
+    args = command;
+    args.insert(args.end(), {"--format", "text", "--json"});
+    ExpectHelpUsageError(args, "--format text: contradicts --json");
+  }
+  const HelpCliRun agree = RunHelpCli({"list", "suites", "--json", "--format", "json"});
+  EXPECT_EQ(agree.exit_code, 0) << agree.err;
+  EXPECT_EQ(agree.out.rfind("[", 0), 0u) << agree.out;
+}
+
 // README's usage block says it holds every subcommand and suite: it left out orasim.
 TEST(CliHelpTest, TheReadmeShowsEverySubcommandAndSuite) {
   const std::string readme =

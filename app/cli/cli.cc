@@ -77,9 +77,18 @@ void AddExitCodesFooter(CLI::App* cmd, const std::string& codes) {
 }  // namespace
 
 void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
-  cmd->add_flag("--json", *json, help);
+  CLI::Option* flag = cmd->add_flag("--json", *json, help);
+  // Its callback runs after --json's, whatever their order on the command line (#45: `--json
+  // --format text` printed text).
   cmd->add_option_function<std::string>(
-         "--format", [json](const std::string& format) { *json = format == "json"; },
+         "--format",
+         [json, flag](const std::string& format) {
+           if (flag->count() > 0 && format != "json") {
+             throw CLI::ValidationError("--format " + format,
+                                        "contradicts --json (give one of them)");
+           }
+           *json = format == "json";
+         },
          "text (default) or json: the same as --json")
       ->check(PlainWords({"text", "json"}));
 }
@@ -184,6 +193,43 @@ void PlainOptionTexts(CLI::App* cmd) {
     opt->option_text(text);
   }
   for (CLI::App* sub : cmd->get_subcommands({})) PlainOptionTexts(sub);
+}
+
+// "choose text or json" for an option of PlainWords ("text|json"), else "expected FILE".
+std::string ValueHint(const CLI::Option* opt) {
+  const std::string text =
+      opt->get_option_text().empty() ? opt->get_type_name() : opt->get_option_text();
+  const std::string value = text.substr(0, text.find(' '));
+  if (value.find('|') == std::string::npos) return "expected " + value;
+  std::vector<std::string> words;
+  for (size_t at = 0; at != std::string::npos;) {
+    const size_t bar = value.find('|', at);
+    words.push_back(value.substr(at, bar == std::string::npos ? bar : bar - at));
+    at = bar == std::string::npos ? bar : bar + 1;
+  }
+  const std::string last = words.back();
+  words.pop_back();
+  std::string list;
+  for (const std::string& w : words) list += (list.empty() ? "" : ", ") + w;
+  return "choose " + list + " or " + last;
+}
+
+// Every option that takes a value, of `cmd` and below, refuses an empty (or blank) one in one
+// line, "--format: empty value (choose text or json)" (#45: `report --format ''` printed the
+// default, `history --db ''` read the default database). First of its checks, so that a word
+// check does not say "not ''". `run` has its own (app/suites_commands.cc).
+void RefuseEmptyValues(CLI::App* cmd) {
+  for (CLI::Option* opt : cmd->get_options({})) {
+    if (opt->get_type_size() == 0) continue;  // a flag
+    const std::string hint = ValueHint(opt);
+    opt->transform(CLI::Validator(
+        [hint](std::string& value) -> std::string {
+          const bool blank = value.find_first_not_of(" \t\n") == std::string::npos;
+          return blank ? "empty value (" + hint + ")" : "";
+        },
+        ""));
+  }
+  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub);
 }
 
 // `run --size 0 tiobench`: an option of a suite given before the suite's name, which CLI11
@@ -329,6 +375,9 @@ int RunCli(int argc, char** argv) {
       "command line or input, or a refusal; 3 compare could not judge; 130 interrupted, after "
       "cleanup. Each command's --help lists its own.");
   PlainOptionTexts(&app);
+  for (CLI::App* cmd : app.get_subcommands({})) {
+    if (cmd->get_name() != "run" && cmd->get_name() != "internal") RefuseEmptyValues(cmd);
+  }
   // A first word that is no subcommand, or an option elevbench does not take before one: CLI11
   // would say "A subcommand is required".
   if (argc > 1 && argv[1][0] == '-' && argv[1] != std::string("--help") &&
