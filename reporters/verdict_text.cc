@@ -9,9 +9,17 @@
 namespace elevbench {
 namespace {
 
-// "1.87×", "12.3×", "140×", "∞×".
+// "1.87×", "12.3×", "140×", "∞×"; a ratio above 1 that two decimals would round to "1.00×"
+// gets the decimals that show it, "1.003×", "1.0004×" (#45: "KY best, 1.00× NONE" read as a tie).
 std::string RatioText(double ratio) {
   if (!std::isfinite(ratio)) return "∞×";
+  if (ratio > 1 && ratio < 1.005) {
+    for (const char* format : {"%.3f×", "%.4f×"}) {
+      const std::string text = FormatDouble(format, ratio);
+      if (text.find_first_not_of("1.0") < text.find("×")) return text;
+    }
+    return FormatDouble("%.4f×", ratio);
+  }
   if (ratio < 10) return FormatDouble("%.2f×", ratio);
   return FormatDouble(ratio < 100 ? "%.1f×" : "%.0f×", ratio);
 }

@@ -87,6 +87,11 @@ TEST(CliHelpTest, EveryHelpPageListsItsExitCodes) {
       {{"capture"}, "events were lost", {"cell", "fio"}},
       {{"disk", "profiles"}, "Exit codes: 0 printed; 2 bad command line.", {"daemon", "; 1 "}},
       {{"disk", "serve"}, "1 the daemon failed", {"130"}},
+      // #45, third pass: `list`, `disk` and `trace` said "unreadable input" of no input.
+      {{"list"}, "Exit codes: 0 listed; 2 bad command line (a list", {"input", "file"}},
+      {{"disk"}, "1 disk serve's daemon failed", {"input"}},
+      {{"trace"}, "a file that is not a readable block trace", {"unreadable input"}},
+      {{"trace", "show"}, "a file that is not a readable block trace", {"unreadable input"}},
   };
   for (const auto& page : kPages) {
     std::vector<std::string> args = page.command;
@@ -228,6 +233,85 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
                        "--size: expected a whole number of MiB, not '1.5K'");
   ExpectHelpUsageError({"run", "nickbench", "--size", "2T", "--scratch", "1G"},
                        "--size: expected 1 to 1048576 MiB, not '2097152'");
+}
+
+// Every page's options name their values (FILE, LIST, N, …), never CLI11's "TEXT", and a
+// required one says so in words, not CLI11's "REQUIRED" (#45, third pass).
+TEST(CliHelpTest, EveryOptionNamesItsValue) {
+  CLI::App app;
+  std::vector<std::vector<std::string>> paths = {{}};
+  for (const SubcommandEntry& entry : AllSubcommands()) {
+    if (entry.hidden) continue;
+    CLI::App* cmd = app.add_subcommand(entry.name, entry.description);
+    (void)entry.add(cmd, "");
+    HelpCommandPaths(cmd, {}, &paths);
+  }
+  for (std::vector<std::string> path : paths) {
+    path.push_back("--help");
+    const HelpCliRun r = RunHelpCli(path);
+    SCOPED_TRACE(path[0] + (path.size() > 2 ? " " + path[1] : ""));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find(" TEXT"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("REQUIRED"), std::string::npos) << r.out;
+  }
+  const HelpCliRun report = RunHelpCli({"report", "--help"});
+  EXPECT_NE(report.out.find("files FILE ..."), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("written by 'run' (required)"), std::string::npos) << report.out;
+  const HelpCliRun capture = RunHelpCli({"capture", "--help"});
+  EXPECT_NE(capture.out.find("--out FILE"), std::string::npos) << capture.out;
+  EXPECT_NE(capture.out.find("The trace file to write (required)"), std::string::npos)
+      << capture.out;
+}
+
+// `kernels fetch --help` is fetch's own page (#45: it printed the page of `kernels`).
+TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
+  const HelpCliRun r = RunHelpCli({"kernels", "fetch", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Usage: elevbench kernels fetch"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("packages PACKAGE ..."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Exit codes: 0 listed (and fetched)"), std::string::npos) << r.out;
+  ExpectHelpUsageError({"kernels", "fetch"}, "kernels fetch needs packages");
+}
+
+// An empty value of an option or a word is refused in one line naming what it takes (#45:
+// `report --format ''` printed the default format, `history --db ''` read the default history).
+TEST(CliHelpTest, EmptyValuesAreRefused) {
+  const std::string file = testing::TestDataPath("fixtures/report_probes_dnf.json");
+  ExpectHelpUsageError({"report", file, "--format", ""}, "--format: empty value (expected FORMAT)");
+  ExpectHelpUsageError({"devices", "--format", ""}, "--format: empty value (choose text or json)");
+  ExpectHelpUsageError({"history", "--db", ""}, "--db: empty value (expected DB)");
+  ExpectHelpUsageError({"history", "--suite", " "}, "--suite: empty value (expected SUITE)");
+  ExpectHelpUsageError({"history", "import", file, "--db", ""}, "--db: empty value");
+  ExpectHelpUsageError({"trend", "--host", ""}, "--host: empty value (expected HOST)");
+  ExpectHelpUsageError({"trend", "--metric", ""}, "--metric: empty value");
+  ExpectHelpUsageError({"compare", file, "--between", ""}, "--between: empty value (expected A,B)");
+  ExpectHelpUsageError({"compare", file, file, "--metrics", ""}, "--metrics: empty value");
+  ExpectHelpUsageError({"compare", file, file, "--allow", ""}, "--allow: empty value");
+  ExpectHelpUsageError({"compare", file, file, "--format", ""}, "--format: empty value (choose");
+  ExpectHelpUsageError({"list", ""},
+                       "what: empty value (choose suites, formats, schedulers or profiles)");
+  ExpectHelpUsageError({"trace", "show", ""}, "file: empty value (expected FILE)");
+}
+
+// --json and --format text together are refused, whichever comes first (#45: `devices --json
+// --format text` printed text); --json with --format json agree.
+TEST(CliHelpTest, JsonAndFormatTextContradict) {
+  const std::string trace = testing::TestDataPath("fixtures/trace/small.trace");
+  const std::vector<std::vector<std::string>> commands = {
+      {"devices"},          {"list", "suites"}, {"history"}, {"trace", "show", trace},
+      {"disk", "profiles"}, {"kernels"}};
+  for (const std::vector<std::string>& command : commands) {
+    SCOPED_TRACE(command[0]);
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--json", "--format", "text"});
+    ExpectHelpUsageError(args, "--format text: contradicts --json (give one of them)");
+    args = command;
+    args.insert(args.end(), {"--format", "text", "--json"});
+    ExpectHelpUsageError(args, "--format text: contradicts --json");
+  }
+  const HelpCliRun agree = RunHelpCli({"list", "suites", "--json", "--format", "json"});
+  EXPECT_EQ(agree.exit_code, 0) << agree.err;
+  EXPECT_EQ(agree.out.rfind("[", 0), 0u) << agree.out;
 }
 
 // README's usage block says it holds every subcommand and suite: it left out orasim.

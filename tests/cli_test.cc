@@ -448,5 +448,28 @@ TEST_F(CliTest, UnknownSubcommand) {
   ExpectUsageError({"frobnicate"}, "unknown subcommand 'frobnicate' (one of: ");
 }
 
+// #45, third pass: an override refused names the flag as typed and its syntax, where `--fio-set
+// bogus` named the job file fio rejected, `run fio --fio-set a=1 FILE` took FILE as a second
+// override ("needs job files"), and `disk serve --disk-set bogus` said "--set". Each is refused
+// in either spelling, so that nothing starts should the fix go.
+TEST_F(CliTest, AnOverrideRefusedNamesItsFlag) {
+  const std::string out = dir_ + "/r.json";
+  const std::string job = testing::TestDataPath("fixtures/fiojobs/two-jobs.fio");
+  ExpectUsageError({"run", "fio", job, "--fio-set", "bogus", "--scratch", "1G", "--out", out},
+                   "--fio-set bogus: fio rejects it");
+  ExpectUsageError({"run", "fio", job, "--fio-set", "bogus", "--scratch", "1G", "--out", out},
+                   "give KEY=VALUE with an option of fio's job files, e.g. runtime=30");
+  ExpectUsageError({"run", "fio", "--fio-set", "bogus", job, "--scratch", "1G", "--out", out},
+                   "--fio-set bogus: fio rejects it");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const std::string missing = dir_ + "/nonexistent";
+  for (const char* flag : {"--disk-set", "--set"}) {
+    ExpectUsageError(
+        {"disk", "serve", "--backing", missing + "/b", "--mount", missing + "/m", flag, "bogus"},
+        std::string(flag) + ": disk override 'bogus' is not key=value (e.g. rpm=5400");
+  }
+  EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -186,12 +186,14 @@ TEST(VerdictTest, WithinTheThresholdNamesNoBest) {
             "bench3 io_rate_mb_s: A, B and C within 0.2 % (n=1: not tested, --repetitions 4 or "
             "more)");
 
-  one.Add("D", kVerdictRate, {0.9});  // 11 % below: A is best again
+  // 11 % below: A is best again, and B and C are said apart from it with the decimals that
+  // show their 0.04 % and 0.2 % (#45: "1.00× B" read as a tie).
+  one.Add("D", kVerdictRate, {0.9});
   one.doc.identifiers.push_back("k-D");
   one.doc.labels.push_back("D");
   block = one.Compute();
   EXPECT_EQ(VerdictLineText(block, block.lines[0]),
-            "bench3 io_rate_mb_s: A best, 1.00× B, 1.00× C, 1.11× D (n=1: not tested, "
+            "bench3 io_rate_mb_s: A best, 1.0004× B, 1.002× C, 1.11× D (n=1: not tested, "
             "--repetitions 4 or more)");
 }
 

@@ -18,10 +18,10 @@ void PrintError(const std::string& message) {
 void PrintNote(const std::string& message) { PrintError("note: " + message); }
 
 void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help) {
-  cmd->add_option("--device", target->device, help.device);
-  cmd->add_option("--emulated", target->emulated, help.emulated);
-  cmd->add_option("--scratch", target->scratch, help.scratch);
-  cmd->add_option("--fs", target->fs, help.fs);
+  cmd->add_option("--device", target->device, help.device)->type_name("DISK");
+  cmd->add_option("--emulated", target->emulated, help.emulated)->type_name("PROFILE");
+  cmd->add_option("--scratch", target->scratch, help.scratch)->type_name("SIZE");
+  cmd->add_option("--fs", target->fs, help.fs)->type_name("FS");
 }
 
 namespace {
@@ -53,6 +53,14 @@ constexpr const char* kDevicesExitCodes =
 constexpr const char* kRestoreExitCodes =
     "Exit codes: 0 restored, or nothing to restore; 1 the restore failed; 2 bad command line, "
     "or restore without root.";
+// #45: each says only what its command reads (`list` and `disk` read no file).
+constexpr const char* kListExitCodes =
+    "Exit codes: 0 listed; 2 bad command line (a list elevbench does not have).";
+constexpr const char* kTraceExitCodes =
+    "Exit codes: 0 printed; 2 bad command line, or a file that is not a readable block trace.";
+constexpr const char* kDiskExitCodes =
+    "Exit codes: 0 done; 1 disk serve's daemon failed; 2 bad command line, or a profile or "
+    "--disk-set that disk serve cannot use.";
 constexpr const char* kKernelsExitCodes =
     "Exit codes: 0 listed (and fetched); 1 a fetch failed (apt-get download, dpkg-deb); 2 bad "
     "command line or a word that names no Debian kernel package.";
@@ -69,9 +77,18 @@ void AddExitCodesFooter(CLI::App* cmd, const std::string& codes) {
 }  // namespace
 
 void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
-  cmd->add_flag("--json", *json, help);
+  CLI::Option* flag = cmd->add_flag("--json", *json, help);
+  // Its callback runs after --json's, whatever their order on the command line (#45: `--json
+  // --format text` printed text).
   cmd->add_option_function<std::string>(
-         "--format", [json](const std::string& format) { *json = format == "json"; },
+         "--format",
+         [json, flag](const std::string& format) {
+           if (flag->count() > 0 && format != "json") {
+             throw CLI::ValidationError("--format " + format,
+                                        "contradicts --json (give one of them)");
+           }
+           *json = format == "json";
+         },
          "text (default) or json: the same as --json")
       ->check(PlainWords({"text", "json"}));
 }
@@ -90,7 +107,7 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
       {"trend", "One metric of one configuration over the recorded runs", AddTrendSubcommand, false,
        kTrendExitCodes},
       {"list", "List the suites, formats, schedulers or profiles (for people and scripts)",
-       AddListSubcommand},
+       AddListSubcommand, false, kListExitCodes},
       {"devices", "List block devices and their schedulers", AddDevicesSubcommand, false,
        kDevicesExitCodes},
       {"kernels",
@@ -103,8 +120,10 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
        "Record every bio of a disk into a block trace (a disk of yours read-only, or one "
        "elevbench makes with a command run on it)",
        AddCaptureSubcommand, false, kCaptureExitCodes},
-      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand},
-      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand},
+      {"trace", "Summarize a block trace made by `capture`", AddTraceSubcommand, false,
+       kTraceExitCodes},
+      {"disk", "The emulated rotating disk (FUSE daemon)", AddDiskSubcommand, false,
+       kDiskExitCodes},
       {"internal", "Iterations of contest's loads (internal)", AddInternalSubcommand,
        /*hidden=*/true},
   };
@@ -125,6 +144,13 @@ class PlainHelpFormatter : public CLI::Formatter {
     }
     return help;
   }
+
+  // A required option says so in words after its description, where CLI11 wrote "REQUIRED"
+  // after its value (#45).
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    const std::string desc = CLI::Formatter::make_option_desc(opt);
+    return opt->get_required() ? desc + " (required)" : desc;
+  }
 };
 
 // CLI11's messages can span lines; the contract is one line.
@@ -137,7 +163,9 @@ std::string OneLine(std::string s) {
 }
 
 // CLI11's type names in plain words (#45): "N (512 to 67108864 bytes)" for
-// "UINT:512 to 67108864 bytes", "NUMBER" for "FLOAT", for every option of `cmd` and below.
+// "UINT:512 to 67108864 bytes", "NUMBER" for "FLOAT", an option's own type name (FILE, LIST)
+// as it is, without CLI11's "REQUIRED" (the description says it), for every option of `cmd`
+// and below.
 void PlainOptionTexts(CLI::App* cmd) {
   for (CLI::Option* opt : cmd->get_options({})) {
     if (!opt->get_option_text().empty() || opt->get_type_size() == 0) continue;
@@ -152,21 +180,56 @@ void PlainOptionTexts(CLI::App* cmd) {
     std::string words = colon == std::string::npos ? "" : type.substr(colon + 1);
     if (head == "TEXT" && words.find('|') != std::string::npos &&
         words.find(':') == std::string::npos) {
-      opt->option_text(words + (opt->get_required() ? " REQUIRED" : ""));
+      opt->option_text(words);
       continue;
     }
-    if (word == nullptr) continue;
-    std::string text = word;
+    std::string text = word == nullptr ? head : word;
     // Each check's words, "MiB, or 64M, 1G:1 to 1048576 MiB" → "(MiB, or 64M, 1G; 1 to …)".
     for (size_t at = words.find(':'); at != std::string::npos; at = words.find(':', at)) {
       words.replace(at, 1, "; ");
     }
     if (!words.empty()) text += " (" + words + ")";
     if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) text += " ...";
-    if (opt->get_required()) text += " REQUIRED";
     opt->option_text(text);
   }
   for (CLI::App* sub : cmd->get_subcommands({})) PlainOptionTexts(sub);
+}
+
+// "choose text or json" for an option of PlainWords ("text|json"), else "expected FILE".
+std::string ValueHint(const CLI::Option* opt) {
+  const std::string text =
+      opt->get_option_text().empty() ? opt->get_type_name() : opt->get_option_text();
+  const std::string value = text.substr(0, text.find(' '));
+  if (value.find('|') == std::string::npos) return "expected " + value;
+  std::vector<std::string> words;
+  for (size_t at = 0; at != std::string::npos;) {
+    const size_t bar = value.find('|', at);
+    words.push_back(value.substr(at, bar == std::string::npos ? bar : bar - at));
+    at = bar == std::string::npos ? bar : bar + 1;
+  }
+  const std::string last = words.back();
+  words.pop_back();
+  std::string list;
+  for (const std::string& w : words) list += (list.empty() ? "" : ", ") + w;
+  return "choose " + list + " or " + last;
+}
+
+// Every option that takes a value, of `cmd` and below, refuses an empty (or blank) one in one
+// line, "--format: empty value (choose text or json)" (#45: `report --format ''` printed the
+// default, `history --db ''` read the default database). First of its checks, so that a word
+// check does not say "not ''". `run` has its own (app/suites_commands.cc).
+void RefuseEmptyValues(CLI::App* cmd) {
+  for (CLI::Option* opt : cmd->get_options({})) {
+    if (opt->get_type_size() == 0) continue;  // a flag
+    const std::string hint = ValueHint(opt);
+    opt->transform(CLI::Validator(
+        [hint](std::string& value) -> std::string {
+          const bool blank = value.find_first_not_of(" \t\n") == std::string::npos;
+          return blank ? "empty value (" + hint + ")" : "";
+        },
+        ""));
+  }
+  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub);
 }
 
 // `run --size 0 tiobench`: an option of a suite given before the suite's name, which CLI11
@@ -312,6 +375,9 @@ int RunCli(int argc, char** argv) {
       "command line or input, or a refusal; 3 compare could not judge; 130 interrupted, after "
       "cleanup. Each command's --help lists its own.");
   PlainOptionTexts(&app);
+  for (CLI::App* cmd : app.get_subcommands({})) {
+    if (cmd->get_name() != "run" && cmd->get_name() != "internal") RefuseEmptyValues(cmd);
+  }
   // A first word that is no subcommand, or an option elevbench does not take before one: CLI11
   // would say "A subcommand is required".
   if (argc > 1 && argv[1][0] == '-' && argv[1] != std::string("--help") &&

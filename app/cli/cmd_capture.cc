@@ -73,12 +73,13 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("--duration", o->duration,
                   "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
       ->check(PlainRange(0.001, 7 * 24 * 3600.0, "seconds"));
-  cmd->add_option("--out", o->out, "The trace file to write")->required();
+  cmd->add_option("--out", o->out, "The trace file to write")->type_name("FILE")->required();
   cmd->add_option("--setup", o->setup,
                   "Shell command (sh -c) run in the target's root before the trace starts; "
-                  "written back and the caches dropped after it");
-  cmd->add_option("command", o->command,
-                  "-- COMMAND ARGS: the workload (run in the target's root)");
+                  "written back and the caches dropped after it")
+      ->type_name("COMMAND");
+  cmd->add_option("command", o->command, "-- COMMAND ARGS: the workload (run in the target's root)")
+      ->type_name("COMMAND");
   return [o] { return CaptureCommand(*o); };
 }
 
@@ -87,7 +88,7 @@ SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string&) {
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   CLI::App* show = cmd->add_subcommand("show", "Summarize a block trace made by `capture`");
-  show->add_option("file", *path, "The trace file")->required();
+  show->add_option("file", *path, "The trace file")->type_name("FILE")->required();
   AddJsonFlag(show, json.get(), "One JSON object instead of text");
   return [path, json] { return TraceShowCommand(*path, *json); };
 }

@@ -38,15 +38,20 @@ int CompareCommand(const CompareCommandOptions& options) {
 
 SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
   auto options = std::make_shared<CompareCommandOptions>();
-  cmd->add_option("base", options->base_path, "The base results file (BASE.json)")->required();
+  cmd->add_option("base", options->base_path, "The base results file (BASE.json)")
+      ->type_name("FILE")
+      ->required();
   cmd->add_option("new", options->new_path,
-                  "The new results file; without it, --between compares inside the base file");
+                  "The new results file; without it, --between compares inside the base file")
+      ->type_name("FILE");
   cmd->add_option("--between", options->between,
                   "Compare configuration A (base) with B (new) inside one file: as the rows "
                   "name it, an identifier, a label or a code (any case: 6.18.44-dl, DL, dl), or "
-                  "a scheduler string, e.g. dl,bfq-ll0");
+                  "a scheduler string, e.g. dl,bfq-ll0")
+      ->type_name("A,B");
   cmd->add_option("--metrics", options->metrics,
-                  "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)");
+                  "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)")
+      ->type_name("LIST");
   cmd->add_option("--alpha", options->alpha, "Significance level of the U test (default 0.05)")
       ->check(PlainRange(1e-9, 0.5));
   cmd->add_option("--threshold", options->threshold_pct,
@@ -59,7 +64,8 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
       ->check(PlainWords({"text", "json", "junit"}));
   cmd->add_option("--allow", options->allow,
                   "Gate rules that do not fail the gate: failed, inconclusive, missing, "
-                  "parameters (comma-separated; a regression always fails)");
+                  "parameters (comma-separated; a regression always fails)")
+      ->type_name("LIST");
   return [options] { return CompareCommand(*options); };
 }
 

@@ -26,13 +26,24 @@ struct DiskServeOptions {
   bool profiles_json = false;  // `disk profiles --json`
 };
 
+// The spelling of --disk-set the command line used (--set is its old one): the one an error
+// names (#45: `--disk-set bogus` was refused as "--set: …").
+std::string TypedSetFlag() {
+  std::string flag = "--disk-set";
+  for (const std::string& word : CommandWords()) {
+    if (word == "--set" || word.starts_with("--set=")) flag = "--set";
+    if (word == "--disk-set" || word.starts_with("--disk-set=")) flag = "--disk-set";
+  }
+  return flag;
+}
+
 int DiskServeCommand(const DiskServeOptions& o) {
   DiskDaemonOptions d;
   d.backing_path = o.backing;
   d.mountpoint = o.mountpoint;
   d.trace_path = o.trace;
   std::string err;
-  if (!ResolveDiskProfile(o.profile, o.settings, "--set", &d.profile, &err)) {
+  if (!ResolveDiskProfile(o.profile, o.settings, TypedSetFlag(), &d.profile, &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -65,16 +76,26 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   serve->footer(
       "Exit codes: 0 unmounted and stopped; 1 the daemon failed; 2 bad command line or "
       "profile.");
-  serve->add_option("--backing", o->backing, "Backing image file (best on tmpfs)")->required();
-  serve->add_option("--mount", o->mountpoint, "Empty directory to mount on")->required();
-  serve->add_option(
-      "--profile", o->profile,
-      "Disk profile: ide-2003 (default), sata-7200, ssd (`disk profiles` lists them)");
-  serve->add_option("--disk-set,--set", o->settings,
-                    "Override a model parameter (key=value, units as in `disk profiles --json`), "
-                    "repeatable (default: none)");
-  serve->add_option("--disk-trace,--trace", o->trace,
-                    "Per-request trace file, as run's --disk-trace (default: none)");
+  serve->add_option("--backing", o->backing, "Backing image file (best on tmpfs)")
+      ->type_name("FILE")
+      ->required();
+  serve->add_option("--mount", o->mountpoint, "Empty directory to mount on")
+      ->type_name("DIR")
+      ->required();
+  serve
+      ->add_option("--profile", o->profile,
+                   "Disk profile: ide-2003 (default), sata-7200, ssd (`disk profiles` lists them)")
+      ->type_name("PROFILE");
+  serve
+      ->add_option("--disk-set,--set", o->settings,
+                   "Override a model parameter (key=value, units as in `disk profiles --json`), "
+                   "repeatable (default: none)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);  // one each: `--disk-set a=1 b=2` is not two
+  serve
+      ->add_option("--disk-trace,--trace", o->trace,
+                   "Per-request trace file, as run's --disk-trace (default: none)")
+      ->type_name("FILE");
   CLI::App* profiles =
       cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
   profiles->footer("Exit codes: 0 printed; 2 bad command line.");

@@ -127,9 +127,11 @@ int TrendCommand(const HistoryCommands& c) {
 
 SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   auto c = std::make_shared<HistoryCommands>();
-  cmd->add_option("--db", c->db, kDbHelp);
-  cmd->add_option("--suite", c->suite, "Only runs of this suite (default: every suite)");
-  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
+  cmd->add_option("--db", c->db, kDbHelp)->type_name("DB");
+  cmd->add_option("--suite", c->suite, "Only runs of this suite (default: every suite)")
+      ->type_name("SUITE");
+  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)")
+      ->type_name("HOST");
   cmd->add_option("--last", c->last, "Only the newest N runs (default: every run)")
       ->check(PlainRange(uint64_t{1}, std::numeric_limits<uint64_t>::max()));
   AddJsonFlag(cmd, &c->json, "JSON output");
@@ -140,8 +142,10 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
       "Exit codes: 0 every file recorded (or there already); 1 a file could not be recorded; 2 "
       "bad command line, an unreadable file or database, or a run refused (recorded with other "
       "cells: --replace replaces it).");
-  import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")->required();
-  import_cmd->add_option("--db", c->db, kDbHelp);
+  import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")
+      ->type_name("FILE")
+      ->required();
+  import_cmd->add_option("--db", c->db, kDbHelp)->type_name("DB");
   import_cmd->add_flag("--replace", c->replace,
                        "Replace a recorded run that has the same identity (start time, host, "
                        "suite, command line) but other cells; without it such a file is refused "
@@ -151,16 +155,22 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
 
 SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string&) {
   auto c = std::make_shared<HistoryCommands>();
-  cmd->add_option("--db", c->db, kDbHelp);
-  cmd->add_option("--suite", c->suite, "Suite (default: the only one recorded)");
+  cmd->add_option("--db", c->db, kDbHelp)->type_name("DB");
+  cmd->add_option("--suite", c->suite, "Suite (default: the only one recorded)")
+      ->type_name("SUITE");
   cmd->add_option("--section", c->section,
-                  "Section: seq_read, bench3, cat-during-write, … (default: the only one)");
-  cmd->add_option("--row", c->row, "Row of the section: threads=4 or 4 (if it has rows)");
+                  "Section: seq_read, bench3, cat-during-write, … (default: the only one)")
+      ->type_name("SECTION");
+  cmd->add_option("--row", c->row, "Row of the section: threads=4 or 4 (if it has rows)")
+      ->type_name("ROW");
   cmd->add_option("--config", c->configuration,
                   "Configuration: its label (DL, AS), scheduler (bfq:low_latency=0) or "
-                  "identifier");
-  cmd->add_option("--metric", c->metric, "Metric (default: the section's headline metric)");
-  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)");
+                  "identifier")
+      ->type_name("CONFIG");
+  cmd->add_option("--metric", c->metric, "Metric (default: the section's headline metric)")
+      ->type_name("METRIC");
+  cmd->add_option("--host", c->host, "Only runs on this host (default: every host)")
+      ->type_name("HOST");
   return [c] { return TrendCommand(*c); };
 }
 

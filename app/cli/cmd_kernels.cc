@@ -1,5 +1,6 @@
-// `elevbench kernels [fetch debian:PACKAGE…] [--json]`: the kernels a run can boot in a guest
-// (docs/kernels.md), listed from the cache, or fetched into it with the Debian client.
+// `elevbench kernels [--json]` and `elevbench kernels fetch debian:PACKAGE… [--json]`: the
+// kernels a run can boot in a guest (docs/kernels.md), listed from the cache, or fetched into it
+// with the Debian client.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -17,7 +18,7 @@ namespace {
 
 struct KernelsOptions {
   bool json = false;
-  std::vector<std::string> fetch;  // "fetch" and its kernels
+  std::vector<std::string> fetch;  // `kernels fetch PACKAGE…`: the packages
 };
 
 int KernelsCommand(const KernelsOptions& o) {
@@ -25,12 +26,7 @@ int KernelsCommand(const KernelsOptions& o) {
   if (!o.fetch.empty()) {
     std::vector<KernelChoice> choices;
     std::string err;
-    if (o.fetch.front() != "fetch" || o.fetch.size() < 2) {
-      PrintError("kernels: the words after 'kernels' are 'fetch debian:PACKAGE…'");
-      return kExitUsage;
-    }
-    const std::vector<std::string> packages(o.fetch.begin() + 1, o.fetch.end());
-    if (!ParseKernelChoices(JoinWith(packages, ","), &choices, &err)) {
+    if (!ParseKernelChoices(JoinWith(o.fetch, ","), &choices, &err)) {
       PrintError(err.replace(0, std::string("--kernels").size(), "kernels fetch"));
       return kExitUsage;
     }
@@ -53,10 +49,17 @@ int KernelsCommand(const KernelsOptions& o) {
 SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
   auto o = std::make_shared<KernelsOptions>();
   AddJsonFlag(cmd, &o->json, "JSON output");
-  cmd->add_option("fetch", o->fetch,
-                  "fetch debian:PACKAGE…: fetch these kernels into the cache ($ELEVBENCH_KERNEL_"
-                  "CACHE, else /var/cache/elevbench/kernels as root) with apt-get download; "
-                  "never installed on the host");
+  // A subcommand of its own (#45: `kernels fetch --help` printed the page of `kernels`, fetch
+  // being a word of it).
+  CLI::App* fetch = cmd->add_subcommand(
+      "fetch",
+      "Fetch these kernels into the cache ($ELEVBENCH_KERNEL_CACHE, else "
+      "/var/cache/elevbench/kernels as root) with apt-get download, then list the cache; never "
+      "installed on the host");
+  fetch->fallthrough();  // --json after the packages
+  fetch->add_option("packages", o->fetch, "debian:PACKAGE[@LABEL]…: the Debian kernel packages")
+      ->type_name("PACKAGE")
+      ->required();
   return [o] { return KernelsCommand(*o); };
 }
 

@@ -19,7 +19,9 @@ SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string&) {
     bool json = false;
   };
   auto args = std::make_shared<ListArgs>();
-  cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")->required();
+  cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")
+      ->type_name("suites|formats|schedulers|profiles")
+      ->required();
   AddJsonFlag(cmd, &args->json, "JSON output (an array)");
   return [args] {
     // Checked here, not by CLI::IsMember: its "what: bogus not in {…}" named the placeholder.

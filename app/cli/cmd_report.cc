@@ -40,8 +40,10 @@ SubcommandRunner AddReportSubcommand(CLI::App* cmd, const std::string&) {
     bool no_verdict = false;
   };
   auto args = std::make_shared<ReportArgs>();
-  cmd->add_option("files", args->paths, "Results JSON files written by 'run'")->required();
-  cmd->add_option("--format", args->format, ReportFormatsHelp());
+  cmd->add_option("files", args->paths, "Results JSON files written by 'run'")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("--format", args->format, ReportFormatsHelp())->type_name("FORMAT");
   cmd->add_flag("--no-verdict", args->no_verdict,
                 "Leave out the verdict block (last in text formats, first in md and html), e.g. "
                 "to post a table as the 2003 posts had it");

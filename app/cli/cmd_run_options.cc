@@ -31,9 +31,21 @@ constexpr char kSharedRunOptionsNote[] =
 const std::map<std::string, TraceMode> kTraceModeWords = {
     {"off", TraceMode::kOff}, {"summary", TraceMode::kSummary}, {"full", TraceMode::kFull}};
 
-// A number's range (a seed: any whole number from 0), the trace mode's words.
+// The value's name in --help of the flags whose value is text (#45: CLI11 wrote "TEXT").
+const std::map<std::string, std::string> kValueNames = {
+    {"--dir", "DIR"},      {"--disk-set", "KEY=VALUE"}, {"--disk-trace", "FILE"},
+    {"--machine", "SPEC"}, {"--schedulers", "LIST"},    {"--queue", "LIST"},
+    {"--lanes", "N|auto"}, {"--repetitions", "N|auto"}, {"--kernels", "LIST"}};
+
+// A number's range (a seed: any whole number from 0), the trace mode's words, a text's name.
 template <typename T>
 void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
+  if (const auto it = kValueNames.find(flag.name); it != kValueNames.end()) {
+    option->type_name(it->second);
+  }
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    option->allow_extra_args(false);  // one value each: `--disk-set a=1 tiobench` is no value
+  }
   if constexpr (std::is_same_v<T, TraceMode>) {
     option
         ->transform(CLI::CheckedTransformer(kTraceModeWords).description(""))
@@ -71,20 +83,25 @@ void AddConfigOptions(CLI::App* cmd, RunConfig* config) {
 void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_option("--label-prefix", run->config.label_prefix,
                   "A guest's row prefix (set by --kernels)")
+      ->type_name("PREFIX")
       ->group("");  // hidden: only the host's --kernels writes it
   cmd->add_option("--identifier", run->config.identifier,
-                  "Row label (default: uname -r, or <kernel>-<code> per scheduler)");
+                  "Row label (default: uname -r, or <kernel>-<code> per scheduler)")
+      ->type_name("NAME");
   cmd->add_option("--format", run->config.format,
                   "Text format: the suite's (" + SuiteFormatsHelp() +
-                      "), or json (default: the suite's first)");
+                      "), or json (default: the suite's first)")
+      ->type_name("FORMAT");
   cmd->add_flag("--no-verdict", run->no_verdict,
                 "Print the tables without the verdict block that ends them (to post a table as "
                 "the 2003 posts had it; default off)");
   cmd->add_option("--out", run->config.out,
-                  "Results JSON (default results/<time>-<host>-<suite>.json)");
+                  "Results JSON (default results/<time>-<host>-<suite>.json)")
+      ->type_name("FILE");
   cmd->add_option("--db", run->history_db,
                   "Record the run in this history (default results/history.db; "
-                  "postgresql://… for a shared one)");
+                  "postgresql://… for a shared one)")
+      ->type_name("DB");
   cmd->add_flag("--no-history", run->no_history,
                 "Do not record the run in the history (default off: it is recorded)");
 }
@@ -144,7 +161,8 @@ SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line
   c->run.config.command_line = command_line;
   // Each suite is a subcommand with its own options; it falls through to `run`, so the common
   // options may come before or after the suite's name.
-  cmd->add_option("suite", c->unknown_suite, "The suite to run (one of the subcommands below)");
+  cmd->add_option("suite", c->unknown_suite, "The suite to run (one of the subcommands below)")
+      ->type_name("SUITE");
   for (const SuiteEntry& entry : AllSuites()) {
     c->suites.push_back(entry.make());
     CLI::App* suite_cmd = cmd->add_subcommand(entry.name, entry.description);

@@ -154,7 +154,8 @@ bool LookupDiskProfile(std::string_view name, DiskProfile* profile, std::string*
 bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::string* err) {
   const size_t eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0) {
-    *err = "disk override '" + std::string(assignment) + "' is not key=value";
+    *err = "disk override '" + std::string(assignment) +
+           "' is not key=value (e.g. rpm=5400; the keys are those of `disk profiles --json`)";
     return false;
   }
   const std::string_view key = assignment.substr(0, eq);

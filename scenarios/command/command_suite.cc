@@ -144,16 +144,20 @@ class CommandSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("program", argv_,
-                    "The program and its arguments, after --: run command [options] -- CMD ARGS");
+                    "The program and its arguments, after --: run command [options] -- CMD ARGS")
+        ->type_name("COMMAND");
     cmd->add_option("--setup", setup_,
                     "Shell command (sh -c) run in the program's directory before each cell, "
-                    "e.g. 'tar -xf /src/linux.tar'; the caches are dropped after it");
+                    "e.g. 'tar -xf /src/linux.tar'; the caches are dropped after it")
+        ->type_name("COMMAND");
     cmd->add_option("--load", load_,
                     "Background load while the program runs: none (default), seq-write, "
-                    "seq-read, rand-read, command (--load-command)");
+                    "seq-read, rand-read, command (--load-command)")
+        ->type_name("LOAD");
     cmd->add_option("--load-command", load_command_,
                     "A shell command (sh -c) run again and again as the load, in a directory of "
-                    "its own on the target (implies --load command)");
+                    "its own on the target (implies --load command)")
+        ->type_name("COMMAND");
     cmd->add_option("--load-size", load_mb_,
                     "MiB (2^20 bytes) of the file the load loops over (default 512)")
         ->type_name("SIZE")

@@ -32,10 +32,13 @@ class CompositeSuite : public Suite {
     std::string names;
     for (const CompositePart& p : all_parts_) names += (names.empty() ? "" : ",") + p.suite;
     cmd->add_option("--parts", parts_text_,
-                    "Parts to run, comma separated (default: " + names + ")");
+                    "Parts to run, comma separated (default: " + names + ")")
+        ->type_name("LIST");
     cmd->add_option("--part-args", part_args_,
                     "SUITE=ARGS: run that part with these options instead of its defaults "
-                    "(repeatable), e.g. --part-args 'tiobench=--size 256 --threads 1'");
+                    "(repeatable), e.g. --part-args 'tiobench=--size 256 --threads 1'")
+        ->type_name("SUITE=ARGS")
+        ->allow_extra_args(false);
     for (size_t i = 0; i < flags_.size(); ++i) {
       cmd->add_flag(flags_[i].option, flag_values_[i], flags_[i].help);
     }

@@ -48,7 +48,8 @@ class ContestSuite : public Suite {
     cmd->add_option("--loads", loads_text_,
                     "Loads, comma separated (default: all eleven in contest's order: no_load, "
                     "cacherun, process_load, ctar_load, xtar_load, io_load, io_other, read_load, "
-                    "list_load, mem_load, dbench_load)");
+                    "list_load, mem_load, dbench_load)")
+        ->type_name("LIST");
     cmd->add_option("--compile-size", compile_files_,
                     "C files of the generated compile tree (default " +
                         std::to_string(kDefaultCompileTreeCFiles) +
@@ -57,17 +58,22 @@ class ContestSuite : public Suite {
     cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)");
     cmd->add_option("--compile-tree", compile_tree_,
                     "Copy this real tree onto the target and compile it instead (with "
-                    "--compile-cmd, e.g. a configured kernel tree; default: the generated tree)");
+                    "--compile-cmd, e.g. a configured kernel tree; default: the generated tree)")
+        ->type_name("DIR");
     cmd->add_option("--compile-cmd", compile_cmd_,
-                    "The compile, run by sh in the tree (default: make -j<4 x CPUs>)");
+                    "The compile, run by sh in the tree (default: make -j<4 x CPUs>)")
+        ->type_name("COMMAND");
     cmd->add_option("--clean-cmd", clean_cmd_,
-                    "Undoes a compile of --compile-tree between cells (default: make clean)");
+                    "Undoes a compile of --compile-tree between cells (default: make clean)")
+        ->type_name("COMMAND");
     cmd->add_option("--other-dir", other_dir_,
                     "io_other's directory, ideally on another disk (default: none, and io_other "
-                    "runs no load, as contest without -o)");
+                    "runs no load, as contest without -o)")
+        ->type_name("DIR");
     cmd->add_option("--list-dir", list_dir_,
                     "What list_load lists with ls -lRa (default: the target directory, not / as "
-                    "in 2003: the target is what is measured)");
+                    "in 2003: the target is what is measured)")
+        ->type_name("DIR");
     cmd->add_option("--memory", memory_mb_,
                     "MiB of RAM the load sizes follow (default: the machine's): io_load's and "
                     "read_load's files, mem_load's 110 %")

@@ -80,9 +80,13 @@ bool FioAccepts(const std::string& path, const std::string& text, std::string* e
 class FioJobsSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
-    cmd->add_option("job_files", paths_, "fio job files, one variant each")->required();
+    cmd->add_option("job_files", paths_, "fio job files, one variant each")
+        ->type_name("FILE")
+        ->required();
     cmd->add_option("--fio-set", override_texts_,
-                    "Override an option in every job, e.g. runtime=30 (repeatable; default: none)");
+                    "Override an option in every job, e.g. runtime=30 (repeatable; default: none)")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);  // #45: `--fio-set a=1 FILE` took FILE as a second override
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {
@@ -119,13 +123,8 @@ class FioJobsSuite : public Suite {
 
   bool CheckTarget(const TargetFacts& facts, std::string* err) override {
     for (const UserJobFile& f : files_) {
-      std::string text;
-      if (!PlaceUserJobFile(
-              f,
-              Placement(facts.directory.empty() ? kTargetPlaceholder : facts.directory,
-                        facts.user_device, facts.allow_writes),
-              &text, nullptr, err) ||
-          !FioAccepts(f.path, text, err)) {
+      if (!Accepted(f, facts, overrides_, err)) {
+        BlameOverride(f, facts, err);
         // The placeholder is no path of this machine: name what it stands for.
         const size_t at = err->find(kTargetPlaceholder);
         if (facts.directory.empty() && at != std::string::npos) {
@@ -226,6 +225,40 @@ class FioJobsSuite : public Suite {
   }
 
  private:
+  using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+  // fio's verdict on `f` placed on the target with `overrides`.
+  bool Accepted(const UserJobFile& f, const TargetFacts& facts, const Overrides& overrides,
+                std::string* err) const {
+    JobPlacement p = Placement(facts.directory.empty() ? kTargetPlaceholder : facts.directory,
+                               facts.user_device, facts.allow_writes);
+    p.overrides = overrides;
+    std::string text;
+    return PlaceUserJobFile(f, p, &text, nullptr, err) && FioAccepts(f.path, text, err);
+  }
+
+  // A file fio takes as it is but rejects with the overrides: the error names the --fio-set
+  // that fio rejects, where it named the job file (#45: `--fio-set bogus` was "two-jobs.fio: fio
+  // rejects it: fio: job seqread dropped").
+  void BlameOverride(const UserJobFile& f, const TargetFacts& facts, std::string* err) const {
+    const std::string rejects = ": fio rejects it: ";
+    std::string ignored;
+    if (overrides_.empty() || err->find(rejects) == std::string::npos ||
+        !Accepted(f, facts, {}, &ignored)) {
+      return;
+    }
+    for (size_t i = 0; i < overrides_.size(); ++i) {
+      std::string why;
+      if (Accepted(f, facts, {overrides_[i]}, &why)) continue;
+      const size_t at = why.find(rejects);
+      *err = "--fio-set " + override_texts_[i] + ": fio rejects it" +
+             (at == std::string::npos ? "" : " (" + why.substr(at + rejects.size()) + ")") +
+             "; give KEY=VALUE with an option of fio's job files, e.g. runtime=30 (`fio "
+             "--cmdhelp=all` lists them)";
+      return;
+    }
+  }
+
   JobPlacement Placement(const std::string& dir, const std::string& device,
                          bool allow_writes) const {
     JobPlacement p;

@@ -40,7 +40,8 @@ class MortonSuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--tests", tests_text_,
-                    "Tests to run, comma separated, 1 to 9 (default: all, in order)");
+                    "Tests to run, comma separated, 1 to 9 (default: all, in order)")
+        ->type_name("LIST");
     cmd->add_option("--scale", scale_,
                     "Fraction of the post's sizes, 0 < F <= 1, for small devices (default 1: "
                     "100 MiB files, 512 MiB loads, 142 MB trees)");
@@ -54,7 +55,8 @@ class MortonSuite : public Suite {
         ->check(PlainRange(0.0, 3600.0, "seconds"));
     cmd->add_option("--cold-start", cold_start_text_,
                     "Program and arguments started cold from the target in tests 2 and 3, "
-                    "standing in for 'ssh testbox xterm -e true' (default 'ssh -V')");
+                    "standing in for 'ssh testbox xterm -e true' (default 'ssh -V')")
+        ->type_name("COMMAND");
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {

@@ -36,7 +36,8 @@ class NickbenchSuite : public Suite {
         ->transform(MiBSize())
         ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--benches", benches_text_,
-                    "Benches to run, comma separated (default 2,3,4,5,6)");
+                    "Benches to run, comma separated (default 2,3,4,5,6)")
+        ->type_name("LIST");
     cmd->add_option("--block", block_bytes_, "Bytes per read()/write() call (default 4096)")
         ->check(PlainRange(512, 64 << 20, "bytes"));
   }

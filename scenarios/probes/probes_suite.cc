@@ -30,11 +30,13 @@ class ProbesSuite : public Suite {
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--probes", probes_text_,
                     "Probes, comma separated (default: cat-during-read,cat-during-write,"
-                    "ls-during-read,ls-during-write)");
+                    "ls-during-read,ls-during-write)")
+        ->type_name("LIST");
     cmd->add_option(
-        "--tree", tree_dir_,
-        "Copy this real source tree onto the target instead of generating one (default: "
-        "a generated tree)");
+           "--tree", tree_dir_,
+           "Copy this real source tree onto the target instead of generating one (default: "
+           "a generated tree)")
+        ->type_name("DIR");
     cmd->add_option("--tree-size", tree_mb_,
                     "MB (10^6 bytes) of the generated tree (default 142, linux-2.4.19's size)")
         ->check(PlainRange(1, 1 << 20, "MB"));

@@ -94,6 +94,7 @@ class ReplaySuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
     cmd->add_option("--trace", trace_path_, "The block trace to replay (made by `capture`)")
+        ->type_name("FILE")
         ->required();
     cmd->add_option("--speed", options_.speed,
                     "Time scale of the replay: 2 = twice as fast (default 1: as recorded)")

@@ -25,7 +25,8 @@ class TiobenchSuite : public Suite {
                        ->transform(MiBSize())
                        ->check(PlainRange(int64_t{1}, kMaxSizeMiB, "MiB"));
     cmd->add_option("--threads", threads_text_,
-                    "Thread counts, comma separated, each 1 to 4096 (default 1,2,4,8)");
+                    "Thread counts, comma separated, each 1 to 4096 (default 1,2,4,8)")
+        ->type_name("LIST");
     cmd->add_option("--block", params_.block_bytes,
                     "Bytes per read()/write() call, a multiple of 512 (default 4096)")
         ->check(PlainRange(512, 64 << 20, "bytes"));
