@@ -130,6 +130,12 @@ TEST(BlockEventsTest, ReadsWritebackEventsWithTheirDiskAndInode) {
   // A bdi that is not a disk's keeps the device 0:0; a line without an inode is broken.
   e = Parsed("cp-7 [001] d..1. 5.1: writeback_dirty_folio: bdi (unknown): ino=3 index=0");
   EXPECT_EQ(e.dev_major, 0u);
+  e = Parsed(
+      "  <...>-28653 [001] ..... 5.2: sched_process_exec: filename=/usr/lib/a-very-long-name-tool "
+      "pid=28653 old_pid=28653");
+  EXPECT_EQ(e.kind, TraceEventKind::kProcessExec);
+  EXPECT_EQ(e.pid, 28653);
+  EXPECT_EQ(e.text, "a-very-long-nam");  // the comm the kernel gives it: 15 bytes
   std::string err;
   EXPECT_FALSE(ParseTraceLine("cp-7 [001] d..1. 5.1: writeback_dirty_folio: bdi 7:9:", &e, &err));
   EXPECT_EQ(err, "writeback_dirty_folio: expected 'bdi MAJOR:MINOR: ino=N'");

@@ -14,11 +14,14 @@
 namespace elevbench {
 namespace {
 
-// dd dirties inode 12, head inode 13 (on 7:9); a host file on 254:0 is dirtied too. The
+// dd (named only by its exec: the cache did not have its comm) dirties inode 12, head inode 13
+// (on 7:9); a host file on 254:0 is dirtied too. The
 // flusher writes 12 then 13 back, jbd2 writes its journal outside any bracket, and a sync by
 // cat writes 12's last pages.
 constexpr const char* kText =
-    "  dd-100 [000] d..1. 10.000100: writeback_dirty_folio: bdi 7:9: ino=12 index=0\n"
+    "  sh-100 [000] ..... 9.999000: sched_process_exec: filename=/usr/bin/dd pid=100 "
+    "old_pid=100\n"
+    "  <...>-100 [000] d..1. 10.000100: writeback_dirty_folio: bdi 7:9: ino=12 index=0\n"
     "  dd-100 [000] d..1. 10.000200: writeback_dirty_folio: bdi 7:9: ino=12 index=1\n"
     "  head-101 [001] d..1. 10.000300: writeback_dirty_folio: bdi 7:9: ino=13 index=0\n"
     "  cc1-55 [001] d..1. 10.000350: writeback_dirty_folio: bdi 254:0: ino=12 index=0\n"
@@ -79,6 +82,8 @@ TEST(WritebackOwnersTest, TheEventsAreTracedOnlyWhereTheKernelHasAllOfThem) {
                                       "writeback/writeback_single_inode"}));
   std::filesystem::create_directories(dir + "writeback_dirty_folio");
   EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).front(), "writeback/writeback_dirty_folio");
+  std::filesystem::create_directories(tracefs.path() + "/events/sched/sched_process_exec");
+  EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "sched/sched_process_exec");
 }
 
 }  // namespace

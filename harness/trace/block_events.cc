@@ -198,6 +198,22 @@ bool ParseWritebackPayload(const WritebackEventName& ev, std::string_view rest, 
   return true;
 }
 
+// "filename=/usr/bin/dd pid=28653 old_pid=28653": the new comm is the file's base name, cut
+// to TASK_COMM_LEN - 1 bytes as the kernel's __set_task_comm does.
+bool ParseExecPayload(std::string_view rest, TraceEvent* e, std::string* err) {
+  const std::string_view file = NextToken(&rest);
+  if (file.rfind("filename=", 0) != 0 || file.size() == 9) {
+    *err = "sched_process_exec: expected 'filename=PATH'";
+    return false;
+  }
+  std::string_view base = file.substr(9);
+  const size_t slash = base.rfind('/');
+  if (slash != std::string_view::npos) base.remove_prefix(slash + 1);
+  e->kind = TraceEventKind::kProcessExec;
+  e->text = PrintableText(base.substr(0, 15));
+  return true;
+}
+
 }  // namespace
 
 void ClassifyRwbs(std::string_view rwbs, TraceOp* op, bool* flush) {
@@ -264,6 +280,7 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
     if (token == ev.name) return ParseWritebackPayload(ev, rest, out, err);
   }
   out->name = PrintableText(token);
+  if (token == "sched_process_exec") return ParseExecPayload(rest, out, err);
   if (token == "tracing_mark_write") {
     out->kind = TraceEventKind::kMarker;
     out->text = PrintableText(TrimLeft(rest));

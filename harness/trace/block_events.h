@@ -37,7 +37,10 @@ enum class TraceEventKind {
   /// writeback_single_inode_start: the running task starts writing back inode `ino`'s pages
   kWritebackInodeStart,
   /// writeback_single_inode: it is done with them; the bios it queued in between wrote them
-  kWritebackInodeDone
+  kWritebackInodeDone,
+  /// sched_process_exec: the running task became `text` (the program's file name, as its comm
+  /// reads: the base name, at most 15 bytes), which names a task the line prints as "<...>"
+  kProcessExec
 };
 
 /// The operation of a request or bio, from its rwbs string ("RS", "WFS", "FWS", "RA", "N").

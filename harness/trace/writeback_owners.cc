@@ -43,14 +43,21 @@ std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs) {
   if (dirty == nullptr || !has("writeback_single_inode_start") || !has("writeback_single_inode")) {
     return {};
   }
-  return {std::string("writeback/") + dirty, "writeback/writeback_single_inode_start",
-          "writeback/writeback_single_inode"};
+  std::vector<std::string> events = {std::string("writeback/") + dirty,
+                                     "writeback/writeback_single_inode_start",
+                                     "writeback/writeback_single_inode"};
+  // A short-lived writer's comm is often not in the instance's cache ("<...>"); its exec says it.
+  if (std::filesystem::is_directory(tracefs + "/events/sched/sched_process_exec", ec)) {
+    events.push_back("sched/sched_process_exec");
+  }
+  return events;
 }
 
 void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
                         std::vector<BlockTraceRecord>* records,
                         std::vector<BlockTraceDirtier>* dirtiers) {
   std::map<int32_t, DirtierCount> counts;
+  std::map<int32_t, std::string> exec_comm;  // pid -> the program it last exec'd
   std::map<int32_t, uint64_t> writing_back;  // task -> the inode it is writing back
   // A write bio queued inside a bracket, by (relative time, pid, sector): its inode.
   std::map<std::tuple<uint64_t, int32_t, uint64_t>, uint64_t> bio_inode;
@@ -60,13 +67,15 @@ void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, u
     at = nl == std::string_view::npos ? text.size() : nl + 1;
     TraceEvent e;
     std::string ignored;
-    if (!ParseTraceLine(line, &e, &ignored) || e.dev_major != major || e.dev_minor != minor) {
-      continue;
-    }
+    if (!ParseTraceLine(line, &e, &ignored)) continue;
+    if (e.kind == TraceEventKind::kProcessExec) exec_comm[e.pid] = e.text;
+    if (e.dev_major != major || e.dev_minor != minor) continue;
     const uint64_t t = e.time_ns > start_ns ? e.time_ns - start_ns : 0;
     if (e.kind == TraceEventKind::kWritebackDirty) {
       DirtierCount& c = counts[e.pid];
       if (c.total.folios == 0) c.total = {e.pid, e.task, 0, t, t};
+      const auto exec = exec_comm.find(e.pid);
+      if (c.total.comm == "<...>" && exec != exec_comm.end()) c.total.comm = exec->second;
       ++c.total.folios;
       c.total.last_ns = t;
       ++c.folios_by_inode[e.ino];

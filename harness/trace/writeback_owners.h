@@ -20,15 +20,17 @@ namespace elevbench {
 
 /// The tracefs events the attribution reads, as "writeback/NAME" for a capture to enable: the
 /// dirtying event as this kernel names it (writeback_dirty_folio, writeback_dirty_page before
-/// 5.19), then the bracket. Empty when the tracefs mounted at `tracefs` lacks any of them: the
-/// capture then records bios only (a version 1 trace).
+/// 5.19), then the bracket, then sched_process_exec where the kernel has it (a writer's name
+/// when the trace line prints "<...>"). Empty when the tracefs mounted at `tracefs` lacks any
+/// of the writeback events: the capture then records bios only (a version 1 trace).
 std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
 
 /// Fills `records[i].owner` for each write bio of `records` (BioRecordsFromTraceText's, from
 /// the same `text`, times relative to `start_ns`) that a task queued while writing back an
 /// inode of disk major:minor: the pid that dirtied most of that inode's folios during the
 /// capture. Sets `dirtiers` to every process that dirtied folios of that disk, most folios
-/// first. Lines that are not writeback events of that disk are skipped.
+/// first, named as the lines name them or, for "<...>", by the program it exec'd before. Lines
+/// that are not writeback events of that disk or execs are skipped.
 void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
                         std::vector<BlockTraceRecord>* records,
                         std::vector<BlockTraceDirtier>* dirtiers);
