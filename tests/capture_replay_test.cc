@@ -99,6 +99,14 @@ TEST_F(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) 
   }
   EXPECT_GE(written, 96u * 65536) << "the file's data reached the disk inside the capture";
   EXPECT_EQ(t.header.lost_events, 0u);
+  // #44 §2: dd wrote through the page cache; whoever queued the writes, they are dd's.
+  ASSERT_TRUE(t.header.writeback_traced) << "a kernel with block events has writeback events";
+  int32_t dd = 0;
+  for (const BlockTraceDirtier& d : t.header.dirtiers) dd = d.comm == "dd" ? d.pid : dd;
+  ASSERT_NE(dd, 0) << "dd is among the dirtiers";
+  uint64_t owned = 0;
+  for (const BlockTraceRecord& r : t.records) owned += r.owner == dd ? r.sectors * 512ULL : 0;
+  EXPECT_GE(owned, 96u * 65536) << "every byte of dd's file was written as dd's";
 
   const ProcessResult rep =
       testing::RunElevbenchCli({"run", "replay", "--trace", trace, "--emulated", "ide-2003:512M",
