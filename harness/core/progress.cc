@@ -81,14 +81,17 @@ void Progress::Note(const std::string& message) {
   if (interactive_ && total_ > 0 && done_ < total_ && !cell_.empty()) Draw();
 }
 
-void Progress::Finish() {
+void Progress::Finish(bool stopped) {
   if (line_open_) {
     std::fprintf(out_, "\r\033[K");
     line_open_ = false;
   }
-  if (!interactive_ && total_ > 0) {
+  if (!interactive_ && total_ > 0 && !stopped) {
     std::fprintf(out_, "%s %s: done in %s\n", NowIso8601().c_str(), suite_.c_str(),
                  FormatDuration(Elapsed()).c_str());
+  } else if (!interactive_ && total_ > 0) {
+    std::fprintf(out_, "%s %s: stopped after %s, %zu of %zu cells done\n", NowIso8601().c_str(),
+                 suite_.c_str(), FormatDuration(Elapsed()).c_str(), done_, total_);
   }
   std::fflush(out_);
 }

@@ -26,8 +26,10 @@ class Progress {
   void EndCell();
   /// A message that must stay visible (notices, warnings): printed on its own line.
   void Note(const std::string& message);
-  /// Clears the updating line at the end.
-  void Finish();
+  /// Clears the updating line at the end and, in a log, says how it ended: "done in 8s", or
+  /// with `stopped` (a signal, a failed set-up, a lost target) "stopped after 8s, 3 of 12 cells
+  /// done", so that an interrupted run's log never reads as a finished one.
+  void Finish(bool stopped = false);
 
   /// "1h02m", "3m05s", "42s".
   static std::string FormatDuration(double seconds);

@@ -129,7 +129,7 @@ bool WaitDuration(double seconds, Progress* progress, std::string* err) {
     if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   progress->EndCell();
-  progress->Finish();
+  progress->Finish(/*stopped=*/!done);
   return done;
 }
 

@@ -354,7 +354,7 @@ void KernelsJob::RunGuests(RunOutcome* outcome) {
       it = flying.erase(it);
     }
   }
-  progress_.Finish();
+  progress_.Finish(/*stopped=*/InterruptRequested());
   size_t done = 0;
   for (const auto& d : guest_docs_) done += d ? 1 : 0;
   outcome->finished = done == kernels_.size() && outcome->error.empty() && !InterruptRequested();

@@ -194,7 +194,7 @@ class SessionRun {
     progress_->Phase("set-up");
     env_.label_prefix = "setup-";
     if (!suite_.SetUp(env_, &doc_->setup, err)) {
-      progress_->Finish();
+      progress_->Finish(/*stopped=*/true);
       *err = "set-up: " + *err;
       return false;
     }
@@ -264,7 +264,7 @@ class SessionRun {
 
   // After the last cell or a stop: complete, or the stop's reason as the error.
   bool Finish(std::string* err) {
-    progress_->Finish();
+    progress_->Finish(Stopped());
     if (Stopped()) {
       *err = config_.stop_reason ? config_.stop_reason() : "stopped";
       return false;
