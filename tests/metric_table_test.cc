@@ -106,15 +106,18 @@ TEST(MetricTableTest, AConfigurationWhoseCellsAllFailedIsReportedNotDropped) {
   doc.identifiers.push_back("6.18.44-ky");
   std::vector<MetricRow> rows;
   ASSERT_TRUE(MetricRowsOf(doc, &rows, &err)) << err;
-  size_t kyber_rows = 0;
+  size_t kyber_rows = 0, measured_rows = 0;
   for (const MetricRow& r : rows) {
+    measured_rows += r.identifier == doc.identifiers.front() ? 1 : 0;
     if (r.identifier != "6.18.44-ky") continue;
     ++kyber_rows;
-    EXPECT_TRUE(r.metric.headline);
     EXPECT_EQ(r.summary.n, 0u);
     EXPECT_EQ(r.not_measured, 1u);
   }
-  EXPECT_EQ(kyber_rows, 4u);  // one per phase of the threads=1 rows: the headline Rate
+  // Every row a measured configuration has, not only the headline Rate (#45, third newcomer
+  // pass: a csv filtered on cpu_pct never saw the failed configuration).
+  EXPECT_GT(measured_rows, 4u);
+  EXPECT_EQ(kyber_rows, measured_rows);
 }
 
 // Each failed repetition is one value not measured, so a row of a configuration that failed
@@ -134,14 +137,15 @@ TEST(MetricTableTest, EveryFailedRepetitionOfAFailedConfigurationIsCounted) {
   doc.context["repetitions"] = 2;  // signed, as a document built in memory may hold it
   std::vector<MetricRow> rows;
   ASSERT_TRUE(MetricRowsOf(doc, &rows, &err)) << err;
-  size_t kyber_rows = 0;
+  size_t kyber_rows = 0, measured_rows = 0;
   for (const MetricRow& r : rows) {
+    measured_rows += r.identifier == doc.identifiers.front() ? 1 : 0;
     if (r.identifier != "6.18.44-ky") continue;
     ++kyber_rows;
     EXPECT_EQ(r.not_measured, 2u);
     EXPECT_TRUE(r.incomplete());
   }
-  EXPECT_EQ(kyber_rows, 4u);
+  EXPECT_EQ(kyber_rows, measured_rows);
 }
 
 TEST(MetricTableTest, UnknownSuiteIsAnError) {

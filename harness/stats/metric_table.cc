@@ -65,7 +65,8 @@ namespace {
 
 void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement>* measurements) {
   // A configuration with cells but no measurement: every cell failed. Give it empty rows for
-  // the headline metrics the others have, so it is reported as failed, not left out.
+  // every metric the others have, so it is reported as failed in each, not left out (a csv
+  // filtered on one metric sees it).
   std::set<std::string> measured;
   for (const Measurement& m : *measurements) measured.insert(m.identifier);
   // identifier → its cells, one per repetition: each repetition is one value not measured.
@@ -74,16 +75,14 @@ void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement
     if (!measured.count(cell.identifier)) failed[cell.identifier].emplace(cell.repetition, &cell);
   }
   if (failed.empty()) return;
-  std::vector<Measurement> headlines;
+  std::vector<Measurement> rows;
   std::set<RowKey> seen;
   for (const Measurement& m : *measurements) {
-    if (m.metric.headline && seen.insert({m.section, m.row, m.metric.name}).second) {
-      headlines.push_back(m);
-    }
+    if (seen.insert({m.section, m.row, m.metric.name}).second) rows.push_back(m);
   }
   for (const auto& [identifier, cells] : failed) {
     for (const auto& [repetition, cell] : cells) {
-      for (Measurement m : headlines) {
+      for (Measurement m : rows) {
         m.identifier = identifier;
         m.label = cell->label;
         m.scheduler = cell->scheduler;

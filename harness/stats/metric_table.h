@@ -43,7 +43,7 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
 /// error as its reason, wherever a failure would otherwise leave a hole that reads as fewer
 /// values: each repetition of a measured configuration in which one of its cells failed (every
 /// row of that configuration), and each repetition of a configuration that has cells but not
-/// one measurement (every headline row the others have). So every view — text, csv, the
+/// one measurement (every row the others have). So every view — text, csv, the
 /// verdict, compare's gate — lists a failure as a failure (second newcomer pass of #45:
 /// `compare` passed its gate over 2 of 3 failed repetitions).
 void AddFailedMeasurements(const ResultsDocument& doc, std::vector<Measurement>* measurements);
