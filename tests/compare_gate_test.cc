@@ -349,6 +349,10 @@ TEST(CompareGateTest, TheFooterCountsFailedRowsAndTheHeaderNamesTheBadWay) {
   }
   EXPECT_NE(squeezed.find("an untested change beyond --threshold the bad way"), std::string::npos)
       << help.output;
+  // The failed rule as compare_gate.cc has it: "more often than in base", not "only".
+  EXPECT_NE(squeezed.find("or a row failed/DNF more often in the new results than in the base;"),
+            std::string::npos)
+      << help.output;
 }
 
 }  // namespace

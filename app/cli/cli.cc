@@ -33,7 +33,8 @@ constexpr const char* kRunExitCodes =
     "130 interrupted by SIGINT, SIGTERM or SIGHUP, after cleanup.";
 constexpr const char* kCompareExitCodes =
     "Exit codes: 0 the gate passes; 1 a significant regression beyond --threshold, or a row "
-    "failed/DNF in the new results only; 2 bad command line, or files that cannot be read or "
+    "failed/DNF more often in the new results than in the base; 2 bad command line, or files that "
+    "cannot be read or "
     "compared; 3 the gate could not judge (an untested change beyond --threshold the bad way, a "
     "row only in the base, suite parameters that differ; --allow passes them). docs/compare.md, "
     "\"The gate\".";
