@@ -62,8 +62,9 @@ SuiteEntry FioJobsEntry() {
 SuiteEntry ReplayEntry() {
   return {.name = "replay",
           .description =
-              "A block trace made by `elevbench capture`, replayed by fio at its "
-              "recorded times, one fio job per traced process, on a raw device",
+              "A block trace made by `elevbench capture`, replayed on a raw device by "
+              "elevbench's dependent replayer (each I/O after what it waited for; "
+              "--replayer fio: fio at the recorded times)",
           .make = MakeReplaySuite,
           .formats = {"table"},
           .render = RenderReplayReport,

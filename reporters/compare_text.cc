@@ -54,17 +54,30 @@ std::string VerdictText(const ComparisonRow& row) {
   }
 }
 
-// "gate: fails on regression, failed, inconclusive, missing, parameters" and what --allow
-// relaxed.
+// "gate: fails on regression, failed, inconclusive beyond 5% the bad way, missing, parameters"
+// and what --allow relaxed. The inconclusive rule says which inconclusive rows it fails on (#45:
+// "fails on … inconclusive" above 8 inconclusive improvements, then "gate: pass").
 std::string GateRulesText(const Comparison& c) {
   std::string text = "gate: fails on regression";
   std::string allowed;
   for (GateRule rule :
        {GateRule::kFailed, GateRule::kInconclusive, GateRule::kMissing, GateRule::kParameters}) {
     const bool relaxed = std::find(c.allowed.begin(), c.allowed.end(), rule) != c.allowed.end();
-    (relaxed ? allowed : text) += std::string(", ") + GateRuleName(rule);
+    std::string name = GateRuleName(rule);
+    if (rule == GateRule::kInconclusive && !relaxed) {
+      name += " beyond " + FormatDouble("%g", c.threshold_pct) + "% the bad way";
+    }
+    (relaxed ? allowed : text) += ", " + name;
   }
   return text + (allowed.empty() ? "" : " (allowed: " + allowed.substr(2) + ")") + "\n";
+}
+
+// The footer's count of rows by what their Verdict column shows: a row that fails the gate as
+// FAILED is counted as failed, not under its verdict (#45: 4 FAILED rows were "4 inconclusive").
+size_t CountShown(const Comparison& c, Verdict verdict) {
+  return static_cast<size_t>(std::count_if(
+      c.rows.begin(), c.rows.end(),
+      [&](const ComparisonRow& r) { return r.verdict == verdict && r.gate != GateRule::kFailed; }));
 }
 
 }  // namespace
@@ -199,12 +212,17 @@ std::string RenderCompareText(const Comparison& c) {
   out += "*: p < " + alpha +
          "   n=1: one value on a side, no test possible   few: too few values " + "for p < " +
          alpha + "   UPPER CASE: fails the gate\n";
-  out += Plural(c.CountOf(Verdict::kRegression), "regression", "regressions") + ", " +
-         Plural(c.CountOf(Verdict::kImprovement), "improvement", "improvements") + ", " +
-         std::to_string(c.CountOf(Verdict::kChanged)) + " changed, " +
-         std::to_string(c.CountOf(Verdict::kInconclusive)) + " inconclusive, " +
-         std::to_string(c.CountOf(Verdict::kUnchanged)) + " unchanged, " +
-         std::to_string(c.CountOf(Verdict::kNotComparable)) + " not comparable\n";
+  const size_t failed =
+      static_cast<size_t>(std::count_if(c.rows.begin(), c.rows.end(), [](const ComparisonRow& r) {
+        return r.gate == GateRule::kFailed;
+      }));
+  out += Plural(CountShown(c, Verdict::kRegression), "regression", "regressions") + ", " +
+         Plural(CountShown(c, Verdict::kImprovement), "improvement", "improvements") + ", " +
+         std::to_string(CountShown(c, Verdict::kChanged)) + " changed, " +
+         std::to_string(CountShown(c, Verdict::kInconclusive)) + " inconclusive, " +
+         std::to_string(CountShown(c, Verdict::kUnchanged)) + " unchanged, " +
+         std::to_string(CountShown(c, Verdict::kNotComparable)) + " not comparable, " +
+         std::to_string(failed) + " failed\n";
   return out + GateSummary(c) + "\n";
 }
 

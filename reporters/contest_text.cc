@@ -31,6 +31,16 @@ std::string ContestHeader(const std::string& format) {
          "\tTime\tCPU%\tLoads\tLCPU%\tRatio";
 }
 
+std::string ContestTimeText(double seconds) {
+  char buf[32];
+  if (seconds >= kContestWholeSeconds - 0.005) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(std::llround(seconds)));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.2f", seconds);
+  }
+  return buf;
+}
+
 std::string RenderContestRow(const std::string& format, const ContestRow& row) {
   const std::string label = row.identifier.empty() ? row.label : row.identifier;
   char head[256];
@@ -39,8 +49,8 @@ std::string RenderContestRow(const std::string& format, const ContestRow& row) {
   char ratio[32] = "-";
   if (row.ratio >= 0) std::snprintf(ratio, sizeof ratio, "%.2f", row.ratio);
   char tail[256];
-  std::snprintf(tail, sizeof tail, "\t%lld\t%.1f\t%.1f\t%.1f\t%s",
-                static_cast<long long>(std::llround(row.time_seconds)), row.cpu_percent, row.loads,
+  std::snprintf(tail, sizeof tail, "\t%s\t%.1f\t%.1f\t%.1f\t%s",
+                ContestTimeText(row.time_seconds).c_str(), row.cpu_percent, row.loads,
                 row.lcpu_percent, ratio);
   return std::string(head) + tail;
 }

@@ -6,7 +6,8 @@
 //   Kernel         [runs]\tTime\tCPU%\tLoads\tLCPU%\tRatio
 //   2.5.65-mm4-dl       1\t149\t46.3\t121.0\t22.8\t2.16
 //
-// "contest" is contest's own printf("%-15s%6d\t%d\t%.1f\t%.1f\t%.1f\t%.2f\n"); "nick" is the
+// "contest" is contest's own printf("%-15s%6d\t%d\t%.1f\t%.1f\t%.1f\t%.2f\n") (Time with two
+// decimals under 10 s, ContestTimeText); "nick" is the
 // variant of Nick Piggin's posts (seed 000): a "Contest" title, the header "Kernel     [runs]"
 // and rows whose label and runs fill 20 columns ("%-14s%6d"), the tail identical. Rows whose
 // every run did not finish print "DNF" or "failed" after the runs column; notes ("* ...")
@@ -20,8 +21,18 @@
 
 namespace elevbench {
 
-/// One row without newline in `format` ("contest" or "nick"). Time is the mean rounded to whole
-/// seconds (contest logged integer seconds); the Ratio column is "-" without a no_load.
+/// From this many seconds up Time is printed in whole seconds, as contest printed it ("%d": its
+/// compiles took a minute or more); below, with two decimals ("1.08", "0.74"), so that a short
+/// run's Ratio (from the unrounded means) agrees with the Times beside it (#45: "1" beside "1"
+/// with Ratio 1.47).
+inline constexpr double kContestWholeSeconds = 10;
+
+/// Time in the seed's column: the mean rounded to whole seconds from kContestWholeSeconds up,
+/// two decimals below ("149", "69", "9.50", "0.74").
+std::string ContestTimeText(double seconds);
+
+/// One row without newline in `format` ("contest" or "nick"). Time is ContestTimeText of the
+/// mean; the Ratio column is "-" without a no_load.
 std::string RenderContestRow(const std::string& format, const ContestRow& row);
 
 /// The column header line without newline.

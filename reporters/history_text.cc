@@ -40,6 +40,10 @@ const char* DirectionWords(Direction d) {
 
 }  // namespace
 
+std::string HostShown(const std::string& host) {
+  return TrimWhitespace(host).empty() ? "(none)" : host;
+}
+
 std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
   if (runs.empty()) return "no runs\n";
   std::vector<std::vector<std::string>> rows = {
@@ -47,9 +51,9 @@ std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
   bool unfinished = false;
   for (const HistoryRun& r : runs) {
     unfinished = unfinished || !r.complete;
-    rows.push_back({std::to_string(r.id) + (r.complete ? "" : "+"), r.start_time, r.host, r.kernel,
-                    r.suite, r.target.empty() ? "-" : r.target, JoinWith(r.configurations, ","),
-                    std::to_string(r.cells_ok),
+    rows.push_back({std::to_string(r.id) + (r.complete ? "" : "+"), r.start_time, HostShown(r.host),
+                    r.kernel, r.suite, r.target.empty() ? "-" : r.target,
+                    JoinWith(r.configurations, ","), std::to_string(r.cells_ok),
                     std::to_string(r.cells_failed + r.cells_interrupted)});
   }
   std::string out =
@@ -101,7 +105,7 @@ std::string RenderTrend(const Trend& trend) {
   for (const TrendPoint& t : trend.points) {
     const SampleSummary& s = t.summary;
     std::vector<std::string> row = {std::to_string(t.point.run_id), t.point.start_time,
-                                    t.point.host, t.point.kernel, std::to_string(s.n)};
+                                    HostShown(t.point.host), t.point.kernel, std::to_string(s.n)};
     if (s.n == 0) {
       row.insert(row.end(), {"not measured", "-", "-", "-", ""});
     } else {

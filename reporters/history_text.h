@@ -11,6 +11,10 @@
 
 namespace elevbench {
 
+/// A host as the history's texts show it: "(none)" for a run that recorded no host name (#45: a
+/// blank column, and "mixes 2 hosts (, vm)"), as a guest's unset hostname reads.
+std::string HostShown(const std::string& host);
+
 /// One line per run, oldest first, under a header: id, time, host, kernel, suite, target,
 /// configurations, cells ok/failed ("+" marks a run that did not finish). Columns are as wide
 /// as their widest value.

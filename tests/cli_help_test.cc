@@ -330,5 +330,98 @@ TEST(CliHelpTest, TheReadmeShowsEverySubcommandAndSuite) {
   }
 }
 
+// A help page's text with its wrapping undone: every run of spaces and newlines one space.
+std::string Unwrapped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') c = ' ';
+    if (c != ' ' || out.empty() || out.back() != ' ') out += c;
+  }
+  return out;
+}
+
+// #45, fourth pass: what the help says a run does without --schedulers is what it does (every
+// scheduler the kernel offers on a device elevbench makes), and run replay's line names the
+// replayer it uses by default (it said "replayed by fio").
+TEST(CliHelpTest, TheHelpSaysWhatTheDefaultsDo) {
+  const std::string run = Unwrapped(RunHelpCli({"run", "--help"}).out);
+  for (const char* says :
+       {"(default: the suite's own list where it has one (post-2003); else, as root on a device "
+        "elevbench makes (--scratch, --emulated), every scheduler the kernel offers; else (--dir, "
+        "--device, or not root) the device's current scheduler only)",
+        "replayed on a raw device by elevbench's dependent replayer"}) {
+    EXPECT_NE(run.find(says), std::string::npos) << says << "\n" << run;
+  }
+  const std::string replay = Unwrapped(RunHelpCli({"run", "replay", "--help"}).out);
+  const std::string suites = Unwrapped(RunHelpCli({"list", "suites"}).out);
+  for (const std::string* page : {&run, &replay, &suites}) {
+    EXPECT_EQ(page->find("replayed by fio"), std::string::npos) << *page;
+    EXPECT_EQ(page->find("one fio job per traced process, on"), std::string::npos) << *page;
+  }
+  EXPECT_NE(suites.find("elevbench's dependent replayer"), std::string::npos) << suites;
+  const std::string readme =
+      Unwrapped(testing::ReadTestFile(std::string(ELEVBENCH_SOURCE_DIR) + "/README.md"));
+  EXPECT_NE(readme.find("Without `--schedulers`: the suite's own list where it has one"),
+            std::string::npos);
+}
+
+// #45: a directory given to trace show is named as one, as report does ("line 1: empty file").
+TEST(CliHelpTest, TraceShowOfADirectorySaysSo) {
+  testing::ScopedTempDir temp;
+  ExpectHelpUsageError({"trace", "show", temp.path()},
+                       temp.path() + " is a directory, not a block trace");
+  ExpectHelpUsageError({"report", temp.path()}, " is a directory, not a results file");
+}
+
+// The lines of a doc's code block that follow the line starting with `after`, to its end.
+std::string QuotedAfter(const std::string& doc, const std::string& after) {
+  const size_t at = doc.find("\n" + after);
+  if (at == std::string::npos) return "";
+  const size_t from = doc.find('\n', at + 1) + 1;
+  const size_t end = doc.find("```", from);
+  return end == std::string::npos ? "" : doc.substr(from, end - from);
+}
+
+// #45: docs/morton.md and docs/visave.md say their run's quote "is" a golden file, which is what
+// `report` prints of the fixture; the quotes had lost the Units line and the verdict block.
+// README's quickstart quote is a real run's, so its header and table heading are checked
+// against what `report` prints of a tiobench file today.
+TEST(CliHelpTest, TheDocsQuoteWhatTheCommandsPrint) {
+  const std::string source = ELEVBENCH_SOURCE_DIR;
+  const struct {
+    const char* doc;
+    const char* after;
+    const char* golden;
+  } kQuotes[] = {
+      {"/docs/morton.md", "    --repetitions 2 --seed 7 --out /var/tmp/morton-x.json",
+       "golden/morton_small.txt"},
+      {"/docs/visave.md", "    --no-drop-caches --repetitions 2 --seed 7 --out /var/tmp/vs-x.json",
+       "golden/visave_small.txt"},
+  };
+  for (const auto& q : kQuotes) {
+    SCOPED_TRACE(q.doc);
+    const std::string quoted = QuotedAfter(testing::ReadTestFile(source + q.doc), q.after);
+    EXPECT_EQ(quoted, testing::ReadTestFile(testing::TestDataPath(q.golden)));
+  }
+  const std::string readme =
+      QuotedAfter(testing::ReadTestFile(source + "/README.md"), "$ ./scripts/quickstart");
+  const HelpCliRun report =
+      RunHelpCli({"report", testing::TestDataPath("fixtures/report_tiobench_5cfg.json")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const size_t units = report.out.find("Units: ");
+  ASSERT_NE(units, std::string::npos) << report.out;
+  const size_t table = report.out.find("File size = ", units);
+  ASSERT_NE(table, std::string::npos) << report.out;
+  // "Units: …\n\nUnit information\n================\n" as the command prints it...
+  EXPECT_NE(readme.find("\n" + report.out.substr(units, table - units)), std::string::npos)
+      << readme;
+  // ...and the first section's heading.
+  const size_t section = report.out.find("\nSequential Reads\n");
+  ASSERT_NE(section, std::string::npos) << report.out;
+  const size_t rows = report.out.find("---\n", section);
+  EXPECT_NE(readme.find(report.out.substr(section, rows + 4 - section)), std::string::npos)
+      << readme;
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -312,5 +312,48 @@ TEST(CompareGateTest, TheDocsQuoteIsWhatTheCommandPrints) {
   EXPECT_EQ(r.error_output, quoted + "\n");
 }
 
+// #45: the footer counts a FAILED row as failed (4 FAILED rows were "4 inconclusive"), and the
+// header says which inconclusive rows the gate fails on, so that 8 inconclusive improvements
+// under "fails on … inconclusive" and then "gate: pass" do not contradict each other.
+TEST(CompareGateTest, TheFooterCountsFailedRowsAndTheHeaderNamesTheBadWay) {
+  const ProcessResult mixed = testing::RunElevbenchCli(
+      {"compare", testing::TestDataPath("fixtures/report_tiobench_mixed.json"), "--between",
+       "dl,bfq-ll0"},
+      60);
+  EXPECT_EQ(mixed.exit_code, 1) << mixed.error_output;
+  EXPECT_NE(mixed.output.find("\n0 regressions, 0 improvements, 0 changed, 0 inconclusive, 0 "
+                              "unchanged, 0 not comparable, 4 failed\n"),
+            std::string::npos)
+      << mixed.output;
+  const ProcessResult five = testing::RunElevbenchCli(
+      {"compare", testing::TestDataPath("fixtures/report_tiobench_5cfg.json"), "--between",
+       "dl,ky"},
+      60);
+  EXPECT_EQ(five.exit_code, 0) << five.error_output;
+  EXPECT_NE(five.output.find("\ngate: fails on regression, failed, inconclusive beyond 5% the "
+                             "bad way, missing, parameters\n"),
+            std::string::npos)
+      << five.output;
+  EXPECT_NE(five.output.find(", 8 inconclusive, 0 unchanged, 0 not comparable, 0 failed\ngate: "
+                             "pass\n"),
+            std::string::npos)
+      << five.output;
+  const ProcessResult help = testing::RunElevbenchCli({"compare", "--help"}, 60);
+  std::string flat = help.output;  // the help wraps its lines
+  for (char& ch : flat) {
+    if (ch == '\n') ch = ' ';
+  }
+  std::string squeezed;
+  for (char ch : flat) {
+    if (ch != ' ' || squeezed.empty() || squeezed.back() != ' ') squeezed += ch;
+  }
+  EXPECT_NE(squeezed.find("an untested change beyond --threshold the bad way"), std::string::npos)
+      << help.output;
+  // The failed rule as compare_gate.cc has it: "more often than in base", not "only".
+  EXPECT_NE(squeezed.find("or a row failed/DNF more often in the new results than in the base;"),
+            std::string::npos)
+      << help.output;
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -160,6 +160,24 @@ TEST(ContestTextTest, ContestFormatIsContestsOwnPrintf) {
   EXPECT_FALSE(RenderContestReport(ContestSeedDocument(), "tiobench", &text, &err));
 }
 
+// #45: a run of a few seconds printed "1" beside "1" with Ratio 1.47; under 10 s Time has two
+// decimals, so the Ratio agrees with the Times shown; from 10 s up the seed's whole seconds.
+TEST(ContestTextTest, ShortTimesKeepTheirDecimals) {
+  EXPECT_EQ(ContestTimeText(149.4), "149");
+  EXPECT_EQ(ContestTimeText(69), "69");
+  EXPECT_EQ(ContestTimeText(10.2), "10");
+  EXPECT_EQ(ContestTimeText(9.996), "10");
+  EXPECT_EQ(ContestTimeText(9.5), "9.50");
+  EXPECT_EQ(ContestTimeText(1.0833782590052579), "1.08");
+  EXPECT_EQ(ContestTimeText(0.7390546969982097), "0.74");
+  ContestRow row;
+  row.label = "DL";
+  row.runs = 1;
+  row.time_seconds = 1.0833782590052579;
+  row.ratio = 1.0833782590052579 / 0.7390546969982097;
+  EXPECT_EQ(RenderContestRow("contest", row), "DL                  1\t1.08\t0.0\t0.0\t0.0\t1.47");
+}
+
 TEST(ContestReportTest, GenericFormatsComeFromTheMeasurements) {
   NamedResults file{"contest.json", ContestSeedDocument(), {}, {}};
   // In run order, as a real run saves them (SeedDocument shuffles them for the renderer).

@@ -116,6 +116,28 @@ TEST_F(HistoryCliTest, TrendSaysWhenItMixesHosts) {
   EXPECT_NE(r.out.find("configuration mq-deadline, host box2"), std::string::npos) << r.out;
 }
 
+// #45: a run without a host name shows "(none)" in history's and trend's HOST column and in the
+// mixed-hosts note (it showed a blank column and "mixes 2 hosts (, vm)").
+TEST_F(HistoryCliTest, AMissingHostShowsAsNone) {
+  const std::pair<const char*, const char*> runs[] = {{"2026-12-01T10:00:00Z", ""},
+                                                      {"2026-12-01T11:00:00Z", "box1"}};
+  for (const auto& [time, host] : runs) {
+    const std::string path = temp_.path() + "/" + (*host ? host : "nohost") + ".json";
+    std::string err;
+    ASSERT_TRUE(SaveResultsFile(path, TiobenchRun(time, host, {40}), &err)) << err;
+    ASSERT_EQ(Elevbench({"history", "import", path, "--db", db_}).exit_code, 0);
+  }
+  CliResult r = Elevbench({"history", "--db", db_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2026-12-01T10:00:00Z  (none)  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2026-12-01T11:00:00Z  box1    "), std::string::npos) << r.out;
+  r = Elevbench({"trend", "--db", db_, "--section", "seq_read", "--config", "mq-deadline"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("2026-12-01T10:00:00Z  (none)  "), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("note: the series mixes 2 hosts ((none), box1)"), std::string::npos)
+      << r.err;
+}
+
 TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
   CliResult r = Elevbench({"history"}, temp_.path());
   EXPECT_EQ(r.exit_code, 2);

@@ -346,5 +346,37 @@ TEST(NickbenchTextTest, FixturesKeepBench6MinOverMaxAtMostOne) {
   }
 }
 
+// #45: every verdict line names a metric as nickbench's table shows it ("Reads per read", not
+// "Jain fairness index", which the seed layout has no place for), and no measurement is named
+// "metric" (the csv's "metric,ratio").
+TEST(NickbenchTextTest, TheVerdictNamesMetricsTheTableShows) {
+  for (const char* fixture :
+       {"fixtures/report_nickbench_5cfg.json", "fixtures/report_nickbench_traced.json"}) {
+    SCOPED_TRACE(fixture);
+    const NamedResults file = testing::LoadNamedResults(fixture);
+    std::string text, err;
+    ASSERT_TRUE(RenderResults(file.doc, "nick", ReportOptions{}, &text, &err)) << err;
+    const size_t verdict = text.find("\nVerdict (");
+    ASSERT_NE(verdict, std::string::npos) << text;
+    const std::string table = text.substr(0, verdict);
+    std::istringstream lines(text.substr(verdict + 1));
+    std::string line;
+    std::getline(lines, line);  // the heading
+    while (std::getline(lines, line)) {
+      if (line.empty()) break;
+      // "bench3 Reads per read, as Jain's fairness index (1 = fair): …"
+      const size_t from = line.find(' ') + 1;
+      const std::string name = line.substr(from, line.find_first_of(",:", from) - from);
+      EXPECT_NE(table.find(" - IO Rate"), std::string::npos);
+      EXPECT_TRUE(name == "IO Rate" || table.find(", " + name + ": ") != std::string::npos)
+          << name << " is in no table line:\n"
+          << text;
+    }
+    std::vector<Measurement> measurements;
+    ASSERT_TRUE(MeasurementsOf(file.doc, &measurements, &err)) << err;
+    for (const Measurement& m : measurements) EXPECT_NE(m.metric.name, "metric");
+  }
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -33,9 +33,11 @@ constexpr const char* kRunExitCodes =
     "130 interrupted by SIGINT, SIGTERM or SIGHUP, after cleanup.";
 constexpr const char* kCompareExitCodes =
     "Exit codes: 0 the gate passes; 1 a significant regression beyond --threshold, or a row "
-    "failed/DNF in the new results only; 2 bad command line, or files that cannot be read or "
-    "compared; 3 the gate could not judge (an untested change beyond --threshold, a row only in "
-    "the base, suite parameters that differ; --allow passes them). docs/compare.md, \"The gate\".";
+    "failed/DNF more often in the new results than in the base; 2 bad command line, or files that "
+    "cannot be read or "
+    "compared; 3 the gate could not judge (an untested change beyond --threshold the bad way, a "
+    "row only in the base, suite parameters that differ; --allow passes them). docs/compare.md, "
+    "\"The gate\".";
 constexpr const char* kCaptureExitCodes =
     "Exit codes: 0 captured; 1 the target could not be made, the command failed, events were "
     "lost, or the capture or the restore failed; 2 bad command line or a refusal (no such "

@@ -13,8 +13,9 @@
 namespace elevbench {
 namespace {
 
-// Exit 0 when the gate passes, 1 on a regression or a row failed/DNF in the new results only, 3
-// when it cannot judge, 2 for usage errors and unreadable or mismatched files (docs/compare.md).
+// Exit 0 when the gate passes, 1 on a regression or a row failed/DNF more often in the new results
+// than in the base, 3 when it cannot judge, 2 for usage errors and unreadable or mismatched files
+// (docs/compare.md).
 int CompareCommand(const CompareCommandOptions& options) {
   ComparedFiles files;
   std::string err;

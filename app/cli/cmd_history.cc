@@ -114,7 +114,8 @@ int TrendCommand(const HistoryCommands& c) {
     return bad_request ? kExitUsage : kExitFailure;
   }
   std::cout << RenderTrend(BuildTrend(key, points));
-  const std::vector<std::string> hosts = SeriesHosts(points);
+  std::vector<std::string> hosts = SeriesHosts(points);
+  for (std::string& host : hosts) host = HostShown(host);
   if (hosts.size() > 1) {
     PrintNote("the series mixes " + std::to_string(hosts.size()) + " hosts (" +
               JoinWith(hosts, ", ") +

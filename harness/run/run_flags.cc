@@ -47,7 +47,9 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       // The plan.
       {"--schedulers", &RunConfig::schedulers,
        "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code] "
-       "(default: the suite's, else the device's current scheduler only)"},
+       "(default: the suite's own list where it has one (post-2003); else, as root on a "
+       "device elevbench makes (--scratch, --emulated), every scheduler the kernel offers; "
+       "else (--dir, --device, or not root) the device's current scheduler only)"},
       {"--queue", &RunConfig::queue,
        "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
        "own unit; default: none pinned)"},

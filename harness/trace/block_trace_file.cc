@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "harness/core/atomic_file.h"
@@ -414,6 +415,11 @@ bool ParseBlockTrace(std::string_view text, BlockTrace* out, std::string* err) {
 }
 
 bool ReadBlockTraceFile(const std::string& path, BlockTrace* out, std::string* err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {  // read as "", it was "line 1: empty file" (#45)
+    *err = path + " is a directory, not a block trace (give the file `elevbench capture` wrote)";
+    return false;
+  }
   std::string text;
   if (!ReadWholeFile(path, &text, err)) return false;
   if (!ParseBlockTrace(text, out, err)) {

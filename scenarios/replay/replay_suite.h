@@ -1,10 +1,10 @@
 #pragma once
-// `elevbench run replay --trace FILE`: a block trace made by `elevbench capture` replayed by fio
-// under every configuration, one fio job per traced process, each I/O at its recorded time
-// (docs/replay.md); with `--replayer dependent`, by elevbench's io_uring engine instead, each
+// `elevbench run replay --trace FILE`: a block trace made by `elevbench capture` replayed under
+// every configuration by elevbench's io_uring engine (`--replayer dependent`, the default), each
 // I/O that waited for its predecessor in the capture issued after that one completes
-// (replay_engine.h). Runs on a raw block device: the emulated or scratch device without a
-// filesystem, or the user's --device (with --allow-writes when the trace writes).
+// (replay_engine.h); with `--replayer fio`, by fio instead, one fio job per traced process, each
+// I/O at its recorded time (docs/replay.md). Runs on a raw block device: the emulated or scratch
+// device without a filesystem, or the user's --device (with --allow-writes when the trace writes).
 
 #include <memory>
 
