@@ -82,7 +82,7 @@ nlohmann::json CompareToJson(const Comparison& c) {
         {"section", r.section},
         {"row", r.row},
         {"metric", r.metric.name},
-        {"unit", r.metric.unit},
+        {"unit", SpelledUnit(r.metric.unit)},
         {"direction", DirectionName(r.metric.direction)},
         {"mean", MeanKindName(r.metric.mean)},
         {"presence", PresenceName(r.presence)},

@@ -49,7 +49,7 @@ bool RenderCsvReport(const std::vector<NamedResults>& files, std::string* text, 
     AddFailedMeasurements(file.doc, &measurements);
     for (const Measurement& m : measurements) {
       out << CsvLine({file.name, m.suite, m.section, m.row, m.identifier, m.label, m.scheduler,
-                      std::to_string(m.repetition), m.metric.name, m.metric.unit,
+                      std::to_string(m.repetition), m.metric.name, SpelledUnit(m.metric.unit),
                       DirectionName(m.metric.direction), m.status == "ok" ? CsvNumber(m.value) : "",
                       m.status, m.reason, m.metric.page_cache ? "yes" : "no"});
     }
@@ -78,7 +78,7 @@ bool RenderCsvSummaryReport(const std::vector<NamedResults>& files, std::string*
                       r.label,
                       r.scheduler,
                       r.metric.name,
-                      r.metric.unit,
+                      SpelledUnit(r.metric.unit),
                       DirectionName(r.metric.direction),
                       r.metric.headline ? "yes" : "no",
                       r.requested ? std::to_string(r.requested) : "",

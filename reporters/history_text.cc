@@ -91,9 +91,9 @@ std::string RenderTrend(const Trend& trend) {
   const bool harmonic = m.mean == MeanKind::kHarmonic;
   std::string out =
       k.suite + " " + k.section + (k.row.empty() ? "" : " " + k.row) + ", configuration " +
-      k.configuration + (k.host.empty() ? "" : ", host " + k.host) + ": " + m.name + " (" + m.unit +
-      ", " + DirectionWords(m.direction) + ", " + (harmonic ? "harmonic mean" : "mean") +
-      " of the repetitions, 95% CI Student t)\n";
+      k.configuration + (k.host.empty() ? "" : ", host " + k.host) + ": " + m.name + " (" +
+      SpelledUnit(m.unit) + ", " + DirectionWords(m.direction) + ", " +
+      (harmonic ? "harmonic mean" : "mean") + " of the repetitions, 95% CI Student t)\n";
   char alpha[32];
   std::snprintf(alpha, sizeof alpha, "%g", trend.alpha);
   out += std::string("change: against the previous run; mark: two-sided Mann-Whitney U, alpha ") +

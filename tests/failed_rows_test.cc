@@ -91,7 +91,7 @@ TEST(FailedRowsTest, GenericFormatsGiveTheReason) {
   }
   // The long CSV has the failed configuration's rows, status failed, with the reason.
   const std::string csv = Render(file, "csv");
-  EXPECT_NE(csv.find(",6.18.44-ky,,kyber,0,rate_mb_s,MB/s,higher,,failed,fio failed (exit 1): "
+  EXPECT_NE(csv.find(",6.18.44-ky,,kyber,0,rate_mb_s,MiB/s,higher,,failed,fio failed (exit 1): "
                      "planted failure,no\n"),
             std::string::npos)
       << csv;

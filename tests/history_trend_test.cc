@@ -126,7 +126,7 @@ TEST_F(TrendTest, MarksSignificantChangesAndSaysWhenNoTestIsPossible) {
   EXPECT_EQ(trend.points[3].previous_n, 1u);
 
   const std::string text = RenderTrend(trend);
-  EXPECT_NE(text.find("tiobench seq_read threads=1, configuration mq-deadline: rate_mb_s (MB/s, "
+  EXPECT_NE(text.find("tiobench seq_read threads=1, configuration mq-deadline: rate_mb_s (MiB/s, "
                       "higher is better, harmonic mean"),
             std::string::npos)
       << text;

@@ -160,3 +160,20 @@ TEST(MetricTableTest, UnknownSuiteIsAnError) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// #45: a CSV column or a trend title has no units line, so its MB/s says what it is.
+TEST(SpelledUnitTest, MegabytesAreSpelledMebibytesOnlyAsAWord) {
+  EXPECT_EQ(SpelledUnit("MB/s"), "MiB/s");
+  EXPECT_EQ(SpelledUnit("MB/s per CPU"), "MiB/s per CPU");
+  EXPECT_EQ(SpelledUnit("MB"), "MiB");
+  EXPECT_EQ(SpelledUnit("ms"), "ms");
+  EXPECT_EQ(SpelledUnit("MBps"), "MBps");  // not a word of its own: left as it is
+  EXPECT_EQ(SpelledUnit("IMB/s"), "IMB/s");
+  EXPECT_EQ(SpelledUnit(""), "");
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -1,5 +1,7 @@
 #include "harness/stats/measurement.h"
 
+#include <cctype>
+
 namespace elevbench {
 
 RecordMeasurements::RecordMeasurements(std::string suite, std::string section,
@@ -46,5 +48,21 @@ const char* DirectionName(Direction direction) {
 }
 
 const char* MeanKindName(MeanKind kind) { return kind == MeanKind::kHarmonic ? "hmean" : "mean"; }
+
+std::string SpelledUnit(const std::string& unit) {
+  std::string out;
+  for (size_t i = 0; i < unit.size(); ++i) {
+    // "MB" as a word of its own ("MB/s", "MB/s per CPU"), never inside another word.
+    const bool word_start = i == 0 || !std::isalpha(static_cast<unsigned char>(unit[i - 1]));
+    if (word_start && unit.compare(i, 2, "MB") == 0 &&
+        (i + 2 == unit.size() || !std::isalpha(static_cast<unsigned char>(unit[i + 2])))) {
+      out += "MiB";
+      ++i;
+    } else {
+      out += unit[i];
+    }
+  }
+  return out;
+}
 
 }  // namespace elevbench

@@ -49,6 +49,12 @@ inline const std::string& MetricDisplayName(const MetricInfo& metric) {
   return metric.display.empty() ? metric.name : metric.display;
 }
 
+/// The unit as an output without a units line must spell it: every MB elevbench measures is
+/// 2^20 bytes, which the text, Markdown and HTML reports say once under their headers ("Units:
+/// MB = 2^20 bytes (MiB)", the 2003 layouts' own spelling), but a CSV column, a JSON field or
+/// a trend's title stands alone: there "MB/s" is "MiB/s" (#45: one unit convention).
+std::string SpelledUnit(const std::string& unit);
+
 /// One number measured in one repetition of one configuration, or the fact that it was not
 /// measured (a DNF probe, a failed cell).
 struct Measurement {
