@@ -50,6 +50,7 @@ nlohmann::json BufferedWritersJson(const BlockTraceHeader& h, const BlockTraceSu
                    {"folios", w.dirtier.folios},
                    {"first_dirtied_s", static_cast<double>(w.dirtier.first_ns) / 1e9},
                    {"last_dirtied_s", static_cast<double>(w.dirtier.last_ns) / 1e9},
+                   {"held_back_s", static_cast<double>(w.dirtier.held_back_ns) / 1e9},
                    {"writes", w.writes},
                    {"bytes", w.bytes}});
   }
@@ -90,18 +91,21 @@ std::string BufferedWriterTable(const BlockTraceHeader& h, const BlockTraceSumma
     return "\n  buffered writers: none (no page of this disk dirtied)\n";
   std::string out =
       "\n  buffered writers (writes of their pages, whoever queued them):\n"
-      "  pid      comm             folios     writes         MB   dirtying, s\n";
+      "  pid      comm             folios     writes         MB   held back, s   dirtying, s\n";
   for (const TraceBufferedWriter& w : s.buffered_writers) {
     char line[200];
-    std::snprintf(line, sizeof line, "  %-8d %-16s %6llu %10llu %10.2f   %.3f-%.3f\n",
+    std::snprintf(line, sizeof line, "  %-8d %-16s %6llu %10llu %10.2f %14.3f   %.3f-%.3f\n",
                   w.dirtier.pid, w.dirtier.comm.c_str(),
                   static_cast<unsigned long long>(w.dirtier.folios),
                   static_cast<unsigned long long>(w.writes), static_cast<double>(w.bytes) / 1e6,
+                  static_cast<double>(w.dirtier.held_back_ns) / 1e9,
                   static_cast<double>(w.dirtier.first_ns) / 1e9,
                   static_cast<double>(w.dirtier.last_ns) / 1e9);
     out += line;
   }
-  return out;
+  return out +
+         "  (held back: pauses of 50 ms or more in its dirtying while writes of its pages "
+         "were queued)\n";
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ TEST(BlockTraceFileTest, RefusesEverythingButAWholeTraceWithOneLine) {
 TEST(BlockTraceFileTest, AWritebackTraceIsVersionTwoWithOwnersAndDirtiers) {
   BlockTrace t = SampleTrace();
   t.header.writeback_traced = true;
-  t.header.dirtiers = {{4250, "dd", 472, 1000, 2000000}, {4251, "head bytes", 32, 5, 9}};
+  t.header.dirtiers = {{4250, "dd", 472, 1000, 2000000, 1500000}, {4251, "head bytes", 32, 5, 9}};
   t.records[1].owner = 4250;
   const std::string text = RenderBlockTrace(t);
   EXPECT_EQ(text.rfind("elevbench block trace 2\n", 0), 0u) << text;

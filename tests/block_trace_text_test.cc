@@ -42,7 +42,7 @@ TEST(BlockTraceTextTest, BufferedWritersAreListedWithTheWritesOfTheirPages) {
   EXPECT_TRUE(BlockTraceSummaryJson(t.header, s)["buffered_writers"].is_null());
   t.header.writeback_traced = true;
   t.header.version = 2;
-  t.header.dirtiers = {{4250, "dd", 472, 1000000, 2100000000}, {4251, "head", 8, 5, 9}};
+  t.header.dirtiers = {{4250, "dd", 472, 1000000, 2100000000, 1700000000}, {4251, "head", 8, 5, 9}};
   s = SummarizeBlockTrace(t);
   ASSERT_EQ(s.buffered_writers.size(), 2u);
   EXPECT_EQ(s.buffered_writers[0].writes, 2u);

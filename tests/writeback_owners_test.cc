@@ -68,6 +68,43 @@ TEST(WritebackOwnersTest, WritesInsideABracketBelongToTheInodesDirtier) {
   EXPECT_EQ(dirtiers[1], (BlockTraceDirtier{101, "head", 1, 300000, 300000}));
 }
 
+// Held back: a pause of 50 ms or more in a writer's dirtying while writes of its pages were
+// queued; not a pause without such a write, nor a shorter one.
+TEST(WritebackOwnersTest, AWriterIsHeldBackWhileItsPagesAreWrittenInAPause) {
+  std::string text;
+  auto line = [&](const std::string& s) { text += s + "\n"; };
+  auto dirty = [&](const char* ts) {
+    line(std::string("dd-100 [000] d..1. ") + ts +
+         ": writeback_dirty_folio: bdi 7:9: ino=12 "
+         "index=0");
+  };
+  auto flush = [&](const char* ts, const char* sector) {
+    line(std::string("kw-91 [001] ..... ") + ts +
+         ": writeback_single_inode_start: bdi 7:9: "
+         "ino=12 state=I_SYNC");
+    line(std::string("kw-91 [001] ..... ") + ts + ": block_bio_queue: 7,9 W " + sector +
+         " + 256 [kw]");
+    line(std::string("kw-91 [001] ..... ") + ts +
+         ": writeback_single_inode: bdi 7:9: ino=12 "
+         "state=I_SYNC");
+  };
+  dirty("10.000000");
+  dirty("10.010000");  // 10 ms: too short to count
+  flush("10.020000", "0");
+  dirty("10.210000");  // 200 ms with its write queued at 10.02: held back
+  dirty("10.510000");  // 300 ms without any write of its: its own pause
+  flush("10.600000", "256");
+  dirty("10.640000");  // 130 ms with a write: held back
+  std::vector<BlockTraceRecord> records;
+  uint64_t unreadable = 0;
+  BioRecordsFromTraceText(text, 7, 9, kStart, &records, &unreadable);
+  ASSERT_EQ(records.size(), 2u);
+  std::vector<BlockTraceDirtier> dirtiers;
+  AttributeWriteback(text, 7, 9, kStart, &records, &dirtiers);
+  ASSERT_EQ(dirtiers.size(), 1u);
+  EXPECT_EQ(dirtiers[0].held_back_ns, 200'000'000u + 130'000'000u);
+}
+
 TEST(WritebackOwnersTest, TheEventsAreTracedOnlyWhereTheKernelHasAllOfThem) {
   testing::ScopedTempDir tracefs;
   const std::string dir = tracefs.path() + "/events/writeback/";

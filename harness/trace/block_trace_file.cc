@@ -123,7 +123,8 @@ nlohmann::json HeaderToJson(const BlockTraceHeader& h, size_t records) {
                              {"comm", d.comm},
                              {"folios", d.folios},
                              {"first_ns", d.first_ns},
-                             {"last_ns", d.last_ns}});
+                             {"last_ns", d.last_ns},
+                             {"held_back_ns", d.held_back_ns}});
   }
   return j;
 }
@@ -141,7 +142,8 @@ bool DirtiersFromJson(const nlohmann::json& j, BlockTraceHeader* h, std::string*
         !GetJsonField(item, "comm", &d.comm, err) ||
         !GetJsonField(item, "folios", &d.folios, err) ||
         !GetJsonField(item, "first_ns", &d.first_ns, err) ||
-        !GetJsonField(item, "last_ns", &d.last_ns, err) || d.pid <= 0) {
+        !GetJsonField(item, "last_ns", &d.last_ns, err) ||
+        !GetOptionalJsonField(item, "held_back_ns", &d.held_back_ns, err) || d.pid <= 0) {
       *err = "header dirtiers: " + (err->empty() ? std::string("expected objects") : *err);
       return false;
     }

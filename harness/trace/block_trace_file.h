@@ -67,6 +67,10 @@ struct BlockTraceDirtier {
   uint64_t folios = 0;
   uint64_t first_ns = 0;  ///< its first and last dirtying, since the start of the capture
   uint64_t last_ns = 0;
+  /// Between them, the time it was held back while its pages were written back (pauses of
+  /// 50 ms or more in its dirtying with a write of its pages queued: writeback_owners.h). A
+  /// writer held back is a closed loop on the disk: the scheduler under test sets its pace.
+  uint64_t held_back_ns = 0;
 
   bool operator==(const BlockTraceDirtier&) const = default;
 };

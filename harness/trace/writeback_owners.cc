@@ -14,7 +14,25 @@ namespace {
 struct DirtierCount {
   BlockTraceDirtier total;
   std::map<uint64_t, uint64_t> folios_by_inode;
+  std::vector<uint64_t> times;  // of each dirtying, in order
 };
+
+// A pause in dirtying this long or longer is one the writer may have been held in.
+constexpr uint64_t kHeldBackPauseNs = 50'000'000;
+
+// The pauses of kHeldBackPauseNs or more between two dirtyings (`dirtied`, in order) during
+// which a write of the writer's own pages was queued (`owned_writes`, sorted).
+uint64_t HeldBackNanoseconds(const std::vector<uint64_t>& dirtied,
+                             const std::vector<uint64_t>& owned_writes) {
+  uint64_t held = 0;
+  for (size_t i = 1; i < dirtied.size(); ++i) {
+    const uint64_t from = dirtied[i - 1], to = dirtied[i];
+    if (to - from < kHeldBackPauseNs) continue;
+    const auto write = std::upper_bound(owned_writes.begin(), owned_writes.end(), from);
+    if (write != owned_writes.end() && *write < to) held += to - from;
+  }
+  return held;
+}
 
 // The pid that dirtied most of each inode's folios (the lower pid of equals, for determinism).
 std::map<uint64_t, int32_t> MainDirtierByInode(const std::map<int32_t, DirtierCount>& dirtiers) {
@@ -78,6 +96,7 @@ void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, u
       if (c.total.comm == "<...>" && exec != exec_comm.end()) c.total.comm = exec->second;
       ++c.total.folios;
       c.total.last_ns = t;
+      c.times.push_back(t);
       ++c.folios_by_inode[e.ino];
     } else if (e.kind == TraceEventKind::kWritebackInodeStart) {
       writing_back[e.pid] = e.ino;
@@ -96,8 +115,15 @@ void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, u
     const auto owner = main_dirtier.find(ino->second);
     if (owner != main_dirtier.end()) r.owner = owner->second;
   }
+  std::map<int32_t, std::vector<uint64_t>> owned_writes;  // records are in time order
+  for (const BlockTraceRecord& r : *records) {
+    if (r.owner > 0) owned_writes[r.owner].push_back(r.time_ns);
+  }
   dirtiers->clear();
-  for (const auto& [pid, c] : counts) dirtiers->push_back(c.total);
+  for (auto& [pid, c] : counts) {
+    c.total.held_back_ns = HeldBackNanoseconds(c.times, owned_writes[pid]);
+    dirtiers->push_back(c.total);
+  }
   std::stable_sort(
       dirtiers->begin(), dirtiers->end(),
       [](const BlockTraceDirtier& a, const BlockTraceDirtier& b) { return a.folios > b.folios; });

@@ -29,7 +29,11 @@ std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
 /// the same `text`, times relative to `start_ns`) that a task queued while writing back an
 /// inode of disk major:minor: the pid that dirtied most of that inode's folios during the
 /// capture. Sets `dirtiers` to every process that dirtied folios of that disk, most folios
-/// first, named as the lines name them or, for "<...>", by the program it exec'd before. Lines
+/// first, named as the lines name them or, for "<...>", by the program it exec'd before, each
+/// with the time it was held back: the sum of its pauses of 50 ms or more between two
+/// dirtyings during which a write of its own pages was queued (dirty throttling, or a file
+/// system waiting for writeback, as ext4's delayed-allocation switch does on a small disk; a
+/// pause of the writer's own beside the flusher counts too, so it is an upper bound). Lines
 /// that are not writeback events of that disk or execs are skipped.
 void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
                         std::vector<BlockTraceRecord>* records,
