@@ -305,12 +305,12 @@ TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
     ExpectUsageError(args, c.needle);
     EXPECT_FALSE(std::filesystem::exists(out));
   }
-  // #45: refused in the suite's own checks, which come after the target's: --dir, and --lanes 2
-  // that refuses the run at the end of step 1 should the check go.
+  // #45: refused in the suite's own checks, after the target's: --dir, and --schedulers nosuch
+  // that refuses the run in step 1 should the check go.
   for (const auto& [option, needle] : std::vector<std::pair<std::string, std::string>>{
            {"none", "--load-size applies to a fio load"}, {"command", "not to --load command"}}) {
-    std::vector<std::string> args = {"run",   "command", "--dir",  dir_,   "--lanes",     "2",
-                                     "--out", out,       "--load", option, "--load-size", "5"};
+    std::vector<std::string> args = {"run",   "command", "--dir",  dir_,   "--schedulers", "nosuch",
+                                     "--out", out,       "--load", option, "--load-size",  "5"};
     if (option == "command") args.insert(args.end(), {"--load-command", "true"});
     args.insert(args.end(), {"--", "true"});
     ExpectUsageError(args, needle);
