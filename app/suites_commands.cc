@@ -1,6 +1,7 @@
 #include "app/suites_commands.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -73,6 +74,14 @@ bool CheckOutputOptions(const RunOptions& run, const FlagGiven& given, std::stri
                            " out for its default (see --help)");
     }
   }
+  // #45: a newline in a row label broke every table the run printed.
+  for (const auto& [flag, value] : {kNonEmpty[0], kNonEmpty[1]}) {
+    if (std::any_of(value->begin(), value->end(),
+                    [](char ch) { return std::iscntrl(static_cast<unsigned char>(ch)); })) {
+      return Fail(
+          err, std::string(flag) + ": a row label takes no control characters (newline, tab, …)");
+    }
+  }
   if (!run.history_db.empty() && !IsPostgresLocation(run.history_db) &&
       !CheckParentFolderExists("--db", run.history_db, err)) {
     return false;
@@ -95,6 +104,16 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
   for (const char* flag : {"--disk-set", "--keep-wbt", "--disk-trace"}) {
     if (scratch && given(flag)) {
       *err = std::string(flag) + " applies to an emulated disk (--emulated), not to --scratch";
+      return false;
+    }
+  }
+  // #45: without a target the run is on the suite's default emulated disk, made only as root;
+  // else on no emulated disk at all (`run tiobench --keep-wbt` made a scratch device as root).
+  const bool no_emulated = !dir && !scratch && !given("--emulated") &&
+                           (run.entry->defaults.emulated.empty() || !RunningAsRoot());
+  for (const char* flag : {"--disk-set", "--keep-wbt", "--disk-trace"}) {
+    if (no_emulated && given(flag)) {
+      *err = std::string(flag) + " applies to an emulated disk: give --emulated PROFILE";
       return false;
     }
   }

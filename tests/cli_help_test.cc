@@ -115,11 +115,11 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
   // A directory that is not there: should the check go, the run is still refused, in step 1.
   const std::string nowhere = "/nonexistent/elevbench";
   ExpectHelpUsageError({"run", "tiobench", "--seed", "-1", "--dir", nowhere},
-                       "--seed: expected 0 or more, not '-1'");
+                       "--seed: expected a whole number, 0 or more, not '-1'");
   ExpectHelpUsageError({"run", "tiobench", "--timeout", "-1", "--dir", nowhere},
                        "--timeout: expected 0 to 604800 seconds, not '-1'");
   ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
-                       "--block: expected 512 to 67108864 bytes, not '100'");
+                       "--block: expected a whole number from 512 to 67108864 bytes, not '100'");
 }
 
 // #45: tiobench's and run command's help states the limits the binary enforces, with units,
@@ -232,7 +232,7 @@ TEST(CliHelpTest, OneSpellingOfAFlagEverywhere) {
   ExpectHelpUsageError({"run", "tiobench", "--scratch", "512M", "--size", "1.5K"},
                        "--size: expected a whole number of MiB, not '1.5K'");
   ExpectHelpUsageError({"run", "nickbench", "--size", "2T", "--scratch", "1G"},
-                       "--size: expected 1 to 1048576 MiB, not '2097152'");
+                       "--size: expected a whole number from 1 to 1048576 MiB, not '2097152'");
 }
 
 // Every page's options name their values (FILE, LIST, N, …), never CLI11's "TEXT", and a

@@ -125,7 +125,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"probes", "--probes", "cat-during-lunch"}, "cat-during-lunch"},
       {{"probes", "--warmup", "-5"}, "warmup"},
       // #29: these reached the target step before.
-      {{"tiobench", "--random", "0"}, "--random: expected 1 or more operations, not '0'"},
+      {{"tiobench", "--random", "0"},
+       "--random: expected a whole number, 1 or more operations, not '0'"},
       {{"tiobench", "--random", "3", "--threads", "1,4"},
        "--random 3: fewer random operations than threads (4)"},
       {{"tiobench", "--device", "nosuchdisk0"}, "--device nosuchdisk0: no such disk"},
@@ -146,6 +147,19 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--fresh-fs"},
        "--fresh-fs: run replay works on a raw device, which has no filesystem to make again"},
       {{"contest", "--lanes", "x"}, "--lanes"},
+      // #45: NaN passed every range check, and a whole number's error named no whole number.
+      {{"tiobench", "--timeout", "nan"}, "--timeout: expected 0 to 604800 seconds, not 'nan'"},
+      {{"tiobench", "--timeout", "inf"}, "--timeout: expected 0 to 604800 seconds, not 'inf'"},
+      {{"tiobench", "--repetitions", "auto", "--ci-width", "nan"}, "--ci-width"},
+      {{"probes", "--warmup", "nan"}, "--warmup: expected 0 to 3600 seconds, not 'nan'"},
+      {{"visave", "--interval", "nan"}, "--interval"},
+      {{"visave", "--interval", "-inf"}, "--interval"},
+      {{"replay", "--trace", testing::TestDataPath("fixtures/trace/small.trace"), "--speed", "nan"},
+       "--speed"},
+      {{"tiobench", "--seed", "1.5"}, "--seed: expected a whole number, 0 or more, not '1.5'"},
+      {{"tiobench", "--size", "1e3"},
+       "--size: expected a whole number from 1 to 16777216 MiB, not '1e3'"},
+      {{"tiobench", "--identifier", "a\nb"}, "--identifier: a row label takes no control"},
   };
   for (const auto& c : kCases) {
     std::vector<std::string> args = {"run"};
@@ -189,6 +203,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--lanes", "0", "--emulated", "ide-2003"}, "--lanes: expected a number of lanes"},
       {{"--lanes", "2"}, "--lanes 2 needs --emulated"},
       {{"--lanes", "9999", "--emulated", "ide-2003"}, "--lanes 9999"},
+      // #45: with no target at all (as root: a scratch device); --lanes 2 refuses it otherwise.
+      {{"--keep-wbt", "--lanes", "2"}, "--keep-wbt applies to an emulated disk: give --emulated"},
   };
   for (const auto& c : kTargets) {
     std::vector<std::string> args = {"run", "tiobench"};
@@ -221,9 +237,13 @@ TEST_F(CliTest, NewcomerSlipsAreRefusedInOneLineBeforeAnythingIsCreated) {
       {{"tiobench", "--out", ""}, "--out: empty"},
       {{"post-2003", "--parts", "bogus"}, "--parts"},
       {{"tiobench", "--size", "99999999999999999999"},
-       "--size: expected 1 to 16777216 MiB, not '99999999999999999999'"},
-      {{"tiobench", "--size", "0"}, "--size: expected 1 to 16777216 MiB, not '0'"},
-      {{"tiobench", "--numruns", "0"}, "--numruns: expected 1 to 1000 runs, not '0'"},
+       "--size: expected a whole number from 1 to 16777216 MiB, not '99999999999999999999'"},
+      {{"tiobench", "--size", "0"},
+       "--size: expected a whole number from 1 to 16777216 MiB, not '0'"},
+      {{"tiobench", "--numruns", "0"},
+       "--numruns: expected a whole number from 1 to 1000 runs, not '0'"},
+      {{"tiobench", "--out", dir_},
+       "--out " + dir_ + " is a directory; give a file name such as " + dir_ + "/run.json"},
   };
   for (const auto& c : kCases) {
     std::vector<std::string> args = {"run"};
@@ -247,6 +267,9 @@ TEST_F(CliTest, NewcomerSlipsAreRefusedInOneLineBeforeAnythingIsCreated) {
                    "--device nosuchdisk0: no such disk");
   ExpectUsageError({"capture", "--scratch", "1G", "--out", missing + "/t.trace", "--", "true"},
                    "--out " + missing + "/t.trace: cannot write in " + missing);
+  ExpectUsageError({"capture", "--scratch", "1G", "--duration", "5", "--out", missing + "/t.trace",
+                    "--", "true"},
+                   "--duration applies to a capture of --device without a command");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(missing));
 }
@@ -280,6 +303,17 @@ TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
     args.insert(args.end(), c.program.begin(), c.program.end());
     SCOPED_TRACE(c.needle);
     ExpectUsageError(args, c.needle);
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  // #45: refused in the suite's own checks, after the target's: --dir, and --schedulers nosuch
+  // that refuses the run in step 1 should the check go.
+  for (const auto& [option, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"none", "--load-size applies to a fio load"}, {"command", "not to --load command"}}) {
+    std::vector<std::string> args = {"run",   "command", "--dir",  dir_,   "--schedulers", "nosuch",
+                                     "--out", out,       "--load", option, "--load-size",  "5"};
+    if (option == "command") args.insert(args.end(), {"--load-command", "true"});
+    args.insert(args.end(), {"--", "true"});
+    ExpectUsageError(args, needle);
     EXPECT_FALSE(std::filesystem::exists(out));
   }
 }

@@ -95,6 +95,11 @@ TEST_F(CompareCliTest, BadInputIsExitTwoWithOneLine) {
   expect_usage({base, "--between", "dl,nope"}, "no configuration 'nope'");
   expect_usage({base, base, "--metrics", "bogus"}, "no metric 'bogus'");
   expect_usage({base, base, "--alpha", "2"}, "--alpha");
+  // #45: NaN passed the range checks and turned a failing gate (1) or an unjudged one (3) into 0.
+  expect_usage({base, base, "--alpha", "nan"}, "--alpha: expected 1e-09 to 0.5, not 'nan'");
+  expect_usage({base, base, "--threshold", "nan"},
+               "--threshold: expected 0 to 1000000 %, not 'nan'");
+  expect_usage({base, base, "--threshold", "inf"}, "--threshold");
 }
 
 }  // namespace

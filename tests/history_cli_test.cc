@@ -159,8 +159,8 @@ TEST_F(HistoryCliTest, BadLimitsAndNamesAreRefusedInOneLine) {
   for (const char* last : {"0", "-1"}) {
     const CliResult r = Elevbench({"history", "--db", db_, "--last", last});
     EXPECT_EQ(r.exit_code, 2) << r.out;
-    EXPECT_EQ(r.err, std::string("elevbench: --last: expected 1 or more, not '") + last +
-                         "' (see --help)\n");
+    EXPECT_EQ(r.err, std::string("elevbench: --last: expected a whole number, 1 or more, not '") +
+                         last + "' (see --help)\n");
   }
   CliResult r = Elevbench({"history", "--db", db_, "--suite", "nosuch"});
   EXPECT_EQ(r.exit_code, 2) << r.out;

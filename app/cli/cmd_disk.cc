@@ -8,6 +8,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "harness/core/atomic_file.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
 #include "harness/disk/disk_profile_spec.h"
@@ -43,7 +44,8 @@ int DiskServeCommand(const DiskServeOptions& o) {
   d.mountpoint = o.mountpoint;
   d.trace_path = o.trace;
   std::string err;
-  if (!ResolveDiskProfile(o.profile, o.settings, TypedSetFlag(), &d.profile, &err)) {
+  if (!ResolveDiskProfile(o.profile, o.settings, TypedSetFlag(), &d.profile, &err) ||
+      (!o.trace.empty() && !CheckParentFolderExists("--disk-trace", o.trace, &err, "disk.trace"))) {
     PrintError(err);
     return kExitUsage;
   }

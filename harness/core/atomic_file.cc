@@ -12,8 +12,15 @@
 
 namespace elevbench {
 
-bool CheckParentFolderExists(const std::string& flag, const std::string& path, std::string* err) {
+bool CheckParentFolderExists(const std::string& flag, const std::string& path, std::string* err,
+                             const std::string& example) {
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    const std::string folder = path.ends_with('/') ? path.substr(0, path.size() - 1) : path;
+    *err =
+        flag + " " + path + " is a directory; give a file name such as " + folder + "/" + example;
+    return false;
+  }
   const std::filesystem::path folder = std::filesystem::absolute(path, ec).parent_path();
   if (!ec && std::filesystem::is_directory(folder, ec)) return true;
   *err = flag + " " + path + ": no folder " + folder.string() + " to write it in";

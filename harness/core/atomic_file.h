@@ -31,9 +31,12 @@ bool FsyncDirectory(const std::string& dir);
 /// Whether the folder a file named on the command line goes into exists (#45): "--out
 /// /nonexistent/dir/x.json" is refused up front, before a run makes anything, where it used to
 /// make the folder and run. `flag` names the option in the one-line *err ("--out X: no folder
-/// /nonexistent/dir to write it in"). Makes nothing.
+/// /nonexistent/dir to write it in"). A path that is a folder itself is refused too ("--out X is
+/// a directory; give a file name such as X/run.json", `example` the file name): a run made
+/// X.fio/ and then failed to write X. Makes nothing.
 [[nodiscard]] bool CheckParentFolderExists(const std::string& flag, const std::string& path,
-                                           std::string* err);
+                                           std::string* err,
+                                           const std::string& example = "run.json");
 
 /// Reads a whole file. err names the path and the errno text on failure.
 [[nodiscard]] bool ReadWholeFile(const std::string& path, std::string* content, std::string* err);

@@ -7,9 +7,11 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace elevbench {
@@ -31,17 +33,27 @@ inline std::string PlainLimitText(double min, double max, const std::string& uni
 
 /// A CLI11 check of [min, max] (`unit` in the words: "seconds", "MiB"), whose description is
 /// the limits' words and whose error is "expected <words>, not <value>".
+/// NaN is outside every range and an infinity outside every finite one (#45: "--alpha nan" passed
+/// `v < lo || v > hi` and turned a failing gate into a pass). An integer option's error says
+/// it takes a whole number ("expected a whole number from 0 to 10, not '1.5'"), where CLI11's
+/// conversion said only that '1.5' was no value it takes.
 template <typename T>
 CLI::Validator PlainRange(T min, T max, const std::string& unit = "") {
   const double lo = static_cast<double>(min), hi = static_cast<double>(max);
   const std::string words = PlainLimitText(lo, hi, unit);
+  std::string expected = words;
+  if constexpr (std::is_integral_v<T>) {
+    expected = (hi >= 1e18 ? "a whole number, " : "a whole number from ") + words;
+  }
   return CLI::Validator(
-      [lo, hi, words](std::string& value) -> std::string {
+      [lo, hi, expected](std::string& value) -> std::string {
         double v = 0;
-        if (!CLI::detail::lexical_cast(value, v) || v < lo || v > hi) {
-          return "expected " + words + ", not '" + value + "'";
+        bool ok = CLI::detail::lexical_cast(value, v) && v >= lo && v <= hi;
+        if constexpr (std::is_integral_v<T>) {
+          T whole{};
+          ok = ok && CLI::detail::lexical_cast(value, whole);
         }
-        return "";
+        return ok ? "" : "expected " + expected + ", not '" + value + "'";
       },
       words);
 }
@@ -90,7 +102,8 @@ inline CLI::Validator MiBSize() {
           return "expected MiB, or a size such as 64M or 1G, not '" + value + "'";
         }
         const double mib = number * static_cast<double>(1ull << (10 * power)) / 1024;
-        if (mib < 0 || mib != static_cast<double>(static_cast<uint64_t>(mib))) {
+        if (!std::isfinite(mib) || mib < 0 || mib >= 1.8e19 ||
+            mib != static_cast<double>(static_cast<uint64_t>(mib))) {
           return "expected a whole number of MiB, not '" + value + "'";
         }
         value = std::to_string(static_cast<uint64_t>(mib));

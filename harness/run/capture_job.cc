@@ -66,6 +66,12 @@ bool CaptureJob::Check(std::string* err) {
     *err = "--device needs --duration SECONDS or -- COMMAND ARGS";
     return false;
   }
+  if (!o.command.empty() && o.duration > 0) {  // #45: the trace lasts as long as the command
+    *err =
+        "--duration applies to a capture of --device without a command; with -- COMMAND the "
+        "trace lasts as long as the command runs";
+    return false;
+  }
   if (!o.setup.empty() && !t.device.empty()) {
     *err =
         "--setup needs a target elevbench makes (--emulated or --scratch): --device is only "

@@ -68,8 +68,10 @@ bool CheckFormatAndOut(const RunConfig& o, std::string* err) {
     *err = "unknown --format '" + o.format + "' (" + RunFormatChoices(o.formats) + ")";
     return false;
   }
-  return o.out.empty() ||
-         std::filesystem::path(o.out).lexically_normal().parent_path() == "results" ||
+  if (o.out.empty()) return true;
+  std::error_code ec;
+  return (std::filesystem::path(o.out).lexically_normal().parent_path() == "results" &&
+          !std::filesystem::is_directory(o.out, ec)) ||
          CheckParentFolderExists("--out", o.out, err);
 }
 
@@ -101,9 +103,22 @@ bool CheckEmulatedTarget(const RunConfig& o, TargetOptions* t, std::string* err)
   emu.overrides = o.disk_settings;
   emu.trace_path = o.disk_trace;
   emu.keep_wbt = o.keep_wbt;
+  // The disk's folder as --out's (#45: a missing one failed after the disk was built), and the
+  // profile as a whole (#45: rpm=30 passed here and was refused once the daemon started).
+  if (!o.disk_trace.empty() &&
+      !CheckParentFolderExists("--disk-trace", o.disk_trace, err, "disk.trace")) {
+    return false;
+  }
   DiskProfile probe;
-  return LookupDiskProfileWithOverrides(emu.profile_name, emu.overrides, "--disk-set: ", &probe,
-                                        err);
+  if (!LookupDiskProfileWithOverrides(emu.profile_name, emu.overrides, "--disk-set: ", &probe,
+                                      err)) {
+    return false;
+  }
+  if (!ValidateDiskProfile(probe, err)) {
+    *err = "--disk-set: " + *err;
+    return false;
+  }
+  return true;
 }
 
 // A suite on a raw device (replay): no --dir, no filesystem on the device elevbench makes, or

@@ -158,11 +158,12 @@ class CommandSuite : public Suite {
                     "A shell command (sh -c) run again and again as the load, in a directory of "
                     "its own on the target (implies --load command)")
         ->type_name("COMMAND");
-    cmd->add_option("--load-size", load_mb_,
-                    "MiB (2^20 bytes) of the file the load loops over (default 512)")
-        ->type_name("SIZE")
-        ->transform(MiBSize())
-        ->check(PlainRange(1, 1 << 20, "MiB"));
+    load_size_option_ =
+        cmd->add_option("--load-size", load_mb_,
+                        "MiB (2^20 bytes) of the file the load loops over (default 512)")
+            ->type_name("SIZE")
+            ->transform(MiBSize())
+            ->check(PlainRange(1, 1 << 20, "MiB"));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds the load runs before the program starts (default 5)")
         ->check(PlainRange(0.0, 3600.0, "seconds"));
@@ -195,6 +196,13 @@ class CommandSuite : public Suite {
     if (!load_command_.empty()) load_ = "command";
     if (load_ == "command" && TrimWhitespace(load_command_).empty()) {
       *err = "--load command needs the command: --load-command 'CMD'";
+      return false;
+    }
+    if (load_size_option_->count() > 0 && !FioLoad()) {  // #45: passed over silently
+      *err =
+          "--load-size applies to a fio load (--load seq-write, seq-read or rand-read), not "
+          "to --load " +
+          load_;
       return false;
     }
     if (argv_[0].find('/') == std::string::npos && !CommandInPath(argv_[0])) {
@@ -484,6 +492,7 @@ class CommandSuite : public Suite {
   std::string load_ = "none";
   std::string load_command_;
   int64_t load_mb_ = 512;
+  CLI::Option* load_size_option_ = nullptr;  // whether --load-size was given
   double warmup_seconds_ = 5;
   int64_t space_mb_ = 256;
   std::string directory_;
