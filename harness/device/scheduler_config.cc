@@ -272,9 +272,11 @@ std::string JoinNames(const std::vector<WholeNumberRange>& ranges) {
 // Refuses a tunable `scheduler` does not have, or a value its kernel would not keep as given.
 bool CheckTunables(const SchedulerConfig& c, const std::vector<WholeNumberRange>& known,
                    std::string* err) {
-  for (const auto& [name, value] : c.tunables) {
+  for (const auto& tunable : c.tunables) {
+    const std::string& name = tunable.first;
+    const std::string& value = tunable.second;
     const auto range = std::find_if(known.begin(), known.end(),
-                                    [&](const WholeNumberRange& r) { return name == r.name; });
+                                    [&name](const WholeNumberRange& r) { return name == r.name; });
     if (range == known.end()) {
       *err = c.scheduler + " has no tunable '" + name + "' (" + JoinNames(known) + ")";
       return false;
