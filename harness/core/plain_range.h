@@ -41,10 +41,9 @@ template <typename T>
 CLI::Validator PlainRange(T min, T max, const std::string& unit = "") {
   const double lo = static_cast<double>(min), hi = static_cast<double>(max);
   const std::string words = PlainLimitText(lo, hi, unit);
-  std::string expected = words;
-  if constexpr (std::is_integral_v<T>) {
-    expected = (hi >= 1e18 ? "a whole number, " : "a whole number from ") + words;
-  }
+  const std::string expected =
+      std::is_integral_v<T> ? (hi >= 1e18 ? "a whole number, " : "a whole number from ") + words
+                            : words;
   return CLI::Validator(
       [lo, hi, expected](std::string& value) -> std::string {
         double v = 0;
