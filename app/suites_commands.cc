@@ -10,7 +10,6 @@
 #include "harness/core/error.h"
 #include "harness/core/parallel_for.h"
 #include "harness/core/strings.h"
-#include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/disk/disk_model.h"
 #include "harness/history/history_store.h"
@@ -128,17 +127,7 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
            " needs a limit of more than 0 seconds (without --timeout: 20 minutes)";
     return false;
   }
-  // #45: flags that cannot apply are refused, not passed over. Without root a device cannot be
-  // made: running instead on the current directory's disk would write where nobody asked (a
-  // suite's default --emulated still falls back, with a notice).
-  for (const char* flag : {"--emulated", "--scratch"}) {
-    if (given(flag) && !RunningAsRoot()) {
-      *err = std::string(flag) + " needs root (elevbench makes the device, a loop device" +
-             (flag == std::string("--emulated") ? " over its FUSE disk model" : "") +
-             "); run as root, or give --dir DIR to run on DIR's disk as it is";
-      return false;
-    }
-  }
+  // #45: flags that cannot apply are refused, not passed over.
   if (given("--no-history") && given("--db")) {
     *err = "--db names the history to record the run in, --no-history records it nowhere: give one";
     return false;
