@@ -56,17 +56,39 @@ std::string RenderProcessRows(const std::vector<ReplayProcessSummary>& rows, boo
                     " each; latency of every bio as the kernel traced it, in ms; its span, first "
                     "bio queued to last completed, mean of the cells):\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8s %8s %8s %8s %12s %8s\n", "Process",
-                "Configuration", "Dir", "Engine", "Bios", "p50", "p99", "p99.9",
-                dependent ? "its own p99" : "fio clat p99", "Span s");
+  std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-8s %-16s %8s %8s %8s %8s %12s %8s\n",
+                "Process", "Configuration", "Dir", "Engine", "Replayed as", "Bios", "p50", "p99",
+                "p99.9", dependent ? "its own p99" : "fio clat p99", "Span s");
   out += line;
   for (const ReplayProcessSummary& r : rows) {
     char span[32] = "-";
     if (r.span_seconds >= 0) std::snprintf(span, sizeof span, "%.3f", r.span_seconds);
-    std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-7s %8llu %8s %8s %8s %12.2f %8s\n",
+    std::snprintf(line, sizeof line, "%-24s %-20s %-6s %-8s %-16s %8llu %8s %8s %8s %12.2f %8s\n",
                   r.job.c_str(), r.configuration.c_str(), r.direction.c_str(), r.engine.c_str(),
-                  static_cast<unsigned long long>(r.latency.count()), Ms(r.latency, 50).c_str(),
-                  Ms(r.latency, 99).c_str(), Ms(r.latency, 99.9).c_str(), r.fio_p99_ms, span);
+                  r.replayed_as.c_str(), static_cast<unsigned long long>(r.latency.count()),
+                  Ms(r.latency, 50).c_str(), Ms(r.latency, 99).c_str(), Ms(r.latency, 99.9).c_str(),
+                  r.fio_p99_ms, span);
+    out += line;
+  }
+  return out;
+}
+
+// The buffered writers' lines (ReplayWriterSummary): what each wrote through the page cache in
+// each configuration against its pages in the trace; "" when there were none.
+std::string RenderWriterRows(const std::vector<ReplayWriterSummary>& rows) {
+  if (rows.empty()) return "";
+  std::string out =
+      "Buffered writers (held back in the capture: written through the target's page cache as "
+      "fast as the kernel let them, MB = 2^20 bytes, means of the cells):\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-24s %-20s %-22s %10s %10s %9s\n", "Process", "Configuration",
+                "Wrote", "MB", "Trace MB", "Seconds");
+  out += line;
+  for (const ReplayWriterSummary& w : rows) {
+    std::snprintf(
+        line, sizeof line, "%-24s %-20s %-22s %10.1f %10.1f %9.3f\n", w.job.c_str(),
+        w.configuration.c_str(), w.until_readers_end ? "until the readers ended" : "its volume",
+        w.written_bytes / 1048576.0, static_cast<double>(w.trace_bytes) / 1048576.0, w.seconds);
     out += line;
   }
   return out;
@@ -120,6 +142,11 @@ std::string CheckLine(const std::vector<ReplayRecord>& records, const ReplaySumm
             std::to_string(r.processes.size()) + " processes; offsets " + r.mapping;
     if (r.added_syncs > 0) line += "; " + std::to_string(r.added_syncs) + " preflushes as fsync";
     if (r.fua_writes > 0) line += "; " + std::to_string(r.fua_writes) + " FUA writes as plain";
+    if (summary.buffered_ops > 0) {
+      line += "; " + std::to_string(summary.buffered_ops) + " bios (" +
+              std::to_string(summary.buffered_bytes) +
+              " bytes) of buffered writers' pages replayed as their writes";
+    }
     if (r.fio_bytes != r.replayed_bytes) {
       line += std::string(dependent ? "; the engine" : "; fio") + " itself counted " +
               std::to_string(r.fio_bytes) + " bytes";
@@ -169,7 +196,9 @@ bool RenderReplayReport(const ResultsDocument& doc, const std::string& format, s
     std::snprintf(line, sizeof line, "%-24s failed\n", identifier.c_str());
     out += line;
   }
+  const std::string writers = RenderWriterRows(summary.writers);
   *text = out + "\n" + RenderProcessRows(summary.processes, DependentReplayer(doc)) + "\n" +
+          (writers.empty() ? "" : writers + "\n") +
           CheckLine(records, summary, DependentReplayer(doc));
   return true;
 }

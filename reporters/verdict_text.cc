@@ -259,8 +259,9 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
 
 std::string RenderVerdictText(const VerdictBlock& block) {
   std::string text = "\n" + VerdictHeading(block) + "\n";
-  if (block.lines.empty()) return text + "No headline metric was measured.\n";
+  if (block.lines.empty()) text += "No headline metric was measured.\n";
   for (const VerdictLine& line : block.lines) text += VerdictLineText(block, line) + "\n";
+  for (const std::string& caution : block.cautions) text += "Caution: " + caution + "\n";
   return text;
 }
 
@@ -279,6 +280,8 @@ void VerdictSectionsOf(const std::vector<NamedResults>& files, std::string* head
     if (block.lines.empty()) section.lines.push_back("No headline metric was measured.");
     for (const VerdictLine& line : block.lines)
       section.lines.push_back(VerdictLineText(block, line));
+    for (const std::string& caution : block.cautions)
+      section.lines.push_back("Caution: " + caution);
     sections->push_back(std::move(section));
   }
 }

@@ -42,29 +42,27 @@ ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64
   r.lag_p99_ms = 12;
   r.keeps_time = true;
   r.mapping = "as recorded";
-  ReplayProcess cat{42,
-                    "cat",
-                    "psync",
-                    100,
-                    1.5,
-                    -1,
-                    0.6,
-                    static_cast<double>(read_ms) / 10,
-                    {},
-                    {},
-                    MakeJobResult("p42_cat", true, 100, read_ms)};
+  // How each was replayed: the reader after its dependencies, the flusher at its times.
+  ReplayProcess cat;
+  cat.pid = 42;
+  cat.comm = "cat";
+  cat.ioengine = "psync";
+  cat.replayed_as = "dependencies";
+  cat.trace_ops = 100;
+  cat.first_lag_ms = 1.5;
+  cat.trace_span_seconds = 0.6;
+  cat.replay_span_seconds = static_cast<double>(read_ms) / 10;
+  cat.job = MakeJobResult("p42_cat", true, 100, read_ms);
   cat.kernel_read.Record(read_ms * 1000000, 100);
-  ReplayProcess flusher{7,
-                        "kworker/u8:2",
-                        "libaio",
-                        200,
-                        0.2,
-                        -1,
-                        0.9,
-                        -1,
-                        {},
-                        {},
-                        MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10)};
+  ReplayProcess flusher;
+  flusher.pid = 7;
+  flusher.comm = "kworker/u8:2";
+  flusher.ioengine = "libaio";
+  flusher.replayed_as = "recorded_times";
+  flusher.trace_ops = 200;
+  flusher.first_lag_ms = 0.2;
+  flusher.trace_span_seconds = 0.9;
+  flusher.job = MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10);
   flusher.kernel_write.Record(write_ms * 1000000, 200);
   r.processes = {cat, flusher};
   return r;
@@ -133,6 +131,51 @@ TEST(ReplayTextTest, TheReportSaysTheDependentReplayerRan) {
   EXPECT_NE(tables.find("Per process (one engine thread each;"), std::string::npos) << tables;
   EXPECT_NE(tables.find("2 engine threads for 2 processes"), std::string::npos) << tables;
   EXPECT_EQ(tables.find("fio"), std::string::npos) << tables;
+}
+
+// #44 §2: a held-back writer replayed as a buffered writer has its row (how it was replayed,
+// its own writes' times), the table of what it wrote, and its pages in the account; a
+// caution of the suite's ends the verdict.
+TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
+  ResultsDocument doc = ReplayDocument();
+  doc.parameters["replayer"] = "dependent";
+  doc.parameters["verdict_cautions"] = {"a caution the suite wrote"};
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    nlohmann::json& record = doc.records[i];
+    record["trace_ops"] = 310;
+    record["trace_bytes"] = 300 * 4096 + (10 << 20);
+    record["buffered_ops"] = 10;
+    record["buffered_bytes"] = 10 << 20;
+    ReplayProcess dd;
+    dd.pid = 50;
+    dd.comm = "dd";
+    dd.ioengine = "buffered";
+    dd.replayed_as = "buffered_writer";
+    dd.until_readers_end = true;
+    dd.trace_ops = 10;
+    dd.trace_bytes = 10 << 20;
+    dd.replay_span_seconds = 2.0 + static_cast<double>(i % 2);
+    dd.job = MakeJobResult("p50_dd", false, 12 + static_cast<uint64_t>(i % 2) * 4, 40);
+    dd.job.write.bytes = dd.job.write.ios << 20;
+    dd.job.write.runtime_seconds = dd.replay_span_seconds;
+    dd.job.sync_ios = 1;
+    ReplayRecord holder;  // the process's JSON as a record writes it
+    holder.processes = {dd};
+    record["processes"].push_back(ReplayRecordToJson(holder)["processes"][0]);
+  }
+  std::string tables, err;
+  ASSERT_TRUE(RenderReplayReport(doc, "table", &tables, &err)) << err;
+  EXPECT_NE(tables.find("replayed every bio and byte in all 8 cells\n"), std::string::npos)
+      << tables;
+  EXPECT_NE(tables.find("10 bios (10485760 bytes) of buffered writers' pages replayed as their "
+                        "writes"),
+            std::string::npos)
+      << tables;
+  EXPECT_NE(tables.find("until the readers ended"), std::string::npos) << tables;
+  testing::ExpectPrintedMatchesGolden("replay_report_buffered.txt", doc, "table", tables);
+  std::string text;
+  ASSERT_TRUE(RenderResults(doc, "table", ReportOptions{}, &text, &err)) << err;
+  EXPECT_NE(text.find("\nCaution: a caution the suite wrote\n"), std::string::npos) << text;
 }
 
 TEST(ReplayTextTest, RecordsRoundTripAndMeasureReadAndWriteP99AsHeadlines) {

@@ -210,7 +210,8 @@ namespace {
 bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
                       std::string* kernel, std::string* config) {
   for (const std::string& k : kernels) {
-    if (label.size() > k.size() + 1 && label.compare(0, k.size(), k) == 0 && label[k.size()] == '-') {
+    if (label.size() > k.size() + 1 && label.compare(0, k.size(), k) == 0 &&
+        label[k.size()] == '-') {
       *kernel = k;
       *config = label.substr(k.size() + 1);
       return true;
@@ -268,6 +269,12 @@ VerdictBlock ComputeVerdict(const ResultsDocument& doc,
   VerdictBlock block;
   block.suite = doc.suite;
   block.settings = settings;
+  const auto cautions = doc.parameters.find("verdict_cautions");
+  if (cautions != doc.parameters.end() && cautions->is_array()) {
+    for (const nlohmann::json& c : *cautions) {
+      if (c.is_string()) block.cautions.push_back(c.get<std::string>());
+    }
+  }
   const std::vector<std::string> kernels = KernelRowsOf(doc);
   for (const VerdictRowKey& key : order) {
     std::vector<std::pair<std::string, std::vector<const MetricRow*>>> lines;

@@ -106,6 +106,10 @@ struct VerdictBlock {
   std::string suite;  ///< the document's
   VerdictSettings settings;
   std::vector<VerdictLine> lines;  ///< headline rows in table order
+  /// What the document's suite says a reader must know before trusting a ranking (the
+  /// document's parameters.verdict_cautions, one line each: a replay's writer replayed at a
+  /// pace the scheduler under test would have changed). Printed after the lines as "Caution:".
+  std::vector<std::string> cautions;
 };
 
 /// The kernels' row labels of a document of `run --kernels` (its context.kernels), in order;

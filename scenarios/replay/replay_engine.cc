@@ -23,6 +23,7 @@
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/plain_range.h"
+#include "scenarios/replay/replay_buffered_writer.h"
 #include "scenarios/replay/replay_completions.h"
 
 namespace elevbench {
@@ -325,6 +326,11 @@ bool OpenTarget(const ReplayEngineInput& input, int* fd, std::string* err) {
     return false;
   }
   for (const ReplayEngineJob& job : input.jobs) {
+    if (job.buffered && !input.writes) {
+      *err = job.name + ": a buffered writer on a read-only replay";
+      close(*fd);
+      return false;
+    }
     for (size_t i = 0; i < job.steps.size(); ++i) {
       const ReplayStep& s = job.steps[i];
       const bool data = s.op != BlockTraceOp::kFlush;
@@ -358,17 +364,44 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     close(fd);
     return false;
   }
+  // Jobs with reads: a buffered writer that wrote until the readers ended stops when they have.
+  std::atomic<int> readers_left{0};
+  std::vector<char> reader(input.jobs.size(), 0);
+  for (size_t j = 0; j < input.jobs.size(); ++j) {
+    const auto& steps = input.jobs[j].steps;
+    reader[j] = std::any_of(steps.begin(), steps.end(),
+                            [](const ReplayStep& s) { return s.op == BlockTraceOp::kRead; });
+    readers_left += reader[j];
+  }
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
     replayers.push_back(std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j), fd,
                                                       start, deadline, &abort, &completions));
   }
+  const BufferedWriterContext writer_context{input.device, start, deadline, &abort, &readers_left};
   std::vector<std::thread> threads;
   std::vector<char> ok(replayers.size(), 0);
+  std::vector<JobResult> results(replayers.size());
+  std::vector<std::string> errors(replayers.size());
+  std::vector<int64_t> last_done(replayers.size(), start);
   for (size_t i = 0; i < replayers.size(); ++i) {
     threads.emplace_back([&, i] {
-      pthread_setname_np(pthread_self(), input.jobs[i].name.substr(0, 15).c_str());
-      ok[i] = replayers[i]->Run() ? 1 : 0;
+      const ReplayEngineJob& job = input.jobs[i];
+      pthread_setname_np(pthread_self(), job.name.substr(0, 15).c_str());
+      if (job.buffered) {
+        ok[i] = RunBufferedWriter(job.name, *job.buffered, writer_context, &results[i],
+                                  &last_done[i], &errors[i]);
+        if (!ok[i]) {
+          abort.store(true);
+          completions.WakeAll();
+        }
+      } else {
+        ok[i] = replayers[i]->Run() ? 1 : 0;
+        results[i] = replayers[i]->result;
+        errors[i] = replayers[i]->err;
+        last_done[i] = replayers[i]->last_done_ns();
+      }
+      if (reader[i]) --readers_left;
     });
   }
   for (std::thread& t : threads) t.join();
@@ -378,10 +411,10 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
   std::string first_err;
   for (size_t i = 0; i < replayers.size(); ++i) {
     // The failure that stopped the others is the cause.
-    const bool cause = replayers[i]->err.find("another job failed") == std::string::npos;
-    if (!ok[i] && (first_err.empty() || cause)) first_err = replayers[i]->err;
-    out.jobs.push_back(replayers[i]->result);
-    last = std::max(last, replayers[i]->last_done_ns());
+    const bool cause = errors[i].find("another job failed") == std::string::npos;
+    if (!ok[i] && (first_err.empty() || cause)) first_err = errors[i];
+    out.jobs.push_back(results[i]);
+    last = std::max(last, last_done[i]);
   }
   if (std::find(ok.begin(), ok.end(), 0) != ok.end()) {
     *err = first_err;

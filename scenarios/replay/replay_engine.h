@@ -15,7 +15,10 @@
 //     span 1.80× the capture's (requests reached the disk in another order). One worker
 //     blocking in order is what libaio's io_submit does in fio's job.
 //   * O_DIRECT on the input's device, which must be a block device; every step must lie inside
-//     it. Nothing else is opened for writing.
+//     it. Nothing else is opened for writing. A buffered writer's job (ReplayEngineJob::buffered)
+//     is a thread of its own that writes through the same device's page cache
+//     (replay_buffered_writer.h); one that writes until the readers end stops when every job
+//     with a read step has ended.
 //   * A step after_previous is submitted its think time after the step before it completed in
 //     this replay; a step with after_job its think time after that job's step completed (the
 //     completion that woke it in the capture, another thread's: replay_completions.h); any

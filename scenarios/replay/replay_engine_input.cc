@@ -66,6 +66,35 @@ bool AwaitedStepsExist(const ReplayEngineInput& input, std::string* err) {
   return true;
 }
 
+json BufferedToJson(const ReplayBufferedWriter& w) {
+  json extents = json::array();
+  for (const auto& [offset, bytes] : w.extents) extents.push_back(json::array({offset, bytes}));
+  return {{"start_us", w.start_us},
+          {"bytes", w.bytes},
+          {"until_readers_end", w.until_readers_end},
+          {"extents", std::move(extents)}};
+}
+
+bool BufferedFromJson(const json& j, ReplayBufferedWriter* w, std::string* err) {
+  if (!j.is_object() || !GetJsonField(j, "start_us", &w->start_us, err) ||
+      !GetJsonField(j, "bytes", &w->bytes, err) ||
+      !GetJsonField(j, "until_readers_end", &w->until_readers_end, err)) {
+    if (!j.is_object()) *err = "expected an object";
+    *err = "buffered: " + *err;
+    return false;
+  }
+  const auto extents = j.find("extents");
+  bool ok = extents != j.end() && extents->is_array() && !extents->empty();
+  for (size_t i = 0; ok && i < extents->size(); ++i) {
+    const json& e = (*extents)[i];
+    ok = e.is_array() && e.size() == 2 && e[0].is_number_integer() && e[1].is_number_integer() &&
+         e[0].get<int64_t>() >= 0 && e[1].get<int64_t>() > 0;
+    if (ok) w->extents.emplace_back(e[0].get<uint64_t>(), e[1].get<uint64_t>());
+  }
+  if (!ok) *err = "buffered.extents: expected [[offset, bytes > 0], ...], at least one";
+  return ok;
+}
+
 bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
   if (!j.is_object() || !GetJsonField(j, "name", &job->name, err) ||
       !GetJsonField(j, "depth", &job->depth, err)) {
@@ -88,6 +117,15 @@ bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
       return false;
     }
   }
+  const auto buffered = j.find("buffered");
+  if (buffered != j.end()) {
+    job->buffered.emplace();
+    if (!BufferedFromJson(*buffered, &*job->buffered, err)) return false;
+    if (!job->steps.empty()) {
+      *err = "a buffered writer has no steps";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -98,7 +136,9 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
   ReplayEngineInput input;
   input.device = device;
   input.writes = writes;
-  for (const ReplayJob& job : plan.jobs) input.jobs.push_back({job.name, job.iodepth, job.steps});
+  for (const ReplayJob& job : plan.jobs) {
+    input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered});
+  }
   return input;
 }
 
@@ -116,6 +156,7 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
       steps.push_back(std::move(step));
     }
     jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
+    if (job.buffered) jobs.back()["buffered"] = BufferedToJson(*job.buffered);
   }
   return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
 }

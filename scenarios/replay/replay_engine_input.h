@@ -18,6 +18,8 @@ struct ReplayEngineJob {
   std::string name;    ///< the fio job's name ("p42_cat"), the result's JobResult::name
   uint32_t depth = 1;  ///< the most I/Os in flight at once (ReplayJob::iodepth)
   std::vector<ReplayStep> steps;
+  /// Set for a buffered writer (replay_plan.h): no steps; written through the page cache.
+  std::optional<ReplayBufferedWriter> buffered;
   bool operator==(const ReplayEngineJob&) const = default;
 };
 
@@ -38,6 +40,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
 /// {"device", "writes", "jobs": [{"name", "depth", "steps": [[OP, OFFSET, BYTES, AFTER, US]]}]}
 /// with OP one of "read", "write", "trim", "flush" and AFTER 0 or 1 (ReplayStep); a step that
 /// waits for another completion (ReplayStep::after_job) is [OP, OFFSET, BYTES, 0, US, JOB, STEP].
+/// A buffered writer's job has no steps and "buffered": {"start_us", "bytes",
+/// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}.
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 /// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
 /// also for a step waiting for a step that does not exist or, in its own job, is not before it.

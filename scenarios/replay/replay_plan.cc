@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "scenarios/replay/replay_ios.h"
@@ -192,6 +193,64 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
   return median / 1e6;
 }
 
+// The held-back dirtiers of a version 2 trace that own writes in it, by pid: the processes
+// replayed as buffered writers (ReplayBufferedWriter).
+std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace) {
+  std::map<int32_t, const BlockTraceDirtier*> held_back, owning;
+  if (!trace.header.writeback_traced) return owning;
+  for (const BlockTraceDirtier& d : trace.header.dirtiers) {
+    if (d.held_back_ns > 0) held_back[d.pid] = &d;
+  }
+  for (const BlockTraceRecord& r : trace.records) {
+    const auto it = held_back.find(r.owner);
+    if (r.owner > 0 && r.op == BlockTraceOp::kWrite && it != held_back.end()) owning.insert(*it);
+  }
+  return owning;
+}
+
+// When the trace's last read was queued; -1 without reads.
+int64_t LastReadNs(const BlockTrace& trace) {
+  int64_t last = -1;
+  for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kRead) last = static_cast<int64_t>(r.time_ns);
+  }
+  return last;
+}
+
+// The job of buffered writer `d` from the trace's writes of its pages (`owned`, in time order).
+ReplayJob BuildWriterJob(const BlockTraceDirtier& d,
+                         const std::vector<const BlockTraceRecord*>& owned, const ReplayMapping& m,
+                         const ReplayOptions& o, int64_t last_read_ns) {
+  ReplayJob job;
+  job.pid = d.pid;
+  job.comm = d.comm;
+  job.name = JobName(d.pid, d.comm);
+  job.ioengine = "buffered";
+  job.writes = true;
+  ReplayBufferedWriter w;
+  w.start_us = o.no_stall ? 0 : ScheduledUs(d.first_ns, o);
+  KernelSpan span;
+  span.first_ns = d.first_ns;
+  for (const BlockTraceRecord* r : owned) {
+    const uint64_t offset = MappedOffset(m, r->sector, r->sectors);
+    const uint64_t len = static_cast<uint64_t>(r->sectors) * kSectorBytes;
+    if (!w.extents.empty() && w.extents.back().first + w.extents.back().second == offset) {
+      w.extents.back().second += len;
+    } else {
+      w.extents.emplace_back(offset, len);
+    }
+    w.bytes += len;
+    ++job.ops;
+    span.Add(*r);
+  }
+  job.bytes = w.bytes;
+  w.until_readers_end = last_read_ns >= 0 &&
+                        d.last_ns + kReplayWriterOpenEndNs >= static_cast<uint64_t>(last_read_ns);
+  job.trace_span_seconds = span.Seconds() / o.speed;
+  job.buffered = std::move(w);
+  return job;
+}
+
 }  // namespace
 
 const char* IologAction(BlockTraceOp op) {
@@ -256,9 +315,19 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   }
   ReplayPlan p;
   if (!MapReplayOffsets(trace, target_bytes, o.fit, &p.mapping, err)) return false;
-  std::map<int32_t, std::vector<const BlockTraceRecord*>> by_pid;
+  const auto writers =
+      o.buffered_writers ? HeldBackWriters(trace) : std::map<int32_t, const BlockTraceDirtier*>{};
+  std::map<int32_t, std::vector<const BlockTraceRecord*>> by_pid, owned;
   std::vector<int32_t> order;  // pids by first record
   for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kWrite && writers.count(r.owner) > 0) {
+      owned[r.owner].push_back(&r);
+      ++p.trace_ops;
+      p.trace_bytes += static_cast<uint64_t>(r.sectors) * kSectorBytes;
+      ++p.buffered_ops;
+      p.buffered_bytes += static_cast<uint64_t>(r.sectors) * kSectorBytes;
+      continue;
+    }
     auto& list = by_pid[r.pid];
     if (list.empty()) order.push_back(r.pid);
     list.push_back(&r);
@@ -282,6 +351,12 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     for (const BlockTraceRecord* r : by_pid[pid]) span.Add(*r);
     p.jobs.back().trace_span_seconds = span.Seconds() / o.speed;
   }
+  // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
+  for (const auto& [pid, dirtier] : writers) {
+    p.jobs.push_back(BuildWriterJob(*dirtier, owned[pid], p.mapping, o, LastReadNs(trace)));
+    // A writer with bios of its own as well (a reader too) keeps both jobs, apart by name.
+    if (by_pid.count(pid) > 0) p.jobs.back().name += "_pagecache";
+  }
   std::stable_sort(
       p.scheduled.begin(), p.scheduled.end(),
       [](const ReplayScheduled& a, const ReplayScheduled& b) { return a.time_us < b.time_us; });
@@ -289,6 +364,36 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   p.trace_span_seconds = KernelSpanSeconds(trace.records) / o.speed;
   *plan = std::move(p);
   return true;
+}
+
+bool HasBufferedWriters(const BlockTrace& trace) { return !HeldBackWriters(trace).empty(); }
+
+std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOptions& o) {
+  std::vector<std::string> cautions;
+  if (!trace.header.writeback_traced) {
+    uint64_t async_writes = 0;
+    for (const BlockTraceRecord& r : trace.records) {
+      if (r.op == BlockTraceOp::kWrite && !(r.flags & kTraceSync)) ++async_writes;
+    }
+    if (async_writes > 0) {
+      cautions.push_back(
+          "a version 1 trace does not say whose pages its " + std::to_string(async_writes) +
+          " writeback writes (writes without REQ_SYNC) were: they are replayed at the capture's "
+          "pace, so a buffered writer that the scheduler would have sped up or held back is not "
+          "(a capture by this elevbench writes version 2, which says)");
+    }
+    return cautions;
+  }
+  if (o.buffered_writers) return cautions;
+  for (const auto& [pid, d] : HeldBackWriters(trace)) {
+    char held[32];
+    std::snprintf(held, sizeof held, "%.3f", static_cast<double>(d->held_back_ns) / 1e9);
+    cautions.push_back(d->comm + " (pid " + std::to_string(pid) + ") was held back " + held +
+                       " s by writeback in the capture, a writer whose pace the scheduler sets, "
+                       "but --replayer fio replays its pages as the flusher's bios at their "
+                       "recorded times (the dependent replayer replays it as a buffered writer)");
+  }
+  return cautions;
 }
 
 }  // namespace elevbench

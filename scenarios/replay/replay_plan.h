@@ -32,7 +32,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/trace/block_trace_file.h"
@@ -50,6 +52,10 @@ struct ReplayOptions {
   double speed = 1;       ///< time scale: 2 = twice as fast
   bool no_stall = false;  ///< as fast as possible, in order (fio's replay_no_stall)
   ReplayFit fit = ReplayFit::kAuto;
+  /// Replay each held-back buffered writer of a version 2 trace as a buffered writer
+  /// (ReplayBufferedWriter), not as the flusher's bios at their times. Only the dependent
+  /// replayer can: fio's iolog has no page cache.
+  bool buffered_writers = false;
 };
 
 /// How the offsets were mapped (for the cell's record and docs).
@@ -81,6 +87,33 @@ struct ReplayStep {
   bool operator==(const ReplayStep&) const = default;
 };
 
+/// A process the capture saw dirty pages and be held back while they were written back
+/// (BlockTraceDirtier::held_back_ns > 0, a version 2 trace): a closed loop on the disk, whose
+/// pace the scheduler under test sets (docs/replay.md §3, "Buffered writers"). It is replayed by
+/// writing through the target's page cache (a buffered pwrite to the block device, no
+/// O_DIRECT) as fast as the kernel lets it, so that dirty throttling, the flusher and the
+/// scheduler decide its pace as they did for real; the trace's writes of its pages (the
+/// flusher's, a sync's: `owner`) are not replayed as bios of their own.
+struct ReplayBufferedWriter {
+  uint64_t start_us = 0;  ///< its first dirtying, after --speed
+  /// Bytes to write: those of the trace's writes of its pages. With until_readers_end it
+  /// writes on past them (sequentially after its last extent) until the readers have ended.
+  uint64_t bytes = 0;
+  /// It was still dirtying when the trace's last read was queued (within
+  /// kReplayWriterOpenEndNs): it wrote for as long as the others ran (a writer killed or
+  /// stopped beside them), so its volume was set by the scheduler, not by itself. It writes
+  /// until every job with reads has ended.
+  bool until_readers_end = false;
+  /// Where: the target's extents of the trace's writes of its pages, in the order they were
+  /// written back, contiguous ones merged: {offset, bytes}.
+  std::vector<std::pair<uint64_t, uint64_t>> extents;
+  bool operator==(const ReplayBufferedWriter&) const = default;
+};
+
+/// A buffered writer whose last dirtying came at most this long before the trace's last read
+/// was queued is taken to have written until the readers ended (until_readers_end).
+inline constexpr uint64_t kReplayWriterOpenEndNs = 1000000000;
+
 /// One fio job: one traced process.
 struct ReplayJob {
   std::string name;  ///< fio job name "p<pid>_<comm>"
@@ -110,6 +143,9 @@ struct ReplayJob {
   std::vector<ReplayStep> steps;
   uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)
   uint64_t woken_ios = 0;      ///< of those, ios timed after another I/O's than the predecessor's
+  /// Set for a process replayed as a buffered writer (ReplayOptions::buffered_writers): its
+  /// steps and iolog are then empty, ops and bytes are the trace's writes of its pages.
+  std::optional<ReplayBufferedWriter> buffered;
 };
 
 /// The scheduled issue time of one data bio or flush on the target, for the lag.
@@ -130,6 +166,10 @@ struct ReplayPlan {
   std::vector<ReplayScheduled> scheduled;  ///< every I/O fio issues, in time order
   uint64_t trace_ops = 0;
   uint64_t trace_bytes = 0;
+  /// Of those, the bios (and bytes) that wrote a buffered writer's pages, replayed as its
+  /// writes through the page cache rather than as bios (ReplayJob::buffered).
+  uint64_t buffered_ops = 0;
+  uint64_t buffered_bytes = 0;
   double duration_seconds = 0;  ///< the trace's duration after speed scaling
   /// From the trace's first bio queued to its last completed (the traced kernel's view, as a
   /// replay's replay_seconds is), after speed scaling; 0 for a trace without timed bios.
@@ -169,5 +209,16 @@ double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
 [[nodiscard]] bool PlanReplay(const BlockTrace& trace, const std::string& device_path,
                               uint64_t target_bytes, const ReplayOptions& options, ReplayPlan* plan,
                               std::string* err);
+
+/// Whether `trace` has a process the dependent replayer replays as a buffered writer (a
+/// held-back dirtier of a version 2 trace that owns writes in it).
+bool HasBufferedWriters(const BlockTrace& trace);
+
+/// What a replay's verdict must warn of (VerdictBlock::cautions), one line each: a process that
+/// the capture shows was a closed loop on the disk (a held-back buffered writer) replayed at its
+/// recorded pace, by fio (without ReplayOptions::buffered_writers); or a version 1 trace whose
+/// writeback writes (writes without REQ_SYNC) nobody can attribute, so that a writer the
+/// scheduler would have sped up or held back is held to the capture's pace. Empty when neither.
+std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOptions& options);
 
 }  // namespace elevbench

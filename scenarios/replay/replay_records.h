@@ -18,7 +18,16 @@ struct ReplayProcess {
   int32_t pid = 0;
   std::string comm;
   std::string ioengine;  ///< psync (a process that waits) or libaio (writeback), see replay_plan.h
+  /// How it was replayed (docs/replay.md §3): "recorded_times" (every I/O due at its recorded
+  /// time: fio's iolog, or the engine where none waited for a completion), "dependencies" (the
+  /// engine, some I/Os after the completion they waited for) or "buffered_writer" (written
+  /// through the page cache, ReplayBufferedWriter); empty in files written before it.
+  std::string replayed_as;
+  /// A buffered writer that wrote until the readers ended (ReplayBufferedWriter).
+  bool until_readers_end = false;
   uint64_t trace_ops = 0;
+  uint64_t trace_bytes =
+      0;  ///< its bios' data bytes in the trace (a buffered writer's: its pages')
   double first_lag_ms = -1;  ///< lag of its first I/O (-1: not measured)
   /// Its reads' median latency in the trace, ms (ReplayJob::trace_read_p50_ms; -1: none).
   double trace_read_p50_ms = -1;
@@ -47,6 +56,11 @@ struct ReplayRecord : RecordHeader {
   uint64_t fio_ops = 0;
   uint64_t fio_bytes = 0;    ///< fio's bytes (short by its last in-flight I/Os, replay_plan.h)
   uint64_t added_syncs = 0;  ///< flushes put before preflush writes (not in replayed_ops)
+  /// The trace's bios (and bytes) of buffered writers' pages, replayed as those writers' writes
+  /// through the page cache (ReplayPlan::buffered_ops), not as bios: the account counts them
+  /// beside replayed_ops. 0 in files written before them.
+  uint64_t buffered_ops = 0;
+  uint64_t buffered_bytes = 0;
   uint64_t fua_writes = 0;   ///< FUA writes replayed as plain writes
   double trace_seconds = 0;  ///< the trace's duration after --speed
   /// The trace's first bio queued to its last completed, after --speed (ReplayPlan); 0 in

@@ -158,7 +158,8 @@ class ReplaySuite : public Suite {
             {"no_stall", options_.no_stall},
             {"fit", fit_},
             {"replayer", replayer_},
-            {"lag_bound_ms", kReplayLagBoundMs}};
+            {"lag_bound_ms", kReplayLagBoundMs},
+            {"verdict_cautions", ReplayCautions(trace_, Options())}};
   }
 
   std::vector<SuiteVariant> Variants() const override { return {{"replay", {{"trace", "all"}}}}; }
@@ -171,7 +172,7 @@ class ReplaySuite : public Suite {
     uint64_t bytes = 0;
     if (!DeviceBytes(env.device, &bytes, err) ||
         !ReadDiskNumbers(Sysfs(), env.device, &major_, &minor_, err) ||
-        !PlanReplay(trace_, env.device, bytes, options_, &plan_, err)) {
+        !PlanReplay(trace_, env.device, bytes, Options(), &plan_, err)) {
       return false;
     }
     iologs_.clear();
@@ -204,6 +205,11 @@ class ReplaySuite : public Suite {
                std::vector<nlohmann::json>* records, std::string* err) override;
 
   std::string CachePolicy(const std::string& global_drop) const override {
+    if (Dependent() && HasBufferedWriters(trace_)) {
+      return "O_DIRECT I/O on the raw device, but the trace's buffered writers write through its "
+             "page cache (each ends with fdatasync)" +
+             global_drop;
+    }
     return "O_DIRECT I/O on the raw device: the page cache is not involved" + global_drop;
   }
 
@@ -235,6 +241,13 @@ class ReplaySuite : public Suite {
   }
 
   bool Dependent() const { return replayer_ == "dependent"; }
+  // The options as the replayer chosen takes them: only the dependent one replays buffered
+  // writers as such.
+  ReplayOptions Options() const {
+    ReplayOptions o = options_;
+    o.buffered_writers = Dependent();
+    return o;
+  }
   bool RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
   bool RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
   void FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
@@ -286,13 +299,25 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
     ReplayProcess p;
     p.pid = planned.pid;
     p.comm = planned.comm;
-    p.ioengine = Dependent() ? "io_uring" : planned.ioengine;
+    p.ioengine = planned.buffered ? "buffered" : Dependent() ? "io_uring" : planned.ioengine;
+    p.replayed_as = planned.buffered                           ? "buffered_writer"
+                    : Dependent() && planned.dependent_ios > 0 ? "dependencies"
+                                                               : "recorded_times";
+    p.until_readers_end = planned.buffered && planned.buffered->until_readers_end;
     p.trace_ops = planned.ops;
+    p.trace_bytes = planned.bytes;
     p.trace_read_p50_ms = planned.trace_read_p50_ms;
     p.trace_span_seconds = planned.trace_span_seconds;
     if (i < lag.first_ms.size()) p.first_lag_ms = lag.first_ms[i];
     for (const JobResult& j : jobs) {
       if (j.name == planned.name) p.job = j;
+    }
+    if (planned.buffered) {  // its writes went through the page cache: not bios of the trace
+      if (p.job.write.runtime_seconds > 0) p.replay_span_seconds = p.job.write.runtime_seconds;
+      rec->buffered_ops += planned.ops;
+      rec->buffered_bytes += planned.bytes;
+      rec->processes.push_back(std::move(p));
+      continue;
     }
     const uint64_t fio_ios = p.job.ios() + p.job.sync_ios -
                              std::min<uint64_t>(p.job.ios() + p.job.sync_ios, planned.added_syncs);

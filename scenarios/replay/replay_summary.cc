@@ -22,6 +22,16 @@ ReplayConfigurationSummary CombineRepetitions(const std::string& id,
   return c;
 }
 
+// The per-process row's "Replayed as" (ReplayProcess::replayed_as), "-" in older files.
+std::string ReplayedAs(const ReplayProcess& p) {
+  if (p.replayed_as == "buffered_writer") {
+    return p.until_readers_end ? "buffered, to end" : "buffered";
+  }
+  if (p.replayed_as == "dependencies") return "dependencies";
+  if (p.replayed_as == "recorded_times") return "recorded times";
+  return "-";
+}
+
 void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>& rs,
                   std::vector<ReplayProcessSummary>* rows) {
   std::vector<ReplayProcessSummary> mine;
@@ -37,14 +47,16 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
       for (int d = 0; d < 2; ++d) {
         const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
         const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
-        const LatencyHistogram& used = r->lag_measured ? kernel : fio;
+        // A buffered writer's bios are the flusher's, not its own: its writes' own times.
+        const bool own = !r->lag_measured || p.replayed_as == "buffered_writer";
+        const LatencyHistogram& used = own ? fio : kernel;
         if (used.count() == 0) continue;
         const std::string direction = d == 0 ? "read" : "write";
         auto it = std::find_if(mine.begin(), mine.end(), [&](const ReplayProcessSummary& row) {
           return row.job == name && row.direction == direction;
         });
         if (it == mine.end()) {
-          mine.push_back({name, id, direction, p.ioengine, {}, 0});
+          mine.push_back({name, id, direction, p.ioengine, ReplayedAs(p), {}, 0});
           it = mine.end() - 1;
         }
         it->latency.Merge(used);
@@ -60,6 +72,28 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
   rows->insert(rows->end(), mine.begin(), mine.end());
 }
 
+// The buffered writers of one configuration, their cells' means.
+void AddWriters(const std::string& id, const std::vector<const ReplayRecord*>& rs,
+                std::vector<ReplayWriterSummary>* writer_rows) {
+  std::vector<ReplayWriterSummary> writers;
+  for (const ReplayRecord* r : rs) {
+    for (const ReplayProcess& p : r->processes) {
+      if (p.replayed_as != "buffered_writer") continue;
+      const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
+      auto it = std::find_if(writers.begin(), writers.end(),
+                             [&](const ReplayWriterSummary& w) { return w.job == name; });
+      if (it == writers.end()) {
+        writers.push_back({name, id, p.until_readers_end, p.trace_bytes, 0, 0});
+        it = writers.end() - 1;
+      }
+      const auto cells = static_cast<double>(rs.size());
+      it->written_bytes += static_cast<double>(p.job.write.bytes) / cells;
+      it->seconds += p.job.write.runtime_seconds / cells;
+    }
+  }
+  writer_rows->insert(writer_rows->end(), writers.begin(), writers.end());
+}
+
 }  // namespace
 
 ReplaySummary SummarizeReplay(const std::vector<ReplayRecord>& records,
@@ -73,17 +107,32 @@ ReplaySummary SummarizeReplay(const std::vector<ReplayRecord>& records,
     if (rs.empty()) continue;
     s.configurations.push_back(CombineRepetitions(id, rs));
     AddProcesses(id, rs, &s.processes);
+    AddWriters(id, rs, &s.writers);
   }
   std::stable_sort(
       s.processes.begin(), s.processes.end(),
       [](const ReplayProcessSummary& a, const ReplayProcessSummary& b) { return a.job < b.job; });
+  std::stable_sort(
+      s.writers.begin(), s.writers.end(),
+      [](const ReplayWriterSummary& a, const ReplayWriterSummary& b) { return a.job < b.job; });
   for (const ReplayRecord& r : records) {
-    if (r.replayed_ops == r.trace_ops && r.replayed_bytes == r.trace_bytes) ++s.exact_cells;
-    if (r.replayed_bytes == r.trace_bytes) ++s.every_byte_cells;
-    if (&r == &records.front() || r.replayed_ops < s.fewest_bios.replayed_ops) {
-      s.fewest_bios = {r.replayed_ops,  r.trace_ops,       r.lag_measured,  r.missed_reads,
-                       r.missed_writes, r.missed_discards, r.missed_flushes};
+    // A buffered writer's pages count as replayed: its writes through the page cache stand for
+    // them (ReplayRecord::buffered_ops).
+    const uint64_t ops = r.replayed_ops + r.buffered_ops;
+    const uint64_t bytes = r.replayed_bytes + r.buffered_bytes;
+    if (ops == r.trace_ops && bytes == r.trace_bytes) ++s.exact_cells;
+    if (bytes == r.trace_bytes) ++s.every_byte_cells;
+    if (&r == &records.front() || ops < s.fewest_bios.replayed_ops) {
+      s.fewest_bios = {ops,
+                       r.trace_ops,
+                       r.lag_measured,
+                       r.missed_reads,
+                       r.missed_writes,
+                       r.missed_discards,
+                       r.missed_flushes};
     }
+    s.buffered_ops = std::max(s.buffered_ops, r.buffered_ops);
+    s.buffered_bytes = std::max(s.buffered_bytes, r.buffered_bytes);
     for (const ReplayProcess& p : r.processes) {
       s.latest_first_lag_ms = std::max(s.latest_first_lag_ms, p.first_lag_ms);
     }

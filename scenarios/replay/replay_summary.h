@@ -31,11 +31,24 @@ struct ReplayProcessSummary {
   std::string configuration;
   std::string direction;  ///< "read" or "write"
   std::string engine;
+  /// How it was replayed: "recorded times", "dependencies", "buffered" (a buffered writer of
+  /// its volume), "buffered, to end" (one that wrote until the readers ended); "-" unknown.
+  std::string replayed_as;
   LatencyHistogram latency;  ///< the kernel's, or fio's where the cell's lag was not measured
   double fio_p99_ms = 0;     ///< the replayer's own clat p99 (the worst repetition), beside it
   /// The mean over the configuration's cells of the process's span, first bio queued to last
   /// completed (ReplayProcess::replay_span_seconds); -1 when no cell's bios were traced.
   double span_seconds = -1;
+};
+
+/// One buffered writer in one configuration (ReplayProcess::replayed_as "buffered_writer").
+struct ReplayWriterSummary {
+  std::string job;
+  std::string configuration;
+  bool until_readers_end = false;
+  uint64_t trace_bytes = 0;  ///< the trace's writes of its pages
+  double written_bytes = 0;  ///< what it wrote through the page cache, mean of the cells
+  double seconds = 0;        ///< its first write to the end of its fdatasync, mean of the cells
 };
 
 /// One cell's replayed bios against the trace's, and the kinds of those not seen at the device.
@@ -50,11 +63,15 @@ struct ReplayShortfall {
 struct ReplaySummary {
   std::vector<ReplayConfigurationSummary> configurations;  ///< in `identifier_order`
   std::vector<ReplayProcessSummary> processes;             ///< by job name, stable
+  std::vector<ReplayWriterSummary> writers;                ///< by job name, stable
   size_t exact_cells = 0;       ///< cells that replayed every bio and every byte of the trace
   size_t every_byte_cells = 0;  ///< cells that replayed every byte (their bios or not)
   /// The cell that replayed the fewest of the trace's bios (the first such), for the line that
   /// says what did not match.
   ReplayShortfall fewest_bios;
+  /// Buffered writers' pages of the trace (in every cell the same): bios and bytes, replayed
+  /// as those writers' writes through the page cache; 0 when none.
+  uint64_t buffered_ops = 0, buffered_bytes = 0;
   /// The latest first I/O of any job against its schedule, ms; -1 when no cell measured it.
   double latest_first_lag_ms = -1;
 };

@@ -1,0 +1,187 @@
+// A held-back buffered writer of a version 2 trace replayed as the closed loop it was (#44 §2,
+// docs/replay.md §3 "Buffered writers"): the plan's writer job, where it writes, the engine's
+// input, the account and the cautions of a replay that cannot do it.
+
+#include "scenarios/replay/replay_buffered_writer.h"
+
+#include <gtest/gtest.h>
+
+#include "scenarios/replay/replay_engine_input.h"
+#include "scenarios/replay/replay_plan.h"
+#include "scenarios/replay/replay_summary.h"
+
+namespace elevbench {
+namespace {
+
+constexpr int32_t kDd = 50;
+
+// cat reads at 1 ms and 3 s; the flusher writes three bios of dd's pages (two contiguous) and
+// one of nobody's; dd dirtied from 0.5 ms to `dd_last_ns` and was held back `held_back_ns`.
+BlockTrace WriterTrace(uint64_t held_back_ns, uint64_t dd_last_ns) {
+  BlockTrace t;
+  t.header.version = 2;
+  t.header.writeback_traced = true;
+  t.header.device = "loop9";
+  t.header.device_bytes = 1ULL << 30;
+  t.header.duration_ns = 4000000000;
+  t.header.dirtiers = {{kDd, "dd", 3, 500000, dd_last_ns, held_back_ns}};
+  const auto kworker = [](uint64_t t_ns, uint64_t sector, int32_t owner) {
+    return BlockTraceRecord{t_ns, 7,       "kworker/u8:2", BlockTraceOp::kWrite, 0, sector,
+                            8,    9000000, owner};
+  };
+  t.records = {{1000000, 42, "cat", BlockTraceOp::kRead, kTraceSync, 2048, 8, 6000000, 0},
+               kworker(2000000, 10000, kDd),
+               kworker(2010000, 10008, kDd),
+               kworker(2020000, 50000, kDd),
+               kworker(2030000, 60000, 0),
+               {3000000000, 42, "cat", BlockTraceOp::kRead, kTraceSync, 4096, 8, 6000000, 0}};
+  return t;
+}
+
+ReplayPlan Planned(const BlockTrace& trace, bool buffered_writers) {
+  ReplayOptions o;
+  o.buffered_writers = buffered_writers;
+  ReplayPlan plan;
+  std::string err;
+  EXPECT_TRUE(PlanReplay(trace, "/dev/loop20", 1ULL << 30, o, &plan, &err)) << err;
+  return plan;
+}
+
+TEST(ReplayBufferedWriterTest, AHeldBackWritersPagesBecomeItsWriterJobNotTheFlushersBios) {
+  const ReplayPlan plan = Planned(WriterTrace(100000000, 2500000000), true);
+  ASSERT_EQ(plan.jobs.size(), 3u);  // cat, the flusher's write of nobody's pages, dd
+  EXPECT_EQ(plan.jobs[1].comm, "kworker/u8:2");
+  EXPECT_EQ(plan.jobs[1].ops, 1u);
+  const ReplayJob& dd = plan.jobs[2];
+  EXPECT_EQ(dd.name, "p50_dd");
+  ASSERT_TRUE(dd.buffered.has_value());
+  EXPECT_TRUE(dd.steps.empty());
+  EXPECT_EQ(dd.ops, 3u);
+  EXPECT_EQ(dd.bytes, 3u * 4096);
+  const ReplayBufferedWriter& w = *dd.buffered;
+  EXPECT_EQ(w.start_us, 500u);
+  EXPECT_EQ(w.bytes, 3u * 4096);
+  const std::vector<std::pair<uint64_t, uint64_t>> extents = {{10000 * 512, 8192},
+                                                              {50000 * 512, 4096}};
+  EXPECT_EQ(w.extents, extents);
+  EXPECT_TRUE(w.until_readers_end);  // still dirtying when cat's last read was queued
+  EXPECT_EQ(plan.trace_ops, 6u);
+  EXPECT_EQ(plan.buffered_ops, 3u);
+  EXPECT_EQ(plan.buffered_bytes, 3u * 4096);
+  for (const ReplayScheduled& s : plan.scheduled) EXPECT_NE(s.job, 2u);
+  EXPECT_TRUE(
+      ReplayCautions(WriterTrace(100000000, 2500000000), {.buffered_writers = true}).empty());
+}
+
+TEST(ReplayBufferedWriterTest, AWriterThatStoppedBeforeTheReadersWritesItsVolume) {
+  const ReplayPlan plan = Planned(WriterTrace(100000000, 2000000), true);
+  ASSERT_TRUE(plan.jobs.back().buffered.has_value());
+  EXPECT_FALSE(plan.jobs.back().buffered->until_readers_end);
+}
+
+TEST(ReplayBufferedWriterTest, AWriterNeverHeldBackAndTheFioReplayerKeepTheFlushersBios) {
+  for (const auto& [held_back, buffered] :
+       {std::pair<uint64_t, bool>{0, true}, {100000000, false}}) {
+    const ReplayPlan plan = Planned(WriterTrace(held_back, 2500000000), buffered);
+    ASSERT_EQ(plan.jobs.size(), 2u);
+    EXPECT_EQ(plan.jobs[1].ops, 4u);
+    EXPECT_FALSE(plan.jobs[1].buffered.has_value());
+    EXPECT_EQ(plan.buffered_ops, 0u);
+  }
+  // fio cannot: the verdict says so, naming the writer.
+  const auto cautions = ReplayCautions(WriterTrace(100000000, 2500000000), {});
+  ASSERT_EQ(cautions.size(), 1u);
+  EXPECT_NE(cautions[0].find("dd (pid 50) was held back 0.100 s"), std::string::npos)
+      << cautions[0];
+  EXPECT_TRUE(ReplayCautions(WriterTrace(0, 2500000000), {}).empty());
+}
+
+TEST(ReplayBufferedWriterTest, AVersionOneTracesWritebackIsACaution) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  t.header.version = 1;
+  t.header.writeback_traced = false;
+  t.header.dirtiers.clear();
+  for (BlockTraceRecord& r : t.records) r.owner = 0;
+  const auto cautions = ReplayCautions(t, {.buffered_writers = true});
+  ASSERT_EQ(cautions.size(), 1u);
+  EXPECT_NE(cautions[0].find("its 4 writeback writes"), std::string::npos) << cautions[0];
+  EXPECT_EQ(Planned(t, true).buffered_ops, 0u);
+  for (BlockTraceRecord& r : t.records) r.flags |= kTraceSync;  // direct writes: nothing to say
+  EXPECT_TRUE(ReplayCautions(t, {}).empty());
+}
+
+TEST(ReplayBufferedWriterTest, WritesFollowTheExtentsThenGoOnAndWrapAtTheDevicesEnd) {
+  ReplayBufferedWriter w;
+  w.extents = {{4096, 8192}, {65536, 4096}};
+  uint64_t contiguous = 0;
+  EXPECT_EQ(BufferedWriteOffset(w, 81920, 0, &contiguous), 4096u);
+  EXPECT_EQ(contiguous, 8192u);
+  EXPECT_EQ(BufferedWriteOffset(w, 81920, 8192, &contiguous), 65536u);
+  EXPECT_EQ(contiguous, 4096u);
+  // Past the extents: on after the last one to the device's end (81920) ...
+  EXPECT_EQ(BufferedWriteOffset(w, 81920, 12288, &contiguous), 69632u);
+  EXPECT_EQ(contiguous, 12288u);
+  // ... then round from the first extent's start.
+  EXPECT_EQ(BufferedWriteOffset(w, 81920, 12288 + 12288, &contiguous), 4096u);
+  EXPECT_EQ(contiguous, 81920u - 4096);
+  EXPECT_EQ(BufferedWriteOffset(w, 81920, 24576 + 77824 + 100, &contiguous), 4196u);
+}
+
+TEST(ReplayBufferedWriterTest, TheEnginesInputKeepsTheWriterAndRefusesAMalformedOne) {
+  const ReplayPlan plan = Planned(WriterTrace(100000000, 2500000000), true);
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/loop20", true);
+  ASSERT_TRUE(input.jobs.back().buffered.has_value());
+  ReplayEngineInput back;
+  std::string err;
+  ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
+  EXPECT_EQ(back, input);
+  nlohmann::json j = ReplayEngineInputToJson(input);
+  j["jobs"][2]["buffered"]["extents"] = nlohmann::json::array();
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  EXPECT_NE(err.find("jobs[2].buffered.extents"), std::string::npos) << err;
+  j = ReplayEngineInputToJson(input);
+  j["jobs"][2]["steps"] = j["jobs"][0]["steps"];
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  EXPECT_NE(err.find("no steps"), std::string::npos) << err;
+}
+
+// The account counts a writer's pages as replayed by its writes; the writer's row says what it
+// wrote in each configuration.
+TEST(ReplayBufferedWriterTest, TheAccountCountsTheWritersPagesAndItsRowSaysWhatItWrote) {
+  std::vector<ReplayRecord> records;
+  for (uint64_t written : {3u << 20, 5u << 20}) {
+    ReplayRecord r;
+    r.identifier = "none";
+    r.trace_ops = 10;
+    r.trace_bytes = 40960;
+    r.replayed_ops = 7;
+    r.replayed_bytes = 28672;
+    r.buffered_ops = 3;
+    r.buffered_bytes = 12288;
+    r.lag_measured = true;
+    ReplayProcess p;
+    p.pid = kDd;
+    p.comm = "dd";
+    p.replayed_as = "buffered_writer";
+    p.until_readers_end = true;
+    p.trace_bytes = 12288;
+    p.job.write.bytes = written;
+    p.job.write.ios = written >> 20;
+    p.job.write.runtime_seconds = 2;
+    p.job.write.clat.Record(1000000);
+    r.processes.push_back(p);
+    records.push_back(r);
+  }
+  const ReplaySummary s = SummarizeReplay(records, {"none"});
+  EXPECT_EQ(s.exact_cells, 2u);
+  EXPECT_EQ(s.buffered_ops, 3u);
+  ASSERT_EQ(s.writers.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.writers[0].written_bytes, 4.0 * (1 << 20));
+  EXPECT_TRUE(s.writers[0].until_readers_end);
+  ASSERT_EQ(s.processes.size(), 1u);  // its own writes' times, though the cell was traced
+  EXPECT_EQ(s.processes[0].replayed_as, "buffered, to end");
+  EXPECT_EQ(s.processes[0].latency.count(), 2u);
+}
+
+}  // namespace
+}  // namespace elevbench
