@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "scenarios/replay/replay_engine_input.h"
+#include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"
 #include "scenarios/replay/replay_summary.h"
 
@@ -169,6 +170,7 @@ TEST(ReplayBufferedWriterTest, TheAccountCountsTheWritersPagesAndItsRowSaysWhatI
     p.job.write.ios = written >> 20;
     p.job.write.runtime_seconds = 2;
     p.job.write.clat.Record(1000000);
+    p.kernel_write.Record(30000000);  // the flusher's bios of its pages (SplitReplayBios)
     r.processes.push_back(p);
     records.push_back(r);
   }
@@ -178,9 +180,29 @@ TEST(ReplayBufferedWriterTest, TheAccountCountsTheWritersPagesAndItsRowSaysWhatI
   ASSERT_EQ(s.writers.size(), 1u);
   EXPECT_DOUBLE_EQ(s.writers[0].written_bytes, 4.0 * (1 << 20));
   EXPECT_TRUE(s.writers[0].until_readers_end);
-  ASSERT_EQ(s.processes.size(), 1u);  // its own writes' times, though the cell was traced
+  ASSERT_EQ(s.processes.size(), 1u);
   EXPECT_EQ(s.processes[0].replayed_as, "buffered, to end");
   EXPECT_EQ(s.processes[0].latency.count(), 2u);
+}
+
+// The replay's own bios go to the lag; the flusher's and the writer thread's writes are the
+// writer's pages' writeback, whoever queued them.
+TEST(ReplayBufferedWriterTest, TheFlushersAndTheWritersOwnBiosAreTheWritersWriteback) {
+  const ReplayPlan plan = Planned(WriterTrace(100000000, 2500000000), true);
+  const std::vector<BlockTraceRecord> replayed = {
+      {1, 900, "iou-wrk-900", BlockTraceOp::kRead, kTraceSync, 2048, 8, 100, 0},
+      {2, 31, "kworker/u8:0", BlockTraceOp::kWrite, 0, 10000, 2048, 200, 0},
+      {3, 901, "p50_dd", BlockTraceOp::kWrite, kTraceSync, 900000, 8, 300, 0},
+      {4, 902, "iou-wrk-902", BlockTraceOp::kWrite, 0, 60000, 8, 400, 0}};
+  const ReplayBiosByQueuer bios = SplitReplayBios(plan, replayed);
+  ASSERT_EQ(bios.replayer.size(), 2u);
+  EXPECT_EQ(bios.replayer[1].comm, "iou-wrk-902");
+  ASSERT_EQ(bios.writeback.size(), 2u);
+  EXPECT_EQ(bios.writer_job, (std::vector<int32_t>{2, 2}));  // beyond its extents: the only one
+  // Without buffered writers a kworker's bio is the replayer's (the lag counts it unmatched).
+  EXPECT_EQ(
+      SplitReplayBios(Planned(WriterTrace(100000000, 2500000000), false), replayed).replayer.size(),
+      4u);
 }
 
 }  // namespace

@@ -84,6 +84,21 @@ TEST(ReplayIosTest, TheLatestCompletionWithinTheWindowElseThePredecessorOrTheClo
   EXPECT_FALSE(deps[3][0].after_completion || deps[3][0].after_previous);
 }
 
+// #44: an I/O queued while its predecessor was in flight, with no completion within the window
+// before it (a reader's readahead, two windows in flight; measured on the cat-beside-dd capture,
+// docs/replay.md §4), waits for its own process's latest completion before it: on the clock it
+// would hold the whole process to the capture's pace under a faster scheduler.
+TEST(ReplayIosTest, AnIoQueuedWhileItsPredecessorWasInFlightFollowsItsOwnLatestCompletion) {
+  const std::vector<std::vector<ReplayIo>> processes = {
+      {IoAt(0, 10000000), IoAt(8000000, 32000000), IoAt(25000000, 35000000)},
+  };
+  const auto deps = InferDependencies(processes, 1000000);
+  EXPECT_FALSE(deps[0][1].after_completion || deps[0][1].after_previous);  // nothing done yet
+  EXPECT_TRUE(deps[0][2].after_completion);  // its predecessor in flight: after I/O 0, 15 ms
+  EXPECT_EQ(deps[0][2].of, (ReplayIoRef{0, 0}));
+  EXPECT_EQ(deps[0][2].think_ns, 15000000u);
+}
+
 // Whatever the trace, every dependency points to an I/O queued strictly earlier and completed
 // no later than the waiter was queued: the waits (with each process's order) have no cycle.
 TEST(ReplayIosTest, EveryDependencyPointsToAnEarlierQueuedIo) {

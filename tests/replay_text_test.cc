@@ -159,7 +159,8 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
     dd.job.write.bytes = dd.job.write.ios << 20;
     dd.job.write.runtime_seconds = dd.replay_span_seconds;
     dd.job.sync_ios = 1;
-    ReplayRecord holder;  // the process's JSON as a record writes it
+    dd.kernel_write.Record(60000000, 10);  // the flusher's bios of its pages
+    ReplayRecord holder;                   // the process's JSON as a record writes it
     holder.processes = {dd};
     record["processes"].push_back(ReplayRecordToJson(holder)["processes"][0]);
   }

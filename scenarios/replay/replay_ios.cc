@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace elevbench {
 namespace {
@@ -23,6 +24,21 @@ bool ContinuesIo(const ReplayIo& io, const BlockTraceRecord& r, uint64_t previou
 
 // A data-less flush without a recorded completion (the trace records none for flushes).
 bool UnrecordedFlush(const ReplayIo& io) { return io.op == BlockTraceOp::kFlush && io.done_ns < 0; }
+
+// The own-pipeline rule (InferDependencies): an I/O its process queued while earlier ones of
+// its own were in flight, with no completion in the window before it (a reader's readahead two
+// windows ahead, a flusher's next batch), waits for the latest completion of its own process
+// before it, think = the gap; `own` is the process's completions in time order. Without one it
+// keeps `dep` (its recorded time).
+ReplayDependency OwnPipelineDependency(const std::vector<std::pair<uint64_t, uint32_t>>& own,
+                                       size_t i, uint64_t queued, ReplayDependency dep) {
+  auto it = std::upper_bound(own.begin(), own.end(), std::make_pair(queued, UINT32_MAX));
+  if (it == own.begin()) return dep;
+  const auto& [at, j] = *std::prev(it);
+  if (j >= i) return dep;  // queued at the same instant it completed: not before it
+  if (j + 1 == i) return {true, queued - at, false, {}};
+  return {false, queued - at, true, {0, j}};
+}
 
 }  // namespace
 
@@ -66,6 +82,9 @@ std::vector<std::vector<ReplayDependency>> InferDependencies(
     }
   }
   std::sort(done.begin(), done.end());
+  // Each process's own completions, in time order (for the own-pipeline rule below).
+  std::vector<std::vector<std::pair<uint64_t, uint32_t>>> own(processes.size());
+  for (const auto& [at, q, j] : done) own[q].emplace_back(at, j);
   std::vector<std::vector<ReplayDependency>> deps(processes.size());
   for (size_t p = 0; p < processes.size(); ++p) {
     for (size_t i = 0; i < processes[p].size(); ++i) {
@@ -87,6 +106,10 @@ std::vector<std::vector<ReplayDependency>> InferDependencies(
         } else if (queued - at <= window_ns && predecessor) {
           dep = {true, queued - at, false, {}};
         }
+      }
+      if (!dep.after_previous && !dep.after_completion) {
+        dep = OwnPipelineDependency(own[p], i, queued, dep);
+        if (dep.after_completion) dep.of.process = static_cast<uint32_t>(p);
       }
       deps[p].push_back(dep);
     }

@@ -77,7 +77,11 @@ ReplayDependency DependencyOf(const std::vector<ReplayIo>& ios, size_t i);
 /// most `window_ns` after the latest completion of any I/O before it (any process's, its own
 /// predecessor included) waits for that completion, think = the gap; its predecessor's
 /// completion is after_previous as DependencyOf says; else DependencyOf's answer, which is
-/// also the answer after a flush of its own (it waits for the flush, whatever completed). Only an
+/// also the answer after a flush of its own (it waits for the flush, whatever completed). Where
+/// that leaves an I/O on the clock (its predecessor was in flight or its completion unknown),
+/// it waits for the latest completion of its own process before it, think = the gap (its own
+/// pipeline: a reader's readahead two windows ahead); only an I/O with no completion of its
+/// own before it stays on the clock. Only an
 /// I/O with a recorded latency > 0 is waited for, and it was queued before its completion, which is
 /// not after the waiter's queueing: every dependency points to an I/O queued strictly earlier in
 /// the capture, so the graph (with each process's order) has no cycle.

@@ -182,4 +182,43 @@ ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
   return lag;
 }
 
+namespace {
+
+// The writer of a writeback bio at `offset`: whose extents hold it, else the only writer; -1.
+int32_t WriterOf(const ReplayPlan& plan, const std::vector<int32_t>& writers, uint64_t offset) {
+  for (int32_t j : writers) {
+    for (const auto& [start, bytes] : plan.jobs[static_cast<size_t>(j)].buffered->extents) {
+      if (offset >= start && offset - start < bytes) return j;
+    }
+  }
+  return writers.size() == 1 ? writers.front() : -1;
+}
+
+}  // namespace
+
+ReplayBiosByQueuer SplitReplayBios(const ReplayPlan& plan,
+                                   const std::vector<BlockTraceRecord>& replayed) {
+  ReplayBiosByQueuer out;
+  std::vector<int32_t> writers;
+  std::vector<std::string> thread_names;
+  for (size_t j = 0; j < plan.jobs.size(); ++j) {
+    if (!plan.jobs[j].buffered) continue;
+    writers.push_back(static_cast<int32_t>(j));
+    thread_names.push_back(plan.jobs[j].name.substr(0, 15));
+  }
+  for (const BlockTraceRecord& r : replayed) {
+    const bool writeback =
+        !writers.empty() && r.op == BlockTraceOp::kWrite &&
+        (r.comm.rfind("kworker/", 0) == 0 ||
+         std::find(thread_names.begin(), thread_names.end(), r.comm) != thread_names.end());
+    if (!writeback) {
+      out.replayer.push_back(r);
+      continue;
+    }
+    out.writeback.push_back(r);
+    out.writer_job.push_back(WriterOf(plan, writers, r.sector * 512));
+  }
+  return out;
+}
+
 }  // namespace elevbench

@@ -53,4 +53,20 @@ inline constexpr double kReplayLagBoundMs = 25;
 ReplayLag MeasureReplayLag(const std::vector<ReplayScheduled>& scheduled,
                            const std::vector<BlockTraceRecord>& replayed);
 
+/// A replay's traced bios split by who queued them (ReplayJob::buffered): the replayer's own,
+/// which the lag matches to the schedule, and the writeback of its buffered writers' pages,
+/// queued by the flusher (a `kworker/…` task) or by the writer's own thread (its fdatasync;
+/// the thread is named after its job, at most 15 characters), which match no scheduled I/O.
+struct ReplayBiosByQueuer {
+  std::vector<BlockTraceRecord> replayer;
+  std::vector<BlockTraceRecord> writeback;
+  /// Per writeback bio, the index in ReplayPlan::jobs of the buffered writer whose pages it
+  /// wrote: the one whose extents hold its first byte, else the plan's only writer; -1 unknown.
+  std::vector<int32_t> writer_job;
+};
+
+/// Splits `replayed` for `plan`; without buffered writers every bio is the replayer's.
+ReplayBiosByQueuer SplitReplayBios(const ReplayPlan& plan,
+                                   const std::vector<BlockTraceRecord>& replayed);
+
 }  // namespace elevbench

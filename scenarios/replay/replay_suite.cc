@@ -266,9 +266,10 @@ class ReplaySuite : public Suite {
 
 // Each job's bios timed by the kernel (their latency_ns, bio_timing.h), and their span; fio's
 // job processes are mapped to jobs by the bios the lag matched.
-void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, ReplayRecord* rec) {
+void AddKernelLatencies(const std::vector<BlockTraceRecord>& replayed, const ReplayLag& lag,
+                        ReplayRecord* rec) {
   std::vector<KernelSpan> spans(rec->processes.size());
-  for (const BlockTraceRecord& r : replayed.records) {
+  for (const BlockTraceRecord& r : replayed) {
     const auto job = lag.job_of_pid.find(r.pid);
     if (r.latency_ns < 0 || job == lag.job_of_pid.end() || job->second >= rec->processes.size()) {
       continue;
@@ -284,6 +285,18 @@ void AddKernelLatencies(const BlockTrace& replayed, const ReplayLag& lag, Replay
   }
 }
 
+// A buffered writer's pages' bios as the kernel traced them (the flusher's, its fdatasync's):
+// its write latencies. Its span stays its own, first write to the end of its fdatasync.
+void AddWritebackLatencies(const ReplayBiosByQueuer& bios, ReplayRecord* rec) {
+  for (size_t i = 0; i < bios.writeback.size(); ++i) {
+    const BlockTraceRecord& r = bios.writeback[i];
+    const int32_t job = bios.writer_job[i];
+    if (r.latency_ns < 0 || job < 0 || static_cast<size_t>(job) >= rec->processes.size()) continue;
+    rec->processes[static_cast<size_t>(job)].kernel_write.Record(
+        static_cast<uint64_t>(r.latency_ns));
+  }
+}
+
 void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
                              ReplayRecord* rec) const {
   rec->trace_ops = plan_.trace_ops;
@@ -291,8 +304,11 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
   rec->trace_seconds = plan_.duration_seconds;
   rec->trace_span_seconds = plan_.trace_span_seconds;
   rec->mapping = plan_.mapping.mode;
+  // The flusher's writes of the buffered writers' pages are theirs, not the schedule's.
+  const ReplayBiosByQueuer bios =
+      replayed != nullptr ? SplitReplayBios(plan_, replayed->records) : ReplayBiosByQueuer{};
   ReplayLag lag;
-  if (replayed != nullptr) lag = MeasureReplayLag(plan_.scheduled, replayed->records);
+  if (replayed != nullptr) lag = MeasureReplayLag(plan_.scheduled, bios.replayer);
   uint64_t fallback_ops = 0;
   for (size_t i = 0; i < plan_.jobs.size(); ++i) {
     const ReplayJob& planned = plan_.jobs[i];
@@ -346,7 +362,8 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
   rec->lag_max_ms = lag.max_ms;
   rec->keeps_time = !options_.no_stall && lag.p99_ms <= kReplayLagBoundMs;
   if (!replayed->records.empty()) rec->replay_seconds = KernelSpanSeconds(replayed->records);
-  AddKernelLatencies(*replayed, lag, rec);
+  AddKernelLatencies(bios.replayer, lag, rec);
+  AddWritebackLatencies(bios, rec);
 }
 
 bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,

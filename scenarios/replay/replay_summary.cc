@@ -47,9 +47,7 @@ void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>&
       for (int d = 0; d < 2; ++d) {
         const LatencyHistogram& kernel = d == 0 ? p.kernel_read : p.kernel_write;
         const LatencyHistogram& fio = d == 0 ? p.job.read.clat : p.job.write.clat;
-        // A buffered writer's bios are the flusher's, not its own: its writes' own times.
-        const bool own = !r->lag_measured || p.replayed_as == "buffered_writer";
-        const LatencyHistogram& used = own ? fio : kernel;
+        const LatencyHistogram& used = r->lag_measured ? kernel : fio;
         if (used.count() == 0) continue;
         const std::string direction = d == 0 ? "read" : "write";
         auto it = std::find_if(mine.begin(), mine.end(), [&](const ReplayProcessSummary& row) {
