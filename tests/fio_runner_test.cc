@@ -88,5 +88,26 @@ TEST_F(FioRunnerEndsTest, AFailedJobIsNamedWithItsErrorAndFiosLastLines) {
             "argument");
 }
 
+// A fio stopped as soon as it started (a quick probe under --warmup 0, the fourth newcomer pass)
+// must not get SIGTERM before it catches it: it would die without writing its output and the
+// cell fail ("cannot read … .json"). This stand-in takes 0.3 s to set its handler, which then
+// writes a real fio output.
+TEST_F(FioRunnerEndsTest, AFioStoppedAtOnceStillWritesItsOutput) {
+  FakeFioScript(
+      "for a; do case $a in --output=*) out=${a#--output=};; esac; done\n"
+      "sleep 0.3\n"
+      "trap 'cp " +
+      testing::TestDataPath("fixtures/fio/write_end_fsync.json") +
+      " \"$out\"; exit 0' TERM\n"
+      "while :; do sleep 0.05; done");
+  SystemFioRunner runner;
+  std::unique_ptr<FioBackground> running;
+  std::string err;
+  ASSERT_TRUE(runner.Start(Invocation(), &running, &err)) << err;
+  FioRunResult result;
+  EXPECT_TRUE(running->Stop(&result, &err)) << err;
+  EXPECT_FALSE(result.jobs.empty());
+}
+
 }  // namespace
 }  // namespace elevbench

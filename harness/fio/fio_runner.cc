@@ -1,10 +1,12 @@
 #include "harness/fio/fio_runner.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <vector>
 
 #include "harness/core/atomic_file.h"
@@ -177,6 +179,21 @@ ProcessOptions FioProcessOptions(const FioInvocation& inv) {
   return opts;
 }
 
+// Seconds Stop waits for a just-started fio to catch SIGTERM before it sends it anyway.
+constexpr double kFioHandlerWaitSeconds = 5;
+
+// Whether process `pid` catches `signal` (its /proc status SigCgt mask); false when it is gone.
+bool CatchesSignal(pid_t pid, int signal) {
+  std::string status, ignored;
+  if (!ReadWholeFile("/proc/" + std::to_string(pid) + "/status", &status, &ignored)) return false;
+  const size_t at = status.find("SigCgt:");
+  unsigned long long mask = 0;
+  if (at == std::string::npos || std::sscanf(status.c_str() + at, "SigCgt: %llx", &mask) != 1) {
+    return false;
+  }
+  return (mask >> (signal - 1)) & 1ULL;
+}
+
 class SystemFioBackground : public FioBackground {
  public:
   explicit SystemFioBackground(FioInvocation inv) : inv_(std::move(inv)) {}
@@ -207,8 +224,17 @@ class SystemFioBackground : public FioBackground {
   bool Stop(FioRunResult* result, std::string* err) override {
     const bool was_running = child_.running();
     if (was_running) {
+      // A fio stopped as soon as it started (a quick foreground, --warmup 0) may not have set
+      // its handler yet, and SIGTERM would kill it before it writes its output: wait (bounded)
+      // until it catches SIGTERM or has ended.
+      const auto until =
+          std::chrono::steady_clock::now() + std::chrono::duration<double>(kFioHandlerWaitSeconds);
+      while (child_.running() && !CatchesSignal(child_.pid(), SIGTERM) &&
+             std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
       // SIGTERM to fio alone (not its group): fio ends its jobs and reports.
-      kill(child_.pid(), SIGTERM);
+      if (child_.running()) kill(child_.pid(), SIGTERM);
       if (!child_.Wait(kFioStopGraceSeconds, err) && !child_.Stop(0, err)) return false;
     } else if (!child_.Wait(-1, err)) {
       return false;
