@@ -74,10 +74,16 @@ TEST(ReplayBufferedWriterTest, AHeldBackWritersPagesBecomeItsWriterJobNotTheFlus
       ReplayCautions(WriterTrace(100000000, 2500000000), {.buffered_writers = true}).empty());
 }
 
-TEST(ReplayBufferedWriterTest, AWriterThatStoppedBeforeTheReadersWritesItsVolume) {
-  const ReplayPlan plan = Planned(WriterTrace(100000000, 2000000), true);
-  ASSERT_TRUE(plan.jobs.back().buffered.has_value());
-  EXPECT_FALSE(plan.jobs.back().buffered->until_readers_end);
+// Done long before the last read (its own work) or long after it (writing alone, a copy whose
+// reads came from elsewhere): its volume.
+TEST(ReplayBufferedWriterTest, AWriterThatStoppedLongBeforeOrAfterTheLastReadWritesItsVolume) {
+  for (const uint64_t last_ns : {uint64_t{2000000}, uint64_t{4500000000}}) {
+    const ReplayPlan plan = Planned(WriterTrace(100000000, last_ns), true);
+    ASSERT_TRUE(plan.jobs.back().buffered.has_value());
+    EXPECT_FALSE(plan.jobs.back().buffered->until_readers_end) << last_ns;
+  }
+  EXPECT_TRUE(
+      Planned(WriterTrace(100000000, 3900000000), true).jobs.back().buffered->until_readers_end);
 }
 
 TEST(ReplayBufferedWriterTest, AWriterNeverHeldBackAndTheFioReplayerKeepTheFlushersBios) {

@@ -188,7 +188,16 @@ class JobReplayer {
     const auto len = static_cast<unsigned>(s.bytes);
     if (s.op == BlockTraceOp::kRead) io_uring_prep_read(sqe, fd_, buf, len, s.offset);
     if (s.op == BlockTraceOp::kWrite) io_uring_prep_write(sqe, fd_, buf, len, s.offset);
-    if (s.op == BlockTraceOp::kFlush) io_uring_prep_fsync(sqe, fd_, 0);
+    if (s.op == BlockTraceOp::kFlush) {
+      // A FLUSH, not a writeback: fsync of a block device first writes back every dirty page of
+      // its page cache, which a buffered writer's job keeps full (replay_buffered_writer.h), and
+      // the flushing job (jbd2's) would then write the writer's pages and wait for them, where
+      // the traced flush (blkdev_issue_flush) wrote none. io_uring's fsync takes a range: the
+      // first byte's page only, then the device's flush.
+      io_uring_prep_fsync(sqe, fd_, 0);
+      sqe->off = 0;
+      sqe->len = 1;
+    }
     io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);  // never the non-blocking attempt (the header)
     io_uring_sqe_set_data64(sqe, i);
     const int ret = io_uring_submit(&ring_);

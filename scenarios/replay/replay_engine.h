@@ -25,7 +25,8 @@
 //     other step at its due time after the replay's start (late ones at once); in order, at
 //     most `depth` in flight. The plan's waits point to steps queued earlier in the capture,
 //     so they form no cycle; any input's waits end at the deadline all the same. Flushes are
-//     IORING_OP_FSYNC on the device (a FLUSH), discards BLKDISCARD (synchronous, as fio's trim).
+//     IORING_OP_FSYNC on the device over its first byte (a FLUSH, not a writeback of its page
+//     cache), discards BLKDISCARD (synchronous, as fio's trim).
 //   * Every wait is bounded: ppoll on the thread's eventfd (its ring's completions and the
 //     completions it waits for signal it) up to the next due time or the deadline;
 //     past the deadline the engine stops issuing and fails (the parent also kills it at the cell's

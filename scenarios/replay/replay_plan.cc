@@ -244,8 +244,11 @@ ReplayJob BuildWriterJob(const BlockTraceDirtier& d,
     span.Add(*r);
   }
   job.bytes = w.bytes;
-  w.until_readers_end = last_read_ns >= 0 &&
-                        d.last_ns + kReplayWriterOpenEndNs >= static_cast<uint64_t>(last_read_ns);
+  // Its last dirtying near the last read: it stopped when the readers did (killed beside them).
+  // Long before: it had finished its own work; long after: it went on writing alone.
+  const auto last_read = static_cast<uint64_t>(std::max<int64_t>(last_read_ns, 0));
+  w.until_readers_end = last_read_ns >= 0 && d.last_ns + kReplayWriterOpenEndNs >= last_read &&
+                        d.last_ns <= last_read + kReplayWriterOpenEndNs;
   job.trace_span_seconds = span.Seconds() / o.speed;
   job.buffered = std::move(w);
   return job;
