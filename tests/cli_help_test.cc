@@ -293,6 +293,25 @@ TEST(CliHelpTest, EmptyValuesAreRefused) {
   ExpectHelpUsageError({"trace", "show", ""}, "file: empty value (expected FILE)");
 }
 
+// `run`'s and its suites' options refuse an empty value alike (#45, fourth pass: `run tiobench
+// --dir ''` ran in the working directory), before anything is made; `run command -- CMD ''`
+// still passes an empty word to the program.
+TEST(CliHelpTest, RunEmptyValuesAreRefused) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"tiobench", "--dir"},         {"tiobench", "--emulated"},    {"tiobench", "--scratch"},
+      {"tiobench", "--device"},      {"tiobench", "--queue"},       {"tiobench", "--format"},
+      {"tiobench", "--kernels"},     {"tiobench", "--lanes"},       {"probes", "--tree"},
+      {"contest", "--compile-tree"}, {"contest", "--compile-cmd"},  {"contest", "--list-dir"},
+      {"contest", "--other-dir"},    {"command", "--load-command"}, {"command", "--setup"}};
+  for (const std::vector<std::string>& r : refused) {
+    SCOPED_TRACE(r[0] + " " + r[1]);
+    std::vector<std::string> args = {"run", r[0], r[1], ""};
+    if (r[0] == "command") args.insert(args.end(), {"--", "true"});
+    ExpectHelpUsageError(args, r[1] + ": empty value");
+  }
+  ExpectHelpUsageError({"run", "tiobench", "--out", ""}, "--out: empty; give a value");
+}
+
 // --json and --format text together are refused, whichever comes first (#45: `devices --json
 // --format text` printed text); --json with --format json agree.
 TEST(CliHelpTest, JsonAndFormatTextContradict) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -219,10 +220,14 @@ std::string ValueHint(const CLI::Option* opt) {
 // Every option that takes a value, of `cmd` and below, refuses an empty (or blank) one in one
 // line, "--format: empty value (choose text or json)" (#45: `report --format ''` printed the
 // default, `history --db ''` read the default database). First of its checks, so that a word
-// check does not say "not ''". `run` has its own (app/suites_commands.cc).
-void RefuseEmptyValues(CLI::App* cmd) {
+// check does not say "not ''". `run` and its suites too (#45, fourth pass: `run tiobench --dir ''`
+// ran in the working directory), but for the options in `own`, whose empty value `run` refuses
+// in its own words (app/suites_commands.cc), and the words of `run command -- CMD ARGS`, where an
+// empty argument is the program's to take.
+void RefuseEmptyValues(CLI::App* cmd, const std::set<std::string>& own = {}) {
   for (CLI::Option* opt : cmd->get_options({})) {
     if (opt->get_type_size() == 0) continue;  // a flag
+    if (own.count(opt->get_name()) > 0) continue;
     const std::string hint = ValueHint(opt);
     opt->transform(CLI::Validator(
         [hint](std::string& value) -> std::string {
@@ -231,7 +236,7 @@ void RefuseEmptyValues(CLI::App* cmd) {
         },
         ""));
   }
-  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub);
+  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub, own);
 }
 
 // `run --size 0 tiobench`: an option of a suite given before the suite's name, which CLI11
@@ -378,7 +383,12 @@ int RunCli(int argc, char** argv) {
       "cleanup. Each command's --help lists its own.");
   PlainOptionTexts(&app);
   for (CLI::App* cmd : app.get_subcommands({})) {
-    if (cmd->get_name() != "run" && cmd->get_name() != "internal") RefuseEmptyValues(cmd);
+    if (cmd->get_name() == "run") {
+      RefuseEmptyValues(
+          cmd, {"--identifier", "--label-prefix", "--out", "--db", "--schedulers", "program"});
+    } else if (cmd->get_name() != "internal") {
+      RefuseEmptyValues(cmd);
+    }
   }
   // A first word that is no subcommand, or an option elevbench does not take before one: CLI11
   // would say "A subcommand is required".
