@@ -120,6 +120,19 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
                        "--timeout: expected 0 to 604800 seconds, not '-1'");
   ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
                        "--block: expected a whole number from 512 to 67108864 bytes, not '100'");
+  // #45, fourth pass: 2^64 was clamped to 2^64-1, and a tree's seed of -1 wrapped.
+  const std::string two64 = "18446744073709551616";
+  ExpectHelpUsageError({"run", "tiobench", "--seed", two64, "--dir", nowhere},
+                       "--seed: expected a whole number, 0 or more, not '" + two64 + "'");
+  for (const std::vector<std::string>& seed : std::vector<std::vector<std::string>>{
+           {"probes", "--tree-seed"}, {"morton", "--tree-seed"}, {"contest", "--compile-seed"}}) {
+    for (const std::string& value : {std::string("-1"), two64}) {
+      ExpectHelpUsageError({"run", seed[0], seed[1], value, "--dir", nowhere},
+                           seed[1] + ": expected a whole number, 0 or more, not '" + value + "'");
+    }
+  }
+  const HelpCliRun probes = RunHelpCli({"run", "probes", "--help"});
+  EXPECT_NE(probes.out.find("--tree-seed N (0 or more)"), std::string::npos) << probes.out;
 }
 
 // #45: tiobench's and run command's help states the limits the binary enforces, with units,
