@@ -118,6 +118,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"tiobench", "--repetitions", "0"}, "--repetitions"},
       {{"tiobench", "--threads", "0"}, "--threads"},
       {{"tiobench", "--threads", "x"}, "--threads"},
+      {{"tiobench", "--threads", "1,4,1"}, "--threads: '1' is listed twice"},
       {{"tiobench", "--size", "-1"}, "size"},
       {{"tiobench", "--block", "0"}, "block"},
       {{"nickbench", "--benches", "7"}, "bench"},
