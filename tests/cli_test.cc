@@ -479,6 +479,23 @@ TEST_F(CliTest, FileSetLargerThanTheDevice) {
                    "does not fit");
 }
 
+// #45, fourth pass: a job file fio refuses is named with fio's reason, the first line of its
+// stderr, where the line was its last ("fio: job j dropped").
+TEST_F(CliTest, AJobFileFioRefusesIsNamedWithFiosReason) {
+  if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed (scripts/install-deps)";
+  const struct {
+    const char* option;
+    const char* reason;
+  } kCases[] = {{"bogusopt=1", "fio rejects it: Bad option <bogusopt=1>"},
+                {"rw=bogus", "fio rejects it: failed parsing rw=bogus"}};
+  for (const auto& c : kCases) {
+    const std::string job = dir_ + "/bad.fio";
+    std::ofstream(job) << "[j]\nsize=1m\n" << c.option << "\n";
+    ExpectUsageError({"run", "fio", job, "--dir", dir_, "--out", dir_ + "/r.json"}, c.reason);
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.json"));
+  }
+}
+
 TEST_F(CliTest, UnknownSubcommand) {
   ExpectUsageError({"frobnicate"}, "unknown subcommand 'frobnicate' (one of: ");
 }
