@@ -523,5 +523,27 @@ TEST_F(CliTest, AnOverrideRefusedNamesItsFlag) {
   EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
+// #45, fourth pass: a backing or a mount point that cannot be is bad input (exit 2, one line)
+// before the daemon starts, where the daemon failed with exit 1.
+TEST_F(CliTest, DiskServeRefusesBadPathsUpFront) {
+  const std::string image = dir_ + "/disk.img", empty = dir_ + "/empty.img";
+  std::ofstream(image) << "x";
+  std::ofstream(empty).flush();
+  const std::string missing = dir_ + "/nonexistent";
+  const struct {
+    std::string backing, mount, needle;
+  } kCases[] = {
+      {missing + ".img", dir_, ": no such file"},
+      {dir_, dir_, "--backing " + dir_ + ": is a directory"},
+      {empty, dir_, ": is not a non-empty regular file"},
+      {image, missing, "--mount " + missing + ": no such directory"},
+      {image, image, "--mount " + image + ": is not a directory"},
+  };
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(c.backing + " " + c.mount);
+    ExpectUsageError({"disk", "serve", "--backing", c.backing, "--mount", c.mount}, c.needle);
+  }
+}
+
 }  // namespace
 }  // namespace elevbench
