@@ -217,6 +217,12 @@ TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
   ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "give it after the suite's name, e.g. `elevbench run tiobench --size");
   ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
+  // #45, fourth pass: after a suite's name, the option is another suite's.
+  ExpectHelpUsageError({"run", "nickbench", "--dir", nowhere, "--threads", "4"},
+                       "nickbench has no --threads (it is tiobench's; see elevbench run nickbench "
+                       "--help)");
+  ExpectHelpUsageError({"run", "tiobench", "--dir", nowhere, "--warmup=3"},
+                       "tiobench has no --warmup (it is an option of probes, ");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists("x.db"));
 }

@@ -327,9 +327,25 @@ std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, ch
   }
   if (const auto* extras = dynamic_cast<const CLI::ExtrasError*>(&e);
       extras != nullptr && argc > 1 && argv[1] == std::string("run")) {
+    std::string path;
+    const CLI::App* chosen = ChosenCommand(app, &path);
+    const std::string suite =
+        chosen->get_parent() != nullptr && chosen->get_parent()->get_name() == "run"
+            ? chosen->get_name()
+            : "";
+    bool after_suite = false;
     for (int i = 2; i < argc; ++i) {
+      after_suite = after_suite || (!suite.empty() && argv[i] == suite);
       const std::string suites = SuitesTakingOption(app, argv[i]);
       if (suites.empty()) continue;
+      // #45, fourth pass: `run nickbench --threads 4` was told to give --threads after a
+      // suite's name, where it was.
+      if (after_suite) {
+        const std::string option = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
+        return suite + " has no " + option + " (it is " +
+               (suites.find(',') == std::string::npos ? suites + "'s" : "an option of " + suites) +
+               "; see elevbench run " + suite + " --help)";
+      }
       return std::string(argv[i]) + " is an option of a suite (" + suites +
              "): give it after the suite's name, e.g. `elevbench run " +
              suites.substr(0, suites.find(',')) + " " + argv[i] + " …` (see --help)";
