@@ -496,6 +496,13 @@ TEST_F(CliTest, AJobFileFioRefusesIsNamedWithFiosReason) {
   }
 }
 
+// #45, fourth pass: a directory given as a job file was "no job section".
+TEST_F(CliTest, ADirectoryGivenAsAJobFileIsNamedSo) {
+  ExpectUsageError({"run", "fio", dir_, "--dir", dir_, "--out", dir_ + "/r.json"},
+                   dir_ + " is a directory, not a fio job file");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.json"));
+}
+
 TEST_F(CliTest, UnknownSubcommand) {
   ExpectUsageError({"frobnicate"}, "unknown subcommand 'frobnicate' (one of: ");
 }

@@ -117,6 +117,11 @@ class FioJobsSuite : public Suite {
     for (const std::string& path : paths_) {
       std::string text;
       UserJobFile file;
+      std::error_code ec;
+      if (fs::is_directory(path, ec)) {  // #45, fourth pass: was "no job section"
+        *err = path + " is a directory, not a fio job file (give a job file, e.g. seqread.fio)";
+        return false;
+      }
       if (!ReadWholeFile(path, &text, err) || !ParseUserJobFile(text, path, &file, err)) {
         return false;
       }
