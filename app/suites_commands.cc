@@ -82,7 +82,7 @@ bool CheckOutputOptions(const RunOptions& run, const FlagGiven& given, std::stri
     }
   }
   if (!run.history_db.empty() && !IsPostgresLocation(run.history_db) &&
-      !CheckParentFolderExists("--db", run.history_db, err)) {
+      !CheckParentFolderExists("--db", run.history_db, err, "history.db")) {
     return false;
   }
   return true;

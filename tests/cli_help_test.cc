@@ -217,6 +217,12 @@ TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
   ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "give it after the suite's name, e.g. `elevbench run tiobench --size");
   ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
+  // #45, fourth pass: a folder given as --db is told of a history's name, not of run.json.
+  ExpectHelpUsageError({"run", "tiobench", "--dir", nowhere, "--db", temp.path(), "--out", out},
+                       "--db " + temp.path() + " is a directory; give a file name such as " +
+                           temp.path() + "/history.db");
+  ExpectHelpUsageError({"history", "import", out, "--db", temp.path()},
+                       "give a file name such as " + temp.path() + "/history.db");
   // #45, fourth pass: after a suite's name, the option is another suite's.
   ExpectHelpUsageError({"run", "nickbench", "--dir", nowhere, "--threads", "4"},
                        "nickbench has no --threads (it is tiobench's; see elevbench run nickbench "
