@@ -217,6 +217,8 @@ TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
   ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "give it after the suite's name, e.g. `elevbench run tiobench --size");
   ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
+  ExpectHelpUsageError({"--version", "extra"},
+                       "unexpected 'extra': --version takes no other words");  // fourth pass
   // #45, fourth pass: a folder given as --db is told of a history's name, not of run.json.
   ExpectHelpUsageError({"run", "tiobench", "--dir", nowhere, "--db", temp.path(), "--out", out},
                        "--db " + temp.path() + " is a directory; give a file name such as " +

@@ -414,6 +414,11 @@ int RunCli(int argc, char** argv) {
                "': elevbench takes a subcommand first (see --help)");
     return kExitUsage;
   }
+  if (argc > 2 && argv[1] == std::string("--version")) {  // #45, fourth pass: was ignored
+    PrintError("unexpected '" + std::string(argv[2]) +
+               "': --version takes no other words (see elevbench --help)");
+    return kExitUsage;
+  }
   if (argc == 1) {  // CLI11: "A subcommand is required"
     PrintError("no subcommand given (one of: " + SubcommandNames() + "; see elevbench --help)");
     return kExitUsage;
