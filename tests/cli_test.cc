@@ -309,9 +309,14 @@ TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
   // #45: refused in the suite's own checks, after the target's: --dir, and --schedulers nosuch
   // that refuses the run in step 1 should the check go.
   for (const auto& [option, needle] : std::vector<std::pair<std::string, std::string>>{
-           {"none", "--load-size applies to a fio load"}, {"command", "not to --load command"}}) {
-    std::vector<std::string> args = {"run",   "command", "--dir",  dir_,   "--schedulers", "nosuch",
-                                     "--out", out,       "--load", option, "--load-size",  "5"};
+           {"none", "--load-size applies to a fio load"},
+           {"command", "not to --load command"},
+           {"none-warmup", "--warmup applies to a background load (--load or --load-command)"}}) {
+    const bool warmup = option == "none-warmup";  // #45, fourth pass: --warmup without a load
+    std::vector<std::string> args = {
+        "run",    "command", "--dir", dir_,     "--schedulers",
+        "nosuch", "--out",   out,     "--load", warmup ? "none" : option};
+    args.insert(args.end(), {warmup ? "--warmup" : "--load-size", warmup ? "3" : "5"});
     if (option == "command") args.insert(args.end(), {"--load-command", "true"});
     args.insert(args.end(), {"--", "true"});
     ExpectUsageError(args, needle);
