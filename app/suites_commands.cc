@@ -82,7 +82,7 @@ bool CheckOutputOptions(const RunOptions& run, const FlagGiven& given, std::stri
     }
   }
   if (!run.history_db.empty() && !IsPostgresLocation(run.history_db) &&
-      !CheckParentFolderExists("--db", run.history_db, err)) {
+      !CheckParentFolderExists("--db", run.history_db, err, "history.db")) {
     return false;
   }
   return true;
@@ -166,8 +166,9 @@ std::string SuiteFormatsHelp() {
 }
 
 std::string ReportFormatsHelp() {
-  std::string text = "Default: the suite's first text format. The suite's text formats (" +
-                     SuiteFormatsHelp() + ") or, for every suite,";
+  std::string text =
+      "Default (or text): the suite's first text format. The suite's text formats (" +
+      SuiteFormatsHelp() + ") or, for every suite,";
   for (size_t i = 0; i < GenericReportFormats().size(); ++i) {
     text += (i ? ", " : " ") + std::string(GenericReportFormats()[i].name);
   }

@@ -88,7 +88,9 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format,
     *text = ResultsToJson(doc).dump(2) + "\n";
     return true;
   }
-  const std::string chosen = format.empty() ? entry->formats.front() : format;
+  // "text", as every other command's --format takes it, is the suite's default text layout
+  // (#45, fourth pass: `report FILE --format text` was refused).
+  const std::string chosen = format.empty() || format == "text" ? entry->formats.front() : format;
   if (!SuiteHasFormat(*entry, chosen)) {
     *err = "unknown --format '" + chosen + "' for " + doc.suite + " (" +
            ReportFormatChoices(doc.suite) + ")";

@@ -25,7 +25,11 @@ TEST(CaptureJobTest, UsageErrorsComeBeforeAnythingIsMade) {
   EXPECT_EQ(CaptureCheckError(c), "give one of --device, --emulated or --scratch");
   c.target.device = "sda";
   c.target.emulated = "ide-2003";
-  EXPECT_EQ(CaptureCheckError(c), "give one of --device, --emulated or --scratch");
+  // #45, fourth pass: as `run` says it.
+  EXPECT_EQ(CaptureCheckError(c), "--device and --emulated are alternatives: give one");
+  c.target.scratch = "1G";
+  EXPECT_EQ(CaptureCheckError(c), "--device, --emulated and --scratch are alternatives: give one");
+  c.target.scratch.clear();
   c.target.device.clear();
   EXPECT_EQ(CaptureCheckError(c),
             "a capture on a device elevbench makes traces a command: add -- COMMAND ARGS");
@@ -34,6 +38,10 @@ TEST(CaptureJobTest, UsageErrorsComeBeforeAnythingIsMade) {
   c.command = {"true"};
   c.target.fs = "btrfs";
   EXPECT_EQ(CaptureCheckError(c), "unsupported --fs 'btrfs' (ext2, ext4 or xfs)");
+  c.out = dir.path();  // #45, fourth pass: a folder as --out passed to the root check
+  EXPECT_EQ(CaptureCheckError(c), "--out " + dir.path() +
+                                      " is a directory; give a file name such as " + dir.path() +
+                                      "/capture.trace");
   c.out = "/nonexistent/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "--out /nonexistent/t.trace: cannot write in /nonexistent");
   c = CaptureJobConfig{};
@@ -41,6 +49,10 @@ TEST(CaptureJobTest, UsageErrorsComeBeforeAnythingIsMade) {
   c.out = dir.path() + "/t.trace";
   EXPECT_EQ(CaptureCheckError(c), "--device needs --duration SECONDS or -- COMMAND ARGS");
   c.command = {"true"};
+  c.fs_given = true;  // #45, fourth pass: --fs with --device passed over in silence
+  EXPECT_EQ(CaptureCheckError(c),
+            "--fs applies to a device elevbench makes (--emulated, --scratch), not to --device");
+  c.fs_given = false;
   c.setup = "touch f";
   EXPECT_EQ(CaptureCheckError(c),
             "--setup needs a target elevbench makes (--emulated or --scratch): --device is only "

@@ -120,6 +120,19 @@ TEST(CliHelpTest, LimitsAreInPlainWordsWithTheirUnits) {
                        "--timeout: expected 0 to 604800 seconds, not '-1'");
   ExpectHelpUsageError({"run", "nickbench", "--block", "100", "--dir", nowhere},
                        "--block: expected a whole number from 512 to 67108864 bytes, not '100'");
+  // #45, fourth pass: 2^64 was clamped to 2^64-1, and a tree's seed of -1 wrapped.
+  const std::string two64 = "18446744073709551616";
+  ExpectHelpUsageError({"run", "tiobench", "--seed", two64, "--dir", nowhere},
+                       "--seed: expected a whole number, 0 or more, not '" + two64 + "'");
+  for (const std::vector<std::string>& seed : std::vector<std::vector<std::string>>{
+           {"probes", "--tree-seed"}, {"morton", "--tree-seed"}, {"contest", "--compile-seed"}}) {
+    for (const std::string& value : {std::string("-1"), two64}) {
+      ExpectHelpUsageError({"run", seed[0], seed[1], value, "--dir", nowhere},
+                           seed[1] + ": expected a whole number, 0 or more, not '" + value + "'");
+    }
+  }
+  const HelpCliRun probes = RunHelpCli({"run", "probes", "--help"});
+  EXPECT_NE(probes.out.find("--tree-seed N (0 or more)"), std::string::npos) << probes.out;
 }
 
 // #45: tiobench's and run command's help states the limits the binary enforces, with units,
@@ -204,6 +217,20 @@ TEST(CliHelpTest, FlagsThatCannotApplyAreRefused) {
   ExpectHelpUsageError({"run", "--size", "0", "tiobench", "--dir", nowhere},
                        "give it after the suite's name, e.g. `elevbench run tiobench --size");
   ExpectHelpUsageError({"--bogus"}, "unknown option '--bogus'");
+  ExpectHelpUsageError({"--version", "extra"},
+                       "unexpected 'extra': --version takes no other words");  // fourth pass
+  // #45, fourth pass: a folder given as --db is told of a history's name, not of run.json.
+  ExpectHelpUsageError({"run", "tiobench", "--dir", nowhere, "--db", temp.path(), "--out", out},
+                       "--db " + temp.path() + " is a directory; give a file name such as " +
+                           temp.path() + "/history.db");
+  ExpectHelpUsageError({"history", "import", out, "--db", temp.path()},
+                       "give a file name such as " + temp.path() + "/history.db");
+  // #45, fourth pass: after a suite's name, the option is another suite's.
+  ExpectHelpUsageError({"run", "nickbench", "--dir", nowhere, "--threads", "4"},
+                       "nickbench has no --threads (it is tiobench's; see elevbench run nickbench "
+                       "--help)");
+  ExpectHelpUsageError({"run", "tiobench", "--dir", nowhere, "--warmup=3"},
+                       "tiobench has no --warmup (it is an option of probes, ");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists("x.db"));
 }
@@ -291,6 +318,25 @@ TEST(CliHelpTest, EmptyValuesAreRefused) {
   ExpectHelpUsageError({"list", ""},
                        "what: empty value (choose suites, formats, schedulers or profiles)");
   ExpectHelpUsageError({"trace", "show", ""}, "file: empty value (expected FILE)");
+}
+
+// `run`'s and its suites' options refuse an empty value alike (#45, fourth pass: `run tiobench
+// --dir ''` ran in the working directory), before anything is made; `run command -- CMD ''`
+// still passes an empty word to the program.
+TEST(CliHelpTest, RunEmptyValuesAreRefused) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"tiobench", "--dir"},         {"tiobench", "--emulated"},    {"tiobench", "--scratch"},
+      {"tiobench", "--device"},      {"tiobench", "--queue"},       {"tiobench", "--format"},
+      {"tiobench", "--kernels"},     {"tiobench", "--lanes"},       {"probes", "--tree"},
+      {"contest", "--compile-tree"}, {"contest", "--compile-cmd"},  {"contest", "--list-dir"},
+      {"contest", "--other-dir"},    {"command", "--load-command"}, {"command", "--setup"}};
+  for (const std::vector<std::string>& r : refused) {
+    SCOPED_TRACE(r[0] + " " + r[1]);
+    std::vector<std::string> args = {"run", r[0], r[1], ""};
+    if (r[0] == "command") args.insert(args.end(), {"--", "true"});
+    ExpectHelpUsageError(args, r[1] + ": empty value");
+  }
+  ExpectHelpUsageError({"run", "tiobench", "--out", ""}, "--out: empty; give a value");
 }
 
 // --json and --format text together are refused, whichever comes first (#45: `devices --json

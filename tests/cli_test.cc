@@ -118,6 +118,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"tiobench", "--repetitions", "0"}, "--repetitions"},
       {{"tiobench", "--threads", "0"}, "--threads"},
       {{"tiobench", "--threads", "x"}, "--threads"},
+      {{"tiobench", "--threads", "1,4,1"}, "--threads: '1' is listed twice"},
       {{"tiobench", "--size", "-1"}, "size"},
       {{"tiobench", "--block", "0"}, "block"},
       {{"nickbench", "--benches", "7"}, "bench"},
@@ -182,7 +183,7 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--emulated", "ide-2003", "--disk-set", "warp_speed=9"}, "--disk-set"},
       {{"--dir", "/nonexistent/elevbench"}, "--dir"},
       {{"--machine", "p3-1999"}, "unknown profile 'p3-1999'"},
-      {{"--machine", ""}, "--machine: empty spec"},
+      {{"--machine", ""}, "--machine: empty value"},
       {{"--machine", "ram=12Q"}, "bad size '12Q'"},
       {{"--machine", "ram=256M,disk=1"}, "unknown key 'disk'"},
       {{"--machine", "cpus=0"}, "at least 1 CPU"},
@@ -287,9 +288,9 @@ TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
       {{}, {"--"}, "run command needs the program after --"},
       {{}, {"--", ""}, "the program's name is empty"},
       {{"--load", "seq-lunch"}, {"--", "true"}, "--load: unknown load 'seq-lunch'"},
-      {{"--load", ""}, {"--", "true"}, "--load: unknown load ''"},
+      {{"--load", ""}, {"--", "true"}, "--load: empty value"},
       {{"--load", "command"}, {"--", "true"}, "--load command needs the command"},
-      {{"--load-command", " "}, {"--", "true"}, "--load command needs the command"},
+      {{"--load-command", " "}, {"--", "true"}, "--load-command: empty value"},
       {{"--load", "seq-read", "--load-command", "ls"}, {"--", "true"}, "are alternatives"},
       {{"--timeout", "0"}, {"--", "true"}, "--timeout: run command needs a limit"},
       {{"--timeout", "-5"}, {"--", "true"}, "--timeout"},
@@ -308,9 +309,14 @@ TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {
   // #45: refused in the suite's own checks, after the target's: --dir, and --schedulers nosuch
   // that refuses the run in step 1 should the check go.
   for (const auto& [option, needle] : std::vector<std::pair<std::string, std::string>>{
-           {"none", "--load-size applies to a fio load"}, {"command", "not to --load command"}}) {
-    std::vector<std::string> args = {"run",   "command", "--dir",  dir_,   "--schedulers", "nosuch",
-                                     "--out", out,       "--load", option, "--load-size",  "5"};
+           {"none", "--load-size applies to a fio load"},
+           {"command", "not to --load command"},
+           {"none-warmup", "--warmup applies to a background load (--load or --load-command)"}}) {
+    const bool warmup = option == "none-warmup";  // #45, fourth pass: --warmup without a load
+    std::vector<std::string> args = {
+        "run",    "command", "--dir", dir_,     "--schedulers",
+        "nosuch", "--out",   out,     "--load", warmup ? "none" : option};
+    args.insert(args.end(), {warmup ? "--warmup" : "--load-size", warmup ? "3" : "5"});
     if (option == "command") args.insert(args.end(), {"--load-command", "true"});
     args.insert(args.end(), {"--", "true"});
     ExpectUsageError(args, needle);
@@ -478,6 +484,30 @@ TEST_F(CliTest, FileSetLargerThanTheDevice) {
                    "does not fit");
 }
 
+// #45, fourth pass: a job file fio refuses is named with fio's reason, the first line of its
+// stderr, where the line was its last ("fio: job j dropped").
+TEST_F(CliTest, AJobFileFioRefusesIsNamedWithFiosReason) {
+  if (!ProgramInPath("fio")) GTEST_SKIP() << "fio is not installed (scripts/install-deps)";
+  const struct {
+    const char* option;
+    const char* reason;
+  } kCases[] = {{"bogusopt=1", "fio rejects it: Bad option <bogusopt=1>"},
+                {"rw=bogus", "fio rejects it: failed parsing rw=bogus"}};
+  for (const auto& c : kCases) {
+    const std::string job = dir_ + "/bad.fio";
+    std::ofstream(job) << "[j]\nsize=1m\n" << c.option << "\n";
+    ExpectUsageError({"run", "fio", job, "--dir", dir_, "--out", dir_ + "/r.json"}, c.reason);
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.json"));
+  }
+}
+
+// #45, fourth pass: a directory given as a job file was "no job section".
+TEST_F(CliTest, ADirectoryGivenAsAJobFileIsNamedSo) {
+  ExpectUsageError({"run", "fio", dir_, "--dir", dir_, "--out", dir_ + "/r.json"},
+                   dir_ + " is a directory, not a fio job file");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/r.json"));
+}
+
 TEST_F(CliTest, UnknownSubcommand) {
   ExpectUsageError({"frobnicate"}, "unknown subcommand 'frobnicate' (one of: ");
 }
@@ -503,6 +533,28 @@ TEST_F(CliTest, AnOverrideRefusedNamesItsFlag) {
         std::string(flag) + ": disk override 'bogus' is not key=value (e.g. rpm=5400");
   }
   EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// #45, fourth pass: a backing or a mount point that cannot be is bad input (exit 2, one line)
+// before the daemon starts, where the daemon failed with exit 1.
+TEST_F(CliTest, DiskServeRefusesBadPathsUpFront) {
+  const std::string image = dir_ + "/disk.img", empty = dir_ + "/empty.img";
+  std::ofstream(image) << "x";
+  std::ofstream(empty).flush();
+  const std::string missing = dir_ + "/nonexistent";
+  const struct {
+    std::string backing, mount, needle;
+  } kCases[] = {
+      {missing + ".img", dir_, ": no such file"},
+      {dir_, dir_, "--backing " + dir_ + ": is a directory"},
+      {empty, dir_, ": is not a non-empty regular file"},
+      {image, missing, "--mount " + missing + ": no such directory"},
+      {image, image, "--mount " + image + ": is not a directory"},
+  };
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(c.backing + " " + c.mount);
+    ExpectUsageError({"disk", "serve", "--backing", c.backing, "--mount", c.mount}, c.needle);
+  }
 }
 
 }  // namespace

@@ -100,6 +100,9 @@ TEST_F(CompareCliTest, BadInputIsExitTwoWithOneLine) {
   expect_usage({base, base, "--threshold", "nan"},
                "--threshold: expected 0 to 1000000 %, not 'nan'");
   expect_usage({base, base, "--threshold", "inf"}, "--threshold");
+  // #45, fourth pass: --alpha beside --no-significance was passed over.
+  expect_usage({base, base, "--no-significance", "--alpha", "0.01"},
+               "--alpha is the U test's level, --no-significance skips the test: give one");
 }
 
 }  // namespace

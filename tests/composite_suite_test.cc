@@ -139,6 +139,10 @@ TEST(CompositeSuiteTest, BadPartsAndPartArgumentsAreRefusedWithTheirName) {
   EXPECT_EQ(err, "--parts: 'orasim' is listed twice");
   EXPECT_EQ(Composite("--part-args 'fio=--size 1'", &err), nullptr);
   EXPECT_NE(err.find("does not name a part of combo"), std::string::npos) << err;
+  // #45, fourth pass: the second --part-args of a part dropped the first in silence.
+  EXPECT_EQ(Composite("--part-args 'orasim=--size 16' --part-args 'orasim=--runs 1'", &err),
+            nullptr);
+  EXPECT_EQ(err, "--part-args: orasim is given twice (give all its options in one)");
   EXPECT_EQ(Composite("--part-args 'orasim=--bogus 3'", &err), nullptr);
   EXPECT_NE(err.find("combo: part orasim '--bogus 3'"), std::string::npos) << err;
   EXPECT_EQ(Composite("--part-args 'orasim=--readers 0 --writers 0'", &err), nullptr);

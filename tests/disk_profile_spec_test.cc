@@ -53,5 +53,17 @@ TEST(LookupDiskProfileWithOverridesTest, AppliesTheOverridesWithoutTheWholeCheck
   EXPECT_EQ(err.rfind("unknown disk profile 'no-such-disk'", 0), 0u) << err;
 }
 
+// #45, fourth pass: a parameter set twice kept the last in silence; refused as --machine's are.
+TEST(LookupDiskProfileWithOverridesTest, AParameterGivenTwiceIsRefused) {
+  DiskProfile p;
+  std::string err;
+  EXPECT_FALSE(LookupDiskProfileWithOverrides("ide-2003", {"rpm=7200", "rpm=5400"},
+                                              "--disk-set: ", &p, &err));
+  EXPECT_EQ(err, "--disk-set: rpm given twice");
+  EXPECT_FALSE(
+      ResolveDiskProfile("ide-2003", {"rpm=7200", "avg_seek_ms=9", "rpm=7200"}, "--set", &p, &err));
+  EXPECT_EQ(err, "--set: rpm given twice");
+}
+
 }  // namespace
 }  // namespace elevbench

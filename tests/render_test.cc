@@ -90,6 +90,21 @@ TEST(RenderTest, AFormatTheSuiteDoesNotPrintNamesTheFileAndTheChoices) {
   EXPECT_NE(err.find("nick, md, csv, csv-summary, html, json"), std::string::npos) << err;
 }
 
+// #45, fourth pass: `--format text`, as every other command takes it, is the suite's default
+// text layout, where it was refused for every suite.
+TEST(RenderTest, TextIsTheSuitesDefaultTextLayout) {
+  for (const char* file : {"golden/results_small.json", "golden/nickbench_small.json"}) {
+    SCOPED_TRACE(file);
+    std::string text, plain, err;
+    ASSERT_TRUE(
+        RenderReport({testing::LoadNamedResults(file)}, "text", ReportOptions{}, &text, &err))
+        << err;
+    ASSERT_TRUE(RenderReport({testing::LoadNamedResults(file)}, "", ReportOptions{}, &plain, &err))
+        << err;
+    EXPECT_EQ(text, plain);
+  }
+}
+
 // Issue #18: numbers of a results file that are floats (or strings, or past their type) where
 // an integer belongs are read through GetJsonField, not get<int64_t>() (undefined for 1e300):
 // the fuzz corpus's regression files render in every format, without those facts.

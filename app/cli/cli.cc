@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -219,10 +220,14 @@ std::string ValueHint(const CLI::Option* opt) {
 // Every option that takes a value, of `cmd` and below, refuses an empty (or blank) one in one
 // line, "--format: empty value (choose text or json)" (#45: `report --format ''` printed the
 // default, `history --db ''` read the default database). First of its checks, so that a word
-// check does not say "not ''". `run` has its own (app/suites_commands.cc).
-void RefuseEmptyValues(CLI::App* cmd) {
+// check does not say "not ''". `run` and its suites too (#45, fourth pass: `run tiobench --dir ''`
+// ran in the working directory), but for the options in `own`, whose empty value `run` refuses
+// in its own words (app/suites_commands.cc), and the words of `run command -- CMD ARGS`, where an
+// empty argument is the program's to take.
+void RefuseEmptyValues(CLI::App* cmd, const std::set<std::string>& own = {}) {
   for (CLI::Option* opt : cmd->get_options({})) {
     if (opt->get_type_size() == 0) continue;  // a flag
+    if (own.count(opt->get_name()) > 0) continue;
     const std::string hint = ValueHint(opt);
     opt->transform(CLI::Validator(
         [hint](std::string& value) -> std::string {
@@ -231,7 +236,7 @@ void RefuseEmptyValues(CLI::App* cmd) {
         },
         ""));
   }
-  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub);
+  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub, own);
 }
 
 // `run --size 0 tiobench`: an option of a suite given before the suite's name, which CLI11
@@ -322,9 +327,25 @@ std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e, int argc, ch
   }
   if (const auto* extras = dynamic_cast<const CLI::ExtrasError*>(&e);
       extras != nullptr && argc > 1 && argv[1] == std::string("run")) {
+    std::string path;
+    const CLI::App* chosen = ChosenCommand(app, &path);
+    const std::string suite =
+        chosen->get_parent() != nullptr && chosen->get_parent()->get_name() == "run"
+            ? chosen->get_name()
+            : "";
+    bool after_suite = false;
     for (int i = 2; i < argc; ++i) {
+      after_suite = after_suite || (!suite.empty() && argv[i] == suite);
       const std::string suites = SuitesTakingOption(app, argv[i]);
       if (suites.empty()) continue;
+      // #45, fourth pass: `run nickbench --threads 4` was told to give --threads after a
+      // suite's name, where it was.
+      if (after_suite) {
+        const std::string option = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
+        return suite + " has no " + option + " (it is " +
+               (suites.find(',') == std::string::npos ? suites + "'s" : "an option of " + suites) +
+               "; see elevbench run " + suite + " --help)";
+      }
       return std::string(argv[i]) + " is an option of a suite (" + suites +
              "): give it after the suite's name, e.g. `elevbench run " +
              suites.substr(0, suites.find(',')) + " " + argv[i] + " …` (see --help)";
@@ -378,7 +399,12 @@ int RunCli(int argc, char** argv) {
       "cleanup. Each command's --help lists its own.");
   PlainOptionTexts(&app);
   for (CLI::App* cmd : app.get_subcommands({})) {
-    if (cmd->get_name() != "run" && cmd->get_name() != "internal") RefuseEmptyValues(cmd);
+    if (cmd->get_name() == "run") {
+      RefuseEmptyValues(
+          cmd, {"--identifier", "--label-prefix", "--out", "--db", "--schedulers", "program"});
+    } else if (cmd->get_name() != "internal") {
+      RefuseEmptyValues(cmd);
+    }
   }
   // A first word that is no subcommand, or an option elevbench does not take before one: CLI11
   // would say "A subcommand is required".
@@ -386,6 +412,11 @@ int RunCli(int argc, char** argv) {
       argv[1] != std::string("-h") && argv[1] != std::string("--version")) {
     PrintError("unknown option '" + std::string(argv[1]) +
                "': elevbench takes a subcommand first (see --help)");
+    return kExitUsage;
+  }
+  if (argc > 2 && argv[1] == std::string("--version")) {  // #45, fourth pass: was ignored
+    PrintError("unexpected '" + std::string(argv[2]) +
+               "': --version takes no other words (see elevbench --help)");
     return kExitUsage;
   }
   if (argc == 1) {  // CLI11: "A subcommand is required"

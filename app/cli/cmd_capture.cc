@@ -80,7 +80,10 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
       ->type_name("COMMAND");
   cmd->add_option("command", o->command, "-- COMMAND ARGS: the workload (run in the target's root)")
       ->type_name("COMMAND");
-  return [o] { return CaptureCommand(*o); };
+  return [o, cmd] {
+    o->fs_given = cmd->count("--fs") > 0;
+    return CaptureCommand(*o);
+  };
 }
 
 SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string&) {

@@ -53,8 +53,10 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("--metrics", options->metrics,
                   "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)")
       ->type_name("LIST");
-  cmd->add_option("--alpha", options->alpha, "Significance level of the U test (default 0.05)")
-      ->check(PlainRange(1e-9, 0.5));
+  CLI::Option* alpha =
+      cmd->add_option("--alpha", options->alpha,
+                      "Significance level of the U test (default 0.05; not with --no-significance)")
+          ->check(PlainRange(1e-9, 0.5));
   cmd->add_option("--threshold", options->threshold_pct,
                   "A regression must change the mean by more than this many percent (default 5)")
       ->check(PlainRange(0.0, 1e6, "%"));
@@ -67,7 +69,14 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                   "Gate rules that do not fail the gate: failed, inconclusive, missing, "
                   "parameters (comma-separated; a regression always fails)")
       ->type_name("LIST");
-  return [options] { return CompareCommand(*options); };
+  return [options, alpha]() -> int {
+    if (alpha->count() > 0 && options->no_significance) {  // #45, fourth pass: was ignored
+      PrintError(
+          "--alpha is the U test's level, --no-significance skips the test: give one of them");
+      return kExitUsage;
+    }
+    return CompareCommand(*options);
+  };
 }
 
 }  // namespace elevbench

@@ -3,6 +3,7 @@
 // disk profiles`.
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -38,6 +39,34 @@ std::string TypedSetFlag() {
   return flag;
 }
 
+// #45, fourth pass: a backing or a mount point that cannot be is bad input, refused in one line
+// with exit 2 before the daemon starts, where the daemon's own check failed with exit 1.
+bool CheckServePaths(const DiskServeOptions& o, std::string* err) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status backing = fs::status(o.backing, ec);
+  if (!fs::exists(backing)) {
+    *err = "--backing " + o.backing +
+           ": no such file (give an image file, e.g. one made with "
+           "truncate -s 1G)";
+    return false;
+  }
+  if (!fs::is_regular_file(backing) || fs::file_size(o.backing, ec) == 0 || ec) {
+    *err = "--backing " + o.backing + ": " +
+           (fs::is_directory(backing) ? "is a directory" : "is not a non-empty regular file") +
+           " (give an image file, e.g. one made with truncate -s 1G)";
+    return false;
+  }
+  const fs::file_status mount = fs::status(o.mountpoint, ec);
+  if (!fs::is_directory(mount)) {
+    *err = "--mount " + o.mountpoint + ": " +
+           (fs::exists(mount) ? "is not a directory" : "no such directory") +
+           " (give an existing empty directory)";
+    return false;
+  }
+  return true;
+}
+
 int DiskServeCommand(const DiskServeOptions& o) {
   DiskDaemonOptions d;
   d.backing_path = o.backing;
@@ -45,7 +74,8 @@ int DiskServeCommand(const DiskServeOptions& o) {
   d.trace_path = o.trace;
   std::string err;
   if (!ResolveDiskProfile(o.profile, o.settings, TypedSetFlag(), &d.profile, &err) ||
-      (!o.trace.empty() && !CheckParentFolderExists("--disk-trace", o.trace, &err, "disk.trace"))) {
+      (!o.trace.empty() && !CheckParentFolderExists("--disk-trace", o.trace, &err, "disk.trace")) ||
+      !CheckServePaths(o, &err)) {
     PrintError(err);
     return kExitUsage;
   }

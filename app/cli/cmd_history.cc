@@ -87,7 +87,7 @@ int ImportCommand(const HistoryCommands& c) {
   };
   std::string err;
   if (!c.db.empty() && !IsPostgresLocation(c.db) &&
-      !CheckParentFolderExists("--db", c.db, &err)) {  // #45: refused before any file is read
+      !CheckParentFolderExists("--db", c.db, &err, "history.db")) {  // #45: before any file is read
     PrintError(err);
     return kExitUsage;
   }

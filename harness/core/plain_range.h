@@ -6,7 +6,9 @@
 // bound of 309 digits.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,6 +33,25 @@ inline std::string PlainLimitText(double min, double max, const std::string& uni
   return unit.empty() ? range : range + " " + unit;
 }
 
+/// Whether a whole number written in digits ("18446744073709551616", "-1") fits T exactly, as
+/// the double compare of PlainRange cannot tell (#45, fourth pass: 2^64 passed as a uint64_t
+/// limit and was clamped to it). Other spellings CLI11 takes (0x10, 1e3) are left to it.
+template <typename T>
+bool PlainWholeFits(const std::string& value) {
+  const char* first = value.data();
+  const char* last = first + value.size();
+  if (first != last && *first == '+') ++first;
+  const char* digits = first != last && *first == '-' ? first + 1 : first;
+  if (digits == last || !std::all_of(digits, last, [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+      })) {
+    return true;  // not plain digits: CLI11's conversion and the range say
+  }
+  T whole{};
+  const auto [end, ec] = std::from_chars(first, last, whole);
+  return ec == std::errc() && end == last;
+}
+
 /// A CLI11 check of [min, max] (`unit` in the words: "seconds", "MiB"), whose description is
 /// the limits' words and whose error is "expected <words>, not <value>".
 /// NaN is outside every range and an infinity outside every finite one (#45: "--alpha nan" passed
@@ -50,7 +71,7 @@ CLI::Validator PlainRange(T min, T max, const std::string& unit = "") {
         bool ok = CLI::detail::lexical_cast(value, v) && v >= lo && v <= hi;
         if constexpr (std::is_integral_v<T>) {
           T whole{};
-          ok = ok && CLI::detail::lexical_cast(value, whole);
+          ok = ok && CLI::detail::lexical_cast(value, whole) && PlainWholeFits<T>(value);
         }
         return ok ? "" : "expected " + expected + ", not '" + value + "'";
       },

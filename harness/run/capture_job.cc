@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "harness/core/atomic_file.h"
 #include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
@@ -53,9 +56,25 @@ CaptureJob::CaptureJob(CaptureJobConfig config,
 bool CaptureJob::Check(std::string* err) {
   CaptureJobConfig& o = config_;
   TargetSpec& t = o.target;
-  const int targets = !t.device.empty() + !t.emulated.empty() + !t.scratch.empty();
-  if (targets != 1) {
+  std::vector<std::string> given;
+  for (const auto& [flag, value] :
+       {std::pair<const char*, const std::string*>{"--device", &t.device},
+        {"--emulated", &t.emulated},
+        {"--scratch", &t.scratch}}) {
+    if (!value->empty()) given.emplace_back(flag);
+  }
+  if (given.empty()) {
     *err = "give one of --device, --emulated or --scratch";
+    return false;
+  }
+  if (given.size() > 1) {  // #45, fourth pass: as `run` says it
+    *err = given[0] +
+           (given.size() > 2 ? ", " + given[1] + " and " + given[2] : " and " + given[1]) +
+           " are alternatives: give one";
+    return false;
+  }
+  if (!t.device.empty() && o.fs_given) {  // #45, fourth pass: passed over in silence
+    *err = "--fs applies to a device elevbench makes (--emulated, --scratch), not to --device";
     return false;
   }
   if (t.device.empty() && o.command.empty()) {
@@ -81,6 +100,11 @@ bool CaptureJob::Check(std::string* err) {
   if (!o.command.empty() && !ProgramInPath(o.command.front()) &&
       access(o.command.front().c_str(), X_OK) != 0) {
     *err = "command not found: " + o.command.front();
+    return false;
+  }
+  std::error_code ec;  // #45, fourth pass: an --out folder was refused only as root
+  if (std::filesystem::is_directory(o.out, ec) &&
+      !CheckParentFolderExists("--out", o.out, err, "capture.trace")) {
     return false;
   }
   const std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();

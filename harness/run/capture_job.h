@@ -29,7 +29,8 @@ struct CaptureJobConfig {
   double duration = 0;               ///< --duration SECONDS: with `target.device` and no command
   std::string out;                   ///< the trace file
   std::vector<std::string> command;  ///< the workload (after `--`), run in the target's root
-  std::string setup;  ///< --setup: run before the trace starts (CaptureConfig::setup)
+  std::string setup;      ///< --setup: run before the trace starts (CaptureConfig::setup)
+  bool fs_given = false;  ///< the command line gave --fs (`target.fs` has a default)
 };
 
 /// "device sdb", "emulated ide-2003, ext4: tar -xf src.tar": the trace header's source.

@@ -164,9 +164,10 @@ class CommandSuite : public Suite {
             ->type_name("SIZE")
             ->transform(MiBSize())
             ->check(PlainRange(1, 1 << 20, "MiB"));
-    cmd->add_option("--warmup", warmup_seconds_,
-                    "Seconds the load runs before the program starts (default 5)")
-        ->check(PlainRange(0.0, 3600.0, "seconds"));
+    warmup_option_ = cmd->add_option("--warmup", warmup_seconds_,
+                                     "Seconds the load runs before the program starts (default 5; "
+                                     "needs a --load)")
+                         ->check(PlainRange(0.0, 3600.0, "seconds"));
     cmd->add_option(
            "--space", space_mb_,
            "MiB (2^20 bytes) the program and its set-up need on the target, to size a device "
@@ -203,6 +204,10 @@ class CommandSuite : public Suite {
           "--load-size applies to a fio load (--load seq-write, seq-read or rand-read), not "
           "to --load " +
           load_;
+      return false;
+    }
+    if (warmup_option_->count() > 0 && load_ == "none") {  // #45, fourth pass: was ignored
+      *err = "--warmup applies to a background load (--load or --load-command); no load is given";
       return false;
     }
     if (argv_[0].find('/') == std::string::npos && !CommandInPath(argv_[0])) {
@@ -493,6 +498,7 @@ class CommandSuite : public Suite {
   std::string load_command_;
   int64_t load_mb_ = 512;
   CLI::Option* load_size_option_ = nullptr;  // whether --load-size was given
+  CLI::Option* warmup_option_ = nullptr;     // whether --warmup was given
   double warmup_seconds_ = 5;
   int64_t space_mb_ = 256;
   std::string directory_;

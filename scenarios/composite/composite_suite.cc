@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <deque>
+#include <set>
 #include <sstream>
 
 namespace elevbench {
@@ -36,7 +37,7 @@ class CompositeSuite : public Suite {
         ->type_name("LIST");
     cmd->add_option("--part-args", part_args_,
                     "SUITE=ARGS: run that part with these options instead of its defaults "
-                    "(repeatable), e.g. --part-args 'tiobench=--size 256 --threads 1'")
+                    "(repeatable, once a part), e.g. --part-args 'tiobench=--size 256 --threads 1'")
         ->type_name("SUITE=ARGS")
         ->allow_extra_args(false);
     for (size_t i = 0; i < flags_.size(); ++i) {
@@ -47,6 +48,7 @@ class CompositeSuite : public Suite {
   bool Prepare(const MachineInfo& machine, std::string* err) override {
     std::vector<CompositePart> chosen = all_parts_;
     if (!parts_text_.empty() && !Choose(&chosen, err)) return false;
+    std::set<std::string> given;  // #45, fourth pass: a second --part-args dropped the first
     for (const std::string& a : part_args_) {
       const size_t eq = a.find('=');
       auto it = std::find_if(chosen.begin(), chosen.end(), [&](const CompositePart& p) {
@@ -54,6 +56,10 @@ class CompositeSuite : public Suite {
       });
       if (it == chosen.end()) {
         *err = "--part-args: '" + a + "' does not name a part of " + name_ + " (SUITE=ARGS)";
+        return false;
+      }
+      if (!given.insert(it->suite).second) {
+        *err = "--part-args: " + it->suite + " is given twice (give all its options in one)";
         return false;
       }
       it->arguments = a.substr(eq + 1);

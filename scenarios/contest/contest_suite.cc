@@ -55,7 +55,8 @@ class ContestSuite : public Suite {
                         std::to_string(kDefaultCompileTreeCFiles) +
                         ": about a minute of make -j4 on one CPU of a 2020s machine)")
         ->check(PlainRange(1u, 1000000u, "files"));
-    cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)");
+    cmd->add_option("--compile-seed", compile_seed_, "Seed of the generated tree (default 1)")
+        ->check(PlainRange(uint64_t{0}, uint64_t{UINT64_MAX}));
     cmd->add_option("--compile-tree", compile_tree_,
                     "Copy this real tree onto the target and compile it instead (with "
                     "--compile-cmd, e.g. a configured kernel tree; default: the generated tree)")

@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
+#include <sstream>
+#include <string>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/strings.h"
 #include "harness/device/scratch_device.h"
 #include "harness/fio/fio_jobs.h"
 #include "harness/fio/fio_runner.h"
@@ -50,6 +53,21 @@ uint64_t BytesOfFile(const UserJobFile& file) {
   return total;
 }
 
+// fio's reason for refusing a job file: the first line of its stderr that says what is wrong
+// ("Bad option <bogusopt=1>", "failed parsing rw=bogus"), not the "job j dropped" that follows
+// it (#45, fourth pass); else its last line of either stream.
+std::string FioReason(const ProcessResult& result) {
+  std::istringstream lines(result.error_output);
+  for (std::string line; std::getline(lines, line);) {
+    line = TrimWhitespace(line);
+    if (line.rfind("fio: ", 0) == 0) line = line.substr(5);
+    if (line.empty() || (line.rfind("job ", 0) == 0 && line.ends_with(" dropped"))) continue;
+    return line;
+  }
+  const std::string last = LastLine(result.error_output);
+  return last.empty() ? LastLine(result.output) : last;
+}
+
 // `fio --parse-only` of the placed text: fio's own verdict on every option, before the run.
 bool FioAccepts(const std::string& path, const std::string& text, std::string* err) {
   char tmpl[] = "/tmp/elevbench-fio-check-XXXXXX";
@@ -69,9 +87,7 @@ bool FioAccepts(const std::string& path, const std::string& text, std::string* e
     return false;
   }
   if (result.exit_code != 0) {
-    std::string why = LastLine(result.error_output);
-    if (why.empty()) why = LastLine(result.output);
-    *err = path + ": fio rejects it: " + why;
+    *err = path + ": fio rejects it: " + FioReason(result);
     return false;
   }
   return true;
@@ -101,6 +117,11 @@ class FioJobsSuite : public Suite {
     for (const std::string& path : paths_) {
       std::string text;
       UserJobFile file;
+      std::error_code ec;
+      if (fs::is_directory(path, ec)) {  // #45, fourth pass: was "no job section"
+        *err = path + " is a directory, not a fio job file (give a job file, e.g. seqread.fio)";
+        return false;
+      }
       if (!ReadWholeFile(path, &text, err) || !ParseUserJobFile(text, path, &file, err)) {
         return false;
       }

@@ -49,7 +49,8 @@ class MortonSuite : public Suite {
                     "MB (10^6 bytes) of one generated kernel tree before --scale (default 142, "
                     "linux-2.4.19's size)")
         ->check(PlainRange(1, 1 << 20, "MB"));
-    cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");
+    cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)")
+        ->check(PlainRange(uint64_t{0}, uint64_t{UINT64_MAX}));
     cmd->add_option("--warmup", warmup_seconds_,
                     "Seconds a load runs before its probe starts (default 10)")
         ->check(PlainRange(0.0, 3600.0, "seconds"));

@@ -40,7 +40,8 @@ class ProbesSuite : public Suite {
     cmd->add_option("--tree-size", tree_mb_,
                     "MB (10^6 bytes) of the generated tree (default 142, linux-2.4.19's size)")
         ->check(PlainRange(1, 1 << 20, "MB"));
-    cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)");
+    cmd->add_option("--tree-seed", tree_seed_, "Seed of the generated tree (default 1)")
+        ->check(PlainRange(uint64_t{0}, uint64_t{UINT64_MAX}));
     cmd->add_option("--load-size", load_mb_,
                     "MiB of the file the streaming reader or writer loops over (default 512)")
         ->type_name("SIZE")

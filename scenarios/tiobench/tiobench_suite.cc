@@ -1,6 +1,7 @@
 #include "scenarios/tiobench/tiobench_suite.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -63,6 +64,11 @@ class TiobenchSuite : public Suite {
         params_.threads.push_back(static_cast<uint32_t>(v));
       } catch (const std::exception&) {
         *err = "--threads: '" + item + "' is not a thread count between 1 and 4096";
+        return false;
+      }
+      // #45, fourth pass: a count given twice ran its rows twice; the other lists refuse alike.
+      if (std::count(params_.threads.begin(), params_.threads.end(), params_.threads.back()) > 1) {
+        *err = "--threads: '" + item + "' is listed twice";
         return false;
       }
     }
