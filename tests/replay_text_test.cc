@@ -28,6 +28,21 @@ JobResult MakeJobResult(const std::string& name, bool reads, uint64_t ios, uint6
   return j;
 }
 
+// A traced process as replayed, without its results.
+ReplayProcess MakeProcess(int32_t pid, const std::string& comm, const std::string& engine,
+                          const std::string& replayed_as, uint64_t trace_ops, double first_lag_ms,
+                          double trace_span_seconds) {
+  ReplayProcess p;
+  p.pid = pid;
+  p.comm = comm;
+  p.ioengine = engine;
+  p.replayed_as = replayed_as;
+  p.trace_ops = trace_ops;
+  p.first_lag_ms = first_lag_ms;
+  p.trace_span_seconds = trace_span_seconds;
+  return p;
+}
+
 ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64_t read_ms,
                               uint64_t write_ms) {
   ReplayRecord r;
@@ -43,25 +58,11 @@ ReplayRecord MakeReplayRecord(const std::string& id, uint32_t repetition, uint64
   r.keeps_time = true;
   r.mapping = "as recorded";
   // How each was replayed: the reader after its dependencies, the flusher at its times.
-  ReplayProcess cat;
-  cat.pid = 42;
-  cat.comm = "cat";
-  cat.ioengine = "psync";
-  cat.replayed_as = "dependencies";
-  cat.trace_ops = 100;
-  cat.first_lag_ms = 1.5;
-  cat.trace_span_seconds = 0.6;
+  ReplayProcess cat = MakeProcess(42, "cat", "psync", "dependencies", 100, 1.5, 0.6);
   cat.replay_span_seconds = static_cast<double>(read_ms) / 10;
   cat.job = MakeJobResult("p42_cat", true, 100, read_ms);
   cat.kernel_read.Record(read_ms * 1000000, 100);
-  ReplayProcess flusher;
-  flusher.pid = 7;
-  flusher.comm = "kworker/u8:2";
-  flusher.ioengine = "libaio";
-  flusher.replayed_as = "recorded_times";
-  flusher.trace_ops = 200;
-  flusher.first_lag_ms = 0.2;
-  flusher.trace_span_seconds = 0.9;
+  ReplayProcess flusher = MakeProcess(7, "kworker/u8:2", "libaio", "recorded_times", 200, 0.2, 0.9);
   flusher.job = MakeJobResult("p7_kworker_u8_2", false, 200, write_ms * 10);
   flusher.kernel_write.Record(write_ms * 1000000, 200);
   r.processes = {cat, flusher};
@@ -146,13 +147,8 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
     record["trace_bytes"] = 300 * 4096 + (10 << 20);
     record["buffered_ops"] = 10;
     record["buffered_bytes"] = 10 << 20;
-    ReplayProcess dd;
-    dd.pid = 50;
-    dd.comm = "dd";
-    dd.ioengine = "buffered";
-    dd.replayed_as = "buffered_writer";
+    ReplayProcess dd = MakeProcess(50, "dd", "buffered", "buffered_writer", 10, -1, -1);
     dd.until_readers_end = true;
-    dd.trace_ops = 10;
     dd.trace_bytes = 10 << 20;
     dd.replay_span_seconds = 2.0 + static_cast<double>(i % 2);
     dd.job = MakeJobResult("p50_dd", false, 12 + static_cast<uint64_t>(i % 2) * 4, 40);
