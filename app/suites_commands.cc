@@ -40,6 +40,7 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
   };
   if (!given.target && !defaults.emulated.empty()) {
     options->config.target.emulated = defaults.emulated;
+    options->config.emulated_by_default = true;
     note("--emulated", defaults.emulated);
     if (!given.fs && !defaults.fs.empty()) {
       options->config.target.fs = defaults.fs;

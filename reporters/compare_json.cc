@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "reporters/compare_text.h"
+
 namespace elevbench {
 namespace {
 
@@ -63,10 +65,12 @@ nlohmann::json CompareToJson(const Comparison& c) {
   for (const ConfigurationRef& u : c.unpaired_new) j["only_in_new"].push_back(u.identifier);
   j["notes"] = c.notes;
   j["counts"] = nlohmann::json::object();
+  // As the text footer counts them (#45: `failed` was missing, its rows under their verdicts).
   for (const Verdict v : {Verdict::kRegression, Verdict::kImprovement, Verdict::kChanged,
                           Verdict::kInconclusive, Verdict::kUnchanged, Verdict::kNotComparable}) {
-    j["counts"][VerdictCountKey(v)] = c.CountOf(v);
+    j["counts"][VerdictCountKey(v)] = CompareCountShown(c, v);
   }
+  j["counts"]["failed"] = CompareFailedRows(c);
   j["gate"] = {{"outcome", GateOutcomeName(c.Outcome())},
                {"summary", GateSummary(c)},
                {"allowed", nlohmann::json::array()},

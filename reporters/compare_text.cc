@@ -72,15 +72,21 @@ std::string GateRulesText(const Comparison& c) {
   return text + (allowed.empty() ? "" : " (allowed: " + allowed.substr(2) + ")") + "\n";
 }
 
-// The footer's count of rows by what their Verdict column shows: a row that fails the gate as
-// FAILED is counted as failed, not under its verdict (#45: 4 FAILED rows were "4 inconclusive").
-size_t CountShown(const Comparison& c, Verdict verdict) {
+}  // namespace
+
+// A row that fails the gate as FAILED is counted as failed, not under its verdict (#45: 4 FAILED
+// rows were "4 inconclusive").
+size_t CompareCountShown(const Comparison& c, Verdict verdict) {
   return static_cast<size_t>(std::count_if(
       c.rows.begin(), c.rows.end(),
       [&](const ComparisonRow& r) { return r.verdict == verdict && r.gate != GateRule::kFailed; }));
 }
 
-}  // namespace
+size_t CompareFailedRows(const Comparison& c) {
+  return static_cast<size_t>(
+      std::count_if(c.rows.begin(), c.rows.end(),
+                    [](const ComparisonRow& r) { return r.gate == GateRule::kFailed; }));
+}
 
 std::string FormatCompareValue(double value) {
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
@@ -212,17 +218,13 @@ std::string RenderCompareText(const Comparison& c) {
   out += "*: p < " + alpha +
          "   n=1: one value on a side, no test possible   few: too few values " + "for p < " +
          alpha + "   UPPER CASE: fails the gate\n";
-  const size_t failed =
-      static_cast<size_t>(std::count_if(c.rows.begin(), c.rows.end(), [](const ComparisonRow& r) {
-        return r.gate == GateRule::kFailed;
-      }));
-  out += Plural(CountShown(c, Verdict::kRegression), "regression", "regressions") + ", " +
-         Plural(CountShown(c, Verdict::kImprovement), "improvement", "improvements") + ", " +
-         std::to_string(CountShown(c, Verdict::kChanged)) + " changed, " +
-         std::to_string(CountShown(c, Verdict::kInconclusive)) + " inconclusive, " +
-         std::to_string(CountShown(c, Verdict::kUnchanged)) + " unchanged, " +
-         std::to_string(CountShown(c, Verdict::kNotComparable)) + " not comparable, " +
-         std::to_string(failed) + " failed\n";
+  out += Plural(CompareCountShown(c, Verdict::kRegression), "regression", "regressions") + ", " +
+         Plural(CompareCountShown(c, Verdict::kImprovement), "improvement", "improvements") + ", " +
+         std::to_string(CompareCountShown(c, Verdict::kChanged)) + " changed, " +
+         std::to_string(CompareCountShown(c, Verdict::kInconclusive)) + " inconclusive, " +
+         std::to_string(CompareCountShown(c, Verdict::kUnchanged)) + " unchanged, " +
+         std::to_string(CompareCountShown(c, Verdict::kNotComparable)) + " not comparable, " +
+         std::to_string(CompareFailedRows(c)) + " failed\n";
   return out + GateSummary(c) + "\n";
 }
 

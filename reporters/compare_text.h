@@ -9,6 +9,7 @@
 // The mark follows mmtests and Google Benchmark's compare.py: "*" when p < α. The formatting
 // helpers are shared with the JUnit reporter, so both say the same numbers the same way.
 
+#include <cstddef>
 #include <string>
 
 #include "harness/compare/compare.h"
@@ -39,6 +40,14 @@ std::string CompareMark(const ComparisonRow& row);
 /// "identifier" when both sides name the same, "base -> new" when paired across identifiers,
 /// the one side's identifier for a row on one side only.
 std::string CompareConfigurationText(const ComparisonRow& row);
+
+/// The footer's count of rows under `verdict`, by what their Verdict column shows: a row that
+/// fails the gate as FAILED is not counted under its verdict but in CompareFailedRows, so the
+/// counts add up to the rows. The JSON's `counts` are these too.
+size_t CompareCountShown(const Comparison& comparison, Verdict verdict);
+
+/// The rows that fail the gate as FAILED (cells failed or did not finish more often in new).
+size_t CompareFailedRows(const Comparison& comparison);
 
 /// The whole text report, ending in a newline.
 std::string RenderCompareText(const Comparison& comparison);

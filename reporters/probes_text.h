@@ -5,7 +5,8 @@
 //   Cat kernel source during seq write
 //   DL - 0.03user 0.14system 14:06.45elapsed
 //   CF - N/A
-//   * CF: DNF after 20 minutes (read 512 KiB of 190.3 MB, 12 of 13602 files)
+//   * CF: DNF after 20 minutes (read 0.5 of 199.5 MB of 10^6 bytes, as --tree-size takes them,
+//     12 of 13602 files)
 //
 // one title line per probe, one row per label with GNU time 1.7's fields (reporters/gnu_time.h),
 // "N/A" for a label whose every repetition did not finish, and notes ("* ...", in the spirit of
@@ -35,10 +36,11 @@ std::string ProbeBytesText(uint64_t bytes);
 std::string RenderProbeRow(const std::string& label, const ProbeRow& row);
 
 /// The note lines (each "* ...", without newline) of a row, empty when every repetition
-/// finished: one for DNF repetitions, "* CF: DNF after 20 minutes (read 512 KiB of 190.3 MB,
-/// 12 of 13602 files)" for cat and "(listed 8190 entries)" for ls ("2 of 3 repetitions DNF …
-/// (on average read …)" when there were several), and one for failed repetitions when the row
-/// line does not already say so ("* CF: 1 of 3 repetitions failed (exit 1)").
+/// finished: one for DNF repetitions, "* CF: DNF after 20 minutes (read 0.5 of 199.5 MB of 10^6
+/// bytes, as --tree-size takes them, 12 of 13602 files)" for cat (ProbeDnfProgress) and "(listed
+/// 8190 entries)" for ls ("2 of 3 repetitions DNF … (on average read …)" when there were several),
+/// and one for failed repetitions when the row line does not already say so ("* CF: 1 of 3
+/// repetitions failed (exit 1)").
 std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& row);
 
 /// The whole report from aggregated rows (AggregateProbeRows order): the environment header of

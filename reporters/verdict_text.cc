@@ -53,6 +53,11 @@ std::string PartialText(const VerdictConfiguration& c) {
   return text;
 }
 
+// "1 of 3 repetitions": of how many repetitions a configuration's number is.
+std::string OfRepetitionsText(const VerdictConfiguration& c) {
+  return std::to_string(c.n) + " of " + std::to_string(c.n + c.dnf + c.failed) + " repetitions";
+}
+
 std::string MeanText(const VerdictConfiguration& c, const MetricInfo& metric) {
   return ReportNumber(c.mean) + (metric.unit.empty() ? "" : " " + metric.unit);
 }
@@ -241,8 +246,12 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
     return what + best.name + " " + MeanText(best, line.metric) + " (n=" + std::to_string(best.n) +
            PartialText(best) + "; the only configuration)";
   }
-  const std::string partial = PartialText(best);  // ", 1 DNF" → " (1 DNF)"
-  const std::string best_note = partial.empty() ? "" : " (" + partial.substr(2) + ")";
+  // A best on part of its repetitions says on how many (#45: "bfq-ll0 best (2 failed)" read as
+  // a best of three): "AS best on 2 of 3 repetitions (1 DNF)"; among others alike, "AS (2 of 3
+  // repetitions, 1 DNF)".
+  const std::string partial = PartialText(best);  // ", 1 DNF"
+  const std::string best_note =
+      partial.empty() ? "" : " (" + OfRepetitionsText(best) + partial + ")";
   const bool alike =
       std::all_of(line.others.begin(), line.others.end(),
                   [](const VerdictVersus& v) { return v.kind == VerdictKind::kNoDifference; });
@@ -250,7 +259,8 @@ std::string VerdictLineText(const VerdictBlock& block, const VerdictLine& line) 
   if (std::all_of(line.others.begin(), line.others.end(), NotMeaningful)) {
     return what + WithinText(block, line, best.name + best_note) + EvidenceText(line);
   }
-  std::string text = what + best.name + " best" + best_note;
+  std::string text = what + best.name + " best";
+  if (!partial.empty()) text += " on " + OfRepetitionsText(best) + " (" + partial.substr(2) + ")";
   for (const VerdictVersus& v : line.others) {
     if (v.kind != VerdictKind::kUntested) text += ", " + VersusText(block, line, v);
   }

@@ -62,6 +62,15 @@ TEST(CaptureReplayCliTest, BadInputIsOneLineAndExit2AndNothingIsCreated) {
       {{"run", "replay", "--trace", small, "--replayer", "sideways", "--scratch", "1G", "--out",
         out},
        "--replayer"},
+      // #45: --no-stall keeps no time for --speed to scale; refused in the suite's Prepare,
+      // before the suite's target checks (replay's own root check included). Each target here
+      // is refused by those too, so that without the check nothing runs either.
+      {{"run", "replay", "--trace", small, "--no-stall", "--speed", "2", "--scratch", "64M",
+        "--out", out},
+       "--speed scales the recorded waits, which --no-stall drops"},
+      {{"run", "replay", "--trace", small, "--speed", "2", "--replayer", "fio", "--no-stall",
+        "--device", disk, "--out", out},
+       "--speed scales the recorded waits, which --no-stall drops"},
       {{"run", "fio", dir + "/outside.fio", "--scratch", "1G", "--out", out},
        "outside the target (the filesystem elevbench makes for the run)"},
       {{"run", "fio", dir + "/sideways.fio", "--scratch", "1G", "--out", out}, "fio rejects it"},

@@ -325,6 +325,22 @@ TEST(CompareGateTest, TheFooterCountsFailedRowsAndTheHeaderNamesTheBadWay) {
                               "unchanged, 0 not comparable, 4 failed\n"),
             std::string::npos)
       << mixed.output;
+  // The JSON's counts are the footer's, `failed` included (#45: it had none, and the 4 FAILED
+  // rows counted as inconclusive).
+  const ProcessResult json = testing::RunElevbenchCli(
+      {"compare", testing::TestDataPath("fixtures/report_tiobench_mixed.json"), "--between",
+       "dl,bfq-ll0", "--format", "json"},
+      60);
+  EXPECT_EQ(json.exit_code, 1) << json.error_output;
+  const nlohmann::json counts = nlohmann::json::parse(json.output, nullptr, false)["counts"];
+  EXPECT_EQ(counts, nlohmann::json({{"regressions", 0},
+                                    {"improvements", 0},
+                                    {"changed", 0},
+                                    {"inconclusive", 0},
+                                    {"unchanged", 0},
+                                    {"not_comparable", 0},
+                                    {"failed", 4}}))
+      << counts;
   const ProcessResult five = testing::RunElevbenchCli(
       {"compare", testing::TestDataPath("fixtures/report_tiobench_5cfg.json"), "--between",
        "dl,ky"},

@@ -101,7 +101,9 @@ TEST(FailedRowsTest, GenericFormatsGiveTheReason) {
 // too (issue 45: they showed only "DNF", and the reason columns were empty).
 TEST(FailedRowsTest, GenericFormatsGiveTheDnfReason) {
   const NamedResults file = testing::LoadNamedResults("fixtures/report_probes_dnf.json");
-  const std::string reason = "DNF after 10 minutes (read 22.9 MB of 45.8 MB, 1876 of 3752 files)";
+  const std::string reason =
+      "DNF after 10 minutes (read 24.0 of 48.0 MB of 10^6 bytes, as --tree-size takes them, 1876 "
+      "of 3752 files)";
   EXPECT_NE(Render(file, "nick").find("* DL: " + reason + "\n"), std::string::npos);
   const std::string md = Render(file, "md");
   EXPECT_NE(md.find("Did not finish:\n\n- DL (6.18.44-DL), cat-during-write: " + reason + "\n"),

@@ -177,6 +177,48 @@ TEST_F(HistoryCliTest, BadLimitsAndNamesAreRefusedInOneLine) {
   EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
+// #45: the list's options and a second, different --db are refused by `history import` in one
+// line (they were passed over, the last --db winning); nothing is recorded.
+TEST_F(HistoryCliTest, ImportRefusesTheListsOptionsAndTwoDatabases) {
+  const std::string tio = CopyOf("results_small.json");
+  const std::string other = temp_.path() + "/other.db";
+  const struct {
+    std::vector<std::string> args;
+    std::string err;
+  } kCases[] = {
+      {{"history", "import", tio, "--db", db_, "--suite", "tiobench"},
+       "elevbench: --suite applies to the list of runs (elevbench history), not to history "
+       "import, which adds each file whole\n"},
+      {{"history", "--suite", "tiobench", "import", tio, "--db", db_}, "elevbench: --suite "},
+      {{"history", "import", tio, "--db", db_, "--json"}, "elevbench: --json applies "},
+      {{"history", "import", tio, "--db", db_, "--format", "json"}, "elevbench: --format applies "},
+      {{"history", "import", "--host", "h", tio, "--db", db_}, "elevbench: --host applies "},
+      {{"history", "--last", "2", "import", tio, "--db", db_}, "elevbench: --last applies "},
+      {{"history", "--db", db_, "import", "--db", other, tio},
+       "elevbench: --db given twice, " + db_ + " and " + other +
+           ": give one history to import into\n"},
+  };
+  for (const auto& c : kCases) {
+    std::string line;
+    for (const std::string& a : c.args) line += a + " ";
+    SCOPED_TRACE(line);
+    const CliResult r = Elevbench(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.err.rfind(c.err, 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(std::filesystem::exists(db_)) << "nothing is recorded";
+    EXPECT_FALSE(std::filesystem::exists(other));
+  }
+  // The same --db twice, or either one alone, names one history: accepted.
+  CliResult r = Elevbench({"history", "--db", db_, "import", "--db", db_, tio});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, tio + ": added as run 1\n");
+  r = Elevbench({"history", "--db", other, "import", tio});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, tio + ": added as run 1\n");
+}
+
 // The CLI tests that run real fio (ctest -L root, as every test that does I/O through fio).
 class HistoryCliRootTest : public HistoryCliTest {};
 

@@ -3,11 +3,15 @@
 // (ctest -L root) all the same: it runs real fio on /var/tmp's disk, as nobody when it is root.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "harness/device/block_device.h"
 #include "harness/process/subprocess.h"
@@ -74,6 +78,69 @@ TEST(UnprivilegedRunRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
   EXPECT_EQ(j["records"].size(), 4u);
   EXPECT_EQ(j["identifiers"].size(), 1u);
   EXPECT_EQ(SchedulersUnder(temp.path()), before);
+}
+
+// Runs `elevbench ARGS` as nobody in `dir` (theirs), the way a user without root types it, with
+// `guard_bin` first on PATH: its fio fails, so that a run the checks let through stops at step 1's
+// `fio --version` instead of running (exit 1, and the test fails on it).
+ProcessResult RunAsNobodyIn(const std::string& dir, const std::string& guard_bin,
+                            const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"env",
+                                   "PATH=" + guard_bin + ":/usr/sbin:/usr/bin:/sbin:/bin",
+                                   "setpriv",
+                                   "--reuid=65534",
+                                   "--regid=65534",
+                                   "--clear-groups",
+                                   "--",
+                                   ELEVBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessResult r;
+  std::string err;
+  ProcessOptions opts;
+  opts.timeout_seconds = 60;
+  opts.working_directory = dir;
+  EXPECT_TRUE(RunProcess(argv, opts, &r, &err)) << err;
+  return r;
+}
+
+// #45 third pass: without root, a device the user asked for cannot be made; the run must not go
+// to the current directory's disk instead (it started a tiobench in the working directory). The
+// refusal comes after the input's checks, so that a bad value is still named first.
+TEST(UnprivilegedRunRootTest, AnEmulatedOrScratchDeviceGivenWithoutRootIsRefused) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to become nobody (setpriv)";
+  if (!ProgramInPath("setpriv")) GTEST_SKIP() << "needs setpriv to run as an unprivileged user";
+  testing::ScopedTempDir temp("/var/tmp");
+  ASSERT_EQ(chown(temp.path().c_str(), 65534, 65534), 0);
+  testing::ScopedTempDir guard;
+  ASSERT_EQ(chmod(guard.path().c_str(), 0755), 0);
+  std::ofstream(guard.path() + "/fio")
+      << "#!/bin/sh\necho 'fio: this test runs none' >&2\nexit 1\n";
+  ASSERT_EQ(chmod((guard.path() + "/fio").c_str(), 0755), 0);
+  const struct {
+    std::vector<std::string> args;
+    std::string needle;
+  } kCases[] = {
+      {{"run", "tiobench", "--emulated", "ide-2003"},
+       "--emulated needs root (the emulated disk is a loop device and a FUSE mount); without it, "
+       "give --dir DIR"},
+      {{"run", "tiobench", "--scratch", "1G", "--size", "64"},
+       "--scratch needs root (the scratch disk is a loop device); without it, give --dir DIR"},
+      {{"run", "nickbench", "--emulated", "ide-2003:1G", "--size", "64", "--schedulers", "none"},
+       "--emulated needs root"},
+      // Bad input is named first, before the refusal.
+      {{"run", "tiobench", "--emulated", "ide-2003:64G"}, "larger than the 40 GB disk"},
+      {{"run", "tiobench", "--scratch", "512M", "--size", "1000"}, "does not fit"},
+      {{"run", "tiobench", "--scratch", "1G", "--format", "nosuch"}, "unknown --format"},
+  };
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(c.args[1] + " " + c.args[2] + " " + c.args[3]);
+    const ProcessResult r = RunAsNobodyIn(temp.path(), guard.path(), c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.error_output;
+    EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1)
+        << "one line: " << r.error_output;
+    EXPECT_NE(r.error_output.find(c.needle), std::string::npos) << r.error_output;
+    EXPECT_TRUE(std::filesystem::is_empty(temp.path())) << "the refused run made something";
+  }
 }
 
 }  // namespace

@@ -39,7 +39,10 @@ const char kSeedRows[] =
 
 // Our note in place of the seed's "* Test DNF after 20 minutes. ..." (the seed: "5s pauses
 // between reads of ~500K"); the tree is the 2.4.19-sized one of docs/source-tree.md.
-const char kCfNote[] = "* CF: DNF after 20 minutes (read 500 KiB of 132.8 MB, 37 of 11111 files)\n";
+const char kCfNote[] =
+    "* CF: DNF after 20 minutes (read 0.5 of 139.3 MB of 10^6 bytes, as --tree-size takes them, 37 "
+    "of 11111 "
+    "files)\n";
 
 constexpr uint64_t kTreeBytes = 139274707;
 constexpr uint64_t kTreeFiles = 11111;
@@ -162,6 +165,11 @@ TEST(ProbesTextTest, WordsForTimeoutsAndBytes) {
   EXPECT_EQ(ProbeBytesText(512000), "500 KiB");
   EXPECT_EQ(ProbeBytesText(kTreeBytes), "132.8 MB");
   EXPECT_EQ(ProbeBytesText(uint64_t{5} << 28), "1.25 GB");
+  // A tree's size in --tree-size's MB of 10^6 bytes (#45).
+  EXPECT_EQ(TreeMegabytes(48'000'000), "48.0");
+  EXPECT_EQ(TreeMegabytes(512000), "0.5");
+  EXPECT_EQ(TreeMegabytes(4096), "0.0041");
+  EXPECT_EQ(TreeMegabytes(0), "0.0");
 }
 
 TEST(ProbesTextTest, FailedAndPartlyFinishedRows) {
@@ -223,10 +231,10 @@ TEST(ProbesTextTest, RowsAreMeansOfFinishedRepetitions) {
             "Cat kernel source during seq write\n"
             "BFQ - N/A\n"
             "MQ - 0.03user 0.10system 0:15.00elapsed\n"
-            "* BFQ: 3 of 3 repetitions DNF after 20 minutes (on average read 2.0 MB of 132.8 "
-            "MB, 20 of 11111 files)\n"
-            "* MQ: 1 of 3 repetitions DNF after 20 minutes (read 3.0 MB of 132.8 MB, 100 of "
-            "11111 files)\n");
+            "* BFQ: 3 of 3 repetitions DNF after 20 minutes (on average read 2.1 of 139.3 MB of "
+            "10^6 bytes, as --tree-size takes them, 20 of 11111 files)\n"
+            "* MQ: 1 of 3 repetitions DNF after 20 minutes (read 3.1 of 139.3 MB of 10^6 bytes, "
+            "as --tree-size takes them, 100 of 11111 files)\n");
   std::vector<ProbeRecord> records;
   std::string err;
   ASSERT_TRUE(ProbeRecordsFromDocument(doc, &records, &err)) << err;
@@ -313,7 +321,11 @@ TEST(ProbesTextTest, DnfFixtureIsCutAtTheRunsTimeout) {
   std::string text;
   std::string err;
   ASSERT_TRUE(RenderProbesReport(file.doc, "nick", &text, &err)) << err;
-  EXPECT_NE(text.find("* DL: DNF after 10 minutes (read 22.9 MB of 45.8 MB"), std::string::npos)
+  // #45: the tree's MB are --tree-size's (10^6 bytes): --tree-size 48 reads "of 48.0 MB", where
+  // MiB made it "of 45.8 MB".
+  EXPECT_NE(text.find("* DL: DNF after 10 minutes (read 24.0 of 48.0 MB of 10^6 bytes, as "
+                      "--tree-size takes them, 1876 of 3752 files)\n"),
+            std::string::npos)
       << text;
 }
 

@@ -22,6 +22,7 @@ TEST(RunDefaultsTest, NothingGivenTakesTheWholeSetting) {
   RunOptions o;
   const std::string applied = ApplySuiteRunDefaults(kPostLike, GivenRunOptions{}, &o);
   EXPECT_EQ(o.config.target.emulated, "ide-2003");
+  EXPECT_TRUE(o.config.emulated_by_default);  // without root: a fallback, not a refusal (#45)
   EXPECT_EQ(o.config.target.fs, "ext2");
   EXPECT_EQ(o.config.machine, "p4-2003");
   EXPECT_EQ(o.config.schedulers, "mq-deadline@DL,none");
@@ -37,6 +38,7 @@ TEST(RunDefaultsTest, AGivenTargetKeepsItsOwnFsAndMachineButStillTakesTheSchedul
   const std::string applied = ApplySuiteRunDefaults(kPostLike, given, &o);
   EXPECT_EQ(o.config.directory, "/some/dir");
   EXPECT_EQ(o.config.target.emulated, "");
+  EXPECT_FALSE(o.config.emulated_by_default);
   EXPECT_EQ(o.config.target.fs, "ext4");  // TargetSpec's own default
   EXPECT_EQ(o.config.machine, "");
   EXPECT_EQ(o.config.schedulers, "mq-deadline@DL,none");

@@ -258,8 +258,30 @@ TEST(VerdictTest, ADnfOrFailedConfigurationSaysSoInsteadOfARatio) {
   EXPECT_EQ(line.others[2].kind, VerdictKind::kNotMeasured);
   EXPECT_EQ(line.others[2].other.failed, 1u);
   EXPECT_EQ(VerdictLineText(block, line),
-            "bench3 elapsed_seconds: AS best (1 DNF), DL DNF (no value), NO failed (no value), "
+            "bench3 elapsed_seconds: AS best on 1 of 2 repetitions (1 DNF), DL DNF (no value), NO "
+            "failed (no value), "
             "1.21× CF (n=1/2: not tested, --repetitions 4 or more)");  // the untested last
+}
+
+// #45: "AS best (2 failed)" read as a best of three repetitions; its number is of one.
+TEST(VerdictTest, ABestOnPartOfItsRepetitionsSaysOnHowMany) {
+  VerdictFixture f({"DL", "AS"});
+  f.Add("DL", kVerdictRate, {20, 20.5, 21});
+  f.Add("AS", kVerdictRate, {40, 0, 0});
+  f.measurements[4].status = f.measurements[5].status = "failed";  // AS: repetitions 1 and 2
+  VerdictBlock block = f.Compute();
+  ASSERT_EQ(block.lines.at(0).best.failed, 2u);
+  EXPECT_EQ(VerdictLineText(block, block.lines[0]),
+            "bench3 io_rate_mb_s: AS best on 1 of 3 repetitions (2 failed), 1.95× DL (n=1/3: not "
+            "tested, --repetitions 4 or more)");
+
+  VerdictFixture g({"DL", "AS"});  // the same numbers: no best, and still of how many
+  g.Add("DL", kVerdictRate, {20});
+  g.Add("AS", kVerdictRate, {20, 0});
+  g.measurements[2].status = "dnf";
+  block = g.Compute();
+  EXPECT_EQ(VerdictLineText(block, block.lines.at(0)),
+            "bench3 io_rate_mb_s: no difference between DL and AS (identical values, n=1, 1 DNF)");
 }
 
 TEST(VerdictTest, NamesAreLabelsWhenTheDocumentHasThemElseIdentifiers) {

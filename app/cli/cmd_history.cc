@@ -11,6 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/suites_commands.h"
 #include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/core/plain_range.h"
 #include "harness/core/strings.h"
 #include "harness/history/history_store.h"
@@ -28,6 +29,7 @@ struct HistoryCommands {
   bool json = false;
   std::vector<std::string> files;  // `history import FILE…`
   bool replace = false;            // `history import --replace`
+  std::string import_db;           // `history import --db`: merged into db (CheckImportOptions)
 };
 
 constexpr const char* kDbHelp =
@@ -66,6 +68,27 @@ int ListCommand(const HistoryCommands& c) {
     std::cout << RenderHistoryRuns(runs);
   }
   return kExitOk;
+}
+
+// `history import`: the list's options do not apply to it, and one --db (#45: `--suite X`,
+// `--json` were passed over, and of `history --db A import --db B` the last won). Merges
+// import's --db into c->db.
+bool CheckImportOptions(const CLI::App& history, const CLI::App& import, HistoryCommands* c,
+                        std::string* err) {
+  for (const char* flag : {"--suite", "--host", "--last", "--json", "--format"}) {
+    if (history.count(flag) > 0) {
+      return Fail(err, std::string(flag) +
+                           " applies to the list of runs (elevbench history), not to history "
+                           "import, which adds each file whole");
+    }
+  }
+  if (import.count("--db") == 0) return true;
+  if (history.count("--db") > 0 && c->db != c->import_db) {
+    return Fail(err, "--db given twice, " + RedactedLocation(c->db) + " and " +
+                         RedactedLocation(c->import_db) + ": give one history to import into");
+  }
+  c->db = c->import_db;
+  return true;
 }
 
 // Every file is tried; the exit code is the worst outcome (2 unreadable file, 1 not recorded).
@@ -146,12 +169,20 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")
       ->type_name("FILE")
       ->required();
-  import_cmd->add_option("--db", c->db, kDbHelp)->type_name("DB");
+  import_cmd->add_option("--db", c->import_db, kDbHelp)->type_name("DB");
   import_cmd->add_flag("--replace", c->replace,
                        "Replace a recorded run that has the same identity (start time, host, "
                        "suite, command line) but other cells; without it such a file is refused "
                        "(exit 2). A run recorded mid-run is completed without it");
-  return [c, import_cmd] { return *import_cmd ? ImportCommand(*c) : ListCommand(*c); };
+  return [c, cmd, import_cmd]() -> int {
+    if (!*import_cmd) return ListCommand(*c);
+    std::string err;
+    if (!CheckImportOptions(*cmd, *import_cmd, c.get(), &err)) {
+      PrintError(err);
+      return kExitUsage;
+    }
+    return ImportCommand(*c);
+  };
 }
 
 SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string&) {

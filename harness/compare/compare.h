@@ -185,7 +185,8 @@ struct Comparison {
   /// Every broken rule that is not allowed, rows in row order, then parameters.
   std::vector<GateFinding> findings;
 
-  /// How many rows got `verdict` (the footer of every report).
+  /// How many rows got `verdict`, a row that fails the gate as failed included (the reports'
+  /// footers and the JSON's counts count that one as failed only: reporters/compare_text.h).
   size_t CountOf(Verdict verdict) const;
   /// At least one regression.
   bool HasRegression() const { return CountOf(Verdict::kRegression) > 0; }

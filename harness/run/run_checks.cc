@@ -293,6 +293,25 @@ bool CheckLanesOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c
   return true;
 }
 
+// Without root no device can be made: an --emulated or --scratch the user gave is refused
+// (#45: the run went on in the current directory's disk instead), after every check of the
+// input, so that bad input is named first; a suite's default --emulated still falls back, with
+// DecideRoot's notice.
+bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
+  if (RunningAsRoot()) return true;
+  if (!o.target.scratch.empty()) {
+    return Fail(err,
+                "--scratch needs root (the scratch disk is a loop device); without it, give "
+                "--dir DIR");
+  }
+  if (!o.target.emulated.empty() && !o.emulated_by_default) {
+    return Fail(err,
+                "--emulated needs root (the emulated disk is a loop device and a FUSE mount); "
+                "without it, give --dir DIR");
+  }
+  return true;
+}
+
 }  // namespace
 
 bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
@@ -319,7 +338,8 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
     return false;
   }
   c->out_path = o.out.empty() ? DefaultResultsPath(o.suite_name, host.hostname) : o.out;
-  return CheckTraceOption(o, t, err) && CheckLanesOption(o, host, c, err);
+  return CheckTraceOption(o, t, err) && CheckLanesOption(o, host, c, err) &&
+         CheckMadeDeviceRoot(o, err);
 }
 
 }  // namespace elevbench

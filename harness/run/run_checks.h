@@ -2,7 +2,8 @@
 // Step 1 of a run (docs/architecture.md, "Data flow"): every mistake a user can make, found
 // before the machine is touched: the format, --out's folder, the target flags, --disk-set,
 // --dir, --machine (spec, bounds, root, cgroup layout: read-only), the suite's own Prepare, then
-// --schedulers/--queue, the suite's CheckTarget, the device's size, --trace-requests and --lanes.
+// --schedulers/--queue, the suite's CheckTarget, the device's size, --trace-requests and --lanes,
+// then, without root, an --emulated or --scratch the user gave (no device can be made).
 // Read-only: it makes nothing, so a refused command leaves the machine as it was.
 
 #include <cstdint>
@@ -41,7 +42,9 @@ struct CheckedRun {
 /// order docs/architecture.md gives, then the suite's Prepare with the machine the run emulates
 /// (--machine's RAM and CPUs, else the host's), --schedulers and --queue (after the suite's own
 /// options, so that a bad one of those is named first), the target sized to the suite's files, the
-/// suite's CheckTarget, the results path, --trace-requests and --lanes. Fills *checked; false
+/// suite's CheckTarget, the results path, --trace-requests, --lanes and last, without root, an
+/// --emulated or --scratch the command line gave (a suite's default --emulated is not refused:
+/// the run falls back to a directory, RunJob::DecideRoot). Fills *checked; false
 /// with err (one line, naming the flag) for a usage error. Makes nothing.
 [[nodiscard]] bool CheckRunConfig(const RunConfig& config, const MachineInfo& host,
                                   CheckedRun* checked, std::string* err);

@@ -38,6 +38,10 @@ struct RunConfig {
   std::string directory;                   ///< "--dir DIR"
   std::vector<std::string> disk_settings;  ///< "--disk-set key=value" model overrides
   std::string disk_trace;                  ///< "--disk-trace FILE"
+  /// target.emulated is the suite's default (the command line gave no target): without root
+  /// the run goes on in a directory with a notice, where an --emulated or --scratch the user
+  /// gave is refused (#45).
+  bool emulated_by_default = false;
   bool keep_wbt = false;       ///< "--keep-wbt": today's writeback throttling on the emulated disk
   std::string machine;         ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)

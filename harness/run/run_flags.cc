@@ -11,10 +11,10 @@ const TargetFlagsHelp& RunTargetFlagsHelp() {
           "replay, the device to replay onto (default: none)",
       .emulated =
           "Run on an emulated rotating disk: PROFILE[:SIZE], e.g. ide-2003:2G (SIZE in "
-          "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; default: the suite's)",
+          "K/M/G = KiB/MiB/GiB; profiles: `disk profiles`; root; default: the suite's)",
       .scratch =
           "Create a scratch loop device of this size and run on it: SIZE with K/M/G "
-          "= KiB/MiB/GiB, e.g. 1G (default: none)",
+          "= KiB/MiB/GiB, e.g. 1G (root; default: none)",
       .fs =
           "Filesystem of a scratch/emulated device: ext2, ext4, xfs (default: the "
           "suite's, else ext4)",

@@ -170,11 +170,18 @@ json ProbeSummaryToJson(const std::vector<ProbeRow>& rows) {
   return summary;
 }
 
+std::string TreeMegabytes(uint64_t bytes) {
+  const double mb = static_cast<double>(bytes) / 1e6;
+  return FormatDouble(bytes == 0 || mb >= 0.1 ? "%.1f" : "%.2g", mb);
+}
+
 std::string ProbeDnfProgress(const std::string& probe, uint64_t bytes_read, uint64_t bytes_total,
                              uint64_t files_read, uint64_t files_total, uint64_t entries_listed) {
   if (probe.rfind("cat-", 0) == 0) {
-    return "read " + BytesWords(bytes_read) + " of " + BytesWords(bytes_total) + ", " +
-           std::to_string(files_read) + " of " + std::to_string(files_total) + " files";
+    // #45: in --tree-size's MB, so that a 48 MB tree reads "of 48.0 MB", not of 45.8 MiB.
+    return "read " + TreeMegabytes(bytes_read) + " of " + TreeMegabytes(bytes_total) + " " +
+           kTreeMegabytesUnit + ", " + std::to_string(files_read) + " of " +
+           std::to_string(files_total) + " files";
   }
   return "listed " + std::to_string(entries_listed) + " entries";
 }

@@ -87,14 +87,23 @@ std::vector<ProbeRow> AggregateProbeRows(const std::vector<ProbeRecord>& records
 /// bytes_total, failed_exit_code.
 nlohmann::json ProbeSummaryToJson(const std::vector<ProbeRow>& rows);
 
-/// What a probe that did not finish had done: "read 22.9 MB of 45.8 MB, 30 of 60 files" for
-/// cat, "listed 8190 entries" for ls. One wording for the nick layout's note and the reason
-/// every other format gives a DNF (issue 45).
+/// The unit of TreeMegabytes, said after the number: the MB --tree-size takes.
+inline constexpr const char* kTreeMegabytesUnit = "MB of 10^6 bytes, as --tree-size takes them";
+
+/// A tree's bytes in --tree-size's MB of 10^6 bytes, without the unit: "48.0", "0.5", "0.0041"
+/// (two significant digits below 0.1 MB).
+std::string TreeMegabytes(uint64_t bytes);
+
+/// What a probe that did not finish had done: "read 24.0 of 48.0 MB of 10^6 bytes, as
+/// --tree-size takes them, 30 of 60 files" for cat, in the unit of the option that sets the tree's
+/// size (issue 45: it was in MiB, "of 45.8 MB" for --tree-size 48); "listed 8190 entries" for ls.
+/// One wording for the nick layout's note and the reason every other format gives a DNF.
 std::string ProbeDnfProgress(const std::string& probe, uint64_t bytes_read, uint64_t bytes_total,
                              uint64_t files_read, uint64_t files_total, uint64_t entries_listed);
 
 /// A DNF record's reason, as the nick layout words it for one repetition: "DNF after 10 minutes
-/// (read 22.9 MB of 45.8 MB, 30 of 60 files)"; "" for a record that is not a DNF.
+/// (read 24.0 of 48.0 MB of 10^6 bytes, as --tree-size takes them, 30 of 60 files)"; "" for a
+/// record that is not a DNF.
 std::string ProbeDnfReason(const ProbeRecord& record);
 
 }  // namespace elevbench

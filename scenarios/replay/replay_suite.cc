@@ -96,12 +96,13 @@ class ReplaySuite : public Suite {
     cmd->add_option("--trace", trace_path_, "The block trace to replay (made by `capture`)")
         ->type_name("FILE")
         ->required();
-    cmd->add_option("--speed", options_.speed,
-                    "Time scale of the replay: 2 = twice as fast (default 1: as recorded)")
-        ->check(PlainRange(0.001, 1000.0, "times"));
+    speed_option_ = cmd->add_option("--speed", options_.speed,
+                                    "Time scale of the replay: 2 = twice as fast (default 1: as "
+                                    "recorded; not with --no-stall, which keeps no time)")
+                        ->check(PlainRange(0.001, 1000.0, "times"));
     cmd->add_flag("--no-stall", options_.no_stall,
-                  "Issue every I/O as soon as the one before it is done, in order (no waits; "
-                  "default off)");
+                  "Issue every I/O as soon as the one before it is done, in order (no waits, "
+                  "so no --speed; default off)");
     cmd->add_option("--fit", fit_,
                     "auto (default): offsets as recorded, else shifted to start at 0; scale: "
                     "also scale a span larger than the target onto it (changes seeks)")
@@ -116,6 +117,12 @@ class ReplaySuite : public Suite {
   }
 
   bool Prepare(const MachineInfo&, std::string* err) override {
+    if (options_.no_stall && speed_option_ != nullptr && speed_option_->count() > 0) {
+      // #45: accepted and passed over: --no-stall issues every I/O without a wait to scale.
+      return Fail(err,
+                  "--speed scales the recorded waits, which --no-stall drops (each I/O goes as "
+                  "soon as the one before it is done): give one of them");
+    }
     options_.fit = fit_ == "scale" ? ReplayFit::kScale : ReplayFit::kAuto;
     if (!ReadBlockTraceFile(trace_path_, &trace_, err)) return false;
     if (trace_.records.empty()) {
@@ -254,6 +261,7 @@ class ReplaySuite : public Suite {
                   ReplayRecord* rec) const;
 
   std::string trace_path_;
+  CLI::Option* speed_option_ = nullptr;  // --speed, to refuse it given beside --no-stall
   std::string fit_ = "auto";
   std::string replayer_ = "dependent";
   std::string engine_input_;  // the dependent replayer's input (replay_engine_input.h)
