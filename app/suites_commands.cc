@@ -53,6 +53,7 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
   }
   if (!given.schedulers && !defaults.schedulers.empty()) {
     options->config.schedulers = defaults.schedulers;
+    options->config.schedulers_by_default = true;
     note("--schedulers", defaults.schedulers);
   }
   return applied;

@@ -394,7 +394,8 @@ TEST(CliHelpTest, TheHelpSaysWhatTheDefaultsDo) {
   for (const char* says :
        {"(default: the suite's own list where it has one (post-2003); else, as root on a device "
         "elevbench makes (--scratch, --emulated), every scheduler the kernel offers; else (--dir, "
-        "--device, or not root) the device's current scheduler only)",
+        "--device, or not root) the device's current scheduler only; given "
+        "without root: refused)",
         "replayed on a raw device by elevbench's dependent replayer"}) {
     EXPECT_NE(run.find(says), std::string::npos) << says << "\n" << run;
   }

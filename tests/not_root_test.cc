@@ -50,11 +50,9 @@ TEST(UnprivilegedRunRootTest, RunsOnTheCurrentSchedulerOnlyWithANotice) {
   ASSERT_FALSE(before.empty()) << "no disk found under " << temp.path();
   for (const std::string& a :
        {std::string(ELEVBENCH_BINARY), std::string("run"), std::string("tiobench"),
-        std::string("--dir"), temp.path(), std::string("--schedulers"), std::string("all"),
-        std::string("--queue"), std::string("read_ahead_kb=64"), std::string("--size"),
-        std::string("8"), std::string("--threads"), std::string("1"), std::string("--random"),
-        std::string("100"), std::string("--out"), temp.path() + "/r.json",
-        std::string("--no-history")}) {
+        std::string("--dir"), temp.path(), std::string("--size"), std::string("8"),
+        std::string("--threads"), std::string("1"), std::string("--random"), std::string("100"),
+        std::string("--out"), temp.path() + "/r.json", std::string("--no-history")}) {
     argv.push_back(a);
   }
   ProcessResult r;
@@ -106,7 +104,7 @@ ProcessResult RunAsNobodyIn(const std::string& dir, const std::string& guard_bin
 // #45 third pass: without root, a device the user asked for cannot be made; the run must not go
 // to the current directory's disk instead (it started a tiobench in the working directory). The
 // refusal comes after the input's checks, so that a bad value is still named first.
-TEST(UnprivilegedRunRootTest, AnEmulatedOrScratchDeviceGivenWithoutRootIsRefused) {
+TEST(UnprivilegedRunRootTest, ADeviceOrASwitchGivenWithoutRootIsRefused) {
   if (geteuid() != 0) GTEST_SKIP() << "needs root to become nobody (setpriv)";
   if (!ProgramInPath("setpriv")) GTEST_SKIP() << "needs setpriv to run as an unprivileged user";
   testing::ScopedTempDir temp("/var/tmp");
@@ -127,6 +125,12 @@ TEST(UnprivilegedRunRootTest, AnEmulatedOrScratchDeviceGivenWithoutRootIsRefused
        "--scratch needs root (the scratch disk is a loop device); without it, give --dir DIR"},
       {{"run", "nickbench", "--emulated", "ide-2003:1G", "--size", "64", "--schedulers", "none"},
        "--emulated needs root"},
+      // Nor is a scheduler or a queue attribute switched: the run measured the current one
+      // under the user's list (the fourth newcomer pass).
+      {{"run", "tiobench", "--dir", ".", "--schedulers", "none,kyber", "--size", "1"},
+       "--schedulers needs root (switching a disk's scheduler writes sysfs)"},
+      {{"run", "tiobench", "--dir", ".", "--queue", "read_ahead_kb=16", "--size", "1"},
+       "--queue needs root"},
       // Bad input is named first, before the refusal.
       {{"run", "tiobench", "--emulated", "ide-2003:64G"}, "larger than the 40 GB disk"},
       {{"run", "tiobench", "--scratch", "512M", "--size", "1000"}, "does not fit"},

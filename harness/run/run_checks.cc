@@ -293,7 +293,8 @@ bool CheckLanesOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c
   return true;
 }
 
-// Without root no device can be made: an --emulated or --scratch the user gave is refused
+// Without root no device can be made and nothing switched: an --emulated, --scratch,
+// --schedulers or --queue the user gave is refused
 // (#45: the run went on in the current directory's disk instead), after every check of the
 // input, so that bad input is named first; a suite's default --emulated still falls back, with
 // DecideRoot's notice.
@@ -308,6 +309,18 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
     return Fail(err,
                 "--emulated needs root (the emulated disk is a loop device and a FUSE mount); "
                 "without it, give --dir DIR");
+  }
+  // Nor can a scheduler or a queue attribute be switched: the run would measure the current
+  // scheduler alone under the user's list (the fourth newcomer pass).
+  if (!o.schedulers.empty() && !o.schedulers_by_default) {
+    return Fail(err,
+                "--schedulers needs root (switching a disk's scheduler writes sysfs); without it "
+                "a run measures the current scheduler only: leave --schedulers out");
+  }
+  if (!o.queue.empty()) {
+    return Fail(err,
+                "--queue needs root (it writes the disk's queue attributes in sysfs); without it "
+                "leave --queue out");
   }
   return true;
 }

@@ -42,6 +42,10 @@ struct RunConfig {
   /// the run goes on in a directory with a notice, where an --emulated or --scratch the user
   /// gave is refused (#45).
   bool emulated_by_default = false;
+  /// The schedulers are a suite's default (ApplySuiteRunDefaults), not the user's --schedulers:
+  /// without root they fall back to the current scheduler with DecideRoot's notice, where a
+  /// --schedulers the user gave is refused (CheckRunConfig).
+  bool schedulers_by_default = false;
   bool keep_wbt = false;       ///< "--keep-wbt": today's writeback throttling on the emulated disk
   std::string machine;         ///< "--machine SPEC": p4-2003 or ram=SIZE,cpus=N (cgroups)
   bool machine_given = false;  ///< --machine was given (so an empty SPEC is an error)

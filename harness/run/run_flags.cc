@@ -49,10 +49,11 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code] "
        "(default: the suite's own list where it has one (post-2003); else, as root on a "
        "device elevbench makes (--scratch, --emulated), every scheduler the kernel offers; "
-       "else (--dir, --device, or not root) the device's current scheduler only)"},
+       "else (--dir, --device, or not root) the device's current scheduler only; given "
+       "without root: refused)"},
       {"--queue", &RunConfig::queue,
        "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
-       "own unit; default: none pinned)"},
+       "own unit; default: none pinned; needs root)"},
       {"--repetitions", &RunConfig::repetitions,
        "Repetitions of every cell (1-1000, default 1), or 'auto': repeat until the "
        "95 % interval of every headline metric is within --ci-width"},
