@@ -151,7 +151,7 @@ TEST_F(HistoryCliTest, ReadingANonexistentOrCorruptDatabase) {
   EXPECT_EQ(r.err, "elevbench: history " + db_ + ": file is not a database\n");
 }
 
-// #45: --last's limits in plain words, an unknown --suite refused as trend refuses it, an
+// #45: --last's limits in plain words, an unknown --suite or --host refused as trend refuses it, an
 // import --db whose folder is not there refused before any file is read.
 TEST_F(HistoryCliTest, BadLimitsAndNamesAreRefusedInOneLine) {
   const std::string tio = CopyOf("results_small.json");
@@ -169,6 +169,12 @@ TEST_F(HistoryCliTest, BadLimitsAndNamesAreRefusedInOneLine) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
   r = Elevbench({"history", "--db", db_, "--suite", "contest"});  // a suite, no runs yet
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The fourth newcomer pass: a host the history has no run from, as trend refuses it.
+  r = Elevbench({"history", "--db", db_, "--host", "nosuch"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("elevbench: --host nosuch: the history has no run from it (hosts: ", 0), 0u)
+      << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
   const std::string missing = temp_.path() + "/nonexistent";
   r = Elevbench({"history", "import", tio, "--db", missing + "/h.db"});
   EXPECT_EQ(r.exit_code, 2) << r.out;

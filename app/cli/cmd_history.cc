@@ -49,11 +49,28 @@ bool CheckHistorySuite(const std::string& suite, HistoryStore* store, std::strin
   return false;
 }
 
+// `history --host H`: a host the history has runs of, else refused as trend refuses it, with the
+// hosts named (the fourth newcomer pass: it listed "no runs", exit 0).
+bool CheckHistoryHost(const std::string& host, HistoryStore* store, std::string* err) {
+  if (host.empty()) return true;
+  std::vector<HistoryRun> runs;
+  if (!store->ListRuns({}, &runs, err)) return false;
+  std::vector<std::string> hosts;
+  for (const HistoryRun& r : runs) {
+    if (r.host == host) return true;
+    if (std::find(hosts.begin(), hosts.end(), r.host) == hosts.end()) hosts.push_back(r.host);
+  }
+  *err = "--host " + host + ": the history has no run from it (hosts: " +
+         (hosts.empty() ? std::string("none yet") : JoinWith(hosts, ", ")) + ")";
+  return false;
+}
+
 int ListCommand(const HistoryCommands& c) {
   std::unique_ptr<HistoryStore> store;
   std::string err;
   if (!OpenHistoryForReading(c.db, &store, &err) ||
-      !CheckHistorySuite(c.suite, store.get(), &err)) {
+      !CheckHistorySuite(c.suite, store.get(), &err) ||
+      !CheckHistoryHost(c.host, store.get(), &err)) {
     PrintError(err);
     return kExitUsage;
   }
