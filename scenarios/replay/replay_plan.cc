@@ -244,11 +244,11 @@ ReplayJob BuildWriterJob(const BlockTraceDirtier& d,
     span.Add(*r);
   }
   job.bytes = w.bytes;
-  // Its last dirtying near the last read: it stopped when the readers did (killed beside them).
-  // Long before: it had finished its own work; long after: it went on writing alone.
+  // Still dirtying when the last read was queued (or after: a writer killed beside the readers
+  // goes on until its write returns from the kernel's wait): its demand outlasted the readers.
+  // Done long before: it had finished its own work.
   const auto last_read = static_cast<uint64_t>(std::max<int64_t>(last_read_ns, 0));
-  w.until_readers_end = last_read_ns >= 0 && d.last_ns + kReplayWriterOpenEndNs >= last_read &&
-                        d.last_ns <= last_read + kReplayWriterOpenEndNs;
+  w.until_readers_end = last_read_ns >= 0 && d.last_ns + kReplayWriterOpenEndNs >= last_read;
   job.trace_span_seconds = span.Seconds() / o.speed;
   job.buffered = std::move(w);
   return job;

@@ -99,11 +99,12 @@ struct ReplayBufferedWriter {
   /// Bytes to write: those of the trace's writes of its pages. With until_readers_end it
   /// writes on past them (sequentially after its last extent) until the readers have ended.
   uint64_t bytes = 0;
-  /// Its last dirtying came within kReplayWriterOpenEndNs of the trace's last read queued
-  /// (before or after): it wrote for as long as the readers ran (a writer killed or stopped
-  /// beside them), so its volume was set by the scheduler, not by itself. It writes until
-  /// every job with reads has ended. A writer that stopped long before the last read (its own
-  /// work done) or went on long after it (writing alone) writes its volume.
+  /// It was still dirtying when the trace's last read was queued (its last dirtying at most
+  /// kReplayWriterOpenEndNs before it, or after it: a writer killed beside the readers goes on
+  /// until its write returns from the kernel's wait, 4.8 and 13.6 s after the last read in the
+  /// captures of docs/replay.md §4): its demand outlasted the readers, so its volume was set by
+  /// the scheduler, not by itself. It writes until every job with reads has ended. A writer
+  /// that stopped long before the last read (its own work done) writes its volume.
   bool until_readers_end = false;
   /// Where: the target's extents of the trace's writes of its pages, in the order they were
   /// written back, contiguous ones merged: {offset, bytes}.
@@ -111,8 +112,8 @@ struct ReplayBufferedWriter {
   bool operator==(const ReplayBufferedWriter&) const = default;
 };
 
-/// A buffered writer whose last dirtying came at most this long before or after the trace's
-/// last read was queued is taken to have written until the readers ended (until_readers_end).
+/// A buffered writer whose last dirtying came at most this long before the trace's last read
+/// was queued, or after it, is taken to have written until the readers ended.
 inline constexpr uint64_t kReplayWriterOpenEndNs = 1000000000;
 
 /// One fio job: one traced process.
