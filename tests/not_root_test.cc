@@ -131,6 +131,9 @@ TEST(UnprivilegedRunRootTest, ADeviceOrASwitchGivenWithoutRootIsRefused) {
        "--schedulers needs root (switching a disk's scheduler writes sysfs)"},
       {{"run", "tiobench", "--dir", ".", "--queue", "read_ahead_kb=16", "--size", "1"},
        "--queue needs root"},
+      // A refusal of a flag the suite's defaults set says so (the fourth newcomer pass).
+      {{"run", "post-2003", "--no-history", "--no-verdict"},
+       "(post-2003 runs by default with --emulated"},
       // Bad input is named first, before the refusal.
       {{"run", "tiobench", "--emulated", "ide-2003:64G"}, "larger than the 40 GB disk"},
       {{"run", "tiobench", "--scratch", "512M", "--size", "1000"}, "does not fit"},

@@ -55,6 +55,19 @@ void NoteRunInHistory(const RunOptions& options, const std::string& out_path,
   }
 }
 
+// A refusal of a flag the user did not type but the suite's defaults set (`run post-2003` without
+// root: "--machine needs root") says where it came from (the fourth newcomer pass: the note that
+// names the defaults came only once the checks had passed).
+std::string WithDefaultsNote(const std::string& err, const std::string& defaults_note) {
+  for (const char* flag : {"--emulated", "--fs", "--machine", "--schedulers"}) {
+    const std::string word = std::string(flag) + " ";
+    if (err.rfind(flag, 0) == 0 && defaults_note.find(word) != std::string::npos) {
+      return err + " (" + defaults_note + "; give your own " + flag + ")";
+    }
+  }
+  return err;
+}
+
 // `run … --kernels`: the plan once per kernel, each in a guest (harness/run/kernels_job.h);
 // the merged results printed and recorded as a serial run's are.
 int RunKernelsCommand(const RunOptions& o) {
@@ -62,7 +75,7 @@ int RunKernelsCommand(const RunOptions& o) {
   std::string err;
   const RunFailure prepared = job.Prepare(&err);
   if (prepared != RunFailure::kNone) {
-    PrintError(err);
+    PrintError(WithDefaultsNote(err, o.defaults_note));
     return ExitCodeOf(prepared);
   }
   if (!o.defaults_note.empty()) PrintNote(o.defaults_note);
@@ -91,7 +104,7 @@ int RunCommand(const RunOptions& o) {
     if (!o.defaults_note.empty()) PrintNote(o.defaults_note);   // once step 1 accepted it
   });
   if (prepared != RunFailure::kNone) {
-    PrintError(err);
+    PrintError(WithDefaultsNote(err, o.defaults_note));
     return ExitCodeOf(prepared);
   }
   job.Describe();  // 6
