@@ -300,6 +300,23 @@ TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
   ExpectHelpUsageError({"kernels", "fetch"}, "kernels fetch needs packages");
 }
 
+// The fourth newcomer pass: a package the Debian lists do not know, or no kernel image, is bad
+// input (exit 2), refused before the cache folder is made; apt-get's failure was exit 1.
+TEST(CliHelpTest, KernelsFetchOfAnUnknownPackageIsRefusedBeforeTheCacheIsMade) {
+  if (!ProgramInPath("apt-cache")) GTEST_SKIP() << "needs apt-cache (Debian)";
+  testing::ScopedTempDir temp;
+  const std::string cache = temp.path() + "/cache";
+  testing::ScopedEnv env("ELEVBENCH_KERNEL_CACHE", cache);
+  for (const char* package : {"debian:linux-image-nosuch-xyz", "debian:bash"}) {
+    const ProcessResult r = testing::RunElevbenchCli({"kernels", "fetch", package}, 60);
+    EXPECT_EQ(r.exit_code, 2) << r.error_output;
+    EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1) << r.error_output;
+    EXPECT_EQ(r.error_output.rfind("elevbench: kernels fetch: ", 0), 0u) << r.error_output;
+    EXPECT_NE(r.error_output.find(package), std::string::npos) << r.error_output;
+    EXPECT_FALSE(std::filesystem::exists(cache)) << package;
+  }
+}
+
 // An empty value of an option or a word is refused in one line naming what it takes (#45:
 // `report --format ''` printed the default format, `history --db ''` read the default history).
 TEST(CliHelpTest, EmptyValuesAreRefused) {

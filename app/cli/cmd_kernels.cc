@@ -30,6 +30,21 @@ int KernelsCommand(const KernelsOptions& o) {
       PrintError(err.replace(0, std::string("--kernels").size(), "kernels fetch"));
       return kExitUsage;
     }
+    // A name the package lists do not know is bad input: refused before the cache is made
+    // (the fourth newcomer pass: apt-get's failure, exit 1, and an empty cache folder left).
+    for (const KernelChoice& c : choices) {
+      bool known = false;
+      if (!DebianPackageKnown(c.package, &known, &err)) {
+        PrintError("kernels fetch: " + err);
+        return kExitFailure;
+      }
+      if (!known) {
+        PrintError("kernels fetch: debian:" + c.package +
+                   ": no such package in this machine's Debian package lists (apt-cache search "
+                   "linux-image lists them)");
+        return kExitUsage;
+      }
+    }
     for (const KernelChoice& c : choices) {
       CachedKernel k;
       PrintNote("fetching " + c.package + " into " + cache + " (apt-get download)");
@@ -54,8 +69,8 @@ SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
   CLI::App* fetch = cmd->add_subcommand(
       "fetch",
       "Fetch these kernels into the cache ($ELEVBENCH_KERNEL_CACHE, else "
-      "/var/cache/elevbench/kernels as root) with apt-get download, then list the cache; never "
-      "installed on the host");
+      "/var/cache/elevbench/kernels as root, else ~/.cache/elevbench/kernels) with apt-get "
+      "download, then list the cache; never installed on the host");
   fetch->fallthrough();  // --json after the packages
   fetch->add_option("packages", o->fetch, "debian:PACKAGE[@LABEL]…: the Debian kernel packages")
       ->type_name("PACKAGE")

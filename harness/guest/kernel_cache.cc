@@ -145,6 +145,18 @@ bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
   return true;
 }
 
+bool DebianPackageKnown(const std::string& package, bool* known, std::string* err) {
+  ProcessOptions options;
+  options.timeout_seconds = 60;
+  ProcessResult result;
+  if (!RunProcess({"apt-cache", "show", "--no-all-versions", package}, options, &result, err)) {
+    return false;
+  }
+  if (result.timed_out) return Fail(err, "apt-cache show " + package + " timed out");
+  *known = result.exit_code == 0;
+  return true;
+}
+
 bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
                        CachedKernel* kernel, std::string* err) {
   if (package.rfind("linux-image-", 0) != 0 || package.find('/') != std::string::npos) {

@@ -55,6 +55,10 @@ std::string KernelRowLabel(const std::string& release);
 [[nodiscard]] bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
                                      CachedKernel* kernel, std::string* err);
 
+/// Whether this machine's Debian package lists know `package` (`apt-cache show`, bounded): a
+/// name `kernels fetch` can download. False with err when apt-cache could not be asked.
+[[nodiscard]] bool DebianPackageKnown(const std::string& package, bool* known, std::string* err);
+
 /// Every kernel in the cache, by package name. An unreadable entry is skipped.
 std::vector<CachedKernel> ListCachedKernels(const std::string& cache_dir);
 
