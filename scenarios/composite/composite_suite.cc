@@ -55,7 +55,13 @@ class CompositeSuite : public Suite {
         return eq != std::string::npos && a.compare(0, eq, p.suite) == 0 && eq == p.suite.size();
       });
       if (it == chosen.end()) {
-        *err = "--part-args: '" + a + "' does not name a part of " + name_ + " (SUITE=ARGS)";
+        const std::string part = eq == std::string::npos ? a : a.substr(0, eq);
+        const bool a_part = std::any_of(all_parts_.begin(), all_parts_.end(),
+                                        [&](const CompositePart& p) { return p.suite == part; });
+        *err = a_part ? "--part-args: " + part + " is not among the --parts chosen (" +
+                            parts_text_ + ")"
+                      : "--part-args: '" + a + "' does not name a part of " + name_ +
+                            " (SUITE=ARGS; parts: " + PartNames() + ")";
         return false;
       }
       if (!given.insert(it->suite).second) {
@@ -208,6 +214,13 @@ class CompositeSuite : public Suite {
   }
 
  private:
+  // "tiobench, nickbench, …": every part, for the messages that name them.
+  std::string PartNames() const {
+    std::string names;
+    for (const CompositePart& p : all_parts_) names += (names.empty() ? "" : ", ") + p.suite;
+    return names;
+  }
+
   bool Choose(std::vector<CompositePart>* chosen, std::string* err) const {
     std::vector<std::string> wanted;
     std::stringstream ss(parts_text_);
@@ -216,7 +229,8 @@ class CompositeSuite : public Suite {
       const bool known = std::any_of(all_parts_.begin(), all_parts_.end(),
                                      [&](const CompositePart& p) { return p.suite == item; });
       if (!known) {
-        *err = "--parts: '" + item + "' is not a part of " + name_;
+        *err =
+            "--parts: '" + item + "' is not a part of " + name_ + " (parts: " + PartNames() + ")";
         return false;
       }
       if (std::find(wanted.begin(), wanted.end(), item) != wanted.end()) {
