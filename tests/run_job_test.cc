@@ -33,7 +33,13 @@ TEST(RunJobTest, AnUnknownFormatNamesTheFormatsOfTheConfig) {
   CheckedRun checked;
   std::string err;
   EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
-  EXPECT_EQ(err, "unknown --format 'nick' (alpha, beta, json)");
+  EXPECT_EQ(err, "unknown --format 'nick' (alpha, beta, text, json)");
+  // "text" is the suite's first layout, as report takes it (the fourth newcomer pass).
+  config.format = "text";
+  err.clear();
+  const bool ok = CheckRunConfig(config, ReadMachineInfo(), &checked, &err);
+  (void)ok;  // whatever else it says of this config, not its --format
+  EXPECT_EQ(err.find("--format"), std::string::npos) << err;
 }
 
 TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {

@@ -90,7 +90,7 @@ void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
       ->type_name("NAME");
   cmd->add_option("--format", run->config.format,
                   "Text format: the suite's (" + SuiteFormatsHelp() +
-                      "), or json (default: the suite's first)")
+                      "), text (the suite's first), or json (default: the suite's first)")
       ->type_name("FORMAT");
   cmd->add_flag("--no-verdict", run->no_verdict,
                 "Print the tables without the verdict block that ends them (to post a table as "
