@@ -42,6 +42,32 @@ TEST(RunJobTest, AnUnknownFormatNamesTheFormatsOfTheConfig) {
   EXPECT_EQ(err.find("--format"), std::string::npos) << err;
 }
 
+// The fourth newcomer pass: README's `run post-2003` was refused on a kernel without bfq,
+// which the suite's default list names. A default list loses what the kernel lacks, and the run
+// says so; a list the user gave is refused whole.
+TEST(RunJobTest, ASuitesDefaultSchedulersLoseWhatTheKernelLacksAndSaySo) {
+  std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  config.schedulers = "mq-deadline@DL,bfq:low_latency=0@AS,bfq@CF,none";
+  config.offered_schedulers = {"none", "mq-deadline", "kyber"};
+  config.schedulers_by_default = true;
+  CheckedRun checked;
+  std::string err;
+  const bool ok = CheckRunConfig(config, ReadMachineInfo(), &checked, &err);
+  (void)ok;  // whatever else it says of this config, not its schedulers
+  EXPECT_EQ(err.find("--schedulers"), std::string::npos) << err;
+  ASSERT_EQ(checked.configs.size(), 2u);
+  EXPECT_EQ(checked.configs[0].scheduler, "mq-deadline");
+  EXPECT_EQ(checked.configs[1].scheduler, "none");
+  EXPECT_EQ(checked.schedulers_note,
+            "elevbench: the suite's default --schedulers: this kernel has no bfq (it offers none, "
+            "mq-deadline, kyber): AS, CF left out");
+  config.schedulers_by_default = false;
+  checked = CheckedRun{};
+  EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
+  EXPECT_EQ(err.rfind("--schedulers: this kernel has no scheduler 'bfq'", 0), 0u) << err;
+}
+
 TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {
   std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
   RunConfig config = PlainTiobenchConfig(suite.get());

@@ -36,6 +36,9 @@ struct CheckedRun {
   MachineInfo suite_machine;   ///< what the suites see: the host, or the --machine limits
   int lanes = 1;               ///< --lanes, resolved (1: serial)
   int cpus_per_lane = 1;
+  /// What a suite's default --schedulers lost on this kernel ("post-2003's default list: this
+  /// kernel has no bfq: AS, CF left out"), for the run to say; empty when nothing was.
+  std::string schedulers_note;
 };
 
 /// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the

@@ -71,6 +71,7 @@ RunJob::MadeWorkDirs::~MadeWorkDirs() {
 }
 
 void RunJob::DecideRoot() {
+  if (!checked_.schedulers_note.empty()) progress_.Note(checked_.schedulers_note);
   root_ = RunningAsRoot();
   want_switching_ = !config_.schedulers.empty() || !checked_.queue_attrs.empty();
   target_options_ = checked_.target;
