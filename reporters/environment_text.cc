@@ -29,22 +29,26 @@ std::string EmulatedMachineNote(const nlohmann::json& ctx) {
   return limits.empty() ? "" : " (emulated: " + limits + ")";
 }
 
-// `run --kernels` (docs/kernels.md): one line a kernel under test, its release, its guest and
-// how much slower the guest's CPU was than the host's; empty without kernels.
+// `run --kernels` (docs/kernels.md): one line a kernel under test, its release, its guest (on
+// QEMU's instruction clock or the host's) and how much slower the guest's CPU was than the
+// host's, in the guest's own time; empty without kernels.
 std::string KernelsNote(const nlohmann::json& ctx) {
   if (!ctx.contains("kernels") || !ctx["kernels"].is_array()) return "";
   std::ostringstream out;
   for (const nlohmann::json& k : ctx["kernels"]) {
     if (!k.is_object()) continue;
     out << "Kernel " << JsonString(k, "label") << ": " << JsonString(k, "release") << " in a QEMU "
-        << (JsonString(k, "accelerator") == "kvm" ? "KVM" : "TCG") << " guest, "
-        << k.value("vcpus", 0) << " vCPU, " << k.value("memory_mib", uint64_t{0}) << " MiB";
+        << (JsonString(k, "accelerator") == "kvm" ? "KVM" : "TCG") << " guest, ";
+    const bool icount = JsonString(k, "clock") == "instructions";
+    if (icount) out << "on the instruction clock (1 ns an instruction), ";
+    out << k.value("vcpus", 0) << " vCPU, " << k.value("memory_mib", uint64_t{0}) << " MiB";
     const double guest = k.value("cpu_probe_seconds", 0.0);
     const double host = k.value("host_cpu_probe_seconds", 0.0);
     if (guest > 0 && host > 0) {
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.1f", guest / host);
-      out << "; its CPU " << ratio << "x slower than the host's (a shell loop)";
+      out << "; its CPU " << ratio << "x slower than the host's "
+          << (icount ? "in guest time " : "") << "(a shell loop)";
     }
     const std::string failure = JsonString(k, "failure");
     if (!failure.empty()) out << "; failed: " << failure;

@@ -342,11 +342,12 @@ TEST(CliHelpTest, EmptyValuesAreRefused) {
 // still passes an empty word to the program.
 TEST(CliHelpTest, RunEmptyValuesAreRefused) {
   const std::vector<std::vector<std::string>> refused = {
-      {"tiobench", "--dir"},         {"tiobench", "--emulated"},    {"tiobench", "--scratch"},
-      {"tiobench", "--device"},      {"tiobench", "--queue"},       {"tiobench", "--format"},
-      {"tiobench", "--kernels"},     {"tiobench", "--lanes"},       {"probes", "--tree"},
-      {"contest", "--compile-tree"}, {"contest", "--compile-cmd"},  {"contest", "--list-dir"},
-      {"contest", "--other-dir"},    {"command", "--load-command"}, {"command", "--setup"}};
+      {"tiobench", "--dir"},     {"tiobench", "--emulated"},    {"tiobench", "--scratch"},
+      {"tiobench", "--device"},  {"tiobench", "--queue"},       {"tiobench", "--format"},
+      {"tiobench", "--kernels"}, {"tiobench", "--lanes"},       {"tiobench", "--guest-clock"},
+      {"probes", "--tree"},      {"contest", "--compile-tree"}, {"contest", "--compile-cmd"},
+      {"contest", "--list-dir"}, {"contest", "--other-dir"},    {"command", "--load-command"},
+      {"command", "--setup"}};
   for (const std::vector<std::string>& r : refused) {
     SCOPED_TRACE(r[0] + " " + r[1]);
     std::vector<std::string> args = {"run", r[0], r[1], ""};

@@ -245,6 +245,8 @@ TEST_F(CliTest, NewcomerSlipsAreRefusedInOneLineBeforeAnythingIsCreated) {
        "--numruns: expected a whole number from 1 to 1000 runs, not '0'"},
       {{"tiobench", "--out", dir_},
        "--out " + dir_ + " is a directory; give a file name such as " + dir_ + "/run.json"},
+      {{"tiobench", "--guest-clock", "wall"},
+       "--guest-clock is the clock of --kernels' guests; this run boots none"},
   };
   for (const auto& c : kCases) {
     std::vector<std::string> args = {"run"};
@@ -273,6 +275,19 @@ TEST_F(CliTest, NewcomerSlipsAreRefusedInOneLineBeforeAnythingIsCreated) {
                    "--duration applies to a capture of --device without a command");
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(missing));
+}
+
+// --kernels' own words, refused before root is asked for, the cache read or a guest booted.
+TEST_F(CliTest, KernelsWordsAreRefusedBeforeAnyGuest) {
+  const std::string out = dir_ + "/r.json";
+  ExpectUsageError(
+      {"run", "nickbench", "--emulated", "ide-2003", "--kernels",
+       "debian:linux-image-6.1.0-50-cloud-amd64", "--guest-clock", "sometimes", "--out", out},
+      "--guest-clock: expected instructions or wall, not 'sometimes'");
+  ExpectUsageError({"run", "nickbench", "--dir", dir_, "--kernels",
+                    "debian:linux-image-6.1.0-50-cloud-amd64", "--out", out},
+                   "--kernels runs each kernel in a guest, which sees no host disk or directory");
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 // run command's own refusals (#31): the program comes after `--`, so the common options go

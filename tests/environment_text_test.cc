@@ -106,7 +106,16 @@ TEST(EnvironmentTextTest, EveryKernelUnderTestHasALineWithItsGuest) {
                      {"accelerator", "tcg"},
                      {"vcpus", 1},
                      {"memory_mib", 768},
-                     {"failure", "the guest made no progress for 1800 s; stopped"}}};
+                     {"failure", "the guest made no progress for 1800 s; stopped"}},
+                    {{"label", "ic"},
+                     {"release", "6.1.0-50-cloud-amd64"},
+                     {"accelerator", "tcg"},
+                     {"clock", "instructions"},
+                     {"vcpus", 1},
+                     {"memory_mib", 6656},
+                     {"cpu_probe_seconds", 5.6},
+                     {"host_cpu_probe_seconds", 0.5},
+                     {"failure", ""}}};
   const std::string h = RenderEnvironmentHeader(ctx);
   EXPECT_NE(h.find("Kernel 6.1.0-50-cloud: 6.1.0-50-cloud-amd64 in a QEMU TCG guest, 2 vCPU, "
                    "6656 MiB; its CPU 5.0x slower than the host's (a shell loop)\n"),
@@ -114,6 +123,11 @@ TEST(EnvironmentTextTest, EveryKernelUnderTestHasALineWithItsGuest) {
       << h;
   EXPECT_NE(h.find("Kernel new: 6.12.118+deb12-cloud-amd64 in a QEMU TCG guest, 1 vCPU, 768 MiB; "
                    "failed: the guest made no progress for 1800 s; stopped\n"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("Kernel ic: 6.1.0-50-cloud-amd64 in a QEMU TCG guest, on the instruction "
+                   "clock (1 ns an instruction), 1 vCPU, 6656 MiB; its CPU 11.2x slower than the "
+                   "host's in guest time (a shell loop)\n"),
             std::string::npos)
       << h;
 }

@@ -87,8 +87,28 @@ TEST(GuestBootTest, QemuRunsWithoutNetworkDisplayOrRebootAndSharesMemoryForVirti
   EXPECT_TRUE(has("-serial", "file:/w/console.log"));
   EXPECT_TRUE(has("-append", "console=ttyS0 quiet panic=-1"));
   EXPECT_NE(std::find(argv.begin(), argv.end(), "-no-reboot"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "-icount"), argv.end());
   const auto daemon = VirtiofsdArgv("/", "/run/g/h.sock");
   EXPECT_NE(std::find(daemon.begin(), daemon.end(), "sandbox=chroot"), daemon.end());
+}
+
+// The instruction clock: one TCG thread (-icount refuses several) and one nanosecond an
+// instruction; under KVM there is no instruction count to clock by, so it is ignored.
+TEST(GuestBootTest, TheInstructionClockRunsOneTcgThreadOnIcount) {
+  GuestRun run = SampleGuestRun();
+  run.instruction_clock = true;
+  run.cpus = 1;
+  const auto argv = QemuArgv(run, "/i", "/h", "/w", "/c");
+  const auto at = [&](const std::string& a) {
+    const auto it = std::find(argv.begin(), argv.end(), a);
+    return it == argv.end() || it + 1 == argv.end() ? std::string() : *(it + 1);
+  };
+  EXPECT_EQ(at("-accel"), "tcg,thread=single");
+  EXPECT_EQ(at("-icount"), "shift=0,sleep=on");
+  EXPECT_EQ(at("-smp"), "1");
+  run.kvm = true;
+  const auto kvm = QemuArgv(run, "/i", "/h", "/w", "/c");
+  EXPECT_EQ(std::find(kvm.begin(), kvm.end(), "-icount"), kvm.end());
 }
 
 TEST(GuestMarkersTest, ReadsStartExitAndFailure) {

@@ -46,10 +46,10 @@ TEST(KernelChoicesTest, RefusesWhatNamesNoKernelInOneLine) {
 
 TEST(GuestCommandArgsTest, DropsTheHostsFlagsAndNamesTheGuestsOutput) {
   const std::vector<std::string> args = {
-      "run",          "nickbench", "--kernels", "debian:linux-image-a",
-      "--out=x.json", "--db",      "h.db",      "--no-history",
-      "--emulated",   "ide-2003",  "--lanes",   "2",
-      "--benches",    "2"};
+      "run",          "nickbench", "--kernels",     "debian:linux-image-a",
+      "--out=x.json", "--db",      "h.db",          "--no-history",
+      "--emulated",   "ide-2003",  "--lanes",       "2",
+      "--benches",    "2",         "--guest-clock", "wall"};
   EXPECT_EQ(GuestCommandArgs(args, "/w/kernel-a/results.json", "a"),
             (std::vector<std::string>{"run", "nickbench", "--emulated", "ide-2003", "--benches",
                                       "2", "--out", "/w/kernel-a/results.json", "--no-history",

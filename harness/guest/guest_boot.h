@@ -37,6 +37,12 @@ struct GuestRun {
   int cpus = 1;          ///< vCPUs
   uint64_t memory_mib = 2048;
   bool kvm = false;  ///< -accel kvm (a KVM that runs stock kernels), else TCG
+  /// Under TCG: QEMU's instruction clock (-icount shift=0, one thread, one vCPU), so guest time
+  /// is one nanosecond an executed instruction, and the seconds the host spends translating
+  /// them are not the guest's. Without it the guest's clock is the host's and every request
+  /// carries TCG's 15-23x CPU cost (docs/kernels.md, "What TCG costs"). The caller sets cpus
+  /// to 1: QEMU 7.2 under -icount hangs bringing up a second vCPU ("Booting SMP configuration").
+  bool instruction_clock = false;
 };
 
 /// `s` quoted for the init script's sh: '…' with every ' written '\''.
@@ -66,8 +72,9 @@ std::vector<std::string> InitramfsModules(const std::string& modules_dep_text);
 /// pivot_root into "/".
 std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket);
 
-/// QEMU's command line: the kernel and initramfs, `run`'s vCPUs and memory (shared memfd, which
-/// vhost-user needs), the two shares, no network, no display, no monitor, the serial console
+/// QEMU's command line: the kernel and initramfs, the accelerator and clock (KVM; TCG on the
+/// instruction clock, one thread; TCG multi-threaded), `run`'s vCPUs and memory (shared memfd,
+/// which vhost-user needs), the two shares, no network, no display, no monitor, the serial console
 /// into `console_path`, and no reboot, so that a panic ends QEMU (panic=-1).
 std::vector<std::string> QemuArgv(const GuestRun& run, const std::string& initramfs,
                                   const std::string& host_socket, const std::string& work_socket,

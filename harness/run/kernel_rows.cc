@@ -29,7 +29,8 @@ bool KernelPackageCharactersOk(const std::string& package) {
 
 // The flags only the host acts on, each followed by its value unless written FLAG=VALUE.
 bool IsHostOnlyFlag(const std::string& word, bool* takes_value) {
-  for (const char* flag : {"--kernels", "--out", "--db", "--lanes", "--label-prefix"}) {
+  for (const char* flag :
+       {"--kernels", "--out", "--db", "--lanes", "--label-prefix", "--guest-clock"}) {
     const std::string f = flag;
     if (word == f) {
       *takes_value = true;

@@ -25,8 +25,8 @@ struct KernelChoice {
                                       std::string* err);
 
 /// The arguments a guest runs: `args` (the command line's words after the program's name) less
-/// the flags only the host acts on (--kernels, --out, --db, --no-history, --lanes, each with its
-/// value), then `--out out --no-history --label-prefix label`.
+/// the flags only the host acts on (--kernels, --out, --db, --no-history, --lanes, --guest-clock,
+/// each with its value), then `--out out --no-history --label-prefix label`.
 std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
                                           const std::string& out, const std::string& label);
 

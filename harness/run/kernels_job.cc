@@ -51,6 +51,11 @@ double HostCpuProbeSeconds() {
   return r.usage.elapsed_seconds;
 }
 
+// How the progress names a guest's accelerator and clock.
+std::string GuestClockName(const GuestRun& run) {
+  return run.kvm ? "KVM" : run.instruction_clock ? "TCG on the instruction clock" : "TCG";
+}
+
 }  // namespace
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
@@ -66,6 +71,11 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
                 "directory: use --emulated (or --scratch), not --dir or --device");
   }
   if (!ParseGuestLanes(err)) return false;
+  if (!config_.guest_clock.empty() && config_.guest_clock != "instructions" &&
+      config_.guest_clock != "wall") {
+    return Fail(err,
+                "--guest-clock: expected instructions or wall, not '" + config_.guest_clock + "'");
+  }
   if (!config_.label_prefix.empty())
     return Fail(err, "--label-prefix is a guest's, not --kernels'");
   if (!RunningAsRoot()) {
@@ -173,6 +183,12 @@ RunFailure KernelsJob::Prepare(std::string* err) {
                     : checker.checked().target.scratch_bytes;
   machine_bytes_ = checker.checked().machine_spec.memory_bytes;
   machine_cpus_ = checker.checked().machine_spec.cpus;
+  if (InstructionClock() && machine_cpus_ > 1) {
+    *err = "--machine gives " + std::to_string(machine_cpus_) +
+           " CPUs; a guest on the instruction clock has one (QEMU hangs bringing up a second "
+           "vCPU under -icount): give --guest-clock wall for them";
+    return RunFailure::kUsage;
+  }
   host_cpu_probe_seconds_ = HostCpuProbeSeconds();
   start_time_ = NowIso8601();
   InstallInterruptHandlers();
@@ -207,13 +223,17 @@ GuestRun KernelsJob::GuestRunOf(size_t k) const {
   std::error_code ec;
   run.working_directory = fs::current_path(ec).string();
   const MachineInfo host = ReadMachineInfo();
-  // One lane a guest, each on its share of the host's CPUs (--machine's CPUs where given).
-  run.cpus = machine_cpus_ > 0 ? machine_cpus_ : std::max(1, host.cpus / lanes_);
+  // One lane a guest, each on its share of the host's CPUs (--machine's CPUs where given); on
+  // the instruction clock one vCPU, which QEMU runs on one thread.
+  run.kvm = accelerator_.kvm;
+  run.instruction_clock = !run.kvm && InstructionClock();
+  run.cpus = run.instruction_clock ? 1
+             : machine_cpus_ > 0   ? machine_cpus_
+                                   : std::max(1, host.cpus / lanes_);
   const uint64_t machine =
       machine_bytes_ > 0 ? machine_bytes_ : DefaultGuestMemoryBytes(host.memory_bytes);
   // The machine, the emulated disk's image (tmpfs in the guest) and the kernel's own share.
   run.memory_mib = (machine + disk_bytes_) / kMiB + 512;
-  run.kvm = accelerator_.kvm;
   return run;
 }
 
@@ -222,9 +242,9 @@ std::unique_ptr<GuestVm> KernelsJob::StartGuest(size_t k, GuestRun* run, std::st
   std::error_code ec;
   fs::create_directories(run->work_dir, ec);
   progress_.BeginCell(k, labels_[k]);
-  progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (" +
-                 (run->kvm ? "KVM, " : "TCG, ") + std::to_string(run->cpus) + " vCPU, " +
-                 std::to_string(run->memory_mib) + " MiB)");
+  progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (" + GuestClockName(*run) +
+                 ", " + std::to_string(run->cpus) + " vCPU, " + std::to_string(run->memory_mib) +
+                 " MiB)");
   GuestLimits limits;
   if (config_.timeout_seconds > 0) {
     limits.stall_seconds = std::max(limits.stall_seconds, 2 * config_.timeout_seconds + 300);
@@ -274,6 +294,9 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
                 {"release", kernels_[k].release},
                 {"accelerator", run.kvm ? "kvm" : "tcg"},
                 {"accelerator_why", accelerator_.why},
+                {"clock", run.kvm                 ? "host"
+                          : run.instruction_clock ? "instructions"
+                                                  : "wall"},
                 {"vcpus", run.cpus},
                 {"memory_mib", run.memory_mib},
                 {"guest", g.facts},

@@ -60,6 +60,8 @@ class KernelsJob {
   struct InFlight;
   bool CheckKernelOptions(std::string* err);
   bool ParseGuestLanes(std::string* err);
+  /// Whether TCG guests run on QEMU's instruction clock (--guest-clock, instructions by default).
+  bool InstructionClock() const { return config_.guest_clock != "wall"; }
   bool ResolveKernels(std::string* err);
   bool CheckKernelSchedulers(std::string* err);
   // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).

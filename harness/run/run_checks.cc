@@ -360,6 +360,9 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
 }  // namespace
 
 bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
+  if (!o.guest_clock.empty() && o.kernels.empty()) {
+    return Fail(err, "--guest-clock is the clock of --kernels' guests; this run boots none");
+  }
   if (!CheckLanesWords(o, err) ||
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||

@@ -71,6 +71,12 @@ struct RunConfig {
   /// "--kernels debian:PKG[@LABEL],…": the whole plan once per kernel, each in a guest; empty:
   /// on this host's kernel.
   std::string kernels;
+  /// "--guest-clock instructions|wall": the clock of a TCG guest (docs/kernels.md, "What TCG
+  /// costs"). instructions (the default, empty here): QEMU's -icount shift=0, one vCPU, one
+  /// nanosecond of guest time an instruction, so the guest's own slow translated path costs
+  /// what a 1 GHz CPU's would and the emulated disk keeps its calibration; wall: the host's
+  /// clock, --machine's vCPUs on several host threads, each request 15-23x the host's CPU.
+  std::string guest_clock;
   /// The schedulers every kernel under test offers (read from their configs), which the checks
   /// take instead of this host's; empty: this host's (OfferedSchedulers).
   std::vector<std::string> offered_schedulers;

@@ -70,6 +70,10 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "Run the whole plan once per kernel, each booted in a QEMU guest (root; "
        "debian:PACKAGE[@LABEL],…, fetched into the kernel cache; docs/kernels.md): rows are "
        "kernel × configuration"},
+      {"--guest-clock", &RunConfig::guest_clock,
+       "With --kernels under TCG: 'instructions' (default: one vCPU on QEMU's instruction "
+       "clock, one instruction a nanosecond, so the emulated disk keeps its calibration) or "
+       "'wall' (the host's clock and --machine's vCPUs; the guest's CPU is 11-23x slower)"},
       {"--seed", &RunConfig::seed, "Seed of the interleaving order, 0 or more (default: random)"},
       {"--no-drop-caches", &RunConfig::no_drop_caches,
        "Do not drop all caches before each cell (a suite still evicts its own "
