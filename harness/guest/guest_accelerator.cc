@@ -40,7 +40,7 @@ GuestAccelerator ProbeGuestAccelerator(GuestRun run, const std::string& scratch_
   std::filesystem::create_directories(run.work_dir, ec);
   GuestLimits limits;
   limits.start_seconds = kKvmProbeSeconds;
-  limits.stall_seconds = kKvmProbeSeconds;
+  limits.stall_seconds = kKvmProbeSilentSeconds;
   limits.total_seconds = kKvmProbeSeconds;
   GuestOutcome outcome;
   std::string err;

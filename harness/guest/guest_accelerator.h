@@ -20,6 +20,11 @@ struct GuestAccelerator {
 
 /// The probe's budget: a stock kernel under a working KVM reaches /bin/true within seconds.
 inline constexpr double kKvmProbeSeconds = 60;
+/// How long the probe's console may stay silent: a working KVM prints the init script's first
+/// line within seconds, while a KVM that cannot run the kernel (kvm_pvm on this project's
+/// machines, 6 December 2026) runs QEMU on with no output at all, which otherwise cost every
+/// `--kernels` run the whole kKvmProbeSeconds.
+inline constexpr double kKvmProbeSilentSeconds = 15;
 
 /// The choice from what was found: `dev_kvm_problem` (why /dev/kvm cannot be opened read-write;
 /// empty when it can) and, when it could, the probe guest's start error (empty: it started)
