@@ -59,7 +59,8 @@ KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& l
       progress_(Progress::ForStderr()) {}
 
 bool KernelsJob::CheckKernelOptions(std::string* err) {
-  if (!ParseKernelChoices(config_.kernels, &choices_, err)) return false;
+  if (!ParseKernelChoices(config_.kernels, config_.kernel_images, &choices_, err)) return false;
+  if (!InspectKernelBuilds(err)) return false;
   if (!config_.directory.empty() || !config_.target.device.empty()) {
     return Fail(err,
                 "--kernels runs each kernel in a guest, which sees no host disk or "
@@ -71,8 +72,12 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
   if (!RunningAsRoot()) {
     return Fail(err, "--kernels needs root: the guest shares the host's files through virtiofsd");
   }
+  // The Debian client only fetches packages: a run of builds alone does without it.
+  const bool packages = std::any_of(choices_.begin(), choices_.end(),
+                                    [](const KernelChoice& c) { return !c.package.empty(); });
   for (const auto& [tool, package] : kGuestTools) {
     const std::string t = tool;
+    if (!packages && (t == "apt-get" || t == "dpkg-deb")) continue;
     const bool found = t[0] == '/' ? access(tool, X_OK) == 0 : ProgramInPath(t);
     if (!found) {
       return Fail(err, "--kernels needs " + t + " (package " + package +
@@ -108,21 +113,46 @@ bool KernelsJob::ParseGuestLanes(std::string* err) {
   return true;
 }
 
+bool KernelsJob::InspectKernelBuilds(std::string* err) {
+  builds_.assign(choices_.size(), KernelBuild{});
+  for (size_t k = 0; k < choices_.size(); ++k) {
+    const KernelChoice& c = choices_[k];
+    if (c.image.empty()) continue;
+    if (!InspectKernelBuild(c.image, c.modroot, &builds_[k], err)) {
+      return Fail(err, c.flag + ": " + *err);
+    }
+  }
+  return true;
+}
+
+bool KernelsJob::CacheKernel(size_t k, const std::string& cache, CachedKernel* kernel,
+                             std::string* err) {
+  const KernelChoice& c = choices_[k];
+  if (!c.image.empty()) {
+    const KernelBuild& b = builds_[k];
+    bool copied = false;
+    if (!CacheKernelBuild(cache, b, kernel, &copied, err)) return false;
+    if (copied)
+      progress_.Note("copied " + b.image + " (" + b.release + ") into " + cache + "/" + b.entry);
+    return true;
+  }
+  std::string why;
+  if (FindCachedKernel(cache, c.package, kernel, &why)) return true;
+  progress_.Note("fetching " + c.package + " into " + cache + " (apt-get download)");
+  return FetchDebianKernel(cache, c.package, kernel, err);
+}
+
 bool KernelsJob::ResolveKernels(std::string* err) {
   const std::string cache = DefaultKernelCacheDir();
-  for (const KernelChoice& c : choices_) {
+  for (size_t i = 0; i < choices_.size(); ++i) {
     CachedKernel k;
-    std::string why;
-    if (!FindCachedKernel(cache, c.package, &k, &why)) {
-      progress_.Note("fetching " + c.package + " into " + cache + " (apt-get download)");
-      if (!FetchDebianKernel(cache, c.package, &k, err)) return false;
-    }
+    if (!CacheKernel(i, cache, &k, err)) return false;
     if (!k.features.virtiofs || !k.features.loop || !k.features.fuse) {
-      return Fail(err, "--kernels: " + c.package + " lacks virtiofs, loop or FUSE, which the " +
-                           "guest needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
-                           "CONFIG_FUSE_FS)");
+      return Fail(err, "--kernels: " + choices_[i].word + " lacks virtiofs, loop or FUSE, " +
+                           "which the guest needs (its config: CONFIG_VIRTIO_FS, " +
+                           "CONFIG_BLK_DEV_LOOP, CONFIG_FUSE_FS)");
     }
-    labels_.push_back(c.label.empty() ? KernelRowLabel(k.release) : c.label);
+    labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
     kernels_.push_back(std::move(k));
   }
   std::vector<std::string> sorted = labels_;
@@ -271,6 +301,7 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
   if (doc_.context.empty() && loaded) doc_.context = d.context;
   guests_[k] = {{"label", labels_[k]},
                 {"package", kernels_[k].package},
+                {"source", kernels_[k].source},
                 {"release", kernels_[k].release},
                 {"accelerator", run.kvm ? "kvm" : "tcg"},
                 {"accelerator_why", accelerator_.why},

@@ -71,6 +71,9 @@ struct RunConfig {
   /// "--kernels debian:PKG[@LABEL],…": the whole plan once per kernel, each in a guest; empty:
   /// on this host's kernel.
   std::string kernels;
+  /// "--kernel-image IMAGE[:MODROOT][@LABEL]", repeatable: a user's build, a kernel after
+  /// --kernels' words (as `--kernels image:…`, but a path may hold a ','); implies --kernels.
+  std::vector<std::string> kernel_images;
   /// The schedulers every kernel under test offers (read from their configs), which the checks
   /// take instead of this host's; empty: this host's (OfferedSchedulers).
   std::vector<std::string> offered_schedulers;
