@@ -160,7 +160,7 @@ TEST_F(KernelsRootTest, AUsersOwnBuildIsARowAndItsTreeIsLeftAsItWas) {
   fs::copy_file(kernel_.image, tree + "/arch/x86/boot/bzImage");
   fs::copy_file(kernel_.directory + "/boot/config-" + kernel_.release, tree + "/.config");
   fs::copy(kernel_.modules_dir, mods + "/lib/modules/" + kernel_.release,
-           fs::copy_options::recursive);
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   const auto before = testing::TreeListing(dir_ + "/build");
   testing::ScopedEnv cache("ELEVBENCH_KERNEL_CACHE", dir_ + "/cache");
   const pid_t pid = StartGuestRun("image:" + tree + "/arch/x86/boot/bzImage:" + mods);
