@@ -222,10 +222,13 @@ TEST(KernelBuildTest, CopiesIntoTheCacheAndLeavesTheUsersTreeAsItWas) {
 
 // Through the command line: a build that is no bzImage, or whose modules are not there, is
 // refused in one line (exit 2) by `run --kernels image:…`, `run --kernel-image` and `kernels
-// fetch image:…` before anything is made: no cache, no results, no work directory.
+// fetch image:…` before anything is made: no cache, no results, no work directory; so is a
+// scheduler of --schedulers or a guest's need that its config lacks (before root, as every
+// check of the build's own files).
 TEST(KernelBuildCliTest, ABadBuildIsRefusedBeforeAnythingIsMade) {
   testing::ScopedTempDir dir;
   const FakeBuild b(dir.path());
+  const FakeBuild nofuse(dir.path() + "/nofuse", "CONFIG_VIRTIO_PCI=y\nCONFIG_VIRTIO_FS=m\n");
   const std::string cache = dir.path() + "/cache";
   const std::string out = dir.path() + "/r.json";
   testing::ScopedEnv env("ELEVBENCH_KERNEL_CACHE", cache);
@@ -240,6 +243,14 @@ TEST(KernelBuildCliTest, ABadBuildIsRefusedBeforeAnythingIsMade) {
        "elevbench: --kernel-image: " + dir.path() + "/linux has no lib/modules/" + kRelease},
       {{"kernels", "fetch", "image:" + text},
        "elevbench: kernels fetch: " + text + " is no bzImage"},
+      // What its config lacks, before root and before the copy.
+      {{"run", "nickbench", "--kernels", "image:" + b.image + ":" + b.modroot, "--schedulers",
+        "kyber", "--out", out},
+       std::string("elevbench: --schedulers: kernel ") + kRelease +
+           " has no kyber (offers none, mq-deadline, bfq)"},
+      {{"run", "nickbench", "--kernel-image", nofuse.image + ":" + nofuse.modroot, "--out", out},
+       "elevbench: --kernel-image: " + nofuse.image + ":" + nofuse.modroot +
+           " lacks virtiofs, loop or FUSE"},
   };
   for (const auto& [args, why] : refused) {
     SCOPED_TRACE(why);

@@ -51,6 +51,25 @@ double HostCpuProbeSeconds() {
   return r.usage.elapsed_seconds;
 }
 
+// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest, and
+// every scheduler of --schedulers (`configs`), read from its config.
+bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const KernelFeatures& f,
+                       const std::vector<SchedulerConfig>& configs, std::string* err) {
+  if (!f.virtiofs || !f.loop || !f.fuse) {
+    return Fail(err, c.flag + ": " + c.word + " lacks virtiofs, loop or FUSE, which the guest " +
+                         "needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
+                         "CONFIG_FUSE_FS)");
+  }
+  for (const SchedulerConfig& s : configs) {
+    const std::vector<std::string>& has = f.schedulers;
+    if (std::find(has.begin(), has.end(), s.scheduler) == has.end()) {
+      return Fail(err, "--schedulers: kernel " + release + " has no " + s.scheduler + " (offers " +
+                           JoinWith(has, ", ") + ")");
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
@@ -60,6 +79,12 @@ KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& l
 
 bool KernelsJob::CheckKernelOptions(std::string* err) {
   if (!ParseKernelChoices(config_.kernels, config_.kernel_images, &choices_, err)) return false;
+  if (!config_.schedulers.empty() && config_.schedulers != "all" &&
+      !ParseSchedulerList(config_.schedulers, &configs_, err)) {
+    return Fail(err, "--schedulers: " + *err);
+  }
+  // A build is checked from its files before root and the tools: its config is known before it
+  // is copied, so what it lacks is refused before anything is made.
   if (!InspectKernelBuilds(err)) return false;
   if (!config_.directory.empty() || !config_.target.device.empty()) {
     return Fail(err,
@@ -83,10 +108,6 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
       return Fail(err, "--kernels needs " + t + " (package " + package +
                            "; scripts/install-deps installs it)");
     }
-  }
-  if (!config_.schedulers.empty() && config_.schedulers != "all" &&
-      !ParseSchedulerList(config_.schedulers, &configs_, err)) {
-    return Fail(err, "--schedulers: " + *err);
   }
   return true;
 }
@@ -121,6 +142,9 @@ bool KernelsJob::InspectKernelBuilds(std::string* err) {
     if (!InspectKernelBuild(c.image, c.modroot, &builds_[k], err)) {
       return Fail(err, c.flag + ": " + *err);
     }
+    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, configs_, err)) {
+      return false;
+    }
   }
   return true;
 }
@@ -147,11 +171,7 @@ bool KernelsJob::ResolveKernels(std::string* err) {
   for (size_t i = 0; i < choices_.size(); ++i) {
     CachedKernel k;
     if (!CacheKernel(i, cache, &k, err)) return false;
-    if (!k.features.virtiofs || !k.features.loop || !k.features.fuse) {
-      return Fail(err, "--kernels: " + choices_[i].word + " lacks virtiofs, loop or FUSE, " +
-                           "which the guest needs (its config: CONFIG_VIRTIO_FS, " +
-                           "CONFIG_BLK_DEV_LOOP, CONFIG_FUSE_FS)");
-    }
+    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, err)) return false;
     labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
     kernels_.push_back(std::move(k));
   }
@@ -164,18 +184,12 @@ bool KernelsJob::ResolveKernels(std::string* err) {
   return true;
 }
 
-// Each kernel must offer every scheduler named; the run's own check then takes the schedulers
-// all of them offer.
-bool KernelsJob::CheckKernelSchedulers(std::string* err) {
+// Each kernel offers every scheduler named (CheckKernelOffers); the run's own check then takes
+// the schedulers all of them offer.
+void KernelsJob::TakeCommonSchedulers() {
   std::vector<std::string> common = kernels_.front().features.schedulers;
   for (size_t k = 0; k < kernels_.size(); ++k) {
     const std::vector<std::string>& has = kernels_[k].features.schedulers;
-    for (const SchedulerConfig& c : configs_) {
-      if (std::find(has.begin(), has.end(), c.scheduler) == has.end()) {
-        return Fail(err, "--schedulers: kernel " + kernels_[k].release + " has no " + c.scheduler +
-                             " (offers " + JoinWith(has, ", ") + ")");
-      }
-    }
     std::vector<std::string> both;
     for (const std::string& s : common) {
       if (std::find(has.begin(), has.end(), s) != has.end()) both.push_back(s);
@@ -183,13 +197,12 @@ bool KernelsJob::CheckKernelSchedulers(std::string* err) {
     common = both;
   }
   config_.offered_schedulers = common;
-  return true;
 }
 
 RunFailure KernelsJob::Prepare(std::string* err) {
   if (!CheckKernelOptions(err)) return RunFailure::kUsage;
   if (!ResolveKernels(err)) return RunFailure::kUsage;
-  if (!CheckKernelSchedulers(err)) return RunFailure::kUsage;
+  TakeCommonSchedulers();
   // The run's own step 1 on the host, as a guest will make it: options, the suite's Prepare,
   // the target's size, the results path; then the results' work directory.
   RunJob checker(config_, report_error_);

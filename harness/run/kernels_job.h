@@ -60,13 +60,14 @@ class KernelsJob {
  private:
   struct InFlight;
   bool CheckKernelOptions(std::string* err);
-  // Each build of --kernels image:… / --kernel-image checked from its files (nothing made).
+  // Each build of --kernels image:… / --kernel-image checked from its files (nothing made),
+  // and what it offers (CheckKernelOffers) against --schedulers.
   bool InspectKernelBuilds(std::string* err);
   // Choice k in the cache: a Debian package fetched, a build copied, when not there yet.
   bool CacheKernel(size_t k, const std::string& cache, CachedKernel* kernel, std::string* err);
   bool ParseGuestLanes(std::string* err);
   bool ResolveKernels(std::string* err);
-  bool CheckKernelSchedulers(std::string* err);
+  void TakeCommonSchedulers();
   // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).
   void ProbeAccelerator();
   GuestRun GuestRunOf(size_t k) const;
