@@ -53,7 +53,7 @@ constexpr char kModuleConfig[] =
     "CONFIG_VIRTIO_FS=m\nCONFIG_BLK_DEV_LOOP=m\nCONFIG_FUSE_FS=m\n";
 
 // A build tree (linux/arch/x86/boot/bzImage, linux/.config) and what `make modules_install
-// INSTALL_MOD_PATH=mods` made of it: two modules (one xz-compressed), modules.order and the
+// INSTALL_MOD_PATH=mods` made of it: two modules, modules.order and the
 // `build` link back into the tree.
 struct FakeBuild {
   explicit FakeBuild(const std::string& dir, const std::string& config = kModuleConfig)
@@ -175,12 +175,15 @@ TEST(KernelBuildTest, WithoutModulesOnlyWhatIsBuiltInCounts) {
 }
 
 TEST(KernelBuildTest, CopiesIntoTheCacheAndLeavesTheUsersTreeAsItWas) {
-  if (!ProgramInPath("busybox") || !ProgramInPath("xz")) GTEST_SKIP() << "needs busybox and xz";
+  if (!ProgramInPath("busybox") || !ProgramInPath("xz") || !ProgramInPath("gzip")) {
+    GTEST_SKIP() << "needs busybox, xz and gzip";
+  }
   testing::ScopedTempDir dir;
   const FakeBuild b(dir.path());
   const std::string mods = b.modroot + "/lib/modules/" + kRelease;
   std::string out, err;
   ASSERT_TRUE(RunChecked({"xz", mods + "/kernel/fs/fuse/virtiofs.ko"}, &out, &err)) << err;
+  ASSERT_TRUE(RunChecked({"gzip", mods + "/kernel/block/bfq.ko"}, &out, &err)) << err;
   const auto before = testing::TreeListing(dir.path());
   KernelBuild build;
   ASSERT_TRUE(InspectKernelBuild(b.image, b.modroot, &build, &err)) << err;
@@ -199,6 +202,8 @@ TEST(KernelBuildTest, CopiesIntoTheCacheAndLeavesTheUsersTreeAsItWas) {
   EXPECT_EQ(testing::ReadFileOrEmpty(k.directory + "/boot/config-" + kRelease), kModuleConfig);
   EXPECT_TRUE(fs::exists(k.modules_dir + "/kernel/fs/fuse/virtiofs.ko"));  // decompressed
   EXPECT_FALSE(fs::exists(k.modules_dir + "/kernel/fs/fuse/virtiofs.ko.xz"));
+  EXPECT_TRUE(fs::exists(k.modules_dir + "/kernel/block/bfq.ko"));
+  EXPECT_FALSE(fs::exists(k.modules_dir + "/kernel/block/bfq.ko.gz"));
   EXPECT_FALSE(fs::exists(fs::symlink_status(k.modules_dir + "/build")));  // no link to the tree
   EXPECT_NE(testing::ReadFileOrEmpty(k.modules_dir + "/modules.dep").find("kernel/block/bfq.ko:"),
             std::string::npos);
