@@ -9,13 +9,15 @@ std::string RenderKernelsText(const std::vector<CachedKernel>& kernels,
                               const std::string& cache_dir) {
   if (kernels.empty()) {
     return "no kernel in " + cache_dir +
-           " (elevbench kernels fetch debian:linux-image-…, or run --kernels fetches them)\n";
+           " (elevbench kernels fetch debian:linux-image-…, or run --kernels fetches them; "
+           "a build of yours, --kernels image:…, is copied here)\n";
   }
   std::vector<std::vector<std::string>> rows = {
-      {"package", "release", "row", "schedulers", "I/O controllers"}};
+      {"source", "package", "release", "row", "schedulers", "I/O controllers"}};
   for (const CachedKernel& k : kernels) {
     rows.push_back(
-        {k.package, k.release, KernelRowLabel(k.release), JoinWith(k.features.schedulers, " "),
+        {k.source, k.package, k.release, KernelRowLabel(k.release),
+         JoinWith(k.features.schedulers, " "),
          k.features.io_controllers.empty() ? "-" : JoinWith(k.features.io_controllers, " ")});
   }
   return RenderTextTable(rows);
@@ -24,7 +26,8 @@ std::string RenderKernelsText(const std::vector<CachedKernel>& kernels,
 nlohmann::json KernelsJson(const std::vector<CachedKernel>& kernels) {
   nlohmann::json out = nlohmann::json::array();
   for (const CachedKernel& k : kernels) {
-    out.push_back({{"package", k.package},
+    out.push_back({{"source", k.source},
+                   {"package", k.package},
                    {"release", k.release},
                    {"row", KernelRowLabel(k.release)},
                    {"directory", k.directory},

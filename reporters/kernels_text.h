@@ -10,8 +10,10 @@
 
 namespace elevbench {
 
-/// The table: package, release, the row label a run gives it, schedulers, I/O controllers; or
-/// one line saying the cache at `cache_dir` is empty and how to fill it.
+/// The table: source ("debian", or "build": a user's bzImage copied by `--kernels image:…`, its
+/// package the cache entry "image-<release>-<hash>"), package, release, the row label a run gives
+/// it, schedulers, I/O controllers; or one line saying the cache at `cache_dir` is empty and how to
+/// fill it.
 std::string RenderKernelsText(const std::vector<CachedKernel>& kernels,
                               const std::string& cache_dir);
 

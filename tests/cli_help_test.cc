@@ -295,7 +295,7 @@ TEST(CliHelpTest, KernelsFetchHasItsOwnPage) {
   const HelpCliRun r = RunHelpCli({"kernels", "fetch", "--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Usage: elevbench kernels fetch"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("packages PACKAGE ..."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("packages KERNEL ..."), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Exit codes: 0 listed (and fetched)"), std::string::npos) << r.out;
   ExpectHelpUsageError({"kernels", "fetch"}, "kernels fetch needs packages");
 }
@@ -342,12 +342,12 @@ TEST(CliHelpTest, EmptyValuesAreRefused) {
 // still passes an empty word to the program.
 TEST(CliHelpTest, RunEmptyValuesAreRefused) {
   const std::vector<std::vector<std::string>> refused = {
-      {"tiobench", "--dir"},     {"tiobench", "--emulated"},    {"tiobench", "--scratch"},
-      {"tiobench", "--device"},  {"tiobench", "--queue"},       {"tiobench", "--format"},
-      {"tiobench", "--kernels"}, {"tiobench", "--lanes"},       {"tiobench", "--guest-clock"},
-      {"probes", "--tree"},      {"contest", "--compile-tree"}, {"contest", "--compile-cmd"},
-      {"contest", "--list-dir"}, {"contest", "--other-dir"},    {"command", "--load-command"},
-      {"command", "--setup"}};
+      {"tiobench", "--dir"},         {"tiobench", "--emulated"},     {"tiobench", "--scratch"},
+      {"tiobench", "--device"},      {"tiobench", "--queue"},        {"tiobench", "--format"},
+      {"tiobench", "--kernels"},     {"tiobench", "--lanes"},        {"probes", "--tree"},
+      {"tiobench", "--guest-clock"}, {"tiobench", "--kernel-image"}, {"contest", "--compile-tree"},
+      {"contest", "--compile-cmd"},  {"contest", "--list-dir"},      {"contest", "--other-dir"},
+      {"command", "--load-command"}, {"command", "--setup"}};
   for (const std::vector<std::string>& r : refused) {
     SCOPED_TRACE(r[0] + " " + r[1]);
     std::vector<std::string> args = {"run", r[0], r[1], ""};

@@ -27,7 +27,15 @@ TEST(KernelChoicesTest, ReadsPackagesAndTheirLabels) {
 
 TEST(KernelChoicesTest, RefusesWhatNamesNoKernelInOneLine) {
   const std::pair<const char*, const char*> bad[] = {
-      {"linux-image-6.1.0-50-cloud-amd64", "is not debian:PACKAGE"},
+      {"linux-image-6.1.0-50-cloud-amd64", "is not debian:PACKAGE[@LABEL] (e.g. "},
+      {"build:bzImage", "or image:IMAGE[:MODROOT][@LABEL] (your own build)"},
+      {"image:", "'image:' is not image:IMAGE[:MODROOT][@LABEL]"},
+      {"image::/tmp/mods", "is not image:IMAGE[:MODROOT]"},
+      {"image:bzImage:", "is not image:IMAGE[:MODROOT]"},
+      {"image:bzImage@", "the label of 'image:bzImage@' may hold only"},
+      {"image:bzImage:/m@a+b", "may hold only"},
+      {"image:a/bzImage,image:a/bzImage:/m", "--kernels: image a/bzImage is given twice"},
+      {"image:a/bzImage@x,debian:linux-image-b@x", "'x' is given twice"},
       {"debian:fio", "names no kernel image package"},
       {"debian:linux-image-6.1;rm", "names no kernel image package"},
       {"debian:linux-image-6.1.0-50-cloud-amd64@a b", "may hold only"},
@@ -44,12 +52,75 @@ TEST(KernelChoicesTest, RefusesWhatNamesNoKernelInOneLine) {
   }
 }
 
+TEST(KernelChoicesTest, ReadsBuildsInEitherSpellingInOrder) {
+  std::vector<KernelChoice> c;
+  std::string err;
+  ASSERT_TRUE(ParseKernelChoices(
+      "image:arch/x86/boot/bzImage:/tmp/mods@dev,debian:linux-image-a,image:/b/bzImage",
+      {"/c,d/bzImage:/m@new", "image:/e/bzImage", "/f@x/bzImage:/g@y"}, &c, &err))
+      << err;
+  ASSERT_EQ(c.size(), 6u);
+  EXPECT_EQ(c[0].flag, "--kernels");
+  EXPECT_EQ(c[0].image, "arch/x86/boot/bzImage");
+  EXPECT_EQ(c[0].modroot, "/tmp/mods");
+  EXPECT_EQ(c[0].label, "dev");
+  EXPECT_EQ(c[0].package, "");
+  EXPECT_EQ(c[1].package, "linux-image-a");
+  EXPECT_EQ(c[1].image, "");
+  EXPECT_EQ(c[2].image, "/b/bzImage");
+  EXPECT_EQ(c[2].modroot, "");
+  EXPECT_EQ(c[2].label, "");
+  // --kernel-image's values come after --kernels' words; a ',' is a path's there.
+  EXPECT_EQ(c[3].flag, "--kernel-image");
+  EXPECT_EQ(c[3].image, "/c,d/bzImage");
+  EXPECT_EQ(c[3].modroot, "/m");
+  EXPECT_EQ(c[3].label, "new");
+  EXPECT_EQ(c[4].image, "/e/bzImage");  // `image:` may lead it too
+  // An '@' followed by a '/' is the path's, not a label.
+  EXPECT_EQ(c[5].image, "/f@x/bzImage");
+  EXPECT_EQ(c[5].modroot, "/g");
+  EXPECT_EQ(c[5].label, "y");
+  // --kernel-image alone is a list of kernels.
+  ASSERT_TRUE(ParseKernelChoices("", {"bzImage"}, &c, &err)) << err;
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].image, "bzImage");
+}
+
+TEST(KernelChoicesTest, RefusesABadKernelImageNamingTheFlag) {
+  const std::pair<std::vector<std::string>, const char*> bad[] = {
+      {{""}, "--kernel-image: '' is not IMAGE[:MODROOT][@LABEL]"},
+      {{"bzImage:"}, "--kernel-image: 'bzImage:' is not IMAGE[:MODROOT][@LABEL]"},
+      {{"bzImage@a b"}, "--kernel-image: the label of 'bzImage@a b' may hold only"},
+      {{"bzImage", "bzImage"}, "--kernel-image: image bzImage is given twice"},
+  };
+  for (const auto& [images, why] : bad) {
+    std::vector<KernelChoice> c;
+    std::string err;
+    EXPECT_FALSE(ParseKernelChoices("", images, &c, &err)) << images[0];
+    EXPECT_NE(err.find(why), std::string::npos) << images[0] << ": " << err;
+  }
+}
+
 TEST(GuestCommandArgsTest, DropsTheHostsFlagsAndNamesTheGuestsOutput) {
-  const std::vector<std::string> args = {
-      "run",          "nickbench", "--kernels",     "debian:linux-image-a",
-      "--out=x.json", "--db",      "h.db",          "--no-history",
-      "--emulated",   "ide-2003",  "--lanes",       "2",
-      "--benches",    "2",         "--guest-clock", "wall"};
+  const std::vector<std::string> args = {"run",
+                                         "nickbench",
+                                         "--kernels",
+                                         "debian:linux-image-a",
+                                         "--out=x.json",
+                                         "--db",
+                                         "h.db",
+                                         "--no-history",
+                                         "--emulated",
+                                         "ide-2003",
+                                         "--lanes",
+                                         "2",
+                                         "--benches",
+                                         "2",
+                                         "--kernel-image",
+                                         "bzImage:/m",
+                                         "--kernel-image=b2",
+                                         "--guest-clock",
+                                         "wall"};
   EXPECT_EQ(GuestCommandArgs(args, "/w/kernel-a/results.json", "a"),
             (std::vector<std::string>{"run", "nickbench", "--emulated", "ide-2003", "--benches",
                                       "2", "--out", "/w/kernel-a/results.json", "--no-history",

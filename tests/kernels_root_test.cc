@@ -1,7 +1,8 @@
 // `run … --kernels` for real (root, QEMU, a kernel in the cache): a short suite in a guest
 // gives rows labelled with the kernel, and nothing of the guest is left after a normal end, or
 // after SIGKILL + `elevbench restore`: no QEMU, no virtiofsd, no socket, no scratch directory,
-// no journal. The kernel is the first in the cache (scripts/test fetches one).
+// no journal. The kernel is the first Debian one in the cache (scripts/test fetches one); a
+// user's build (#43, `--kernels image:…`) is made of it.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -33,38 +34,45 @@ class KernelsRootTest : public ::testing::Test {
         access("/bin/busybox", X_OK) != 0 || !ProgramInPath("cpio")) {
       GTEST_SKIP() << "needs qemu-system-x86, busybox-static and cpio (scripts/install-deps)";
     }
-    const auto kernels = ListCachedKernels(DefaultKernelCacheDir());
-    if (kernels.empty()) {
-      GTEST_SKIP() << "no kernel in " << DefaultKernelCacheDir()
+    // The first Debian kernel: a build's entry ("image-…") is no `debian:` word.
+    for (const CachedKernel& k : ListCachedKernels(DefaultKernelCacheDir())) {
+      if (k.source == "debian") {
+        kernel_ = k;
+        break;
+      }
+    }
+    if (kernel_.package.empty()) {
+      GTEST_SKIP() << "no Debian kernel in " << DefaultKernelCacheDir()
                    << " (scripts/test fetches one with `elevbench kernels fetch`)";
     }
-    kernel_ = kernels.front();
     temp_ = std::make_unique<testing::ScopedTempDir>("/var/tmp");
     dir_ = temp_->path();
     state_dir_ = dir_ + "/state";
   }
 
-  pid_t StartGuestRun() {
-    std::vector<std::string> args = {ELEVBENCH_BINARY,
-                                     "run",
-                                     "nickbench",
-                                     "--benches",
-                                     "2",
-                                     "--size",
-                                     "8",
-                                     "--emulated",
-                                     "ide-2003:384M",
-                                     "--fs",
-                                     "ext2",
-                                     "--schedulers",
-                                     "none,mq-deadline",
-                                     "--seed",
-                                     "1",
-                                     "--no-history",
-                                     "--kernels",
-                                     "debian:" + kernel_.package,
-                                     "--out",
-                                     dir_ + "/r.json"};
+  // `run nickbench … --kernels WORD` (default: the cached Debian kernel's word).
+  pid_t StartGuestRun(const std::string& kernel_word = "") {
+    std::vector<std::string> args = {
+        ELEVBENCH_BINARY,
+        "run",
+        "nickbench",
+        "--benches",
+        "2",
+        "--size",
+        "8",
+        "--emulated",
+        "ide-2003:384M",
+        "--fs",
+        "ext2",
+        "--schedulers",
+        "none,mq-deadline",
+        "--seed",
+        "1",
+        "--no-history",
+        "--kernels",
+        kernel_word.empty() ? "debian:" + kernel_.package : kernel_word,
+        "--out",
+        dir_ + "/r.json"};
     const int err = open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     const pid_t pid = testing::SpawnElevbench(args, state_dir_, err);
     close(err);
@@ -136,6 +144,45 @@ TEST_F(KernelsRootTest, ARunInAGuestLabelsItsRowsWithTheKernelAndLeavesNothing) 
   EXPECT_EQ(j["context"].value("hostname", ""), std::string(host));
   EXPECT_EQ(j["context"]["command_line"].get<std::string>().find("--label-prefix"),
             std::string::npos);
+  ExpectNothingOfTheGuestLeft(pid);
+}
+
+// #43: a user's own build as a row. The "build" is made of the cached Debian kernel: its vmlinuz
+// as the tree's arch/x86/boot/bzImage, its config as the tree's .config, its modules as
+// `make modules_install INSTALL_MOD_PATH=mods` leaves them. The run copies it into a cache of
+// its own (ELEVBENCH_KERNEL_CACHE), boots it, labels its rows with its release, and leaves the
+// tree and the modules as they were.
+TEST_F(KernelsRootTest, AUsersOwnBuildIsARowAndItsTreeIsLeftAsItWas) {
+  const std::string tree = dir_ + "/build/linux";
+  const std::string mods = dir_ + "/build/mods";
+  fs::create_directories(tree + "/arch/x86/boot");
+  fs::create_directories(mods + "/lib/modules");
+  fs::copy_file(kernel_.image, tree + "/arch/x86/boot/bzImage");
+  fs::copy_file(kernel_.directory + "/boot/config-" + kernel_.release, tree + "/.config");
+  fs::copy(kernel_.modules_dir, mods + "/lib/modules/" + kernel_.release,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const auto before = testing::TreeListing(dir_ + "/build");
+  testing::ScopedEnv cache("ELEVBENCH_KERNEL_CACHE", dir_ + "/cache");
+  const pid_t pid = StartGuestRun("image:" + tree + "/arch/x86/boot/bzImage:" + mods);
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const std::string row = KernelRowLabel(kernel_.release);
+  EXPECT_EQ(j["identifiers"], nlohmann::json({row + "-none", row + "-dl"}));
+  EXPECT_TRUE(j["complete"].get<bool>());
+  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  ASSERT_EQ(j["context"]["kernels"].size(), 1u);
+  const auto& guest = j["context"]["kernels"][0];
+  EXPECT_EQ(guest["release"], kernel_.release);
+  EXPECT_EQ(guest["source"], "build");
+  EXPECT_EQ(guest.value("package", "").rfind("image-" + kernel_.release + "-", 0), 0u)
+      << guest.dump();
+  EXPECT_EQ(guest["failure"], "");
+  EXPECT_EQ(testing::TreeListing(dir_ + "/build"), before);
+  const auto cached = ListCachedKernels(dir_ + "/cache");
+  ASSERT_EQ(cached.size(), 1u);
+  EXPECT_EQ(cached[0].source, "build");
   ExpectNothingOfTheGuestLeft(pid);
 }
 

@@ -11,21 +11,24 @@ namespace {
 TEST(KernelsTextTest, OneRowAKernelWithItsSchedulersAndControllers) {
   CachedKernel a;
   a.package = "linux-image-6.1.0-50-cloud-amd64";
+  a.source = "debian";
   a.release = "6.1.0-50-cloud-amd64";
   a.features.schedulers = {"none", "mq-deadline", "bfq"};
   a.features.io_controllers = {"throttle", "iocost"};
   CachedKernel b;
-  b.package = "linux-image-x";
-  b.release = "6.12.118+deb12-amd64";
+  b.package = "image-6.18.0-rc3-1a2b3c4d";
+  b.source = "build";
+  b.release = "6.18.0-rc3";
   b.features.schedulers = {"none"};
   EXPECT_EQ(RenderKernelsText({a, b}, "/c"),
-            "package                           release               row             "
+            "source  package                           release               row             "
             "schedulers            I/O controllers\n"
-            "linux-image-6.1.0-50-cloud-amd64  6.1.0-50-cloud-amd64  6.1.0-50-cloud  "
+            "debian  linux-image-6.1.0-50-cloud-amd64  6.1.0-50-cloud-amd64  6.1.0-50-cloud  "
             "none mq-deadline bfq  throttle iocost\n"
-            "linux-image-x                     6.12.118+deb12-amd64  6.12.118        "
+            "build   image-6.18.0-rc3-1a2b3c4d         6.18.0-rc3            6.18.0-rc3      "
             "none                  -\n");
   EXPECT_EQ(KernelsJson({a})[0]["row"], "6.1.0-50-cloud");
+  EXPECT_EQ(KernelsJson({b})[0]["source"], "build");
   EXPECT_NE(RenderKernelsText({}, "/c").find("no kernel in /c"), std::string::npos);
 }
 

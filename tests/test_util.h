@@ -124,6 +124,11 @@ std::string ReadTestFile(const std::string& path);
 /// (a /proc/PID entry of a process that is gone, a sysfs attribute this kernel lacks).
 std::string ReadFileOrEmpty(const std::string& path);
 
+/// Every path under `dir` (links as links, not followed) with what it is: a link's target, a
+/// file's size, time and a hash of its bytes. Two listings equal: nothing under `dir` was written
+/// (a user's kernel build tree that `run --kernels image:…` only reads).
+std::map<std::string, std::string> TreeListing(const std::string& dir);
+
 /// Every backing device's writeback limits ("max_ratio_fine\nmin_ratio_fine\nstrict_limit\n"),
 /// by its name ("7:3"): what a run that gives a disk its own limit must leave as it found.
 std::map<std::string, std::string> BdiWritebackValues();

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "harness/device/block_device.h"
@@ -67,6 +68,21 @@ std::string ReadFileOrEmpty(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::map<std::string, std::string> TreeListing(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    std::string facts = e.is_symlink() ? "link " + fs::read_symlink(e.path()).string() : "";
+    if (!e.is_symlink() && e.is_regular_file()) {
+      facts = std::to_string(e.file_size()) + " " +
+              std::to_string(e.last_write_time().time_since_epoch().count()) + " " +
+              std::to_string(std::hash<std::string>{}(ReadFileOrEmpty(e.path().string())));
+    }
+    out[e.path().string()] = facts;
+  }
+  return out;
 }
 
 std::map<std::string, std::string> BdiWritebackValues() {

@@ -65,8 +65,9 @@ constexpr const char* kDiskExitCodes =
     "Exit codes: 0 done; 1 disk serve's daemon failed; 2 bad command line, or a profile or "
     "--disk-set that disk serve cannot use.";
 constexpr const char* kKernelsExitCodes =
-    "Exit codes: 0 listed (and fetched); 1 a fetch failed (apt-get download, dpkg-deb); 2 bad "
-    "command line or a word that names no Debian kernel package.";
+    "Exit codes: 0 listed (and fetched); 1 a fetch or copy failed (apt-get download, dpkg-deb, "
+    "depmod); 2 bad command line, a word that names no Debian kernel package, or a build that is "
+    "no bzImage or lacks its modules or config.";
 
 // Appends `codes` to the footer of `cmd` and of every command nested in it, but for one whose
 // footer lists its own (history import, disk serve, disk profiles: their codes differ).
@@ -115,7 +116,7 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
        kDevicesExitCodes},
       {"kernels",
        "List the kernels `run --kernels` can boot in a guest (the kernel cache), or fetch "
-       "Debian's into it",
+       "Debian's into it, or copy your own build there",
        AddKernelsSubcommand, false, kKernelsExitCodes},
       {"restore", "Undo what a killed run left: sysfs values, loop devices, mounts",
        AddRestoreSubcommand, false, kRestoreExitCodes},

@@ -97,7 +97,7 @@ int RunCommand(const RunOptions& o) {
     PrintError("no suite given (see --help)");
     return kExitUsage;
   }
-  if (!o.config.kernels.empty()) return RunKernelsCommand(o);
+  if (!o.config.kernels.empty() || !o.config.kernel_images.empty()) return RunKernelsCommand(o);
   RunJob job(RunConfigOf(o), PrintError);
   std::string err;
   const RunFailure prepared = PrepareRunJob(&job, &err, [&o] {  // 1-5c

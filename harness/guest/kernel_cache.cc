@@ -16,22 +16,15 @@ namespace elevbench {
 namespace fs = std::filesystem;
 namespace {
 
-// Whether `option` is built in or a module in the config text.
-bool KernelConfigHas(const std::string& config_text, const std::string& option) {
+// Whether `option` is built in, or (with `with_modules`) a module, in the config text.
+bool KernelConfigHas(const std::string& config_text, const std::string& option,
+                     bool with_modules = true) {
   for (const char* value : {"=y\n", "=m\n"}) {
+    if (!with_modules && std::string(value) == "=m\n") continue;
     if (config_text.find("\n" + option + value) != std::string::npos) return true;
     if (config_text.rfind(option + value, 0) == 0) return true;
   }
   return false;
-}
-
-bool ReadKernelConfigText(const std::string& path, std::string* text) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *text = s.str();
-  return true;
 }
 
 // The one release under `dir`/lib/modules, or "" when there is none or more than one.
@@ -44,29 +37,65 @@ std::string OnlyModulesRelease(const std::string& dir) {
   return names.size() == 1 ? names[0] : "";
 }
 
-// Decompresses every .ko.xz under `modules_dir` (the kernels since 6.2 ship them so; busybox's
-// modprobe loads plain .ko) and indexes them with busybox's depmod.
+// The tools that decompress a module, by the module's suffix.
+struct ModuleCompression {
+  const char* suffix;
+  std::vector<std::string> argv;
+};
+
+const ModuleCompression kModuleCompressions[] = {{".ko.xz", {"xz", "-d", "-f"}},
+                                                 {".ko.gz", {"gzip", "-d", "-f"}},
+                                                 {".ko.zst", {"zstd", "-d", "-f", "-q", "--rm"}}};
+
+bool EndsWith(const std::string& s, const std::string& tail) {
+  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+bool ReadKernelConfigText(const std::string& path, std::string* text) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  *text = s.str();
+  return true;
+}
+
+bool KernelConfigBuiltIn(const std::string& config_text, const std::string& option) {
+  return KernelConfigHas(config_text, option, /*with_modules=*/false);
+}
+
 bool IndexKernelModules(const std::string& root, const std::string& release, std::string* err) {
-  std::vector<std::string> compressed;
-  std::error_code ec;
-  for (const auto& e : fs::recursive_directory_iterator(root + "/lib/modules/" + release, ec)) {
-    const std::string p = e.path().string();
-    if (p.size() > 6 && p.compare(p.size() - 6, 6, ".ko.xz") == 0) compressed.push_back(p);
-  }
-  for (size_t i = 0; i < compressed.size(); i += 200) {
-    std::vector<std::string> argv = {"xz", "-d", "-f"};
-    const size_t end = std::min(compressed.size(), i + 200);
-    argv.insert(argv.end(), compressed.begin() + i, compressed.begin() + end);
-    std::string out;
-    if (!RunChecked(argv, &out, err)) return false;
+  for (const ModuleCompression& c : kModuleCompressions) {
+    std::vector<std::string> compressed;
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(root + "/lib/modules/" + release, ec)) {
+      const std::string p = e.path().string();
+      if (e.is_regular_file() && EndsWith(p, c.suffix)) compressed.push_back(p);
+    }
+    for (size_t i = 0; i < compressed.size(); i += 200) {
+      std::vector<std::string> argv = c.argv;
+      const size_t end = std::min(compressed.size(), i + 200);
+      argv.insert(argv.end(), compressed.begin() + i, compressed.begin() + end);
+      std::string out;
+      if (!RunChecked(argv, &out, err)) return false;
+    }
   }
   std::string out;
   return RunChecked({"busybox", "depmod", "-b", root, release}, &out, err);
 }
 
-}  // namespace
+bool InstallKernelCacheEntry(const std::string& staged, const std::string& cache_dir,
+                             const std::string& name, std::string* err) {
+  std::error_code ec;
+  fs::remove_all(cache_dir + "/" + name, ec);
+  fs::rename(staged, cache_dir + "/" + name, ec);
+  if (ec) return Fail(err, "cannot move the kernel into " + cache_dir + ": " + ec.message());
+  return true;
+}
 
-KernelFeatures KernelFeaturesFromConfig(const std::string& config_text) {
+KernelFeatures KernelFeaturesFromConfig(const std::string& config_text, bool with_modules) {
   KernelFeatures f;
   f.schedulers.push_back("none");
   const std::pair<const char*, const char*> schedulers[] = {
@@ -74,7 +103,7 @@ KernelFeatures KernelFeaturesFromConfig(const std::string& config_text) {
       {"CONFIG_MQ_IOSCHED_KYBER", "kyber"},
       {"CONFIG_IOSCHED_BFQ", "bfq"}};
   for (const auto& [option, name] : schedulers) {
-    if (KernelConfigHas(config_text, option)) f.schedulers.push_back(name);
+    if (KernelConfigHas(config_text, option, with_modules)) f.schedulers.push_back(name);
   }
   const std::pair<const char*, const char*> controllers[] = {
       {"CONFIG_BLK_DEV_THROTTLING", "throttle"},
@@ -82,11 +111,11 @@ KernelFeatures KernelFeaturesFromConfig(const std::string& config_text) {
       {"CONFIG_BLK_CGROUP_IOLATENCY", "iolatency"},
       {"CONFIG_BFQ_GROUP_IOSCHED", "bfq-weight"}};
   for (const auto& [option, name] : controllers) {
-    if (KernelConfigHas(config_text, option)) f.io_controllers.push_back(name);
+    if (KernelConfigHas(config_text, option, with_modules)) f.io_controllers.push_back(name);
   }
-  f.virtiofs = KernelConfigHas(config_text, "CONFIG_VIRTIO_FS");
-  f.loop = KernelConfigHas(config_text, "CONFIG_BLK_DEV_LOOP");
-  f.fuse = KernelConfigHas(config_text, "CONFIG_FUSE_FS");
+  f.virtiofs = KernelConfigHas(config_text, "CONFIG_VIRTIO_FS", with_modules);
+  f.loop = KernelConfigHas(config_text, "CONFIG_BLK_DEV_LOOP", with_modules);
+  f.fuse = KernelConfigHas(config_text, "CONFIG_FUSE_FS", with_modules);
   return f;
 }
 
@@ -127,6 +156,7 @@ bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
   }
   CachedKernel k;
   k.package = package;
+  k.source = package.rfind("image-", 0) == 0 ? "build" : "debian";
   k.directory = dir;
   k.release = OnlyModulesRelease(dir);
   if (k.release.empty()) return Fail(err, "kernel cache " + dir + " has no one lib/modules/*");
@@ -140,7 +170,11 @@ bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
   if (!ReadKernelConfigText(dir + "/boot/config-" + k.release, &config)) {
     return Fail(err, "kernel cache " + dir + " has no boot/config-" + k.release);
   }
-  k.features = KernelFeaturesFromConfig(config);
+  // A build given without modules has an empty index: only what is built in counts.
+  std::error_code ec;
+  const bool with_modules =
+      k.source != "build" || fs::file_size(k.modules_dir + "/modules.dep", ec) > 0 || ec;
+  k.features = KernelFeaturesFromConfig(config, with_modules);
   *kernel = std::move(k);
   return true;
 }
@@ -187,11 +221,7 @@ bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
   const std::string release = ok ? OnlyModulesRelease(tmp + "/root") : "";
   if (ok && release.empty()) ok = Fail(err, package + " holds no one lib/modules/<release>");
   ok = ok && IndexKernelModules(tmp + "/root", release, err);
-  if (ok) {
-    fs::remove_all(cache_dir + "/" + package, ec);
-    fs::rename(tmp + "/root", cache_dir + "/" + package, ec);
-    if (ec) ok = Fail(err, "cannot move the kernel into " + cache_dir + ": " + ec.message());
-  }
+  ok = ok && InstallKernelCacheEntry(tmp + "/root", cache_dir, package, err);
   fs::remove_all(tmp, ec);
   return ok && FindCachedKernel(cache_dir, package, kernel, err);
 }

@@ -20,12 +20,21 @@ struct KernelFeatures {
   bool fuse = false;      ///< CONFIG_FUSE_FS: the emulated disk's daemon
 };
 
-/// The features of a kernel config's text (`boot/config-*`).
-KernelFeatures KernelFeaturesFromConfig(const std::string& config_text);
+/// The features of a kernel config's text (`boot/config-*`). `with_modules` false: only what is
+/// built in (`=y`) counts, for a kernel given without a modules tree, which can load none.
+KernelFeatures KernelFeaturesFromConfig(const std::string& config_text, bool with_modules = true);
+
+/// Whether `option` ("CONFIG_VIRTIO_FS") is built in (`=y`) in a config's text: what a kernel
+/// without modules must have for the guest to reach the host's files.
+bool KernelConfigBuiltIn(const std::string& config_text, const std::string& option);
+
+/// Reads a whole kernel config (or any text file) into `*text`; false when it cannot be opened.
+[[nodiscard]] bool ReadKernelConfigText(const std::string& path, std::string* text);
 
 /// A kernel unpacked in the cache: its files and what it offers.
 struct CachedKernel {
-  std::string package;      ///< "linux-image-6.1.0-50-cloud-amd64"; the image's name for a build
+  std::string package;      ///< "linux-image-6.1.0-50-cloud-amd64"; a build's entry name
+  std::string source;       ///< "debian" (a package) or "build" (a user's bzImage, "image-…")
   std::string release;      ///< `uname -r` in the guest: "6.1.0-50-cloud-amd64"
   std::string directory;    ///< the unpacked package: boot/, lib/modules/<release>/
   std::string image;        ///< boot/vmlinuz-<release> (or the user's bzImage)
@@ -58,6 +67,17 @@ std::string KernelRowLabel(const std::string& release);
 /// Whether this machine's Debian package lists know `package` (`apt-cache show`, bounded): a
 /// name `kernels fetch` can download. False with err when apt-cache could not be asked.
 [[nodiscard]] bool DebianPackageKnown(const std::string& package, bool* known, std::string* err);
+
+/// Decompresses every module under `root`/lib/modules/`release` (.ko.xz since Linux 6.2, .ko.gz,
+/// .ko.zst: busybox's modprobe loads plain .ko) and indexes them with `busybox depmod -b root`.
+/// Runs only on a tree the cache owns (it rewrites the files in place), bounded by RunChecked.
+[[nodiscard]] bool IndexKernelModules(const std::string& root, const std::string& release,
+                                      std::string* err);
+
+/// Moves the whole tree `staged` to `cache_dir`/`name` (a rename on the cache's filesystem,
+/// replacing an older entry of that name), so an entry is whole or absent.
+[[nodiscard]] bool InstallKernelCacheEntry(const std::string& staged, const std::string& cache_dir,
+                                           const std::string& name, std::string* err);
 
 /// Every kernel in the cache, by package name. An unreadable entry is skipped.
 std::vector<CachedKernel> ListCachedKernels(const std::string& cache_dir);

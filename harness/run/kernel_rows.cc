@@ -29,8 +29,8 @@ bool KernelPackageCharactersOk(const std::string& package) {
 
 // The flags only the host acts on, each followed by its value unless written FLAG=VALUE.
 bool IsHostOnlyFlag(const std::string& word, bool* takes_value) {
-  for (const char* flag :
-       {"--kernels", "--out", "--db", "--lanes", "--label-prefix", "--guest-clock"}) {
+  for (const char* flag : {"--kernels", "--kernel-image", "--out", "--db", "--lanes",
+                           "--label-prefix", "--guest-clock"}) {
     const std::string f = flag;
     if (word == f) {
       *takes_value = true;
@@ -45,37 +45,82 @@ bool IsHostOnlyFlag(const std::string& word, bool* takes_value) {
   return word == "--no-history";
 }
 
-}  // namespace
+// `debian:PACKAGE[@LABEL]`.
+bool ParseDebianWord(const std::string& word, KernelChoice* c, std::string* err) {
+  const std::string rest = word.substr(std::string("debian:").size());
+  const size_t at = rest.find('@');
+  c->package = rest.substr(0, at);
+  if (at != std::string::npos) c->label = rest.substr(at + 1);
+  if (c->package.rfind("linux-image-", 0) != 0 || !KernelPackageCharactersOk(c->package)) {
+    return Fail(err, "--kernels: '" + word + "' names no kernel image package (linux-image-…)");
+  }
+  if (at != std::string::npos && !KernelLabelCharactersOk(c->label)) {
+    return Fail(err, "--kernels: the label of '" + word +
+                         "' may hold only letters, digits, '.', '_' and '-'");
+  }
+  return true;
+}
 
-bool ParseKernelChoices(const std::string& text, std::vector<KernelChoice>* choices,
-                        std::string* err) {
-  std::vector<KernelChoice> out;
-  std::set<std::string> packages, labels;
-  for (const std::string& word : SplitAndTrim(text, ',')) {
-    if (word.empty()) continue;
-    const std::string prefix = "debian:";
-    if (word.rfind(prefix, 0) != 0) {
-      return Fail(err, "--kernels: '" + word + "' is not debian:PACKAGE[@LABEL] (e.g. " +
-                           "debian:linux-image-6.1.0-50-cloud-amd64)");
-    }
-    KernelChoice c;
-    c.word = word;
-    const std::string rest = word.substr(prefix.size());
-    const size_t at = rest.find('@');
-    c.package = rest.substr(0, at);
-    if (at != std::string::npos) c.label = rest.substr(at + 1);
-    if (c.package.rfind("linux-image-", 0) != 0 || !KernelPackageCharactersOk(c.package)) {
-      return Fail(err, "--kernels: '" + word + "' names no kernel image package (linux-image-…)");
-    }
-    if (at != std::string::npos && !KernelLabelCharactersOk(c.label)) {
-      return Fail(err, "--kernels: the label of '" + word +
+// `IMAGE[:MODROOT][@LABEL]` (after `image:`, or --kernel-image's value).
+bool ParseImageWord(const std::string& flag, const std::string& word, const std::string& rest,
+                    KernelChoice* c, std::string* err) {
+  std::string paths = rest;
+  const size_t at = rest.rfind('@');
+  const bool labelled = at != std::string::npos && rest.find('/', at) == std::string::npos;
+  if (labelled) {
+    paths = rest.substr(0, at);
+    c->label = rest.substr(at + 1);
+    if (!KernelLabelCharactersOk(c->label)) {
+      return Fail(err, flag + ": the label of '" + word +
                            "' may hold only letters, digits, '.', '_' and '-'");
     }
-    if (!packages.insert(c.package).second) {
-      return Fail(err, "--kernels: " + c.package + " is given twice");
-    }
+  }
+  const size_t colon = paths.find(':');
+  c->image = paths.substr(0, colon);
+  if (colon != std::string::npos) c->modroot = paths.substr(colon + 1);
+  if (c->image.empty() || (colon != std::string::npos && c->modroot.empty())) {
+    return Fail(err, flag + ": '" + word + "' is not " + (flag == "--kernels" ? "image:" : "") +
+                         "IMAGE[:MODROOT][@LABEL] (e.g. " + (flag == "--kernels" ? "image:" : "") +
+                         "arch/x86/boot/bzImage:/tmp/mods, MODROOT being make modules_install's "
+                         "INSTALL_MOD_PATH)");
+  }
+  return true;
+}
+
+// One word of --kernels (or --kernel-image's value) into `*c`.
+bool ParseKernelWord(const std::string& flag, const std::string& word, KernelChoice* c,
+                     std::string* err) {
+  c->flag = flag;
+  c->word = word;
+  if (flag == "--kernel-image") {
+    const std::string rest = word.rfind("image:", 0) == 0 ? word.substr(6) : word;
+    return ParseImageWord(flag, word, rest, c, err);
+  }
+  if (word.rfind("image:", 0) == 0) return ParseImageWord(flag, word, word.substr(6), c, err);
+  if (word.rfind("debian:", 0) == 0) return ParseDebianWord(word, c, err);
+  return Fail(err, "--kernels: '" + word +
+                       "' is not debian:PACKAGE[@LABEL] (e.g. debian:linux-image-6.1.0-50-cloud-"
+                       "amd64) or image:IMAGE[:MODROOT][@LABEL] (your own build)");
+}
+
+}  // namespace
+
+bool ParseKernelChoices(const std::string& text, const std::vector<std::string>& images,
+                        std::vector<KernelChoice>* choices, std::string* err) {
+  std::vector<std::pair<std::string, std::string>> words;  // flag, word
+  for (const std::string& word : SplitAndTrim(text, ',')) {
+    if (!word.empty()) words.emplace_back("--kernels", word);
+  }
+  for (const std::string& image : images) words.emplace_back("--kernel-image", image);
+  std::vector<KernelChoice> out;
+  std::set<std::string> names, labels;
+  for (const auto& [flag, word] : words) {
+    KernelChoice c;
+    if (!ParseKernelWord(flag, word, &c, err)) return false;
+    const std::string name = c.image.empty() ? c.package : "image " + c.image;
+    if (!names.insert(name).second) return Fail(err, flag + ": " + name + " is given twice");
     if (!c.label.empty() && !labels.insert(c.label).second) {
-      return Fail(err, "--kernels: the label '" + c.label + "' is given twice");
+      return Fail(err, flag + ": the label '" + c.label + "' is given twice");
     }
     out.push_back(std::move(c));
   }

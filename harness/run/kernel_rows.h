@@ -11,22 +11,35 @@
 
 namespace elevbench {
 
-/// One kernel of `--kernels`.
+/// One kernel of `--kernels`: a Debian package, or a user's build (kernel_build.h).
 struct KernelChoice {
+  std::string flag;     ///< the flag that gave it: "--kernels" or "--kernel-image"
   std::string word;     ///< as given: "debian:linux-image-6.1.0-50-cloud-amd64@61"
-  std::string package;  ///< "linux-image-6.1.0-50-cloud-amd64"
+  std::string package;  ///< "linux-image-6.1.0-50-cloud-amd64"; empty for a build
+  std::string image;    ///< a build's bzImage as given ("arch/x86/boot/bzImage"); empty: package
+  std::string modroot;  ///< a build's INSTALL_MOD_PATH (or lib/modules/<release>); empty: none
   std::string label;    ///< the user's row prefix after '@'; empty: KernelRowLabel(release)
 };
 
-/// Reads `--kernels K1,K2,…`, each `debian:PACKAGE[@LABEL]`. err (one line, for exit 2) names
-/// the word: no `debian:`, an empty package or label, a label with characters other than
-/// letters, digits, '.', '_' and '-', or the same package or label twice.
-[[nodiscard]] bool ParseKernelChoices(const std::string& text, std::vector<KernelChoice>* choices,
-                                      std::string* err);
+/// Reads `--kernels K1,K2,…`, each `debian:PACKAGE[@LABEL]` or `image:IMAGE[:MODROOT][@LABEL]`,
+/// then each `--kernel-image IMAGE[:MODROOT][@LABEL]` of `images` after them, in order (one
+/// value a flag, so a path may hold a ','). IMAGE holds no ':'; an '@' is a label's only when
+/// no '/' follows it. err (one line, for exit 2) names the flag and the word: another kind, an
+/// empty package, image, MODROOT or label, a label with characters other than letters, digits,
+/// '.', '_' and '-', the same package, image or label twice, or no kernel at all.
+[[nodiscard]] bool ParseKernelChoices(const std::string& text,
+                                      const std::vector<std::string>& images,
+                                      std::vector<KernelChoice>* choices, std::string* err);
+
+/// `--kernels` alone (`kernels fetch`'s words).
+[[nodiscard]] inline bool ParseKernelChoices(const std::string& text,
+                                             std::vector<KernelChoice>* choices, std::string* err) {
+  return ParseKernelChoices(text, {}, choices, err);
+}
 
 /// The arguments a guest runs: `args` (the command line's words after the program's name) less
-/// the flags only the host acts on (--kernels, --out, --db, --no-history, --lanes, --guest-clock,
-/// each with its value), then `--out out --no-history --label-prefix label`.
+/// the flags only the host acts on (--kernels, --kernel-image, --out, --db, --no-history, --lanes,
+/// --guest-clock, each with its value), then `--out out --no-history --label-prefix label`.
 std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
                                           const std::string& out, const std::string& label);
 

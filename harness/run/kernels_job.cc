@@ -56,6 +56,25 @@ std::string GuestClockName(const GuestRun& run) {
   return run.kvm ? "KVM" : run.instruction_clock ? "TCG on the instruction clock" : "TCG";
 }
 
+// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest, and
+// every scheduler of --schedulers (`configs`), read from its config.
+bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const KernelFeatures& f,
+                       const std::vector<SchedulerConfig>& configs, std::string* err) {
+  if (!f.virtiofs || !f.loop || !f.fuse) {
+    return Fail(err, c.flag + ": " + c.word + " lacks virtiofs, loop or FUSE, which the guest " +
+                         "needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
+                         "CONFIG_FUSE_FS)");
+  }
+  for (const SchedulerConfig& s : configs) {
+    const std::vector<std::string>& has = f.schedulers;
+    if (std::find(has.begin(), has.end(), s.scheduler) == has.end()) {
+      return Fail(err, "--schedulers: kernel " + release + " has no " + s.scheduler + " (offers " +
+                           JoinWith(has, ", ") + ")");
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
@@ -64,7 +83,14 @@ KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& l
       progress_(Progress::ForStderr()) {}
 
 bool KernelsJob::CheckKernelOptions(std::string* err) {
-  if (!ParseKernelChoices(config_.kernels, &choices_, err)) return false;
+  if (!ParseKernelChoices(config_.kernels, config_.kernel_images, &choices_, err)) return false;
+  if (!config_.schedulers.empty() && config_.schedulers != "all" &&
+      !ParseSchedulerList(config_.schedulers, &configs_, err)) {
+    return Fail(err, "--schedulers: " + *err);
+  }
+  // A build is checked from its files before root and the tools: its config is known before it
+  // is copied, so what it lacks is refused before anything is made.
+  if (!InspectKernelBuilds(err)) return false;
   if (!config_.directory.empty() || !config_.target.device.empty()) {
     return Fail(err,
                 "--kernels runs each kernel in a guest, which sees no host disk or "
@@ -81,17 +107,17 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
   if (!RunningAsRoot()) {
     return Fail(err, "--kernels needs root: the guest shares the host's files through virtiofsd");
   }
+  // The Debian client only fetches packages: a run of builds alone does without it.
+  const bool packages = std::any_of(choices_.begin(), choices_.end(),
+                                    [](const KernelChoice& c) { return !c.package.empty(); });
   for (const auto& [tool, package] : kGuestTools) {
     const std::string t = tool;
+    if (!packages && (t == "apt-get" || t == "dpkg-deb")) continue;
     const bool found = t[0] == '/' ? access(tool, X_OK) == 0 : ProgramInPath(t);
     if (!found) {
       return Fail(err, "--kernels needs " + t + " (package " + package +
                            "; scripts/install-deps installs it)");
     }
-  }
-  if (!config_.schedulers.empty() && config_.schedulers != "all" &&
-      !ParseSchedulerList(config_.schedulers, &configs_, err)) {
-    return Fail(err, "--schedulers: " + *err);
   }
   return true;
 }
@@ -118,21 +144,45 @@ bool KernelsJob::ParseGuestLanes(std::string* err) {
   return true;
 }
 
+bool KernelsJob::InspectKernelBuilds(std::string* err) {
+  builds_.assign(choices_.size(), KernelBuild{});
+  for (size_t k = 0; k < choices_.size(); ++k) {
+    const KernelChoice& c = choices_[k];
+    if (c.image.empty()) continue;
+    if (!InspectKernelBuild(c.image, c.modroot, &builds_[k], err)) {
+      return Fail(err, c.flag + ": " + *err);
+    }
+    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, configs_, err)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool KernelsJob::CacheKernel(size_t k, const std::string& cache, CachedKernel* kernel,
+                             std::string* err) {
+  const KernelChoice& c = choices_[k];
+  if (!c.image.empty()) {
+    const KernelBuild& b = builds_[k];
+    bool copied = false;
+    if (!CacheKernelBuild(cache, b, kernel, &copied, err)) return false;
+    if (copied)
+      progress_.Note("copied " + b.image + " (" + b.release + ") into " + cache + "/" + b.entry);
+    return true;
+  }
+  std::string why;
+  if (FindCachedKernel(cache, c.package, kernel, &why)) return true;
+  progress_.Note("fetching " + c.package + " into " + cache + " (apt-get download)");
+  return FetchDebianKernel(cache, c.package, kernel, err);
+}
+
 bool KernelsJob::ResolveKernels(std::string* err) {
   const std::string cache = DefaultKernelCacheDir();
-  for (const KernelChoice& c : choices_) {
+  for (size_t i = 0; i < choices_.size(); ++i) {
     CachedKernel k;
-    std::string why;
-    if (!FindCachedKernel(cache, c.package, &k, &why)) {
-      progress_.Note("fetching " + c.package + " into " + cache + " (apt-get download)");
-      if (!FetchDebianKernel(cache, c.package, &k, err)) return false;
-    }
-    if (!k.features.virtiofs || !k.features.loop || !k.features.fuse) {
-      return Fail(err, "--kernels: " + c.package + " lacks virtiofs, loop or FUSE, which the " +
-                           "guest needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
-                           "CONFIG_FUSE_FS)");
-    }
-    labels_.push_back(c.label.empty() ? KernelRowLabel(k.release) : c.label);
+    if (!CacheKernel(i, cache, &k, err)) return false;
+    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, err)) return false;
+    labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
     kernels_.push_back(std::move(k));
   }
   std::vector<std::string> sorted = labels_;
@@ -144,18 +194,12 @@ bool KernelsJob::ResolveKernels(std::string* err) {
   return true;
 }
 
-// Each kernel must offer every scheduler named; the run's own check then takes the schedulers
-// all of them offer.
-bool KernelsJob::CheckKernelSchedulers(std::string* err) {
+// Each kernel offers every scheduler named (CheckKernelOffers); the run's own check then takes
+// the schedulers all of them offer.
+void KernelsJob::TakeCommonSchedulers() {
   std::vector<std::string> common = kernels_.front().features.schedulers;
   for (size_t k = 0; k < kernels_.size(); ++k) {
     const std::vector<std::string>& has = kernels_[k].features.schedulers;
-    for (const SchedulerConfig& c : configs_) {
-      if (std::find(has.begin(), has.end(), c.scheduler) == has.end()) {
-        return Fail(err, "--schedulers: kernel " + kernels_[k].release + " has no " + c.scheduler +
-                             " (offers " + JoinWith(has, ", ") + ")");
-      }
-    }
     std::vector<std::string> both;
     for (const std::string& s : common) {
       if (std::find(has.begin(), has.end(), s) != has.end()) both.push_back(s);
@@ -163,13 +207,12 @@ bool KernelsJob::CheckKernelSchedulers(std::string* err) {
     common = both;
   }
   config_.offered_schedulers = common;
-  return true;
 }
 
 RunFailure KernelsJob::Prepare(std::string* err) {
   if (!CheckKernelOptions(err)) return RunFailure::kUsage;
   if (!ResolveKernels(err)) return RunFailure::kUsage;
-  if (!CheckKernelSchedulers(err)) return RunFailure::kUsage;
+  TakeCommonSchedulers();
   // The run's own step 1 on the host, as a guest will make it: options, the suite's Prepare,
   // the target's size, the results path; then the results' work directory.
   RunJob checker(config_, report_error_);
@@ -291,6 +334,7 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
   if (doc_.context.empty() && loaded) doc_.context = d.context;
   guests_[k] = {{"label", labels_[k]},
                 {"package", kernels_[k].package},
+                {"source", kernels_[k].source},
                 {"release", kernels_[k].release},
                 {"accelerator", run.kvm ? "kvm" : "tcg"},
                 {"accelerator_why", accelerator_.why},

@@ -20,6 +20,7 @@
 #include "harness/device/restore_journal.h"
 #include "harness/guest/guest_accelerator.h"
 #include "harness/guest/guest_vm.h"
+#include "harness/guest/kernel_build.h"
 #include "harness/guest/kernel_cache.h"
 #include "harness/results/results_document.h"
 #include "harness/run/kernel_rows.h"
@@ -59,11 +60,16 @@ class KernelsJob {
  private:
   struct InFlight;
   bool CheckKernelOptions(std::string* err);
+  // Each build of --kernels image:… / --kernel-image checked from its files (nothing made),
+  // and what it offers (CheckKernelOffers) against --schedulers.
+  bool InspectKernelBuilds(std::string* err);
+  // Choice k in the cache: a Debian package fetched, a build copied, when not there yet.
+  bool CacheKernel(size_t k, const std::string& cache, CachedKernel* kernel, std::string* err);
   bool ParseGuestLanes(std::string* err);
   /// Whether TCG guests run on QEMU's instruction clock (--guest-clock, instructions by default).
   bool InstructionClock() const { return config_.guest_clock != "wall"; }
   bool ResolveKernels(std::string* err);
-  bool CheckKernelSchedulers(std::string* err);
+  void TakeCommonSchedulers();
   // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).
   void ProbeAccelerator();
   GuestRun GuestRunOf(size_t k) const;
@@ -79,6 +85,7 @@ class KernelsJob {
   RunConfig config_;
   std::function<void(const std::string& line)> report_error_;
   std::vector<KernelChoice> choices_;
+  std::vector<KernelBuild> builds_;  // by choice: a build's checked files; empty for a package
   std::vector<CachedKernel> kernels_;
   std::vector<std::string> labels_;  // each kernel's row prefix
   std::vector<SchedulerConfig> configs_;

@@ -360,7 +360,7 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
 }  // namespace
 
 bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
-  if (!o.guest_clock.empty() && o.kernels.empty()) {
+  if (!o.guest_clock.empty() && o.kernels.empty() && o.kernel_images.empty()) {
     return Fail(err, "--guest-clock is the clock of --kernels' guests; this run boots none");
   }
   if (!CheckLanesWords(o, err) ||

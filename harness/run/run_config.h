@@ -77,6 +77,9 @@ struct RunConfig {
   /// what a 1 GHz CPU's would and the emulated disk keeps its calibration; wall: the host's
   /// clock, --machine's vCPUs on several host threads, each request 15-23x the host's CPU.
   std::string guest_clock;
+  /// "--kernel-image IMAGE[:MODROOT][@LABEL]", repeatable: a user's build, a kernel after
+  /// --kernels' words (as `--kernels image:…`, but a path may hold a ','); implies --kernels.
+  std::vector<std::string> kernel_images;
   /// The schedulers every kernel under test offers (read from their configs), which the checks
   /// take instead of this host's; empty: this host's (OfferedSchedulers).
   std::vector<std::string> offered_schedulers;

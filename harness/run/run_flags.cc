@@ -68,8 +68,12 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "its own CPUs, or 'auto': as many as the CPUs and the suite allow"},
       {"--kernels", &RunConfig::kernels,
        "Run the whole plan once per kernel, each booted in a QEMU guest (root; "
-       "debian:PACKAGE[@LABEL],…, fetched into the kernel cache; docs/kernels.md): rows are "
-       "kernel × configuration"},
+       "debian:PACKAGE[@LABEL] fetched into the kernel cache, or image:IMAGE[:MODROOT][@LABEL], "
+       "your own bzImage and make modules_install's INSTALL_MOD_PATH, copied there; "
+       "docs/kernels.md): rows are kernel × configuration"},
+      {"--kernel-image", &RunConfig::kernel_images,
+       "Your own kernel build as one more kernel after --kernels' (repeatable; implies "
+       "--kernels): IMAGE[:MODROOT][@LABEL], as --kernels image:…"},
       {"--guest-clock", &RunConfig::guest_clock,
        "With --kernels under TCG: 'instructions' (default: one vCPU on QEMU's instruction "
        "clock, one instruction a nanosecond, so the emulated disk keeps its calibration) or "
