@@ -24,9 +24,13 @@ int ExitCodeOf(RunFailure failure) {
                                                : kExitFailure;
 }
 
-// 9. The suite's tables on stdout, from what the session recorded.
+// 9. The suite's tables on stdout, from what the session recorded. A `--kernels` run none of
+// whose guests gave results has no suite parameters to lay the tables out by (each guest's run
+// writes them): its failures are the errors already printed, not a table.
 void PrintRunTables(const RunOptions& o, const ResultsDocument& doc, bool finished) {
   if (doc.records.empty() && !finished) return;
+  const bool kernels = !o.config.kernels.empty() || !o.config.kernel_images.empty();
+  if (doc.records.empty() && doc.parameters.empty() && kernels) return;
   std::string text, err;
   ReportOptions options;
   options.verdict = !o.no_verdict;
