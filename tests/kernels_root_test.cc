@@ -81,6 +81,24 @@ class KernelsRootTest : public ::testing::Test {
 
   int Wait(pid_t pid, double seconds) { return testing::WaitForSpawned(pid, seconds); }
 
+  // The run of StartGuestRun waited for (exit 0 expected), its results read and checked whole:
+  // the kernel's two rows, every cell ok, one guest in the context.
+  nlohmann::json FinishedRun(pid_t pid) {
+    EXPECT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+    auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+    if (j.is_discarded()) {
+      ADD_FAILURE() << testing::ReadFileOrEmpty(dir_ + "/stderr");
+      return nlohmann::json::object();
+    }
+    const std::string row = KernelRowLabel(kernel_.release);
+    EXPECT_EQ(j["identifiers"], nlohmann::json({row + "-none", row + "-dl"}));
+    EXPECT_TRUE(j.value("complete", false));
+    EXPECT_EQ(j["cells"].size(), 2u);
+    for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_EQ(j["context"]["kernels"].size(), 1u);
+    return j;
+  }
+
   // The processes whose command line names the test's directory (QEMU's console, virtiofsd's
   // shared directory), after up to 10 s for the dying to go.
   std::vector<std::string> GuestProcessesLeft() {
@@ -121,21 +139,20 @@ class KernelsRootTest : public ::testing::Test {
 TEST_F(KernelsRootTest, ARunInAGuestLabelsItsRowsWithTheKernelAndLeavesNothing) {
   const pid_t pid = StartGuestRun();
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
-  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
-  ASSERT_FALSE(j.is_discarded()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
-  const std::string row = KernelRowLabel(kernel_.release);
-  EXPECT_EQ(j["identifiers"], nlohmann::json({row + "-none", row + "-dl"}));
-  EXPECT_EQ(j["labels"], nlohmann::json({row + "-NONE", row + "-DL"}));
-  EXPECT_TRUE(j["complete"].get<bool>());
-  ASSERT_EQ(j["cells"].size(), 2u);
-  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  const nlohmann::json j = FinishedRun(pid);
   ASSERT_EQ(j["context"]["kernels"].size(), 1u);
+  const std::string row = KernelRowLabel(kernel_.release);
+  EXPECT_EQ(j["labels"], nlohmann::json({row + "-NONE", row + "-DL"}));
   EXPECT_EQ(j["context"]["kernels"][0]["release"], kernel_.release);
   EXPECT_EQ(j["context"]["kernels"][0]["failure"], "");
-  // The accelerator was probed (kvm or tcg, whichever this host's KVM allows) and says why.
+  // The accelerator was probed (kvm or tcg, whichever this host's KVM allows) and says why; a
+  // TCG guest ran on the instruction clock (the default), with one vCPU.
   const std::string accelerator = j["context"]["kernels"][0].value("accelerator", "");
   EXPECT_TRUE(accelerator == "kvm" || accelerator == "tcg") << accelerator;
+  if (accelerator == "tcg") {
+    EXPECT_EQ(j["context"]["kernels"][0].value("clock", ""), "instructions");
+    EXPECT_EQ(j["context"]["kernels"][0].value("vcpus", 0), 1);
+  }
   EXPECT_FALSE(j["context"]["kernels"][0].value("accelerator_why", "").empty());
   EXPECT_FALSE(fs::exists("/run/elevbench-guest-" + std::to_string(pid) + "-kvm-probe"));
   // The run is the host's, not the guest's (whose hostname is "(none)").
@@ -165,13 +182,7 @@ TEST_F(KernelsRootTest, AUsersOwnBuildIsARowAndItsTreeIsLeftAsItWas) {
   testing::ScopedEnv cache("ELEVBENCH_KERNEL_CACHE", dir_ + "/cache");
   const pid_t pid = StartGuestRun("image:" + tree + "/arch/x86/boot/bzImage:" + mods);
   ASSERT_GT(pid, 0);
-  EXPECT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
-  auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
-  ASSERT_FALSE(j.is_discarded()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
-  const std::string row = KernelRowLabel(kernel_.release);
-  EXPECT_EQ(j["identifiers"], nlohmann::json({row + "-none", row + "-dl"}));
-  EXPECT_TRUE(j["complete"].get<bool>());
-  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  const nlohmann::json j = FinishedRun(pid);
   ASSERT_EQ(j["context"]["kernels"].size(), 1u);
   const auto& guest = j["context"]["kernels"][0];
   EXPECT_EQ(guest["release"], kernel_.release);

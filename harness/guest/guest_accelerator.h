@@ -24,7 +24,7 @@ inline constexpr double kKvmProbeSeconds = 60;
 /// line within seconds, while a KVM that cannot run the kernel (kvm_pvm on this project's
 /// machines, 6 December 2026) runs QEMU on with no output at all, which otherwise cost every
 /// `--kernels` run the whole kKvmProbeSeconds.
-inline constexpr double kKvmProbeSilentSeconds = 15;
+inline constexpr double kKvmProbeSilentSeconds = 10;
 
 /// The choice from what was found: `dev_kvm_problem` (why /dev/kvm cannot be opened read-write;
 /// empty when it can) and, when it could, the probe guest's start error (empty: it started)
