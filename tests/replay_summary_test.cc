@@ -51,5 +51,30 @@ TEST(ReplaySummaryTest, RepetitionsCombinedPerConfigurationAndProcess) {
   EXPECT_DOUBLE_EQ(SummarizeReplay({}, {"dl"}).latest_first_lag_ms, -1);
 }
 
+// A process that read and was held back as a dirtier is two jobs (its reads at their times, its
+// page cache writes as a buffered writer): two rows with their own spans, not one merged row.
+TEST(ReplaySummaryTest, AReaderThatIsAlsoABufferedWriterKeepsTwoRows) {
+  ReplayRecord r = Cell("dl", 1.0, 2 << 20, 4, true);
+  r.processes[0].job.name = "p7_tar";
+  r.processes[0].replay_span_seconds = 1.0;
+  ReplayProcess writer;
+  writer.pid = 7;
+  writer.comm = "tar";
+  writer.replayed_as = "buffered_writer";
+  writer.job.name = "p7_tar_pagecache";
+  writer.replay_span_seconds = 5.0;
+  writer.kernel_write.Record(2000000);
+  writer.job.write.clat.Record(2000000);
+  r.processes.push_back(writer);
+  const ReplaySummary s = SummarizeReplay({r}, {"dl"});
+  ASSERT_EQ(s.processes.size(), 2u);
+  EXPECT_EQ(s.processes[0].job, "p7_tar");
+  EXPECT_DOUBLE_EQ(s.processes[0].span_seconds, 1.0);
+  EXPECT_EQ(s.processes[1].job, "p7_tar_pagecache");
+  EXPECT_DOUBLE_EQ(s.processes[1].span_seconds, 5.0);
+  ASSERT_EQ(s.writers.size(), 1u);
+  EXPECT_EQ(s.writers[0].job, "p7_tar_pagecache");
+}
+
 }  // namespace
 }  // namespace elevbench

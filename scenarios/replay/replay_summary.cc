@@ -32,13 +32,23 @@ std::string ReplayedAs(const ReplayProcess& p) {
   return "-";
 }
 
+// A process's row: "p<pid>_<comm>", and "_pagecache" after the buffered writer of a process
+// that also had bios of its own, which the plan replays as two jobs (replay_plan.cc): their
+// spans and latencies stay apart instead of merging into one row.
+std::string ProcessRowName(const ReplayProcess& p) {
+  const std::string tail = "_pagecache";
+  const bool split = p.replayed_as == "buffered_writer" && p.job.name.size() > tail.size() &&
+                     p.job.name.compare(p.job.name.size() - tail.size(), tail.size(), tail) == 0;
+  return "p" + std::to_string(p.pid) + "_" + p.comm + (split ? tail : "");
+}
+
 void AddProcesses(const std::string& id, const std::vector<const ReplayRecord*>& rs,
                   std::vector<ReplayProcessSummary>* rows) {
   std::vector<ReplayProcessSummary> mine;
   std::map<std::string, std::pair<double, int>> spans;  // by job name: sum, cells
   for (const ReplayRecord* r : rs) {
     for (const ReplayProcess& p : r->processes) {
-      const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
+      const std::string name = ProcessRowName(p);
       if (p.replay_span_seconds >= 0) {
         auto& [sum, cells] = spans[name];
         sum += p.replay_span_seconds;
@@ -77,7 +87,7 @@ void AddWriters(const std::string& id, const std::vector<const ReplayRecord*>& r
   for (const ReplayRecord* r : rs) {
     for (const ReplayProcess& p : r->processes) {
       if (p.replayed_as != "buffered_writer") continue;
-      const std::string name = "p" + std::to_string(p.pid) + "_" + p.comm;
+      const std::string name = ProcessRowName(p);
       auto it = std::find_if(writers.begin(), writers.end(),
                              [&](const ReplayWriterSummary& w) { return w.job == name; });
       if (it == writers.end()) {
