@@ -382,10 +382,13 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
                             [](const ReplayStep& s) { return s.op == BlockTraceOp::kRead; });
     readers_left += reader[j];
   }
+  // A replayer for each job of steps; a buffered writer's job runs RunBufferedWriter instead.
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
-    replayers.push_back(std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j), fd,
-                                                      start, deadline, &abort, &completions));
+    replayers.push_back(input.jobs[j].buffered ? nullptr
+                                               : std::make_unique<JobReplayer>(
+                                                     input.jobs[j], static_cast<uint32_t>(j), fd,
+                                                     start, deadline, &abort, &completions));
   }
   const BufferedWriterContext writer_context{input.device, start, deadline, &abort, &readers_left};
   std::vector<std::thread> threads;
