@@ -239,6 +239,9 @@ inline MachineCgroups::MakeDirectory FakeCgroupMkdir() {
     if (mapped.find("/sys/fs/cgroup/memory/") != std::string::npos) {
       put("memory.limit_in_bytes", "9223372036854771712\n");
       put("memory.memsw.limit_in_bytes", "9223372036854771712\n");
+    } else if (mapped.find("/sys/fs/cgroup/blkio/") != std::string::npos) {
+      put("blkio.throttle.read_bps_device", "");
+      put("blkio.throttle.write_bps_device", "");
     } else if (mapped.find("/sys/fs/cgroup/cpuset/") != std::string::npos) {
       put("cpuset.cpus", "\n");
       put("cpuset.mems", "\n");
@@ -246,9 +249,32 @@ inline MachineCgroups::MakeDirectory FakeCgroupMkdir() {
       put("memory.max", "max\n");
       put("memory.swap.max", "max\n");
       put("cpuset.cpus", "\n");
+      put("io.max", "");
     }
     return true;
   };
+}
+
+/// Adds the I/O controller to a fake tree of MakeFakeCgroupTree's: v1, a blkio hierarchy with
+/// blk-throttle, this process in its cgroup "/outer"; v2, `io` enabled for children. Returns
+/// the /proc/self/cgroup text.
+inline std::string AddFakeIoController(const std::string& root, int version) {
+  namespace fs = std::filesystem;
+  const std::string base = root + "/sys/fs/cgroup";
+  auto put = [](const std::string& path, const std::string& value) {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path) << value << "\n";
+  };
+  if (version == 2) {
+    put(base + "/cgroup.subtree_control", "cpuset io memory pids");
+    return "0::/user.slice\n";
+  }
+  for (const std::string& dir : {base + "/blkio", base + "/blkio/outer"}) {
+    put(dir + "/blkio.throttle.read_bps_device", "");
+    put(dir + "/blkio.throttle.write_bps_device", "");
+    put(dir + "/cgroup.procs", "");
+  }
+  return "6:blkio:/outer\n5:pids:/\n4:memory:/outer\n3:cpuset:/\n0::/\n";
 }
 
 /// Writes plainly, except a pid written to ".../cgroup.procs", which moves it: it leaves every

@@ -45,3 +45,35 @@ TEST(RunLabelsTest, ARunWithoutSwitchingIsNamedByTheKernelAndTheActiveScheduler)
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// `--controls` crosses every scheduler with every control, scheduler-major; none keeps the
+// scheduler's own names, so two controls' rows never share an identifier or a label.
+TEST(RunLabelsTest, ControlsCrossWithTheSchedulersAndComposeTheirNames) {
+  std::vector<SchedulerConfig> configs;
+  std::vector<IoControl> controls;
+  std::string err;
+  ASSERT_TRUE(ParseSchedulerList("mq-deadline,bfq", &configs, &err)) << err;
+  ASSERT_TRUE(ParseIoControls("none,ionice:load=idle,throttle:load=10M", false, &controls, &err))
+      << err;
+  const RunNames names = NameConfigurations(configs, "6.18.44-amd64", "", "IGNORED");
+  const ControlledConfigurations crossed = CrossWithControls(configs, names, controls);
+  EXPECT_EQ(crossed.names.identifiers,
+            (std::vector<std::string>{"6.18.44-dl", "6.18.44-dl-idle", "6.18.44-dl-thr10m",
+                                      "6.18.44-bfq", "6.18.44-bfq-idle", "6.18.44-bfq-thr10m"}));
+  EXPECT_EQ(crossed.names.labels, (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M", "BFQ",
+                                                            "BFQ+idle", "BFQ+thr10M"}));
+  EXPECT_EQ(crossed.control_of, (std::vector<size_t>{0, 1, 2, 0, 1, 2}));
+  ASSERT_EQ(crossed.configs.size(), 6u);
+  EXPECT_EQ(crossed.configs[4].scheduler, "bfq");
+  // A run on the current scheduler: one name, once per control, no configuration.
+  const RunNames current = NameConfigurations({}, "6.18.44-amd64", "", "DL");
+  const ControlledConfigurations alone = CrossWithControls({}, current, controls);
+  EXPECT_TRUE(alone.configs.empty());
+  EXPECT_EQ(alone.names.labels, (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M"}));
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -35,6 +35,24 @@ TEST(RunPlanTest, OrderIsShuffledPerRepetitionAndReproducible) {
   EXPECT_GT(orders.size(), 1u);  // 8 draws of 120 orders: all equal would be a broken shuffle
 }
 
+// --controls multiplies the configurations (2 schedulers × 3 controls = 6): each repetition
+// shuffles all six, so a control's rows are interleaved with the other scheduler's too.
+TEST(RunPlanTest, SchedulersTimesControlsAreInterleavedAsOneList) {
+  const auto plan = BuildRunPlan(6, 1, 10, 11);
+  bool split = false;  // some repetition does not run one scheduler's three rows together
+  for (uint32_t rep = 0; rep < 10; ++rep) {
+    std::set<size_t> seen;
+    std::vector<size_t> schedulers;
+    for (size_t i = 0; i < 6; ++i) {
+      seen.insert(plan[rep * 6 + i].config_index);
+      schedulers.push_back(plan[rep * 6 + i].config_index / 3);
+    }
+    EXPECT_EQ(seen.size(), 6u);
+    split = split || !(schedulers[0] == schedulers[1] && schedulers[1] == schedulers[2]);
+  }
+  EXPECT_TRUE(split);
+}
+
 TEST(RunPlanTest, NoShuffleKeepsOrder) {
   auto plan = BuildRunPlan(3, 1, 2, 1, /*shuffle=*/false);
   for (size_t i = 0; i < plan.size(); ++i) EXPECT_EQ(plan[i].config_index, i % 3);

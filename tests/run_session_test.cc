@@ -250,6 +250,52 @@ class SetUpCountingSuite : public Suite {
   Suite* inner_;
 };
 
+// The placements each cell's environment carried, by identifier.
+class PlacementRecordingSuite : public SetUpCountingSuite {
+ public:
+  using SetUpCountingSuite::SetUpCountingSuite;
+  bool RunCell(const SuiteVariant& v, const CellEnvironment& env,
+               std::vector<nlohmann::json>* records, std::string* err) override {
+    load_ioprio.push_back(env.load_placement.ioprio);
+    probe_procs.push_back(env.probe_placement.cgroup_procs);
+    return SetUpCountingSuite::RunCell(v, env, records, err);
+  }
+  std::vector<int> load_ioprio;
+  std::vector<std::vector<std::string>> probe_procs;
+};
+
+// --controls: each configuration's control reaches its cells' environment and is kept beside
+// the scheduler in every cell and record.
+TEST_F(RunSessionLoopTest, EachConfigurationsControlPlacesItsCellsAndIsRecorded) {
+  testing::FakeFio fio;
+  PlacementRecordingSuite suite(suite_.get());
+  config_.identifiers = {"k-dl", "k-dl-idle"};
+  config_.labels = {"DL", "DL+idle"};
+  config_.controls = {{"none", {}, {}}, {"ionice:load=idle", {}, {}}};
+  config_.controls[1].load.ioprio = 3 << 13;
+  config_.controls[1].probe.cgroup_procs = {"/x/cgroup.procs"};
+  config_.repetitions = 1;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(suite, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  ASSERT_EQ(doc_.cells.size(), 4u);
+  for (size_t i = 0; i < doc_.cells.size(); ++i) {
+    const bool idle = doc_.cells[i].identifier == "k-dl-idle";
+    EXPECT_EQ(doc_.cells[i].control, idle ? "ionice:load=idle" : "none");
+    EXPECT_EQ(suite.load_ioprio[i], idle ? 3 << 13 : -1);
+    EXPECT_EQ(suite.probe_procs[i].size(), idle ? 1u : 0u);
+  }
+  for (const nlohmann::json& r : doc_.records) {
+    EXPECT_EQ(r.at("control"), r.at("identifier") == "k-dl-idle" ? "ionice:load=idle" : "none");
+  }
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_EQ(saved.cells[0].control, doc_.cells[0].control);  // the cell's member reads back
+  EXPECT_FALSE(saved.cells[0].variant.contains("control"));
+  config_.controls.pop_back();  // one control for two configurations
+  EXPECT_FALSE(RunSession(suite, config_, target_, &fio, &progress_, &doc_, &failed, &err));
+}
+
 // --fresh-fs: before every cell, the first too (its filesystem was made on the image, the others'
 // through the disk), the filesystem is made again and the suite lays its files out again; a
 // filesystem that cannot be made again fails the cell with why.

@@ -28,6 +28,7 @@ FioInvocation LoadInvocation(const LoadSpec& load, const std::string& work_dir,
   inv.label = label;
   inv.timeout_seconds = timeout_seconds;
   inv.bw_log_interval_ms = load.bw_log_interval_ms;
+  inv.placement = load.placement;
   return inv;
 }
 
@@ -67,6 +68,7 @@ bool RunProbe(const ProbeSpec& spec, ProbeOutcome* outcome, std::string* err) {
   opts.working_directory = spec.working_directory;
   opts.timeout_seconds = spec.timeout_seconds;
   opts.kill_grace_seconds = 2;
+  opts.placement = spec.placement;
   uint64_t oom_kills_before = 0;
   const bool oom_known = ReadOwnOomKillCount(&oom_kills_before);
   ChildProcess child;

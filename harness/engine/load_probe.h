@@ -20,6 +20,8 @@ struct LoadSpec {
   FioGlobalSpec global;
   std::vector<StreamSpec> streams;  ///< numjobs must be 1: one stream, one record
   uint32_t bw_log_interval_ms = 1000;
+  /// The load role's cgroups and I/O priority (`run --controls`); empty: the run's own.
+  ProcessPlacement placement;
 };
 
 /// A foreground probe.
@@ -41,6 +43,8 @@ struct ProbeSpec {
   /// beside `run command`'s program). May be empty.
   std::function<void()> on_start;
   std::function<void()> on_end;
+  /// The probe role's cgroups and I/O priority (`run --controls`); empty: the run's own.
+  ProcessPlacement placement;
 };
 
 /// What a probe did.

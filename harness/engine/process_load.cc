@@ -66,6 +66,7 @@ bool RepeatedCommandLoad::RunIteration(ChildProcess* child, bool first) {
   opts.stdout_path = spec_.stdout_path;
   opts.working_directory = spec_.working_directory;
   opts.kill_grace_seconds = spec_.kill_grace_seconds;
+  opts.placement = spec_.placement;
   std::string err;
   const bool started = child->Start(spec_.argv, opts, &err);
   {

@@ -33,6 +33,8 @@ struct RepeatedCommandSpec {
   /// it was read, which a tar of a tree being compiled into is expected to see).
   std::vector<int> success_exit_codes = {0};
   double kill_grace_seconds = 2;  ///< SIGTERM → SIGKILL when stopped
+  /// The load role's cgroups and I/O priority (`run --controls`); empty: the run's own.
+  ProcessPlacement placement;
 };
 
 /// What the load did over its whole run.

@@ -176,6 +176,7 @@ ProcessOptions FioProcessOptions(const FioInvocation& inv) {
   ProcessOptions opts;
   opts.timeout_seconds = inv.timeout_seconds;
   opts.kill_grace_seconds = kFioStopGraceSeconds;
+  opts.placement = inv.placement;
   return opts;
 }
 

@@ -8,6 +8,7 @@
 
 #include "harness/fio/fio_job_file.h"
 #include "harness/fio/fio_output.h"
+#include "harness/process/subprocess.h"
 
 namespace elevbench {
 
@@ -24,6 +25,9 @@ struct FioInvocation {
   /// Keep fio's bandwidth log per job, averaged over this many ms (<label>_bw.<job>.log in
   /// work_dir), and return it in FioJobResult::bw_kib_s; 0 = no log.
   uint32_t bw_log_interval_ms = 0;
+  /// fio's cgroups and I/O priority (a load's role under `run --controls`); its jobs inherit
+  /// them. Empty: the run's own.
+  ProcessPlacement placement;
 };
 
 /// fio running in the background (a load beside a probe). Destroying it kills a fio that still

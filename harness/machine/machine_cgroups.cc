@@ -73,12 +73,19 @@ std::string FormatCpuList(const std::vector<int>& cpus) {
   return out;
 }
 
-bool PlainMkdir(const std::string& mapped_path, std::string* err) {
+}  // namespace
+
+bool MakeCgroupDirectoryPlainly(const std::string& mapped_path, std::string* err) {
   if (mkdir(mapped_path.c_str(), 0755) == 0) return true;
   return Fail(err, "mkdir " + mapped_path + ": " + strerror(errno));
 }
 
-}  // namespace
+bool MakeJournaledCgroup(const Sysfs& sysfs, const MakeCgroupDirectory& make,
+                         const std::string& path, RestoreJournal* journal, std::string* err) {
+  if (!journal->Record(JournalEntry::Cgroup(path), err)) return false;
+  if (!make(sysfs.Map(path), err)) return Fail(err, "cannot create cgroup " + path + ": " + *err);
+  return true;
+}
 
 bool DetectCgroupLayout(const Sysfs& sysfs, std::string_view proc_self_cgroup, CgroupLayout* layout,
                         std::string* err) {
@@ -164,7 +171,8 @@ bool ChooseCpus(std::string_view allowed, int count, std::string* chosen, std::s
 
 MachineCgroups::MachineCgroups(Sysfs sysfs, MakeDirectory make_directory)
     : sysfs_(std::move(sysfs)),
-      make_directory_(make_directory ? std::move(make_directory) : MakeDirectory(PlainMkdir)) {}
+      make_directory_(make_directory ? std::move(make_directory)
+                                     : MakeDirectory(MakeCgroupDirectoryPlainly)) {}
 
 MachineCgroups::~MachineCgroups() {
   std::string ignored;
@@ -173,11 +181,7 @@ MachineCgroups::~MachineCgroups() {
 
 bool MachineCgroups::MakeCgroup(const std::string& path, RestoreJournal* journal,
                                 std::string* err) {
-  if (!journal->Record(JournalEntry::Cgroup(path), err)) return false;
-  if (!make_directory_(sysfs_.Map(path), err)) {
-    *err = "cannot create cgroup " + path + ": " + *err;
-    return false;
-  }
+  if (!MakeJournaledCgroup(sysfs_, make_directory_, path, journal, err)) return false;
   paths_.push_back(path);
   return true;
 }

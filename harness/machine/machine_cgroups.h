@@ -53,13 +53,26 @@ struct CgroupLayout {
 [[nodiscard]] bool ChooseCpus(std::string_view allowed, int count, std::string* chosen,
                               std::string* err);
 
+/// Makes a cgroup directory; the kernel fills it with control files. A fake tree's test passes
+/// one that does the kernel's part.
+using MakeCgroupDirectory = std::function<bool(const std::string& mapped_path, std::string* err)>;
+
+/// mkdir(2) of a cgroup directory: MakeCgroupDirectory's default.
+[[nodiscard]] bool MakeCgroupDirectoryPlainly(const std::string& mapped_path, std::string* err);
+
+/// Journals the cgroup `path` (a system path whose last part starts with "elevbench-") and then
+/// makes it, so that the journal removes it on every exit path and `restore` after a kill. The
+/// one way the run makes a cgroup: --machine's, the lanes' and the controls' roles'.
+[[nodiscard]] bool MakeJournaledCgroup(const Sysfs& sysfs, const MakeCgroupDirectory& make,
+                                       const std::string& path, RestoreJournal* journal,
+                                       std::string* err);
+
 /// The cgroups of one run. Not copyable. The destructor moves the process back out if it is
 /// still inside; the journal removes the directories.
 class MachineCgroups {
  public:
-  /// Makes a cgroup directory; the kernel fills it with control files. A fake tree's test
-  /// passes one that does the kernel's part.
-  using MakeDirectory = std::function<bool(const std::string& mapped_path, std::string* err)>;
+  /// Makes a cgroup directory (MakeCgroupDirectory).
+  using MakeDirectory = MakeCgroupDirectory;
 
   /// `sysfs` maps /sys/fs/cgroup (and does the writes); `make_directory` defaults to mkdir(2).
   explicit MachineCgroups(Sysfs sysfs = Sysfs(), MakeDirectory make_directory = nullptr);

@@ -21,6 +21,17 @@
 
 namespace elevbench {
 
+/// Where a child runs as far as I/O goes (`run --controls`, docs/controls.md): set in the child
+/// between fork and exec, so that the program and everything it forks (fio's jobs) start there,
+/// before their first I/O.
+struct ProcessPlacement {
+  /// ioprio_set(2)'s value for the child (class << 13 | level); -1 leaves the parent's.
+  int ioprio = -1;
+  /// cgroup.procs files (paths as the child opens them) the child writes "0" to: itself.
+  std::vector<std::string> cgroup_procs;
+  bool empty() const { return ioprio < 0 && cgroup_procs.empty(); }
+};
+
 /// How to run one child.
 struct ProcessOptions {
   /// File that receives the child's stdout (created or truncated; "/dev/null" works); empty =
@@ -35,6 +46,8 @@ struct ProcessOptions {
   double kill_grace_seconds = 5;
   /// Working directory for the child; empty = inherit.
   std::string working_directory;
+  /// Its cgroups and I/O priority; a failure to apply it fails Start ("cannot place X: …").
+  ProcessPlacement placement;
 };
 
 /// The bytes a running process has asked read() for so far (rchar of /proc/<pid>/io: page

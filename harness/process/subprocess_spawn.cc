@@ -54,17 +54,42 @@ bool MakePipe(UniqueFd* read_end, UniqueFd* write_end, std::string* err) {
 
 // What the child reports through the CLOEXEC status pipe when it cannot exec. EOF means exec
 // succeeded (the pipe closed on exec).
-enum ChildStage : int { kStageStdio = 1, kStageChdir = 2, kStageExec = 3 };
+enum ChildStage : int { kStageStdio = 1, kStageChdir = 2, kStageExec = 3, kStagePlacement = 4 };
 struct ChildReport {
   int stage;
   int error;
 };
 
 constexpr unsigned kCloseRangeCloexec = 1U << 2;  // CLOSE_RANGE_CLOEXEC (linux/close_range.h)
+constexpr int kIoprioWhoProcess = 1;              // IOPRIO_WHO_PROCESS (linux/ioprio.h)
+
+// The child's ProcessPlacement, as the forked child reads it: no allocation after fork.
+struct ChildPlacement {
+  int ioprio = -1;
+  const char* const* cgroup_procs = nullptr;  // null-terminated
+};
+
+// Runs in the forked child: moves it into each cgroup (writing "0", itself, to cgroup.procs)
+// and sets its I/O priority. Only async-signal-safe calls. 0, or the errno of the failure.
+int PlaceChild(const ChildPlacement& placement) {
+  for (const char* const* p = placement.cgroup_procs; p != nullptr && *p != nullptr; ++p) {
+    const int fd = open(*p, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    const bool ok = write(fd, "0", 1) == 1;
+    const int e = errno;
+    close(fd);
+    if (!ok) return e;
+  }
+  if (placement.ioprio >= 0 &&
+      syscall(SYS_ioprio_set, kIoprioWhoProcess, 0, placement.ioprio) != 0) {
+    return errno;
+  }
+  return 0;
+}
 
 // Runs in the forked child: only async-signal-safe calls until exec.
-[[noreturn]] void ExecChild(char* const* argv, const char* dir, pid_t parent, int devnull,
-                            int out_fd, int err_fd, int status_fd) {
+[[noreturn]] void ExecChild(char* const* argv, const char* dir, const ChildPlacement& placement,
+                            pid_t parent, int devnull, int out_fd, int err_fd, int status_fd) {
   // If elevbench dies (even by SIGKILL), its children go too: a fio left running would keep the
   // scratch filesystem busy and block the restore. A parent that died before prctl shows as a
   // changed parent pid.
@@ -94,6 +119,8 @@ constexpr unsigned kCloseRangeCloexec = 1U << 2;  // CLOSE_RANGE_CLOEXEC (linux/
     report.error = errno;
   } else if (dir != nullptr && chdir(dir) != 0) {
     report = {kStageChdir, errno};
+  } else if (const int e = PlaceChild(placement); e != 0) {
+    report = {kStagePlacement, e};
   } else {
     execvp(argv[0], argv);
     report = {kStageExec, errno};
@@ -156,6 +183,10 @@ pid_t ForkChild(const std::vector<std::string>& argv, const ProcessOptions& opti
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   const char* dir = options.working_directory.empty() ? nullptr : options.working_directory.c_str();
+  std::vector<const char*> procs;
+  for (const std::string& p : options.placement.cgroup_procs) procs.push_back(p.c_str());
+  procs.push_back(nullptr);
+  const ChildPlacement placement{options.placement.ioprio, procs.data()};
   const pid_t parent = getpid();
 
   // Block every signal around fork: the child must not run elevbench's handlers before it resets
@@ -166,7 +197,7 @@ pid_t ForkChild(const std::vector<std::string>& argv, const ProcessOptions& opti
   *start = MonotonicSeconds();
   const pid_t pid = fork();
   if (pid == 0) {
-    ExecChild(cargv.data(), dir, parent, fds->devnull.get(), fds->out_write.get(),
+    ExecChild(cargv.data(), dir, placement, parent, fds->devnull.get(), fds->out_write.get(),
               fds->err_write.get(), fds->status_write.get());
   }
   if (pid < 0) {
@@ -205,6 +236,10 @@ std::string AbandonChild(pid_t pid, bool registered, ssize_t got, const ChildRep
            ": " + Errno(report.error);
   }
   if (report.stage == kStageExec) return "cannot execute " + argv[0] + ": " + Errno(report.error);
+  if (report.stage == kStagePlacement) {
+    return "cannot place " + argv[0] +
+           " in its cgroups or I/O priority (--controls): " + Errno(report.error);
+  }
   return "cannot set up stdin/stdout/stderr for " + argv[0] + ": " + Errno(report.error);
 }
 

@@ -15,9 +15,9 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label", "repetition",    "status",        "error",
-    "started_at", "duration_seconds", "queue", "disk_counters", "request_trace", "lane",
-    "plan_index", "lane_records"};
+    "scheduler",  "identifier",       "label",  "repetition",    "status",        "error",
+    "started_at", "duration_seconds", "queue",  "disk_counters", "request_trace", "lane",
+    "plan_index", "lane_records",     "control"};
 
 // A cell's `--lanes` fields: written together when lane >= 0, read together when "lane" is there.
 constexpr JsonField<CellRecord> kLaneFields[] = {
@@ -57,6 +57,7 @@ json CellToJson(const CellRecord& c) {
                    {"queue", c.queue},
                    {"disk_counters", c.disk_counters}});
   if (!c.label.empty()) cell["label"] = c.label;
+  if (!c.control.empty()) cell["control"] = c.control;
   if (c.request_trace) cell["request_trace"] = RequestTraceRecordToJson(*c.request_trace);
   if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
   return cell;
@@ -153,6 +154,7 @@ bool CellFromJson(const json& c, size_t index, CellRecord* out, std::string* err
   cell.scheduler = c.at("scheduler").get<std::string>();
   cell.identifier = c.at("identifier").get<std::string>();
   cell.label = c.value("label", "");
+  cell.control = c.value("control", "");
   if (!GetJsonField(c, "repetition", &cell.repetition, err)) {
     *err = "cells: " + *err;
     return false;

@@ -23,6 +23,9 @@ struct CellRecord {
   std::string scheduler;   ///< configuration, e.g. "bfq:low_latency=0"; "" when not switched
   std::string identifier;  ///< table label in the tiobench/contest style, "6.18.44-bfq-ll0"
   std::string label;       ///< short label in the nickbench/probe style, "BFQ-LL0" or "@LABEL"
+  /// The I/O control beside the scheduler (`run --controls`, docs/controls.md):
+  /// "ionice:load=idle"; empty for none (the member is then not written).
+  std::string control;
   uint32_t repetition = 0;
   /// The suite's key of this cell ({"threads": 4}, {"bench": 3}); its members are written into
   /// the cell's JSON object beside the generic fields, so a tiobench cell reads {"threads": 4}.

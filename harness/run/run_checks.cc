@@ -62,6 +62,36 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
   return true;
 }
 
+// --controls: the words, a suite with roles, root, no --lanes or --kernels (later slices), and
+// what this host's cgroups offer; read-only.
+bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
+  const Sysfs sysfs;
+  std::string controllers, ignored;
+  const bool io_v2 = sysfs.Read("/sys/fs/cgroup/cgroup.controllers", &controllers, &ignored) &&
+                     std::ranges::count(SplitWords(controllers), std::string("io")) > 0;
+  if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
+  if (!AnyControl(c->controls)) return true;
+  if (!o.suite->HasRoles()) {
+    return Fail(err, "--controls: " + o.suite_name +
+                         " has no load and probe to control (probes, contest, visave, command "
+                         "--load have); only none");
+  }
+  if (!o.kernels.empty() || !o.kernel_images.empty() || !o.lanes.empty()) {
+    return Fail(err, std::string("--controls with ") + (o.lanes.empty() ? "--kernels" : "--lanes") +
+                         " is not built yet (#46)");
+  }
+  if (!RunningAsRoot()) {
+    return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
+  }
+  std::ifstream in("/proc/self/cgroup");
+  const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  c->io_layout = DetectIoCgroupLayout(sysfs, self);
+  if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
+    return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
+  }
+  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, err);
+}
+
 // --format, and --out's folder: one the run makes only when it is the default results/ (#45).
 bool CheckFormatAndOut(const RunConfig& o, std::string* err) {
   // "text", as every other command takes it, is the suite's first layout (the fourth newcomer
@@ -372,7 +402,7 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
   if (!o.suite->Prepare(c->suite_machine, err) || !CheckSchedulers(o, c, err) ||
-      !CheckDirSwitching(o, c->target, err)) {
+      !CheckControlsOption(o, c, err) || !CheckDirSwitching(o, c->target, err)) {
     return false;
   }
   TargetOptions& t = c->target;

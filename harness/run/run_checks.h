@@ -13,6 +13,7 @@
 
 #include "harness/core/system_info.h"
 #include "harness/device/scheduler_config.h"
+#include "harness/machine/io_controls.h"
 #include "harness/machine/machine_cgroups.h"
 #include "harness/machine/machine_spec.h"
 #include "harness/run/run_config.h"
@@ -34,7 +35,10 @@ struct CheckedRun {
   MachineSpec machine_spec;    ///< --machine; limits() false without it
   CgroupLayout cgroup_layout;  ///< where its cgroups go (with --machine)
   MachineInfo suite_machine;   ///< what the suites see: the host, or the --machine limits
-  int lanes = 1;               ///< --lanes, resolved (1: serial)
+  /// --controls, parsed (docs/controls.md); {none} without it.
+  std::vector<IoControl> controls;
+  IoCgroupLayout io_layout;  ///< where the roles' cgroups go (with a throttle)
+  int lanes = 1;             ///< --lanes, resolved (1: serial)
   int cpus_per_lane = 1;
   /// What a suite's default --schedulers lost on this kernel ("post-2003's default list: this
   /// kernel has no bfq: AS, CF left out"), for the run to say; empty when nothing was.

@@ -52,7 +52,10 @@ struct RunConfig {
   bool allow_writes = false;   ///< "--allow-writes": a suite may write to the raw --device
 
   // The plan.
-  std::string schedulers;         ///< "all" or a list; empty = current scheduler only
+  std::string schedulers;  ///< "all" or a list; empty = current scheduler only
+  /// "--controls none,ionice:load=idle,throttle:load=10M": I/O controls crossed with the
+  /// schedulers (docs/controls.md); empty = none only.
+  std::string controls;
   std::string queue;              ///< "--queue attr=value,..."
   std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
   std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial

@@ -51,6 +51,11 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "device elevbench makes (--scratch, --emulated), every scheduler the kernel offers; "
        "else (--dir, --device, or not root) the device's current scheduler only; given "
        "without root: refused)"},
+      {"--controls", &RunConfig::controls,
+       "I/O controls crossed with --schedulers, for suites with a load and a probe "
+       "(docs/controls.md): none (default), ionice:ROLE=CLASS[,…] (ROLE load or probe; CLASS "
+       "idle, be[:N], rt[:N]), throttle:ROLE=RATE[,…] (bytes/s: 10M; blk-throttle); "
+       "root; labels DL+idle, DL+thr10M"},
       {"--queue", &RunConfig::queue,
        "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
        "own unit; default: none pinned; needs root)"},

@@ -275,6 +275,17 @@ void RunJob::DescribeSession() {
   sc.identifiers = names.identifiers;
   sc.labels = names.labels;
   sc.configs = named;
+  if (AnyControl(checked_.controls)) {  // each configuration once per control
+    const ControlledConfigurations crossed = CrossWithControls(named, names, checked_.controls);
+    sc.identifiers = crossed.names.identifiers;
+    sc.labels = crossed.names.labels;
+    sc.configs = crossed.configs;
+    sc.controls.clear();
+    for (size_t j : crossed.control_of) {
+      sc.controls.push_back(
+          {checked_.controls[j].text, control_placements_[j].load, control_placements_[j].probe});
+    }
+  }
   sc.seed = o.seed_given ? o.seed : std::random_device{}();
   sc.repetitions = checked_.repetitions;
   sc.adaptive = checked_.adaptive;
@@ -306,6 +317,7 @@ void RunJob::Describe() {
   doc_.context["repetitions"] = sc.repetitions;      // auto: the cap until rounds have run
   // With the identifiers and repetitions, the plan's size: what an unfinished file fell short of.
   doc_.context["variants"] = o.suite->Variants().size();
+  if (AnyControl(checked_.controls)) doc_.context["controls"] = ControlsContext();
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};
   if (!o.lanes.empty()) {
     doc_.context["lanes"] =

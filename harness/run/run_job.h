@@ -27,6 +27,7 @@
 #include "harness/device/restore_journal.h"
 #include "harness/device/sysfs.h"
 #include "harness/machine/machine_cgroups.h"
+#include "harness/machine/role_cgroups.h"
 #include "harness/results/results_document.h"
 #include "harness/run/run_checks.h"
 #include "harness/run/run_config.h"
@@ -95,6 +96,10 @@ class RunJob {
   /// emulated disk's daemon stays outside them: it is the disk, not the machine. False: they
   /// could not be made.
   [[nodiscard]] bool MakeMachineCgroups(std::string* err);
+  /// 5b'. --controls (docs/controls.md): each control's placements, and for a throttle the
+  /// roles' cgroups with its limit on the target's disk, journaled. False: they could not be
+  /// made.
+  [[nodiscard]] bool MakeControlCgroups(std::string* err);
   /// 5c. The request tracer (--trace-requests summary|full) on the disk elevbench made or the
   /// one named with --device (with --lanes, one per lane). False: it could not be opened.
   [[nodiscard]] bool OpenTracer(std::string* err);
@@ -125,6 +130,7 @@ class RunJob {
   bool ShareMachineCpusWithDisk(std::string* err);
   bool OpenSerialTracer(std::string* err);
   void DescribeSession();
+  nlohmann::json ControlsContext() const;
 
   // Members are destroyed in reverse: the machine's cgroups, the device control and the target
   // go before the guard restores the journal.
@@ -154,6 +160,9 @@ class RunJob {
   bool switching_ = false;
   MachineCgroups cgroups_;
   MachineCgroups disk_cgroups_;  // --machine disk-cpus=shared: the daemon on the machine's CPUs
+  RoleCgroups role_cgroups_;     // --controls: the roles' cgroups
+  std::string controlled_disk_;  // --controls: the disk a throttle limits ("7:3")
+  std::vector<RolePlacements> control_placements_;  // per control of checked_.controls
   TraceMode trace_mode_ = TraceMode::kOff;
   std::string traced_disk_;
   RequestTracer tracer_;  // destroyed before the journal is restored: it forgets its entries

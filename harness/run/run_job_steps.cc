@@ -42,6 +42,7 @@ RunFailure PrepareRunJob(RunJob* job, std::string* err, const std::function<void
                                            {&RunJob::AuthorizeSwitching, RunFailure::kUsage},
                                            {&RunJob::SetUpDevices, RunFailure::kFailure},
                                            {&RunJob::MakeMachineCgroups, RunFailure::kFailure},
+                                           {&RunJob::MakeControlCgroups, RunFailure::kFailure},
                                            {&RunJob::OpenTracer, RunFailure::kFailure}},  // 5c
                                           err);
   // Refused or failed before any cell: nothing of the run stays, <out>.fio/ included.

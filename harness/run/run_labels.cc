@@ -58,4 +58,19 @@ RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
   return names;
 }
 
+ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& configs,
+                                           const RunNames& names,
+                                           const std::vector<IoControl>& controls) {
+  ControlledConfigurations out;
+  for (size_t i = 0; i < names.identifiers.size(); ++i) {
+    for (size_t j = 0; j < controls.size(); ++j) {
+      if (i < configs.size()) out.configs.push_back(configs[i]);
+      out.names.identifiers.push_back(ControlledIdentifier(names.identifiers[i], controls[j]));
+      out.names.labels.push_back(ControlledLabel(names.labels[i], controls[j]));
+      out.control_of.push_back(j);
+    }
+  }
+  return out;
+}
+
 }  // namespace elevbench

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/device/scheduler_config.h"
+#include "harness/machine/io_controls.h"
 
 namespace elevbench {
 
@@ -37,5 +38,19 @@ RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const s
 /// several kernels stay apart in one document. Without configurations one name, `prefix`.
 RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
                                   const std::string& prefix);
+
+/// A plan's configurations crossed with `--controls` (docs/controls.md).
+struct ControlledConfigurations {
+  std::vector<SchedulerConfig> configs;  ///< each scheduler once per control (empty stays empty)
+  RunNames names;                        ///< ControlledIdentifier and ControlledLabel of each
+  std::vector<size_t> control_of;        ///< the index in `controls` of each configuration
+};
+
+/// Crosses `configs` (named `names`, one name each, or one name for a run on the current
+/// scheduler) with `controls`, scheduler-major: DL, DL+idle, BFQ, BFQ+idle. The names of a
+/// `none` control stay the scheduler's own.
+ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& configs,
+                                           const RunNames& names,
+                                           const std::vector<IoControl>& controls);
 
 }  // namespace elevbench

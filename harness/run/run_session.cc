@@ -222,6 +222,11 @@ class SessionRun {
     std::vector<nlohmann::json> records;
     if (ok) {
       env_.label_prefix = CellPrefix(i);
+      const bool controlled = !config_.controls.empty();
+      env_.load_placement =
+          controlled ? config_.controls[cell.config_index].load : ProcessPlacement{};
+      env_.probe_placement =
+          controlled ? config_.controls[cell.config_index].probe : ProcessPlacement{};
       ok = RunTracedCell(variant, &records, &rec, &cell_err);
     }
     if (target_.disk_counters) {
@@ -280,6 +285,7 @@ class SessionRun {
     rec.identifier = config_.identifiers[cell.config_index];
     rec.label = config_.labels[cell.config_index];
     rec.scheduler = config_.configs.empty() ? "" : DisplayName(config_.configs[cell.config_index]);
+    if (!config_.controls.empty()) rec.control = config_.controls[cell.config_index].text;
     rec.repetition = cell.repetition;
     rec.variant = variant.key;
     rec.started_at = NowIso8601();
@@ -366,6 +372,7 @@ class SessionRun {
       r["scheduler"] = rec.scheduler;
       r["identifier"] = rec.identifier;
       r["label"] = rec.label;
+      if (!rec.control.empty()) r["control"] = rec.control;
       r["repetition"] = rec.repetition;
       doc_->records.push_back(std::move(r));
     }
@@ -424,7 +431,8 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
                 std::string* err) {
   *failed_cells = 0;
   if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
-      (!config.configs.empty() && config.configs.size() != config.identifiers.size())) {
+      (!config.configs.empty() && config.configs.size() != config.identifiers.size()) ||
+      (!config.controls.empty() && config.controls.size() != config.identifiers.size())) {
     *err = "internal: one identifier and one label per configuration are needed";
     return false;
   }

@@ -61,6 +61,13 @@ struct AdaptiveRepetitions {
   double ci_width = 0.05;  ///< allowed half-width of the interval, relative to the mean
 };
 
+/// One configuration's I/O control (`run --controls`, docs/controls.md).
+struct SessionControl {
+  std::string text;        ///< "ionice:load=idle", recorded in every cell and record
+  ProcessPlacement load;   ///< where the load role runs
+  ProcessPlacement probe;  ///< where the probe role runs
+};
+
 /// What to run.
 struct SessionConfig {
   /// Configurations to compare; empty = one pass on whatever scheduler is active.
@@ -69,6 +76,8 @@ struct SessionConfig {
   std::vector<std::string> identifiers;
   /// Short label per configuration ("DL", "AS"), same length as identifiers.
   std::vector<std::string> labels;
+  /// The I/O control per configuration, same length as identifiers; empty: none anywhere.
+  std::vector<SessionControl> controls;
   uint32_t repetitions = 1;  ///< ignored when adaptive.enabled (max_repetitions is the cap)
   AdaptiveRepetitions adaptive;
   uint64_t seed = 0;

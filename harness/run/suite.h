@@ -14,6 +14,7 @@
 
 #include "harness/core/system_info.h"
 #include "harness/fio/fio_job_file.h"
+#include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
 
 namespace CLI {
@@ -55,6 +56,11 @@ struct CellEnvironment {
   /// it runs them all. A session of some lanes' cells (harness/run/lanes.h) runs only some, and
   /// a suite may set up only what those read (a composite's parts).
   std::vector<bool> runs_variant;
+  /// The cell's I/O control (`run --controls`, docs/controls.md): where the load role's
+  /// processes (fio, a repeated command) and the probe role's run. Empty for none; a suite with
+  /// roles (Suite::HasRoles) passes them to its LoadSpec, RepeatedCommandSpec and ProbeSpec.
+  ProcessPlacement load_placement;
+  ProcessPlacement probe_placement;
 };
 
 /// What the command line says the run will run on, for Suite::CheckTarget: known before
@@ -93,6 +99,11 @@ class Suite {
   /// It may keep what it learns (the user's device) for SetUp. err is one line. Default:
   /// nothing to check.
   [[nodiscard]] virtual bool CheckTarget(const TargetFacts& facts, std::string* err);
+
+  /// True for a suite whose cells run a load beside a probe (probes, contest, visave, `command
+  /// --load`), which then places each role as CellEnvironment's placements say: only such a
+  /// suite takes `--controls` other than none. Default: false.
+  virtual bool HasRoles() const { return false; }
 
   /// The suite's parameters for the results file.
   virtual nlohmann::json Parameters() const = 0;

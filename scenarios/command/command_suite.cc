@@ -222,6 +222,9 @@ class CommandSuite : public Suite {
     return (static_cast<uint64_t>(space_mb_) << 20) + load + load / 4 + (64ULL << 20);
   }
 
+  /// Roles with a --load (after Prepare): the program is the probe, the load the load.
+  bool HasRoles() const override { return load_ != "none"; }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"working_directory", directory_.empty() ? "" : CommandWorkDir(directory_)},
@@ -280,6 +283,7 @@ class CommandSuite : public Suite {
     limits.deadline_seconds = 120;
     if (!SyncPathBounded(work, limits, err)) return false;
     ProbeSpec spec = ProgramSpec(env, work);
+    spec.placement = env.probe_placement;  // --controls: the program is the probe role
     DiskIoCounters before, after;
     std::string counter_err;
     bool counted = true;
@@ -302,8 +306,10 @@ class CommandSuite : public Suite {
     } else {
       LoadProbeResult result;
       if (env.on_phase) env.on_phase(load_ + " warm-up");
-      if (!RunLoadWithProbe(env.fio, LoadOf(env.directory), spec, env.work_dir,
-                            env.label_prefix + "command", &result, err)) {
+      LoadSpec load = LoadOf(env.directory);
+      load.placement = env.load_placement;
+      if (!RunLoadWithProbe(env.fio, load, spec, env.work_dir, env.label_prefix + "command",
+                            &result, err)) {
         return false;
       }
       outcome = result.probe;
@@ -372,6 +378,7 @@ class CommandSuite : public Suite {
     RepeatedCommandSpec load;
     load.argv = {"sh", "-c", load_command_};
     load.working_directory = CommandLoadDir(env.directory);
+    load.placement = env.load_placement;
     if (env.on_phase) env.on_phase("load warm-up");
     RepeatedCommandResult result;
     if (!RunCommandLoadWithProbe(load, spec, &result, outcome, err)) {

@@ -143,6 +143,8 @@ class ContestSuite : public Suite {
     return bytes;
   }
 
+  bool HasRoles() const override { return true; }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"loads", loads_},
@@ -241,6 +243,9 @@ class ContestSuite : public Suite {
     ContestCellSpec spec;
     spec.load = load;
     spec.plan = PlanContestLoad(load, Context(env));
+    spec.plan.fio.placement = env.load_placement;  // --controls: each role where it says
+    spec.plan.command.placement = env.load_placement;
+    spec.compile.placement = env.probe_placement;
     spec.caches_kept = variant.keep_caches;
     spec.compile.argv = {"sh", "-c", CompileCommandText()};
     spec.compile.working_directory = TreeRoot(env.directory);

@@ -96,6 +96,8 @@ class ProbesSuite : public Suite {
     return tree + load + load / 4 + (64ULL << 20);
   }
 
+  bool HasRoles() const override { return true; }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"probes", probes_},
@@ -171,7 +173,9 @@ class ProbesSuite : public Suite {
         7ULL * 24 * 3600 * 1000;  // runs until stopped: time-based, looping over the file
     if (reading_load) s.extra.emplace_back("invalidate", "1");  // each loop reads from the disk
     load.streams = {s};
+    load.placement = env.load_placement;
     ProbeSpec spec;
+    spec.placement = env.probe_placement;
     spec.working_directory = TreeRoot(env.directory);
     spec.timeout_seconds = env.timeout_seconds > 0 ? env.timeout_seconds : kDefaultTimeoutSeconds;
     spec.warmup_seconds = warmup_seconds_;

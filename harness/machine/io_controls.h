@@ -1,0 +1,88 @@
+#pragma once
+// The I/O controls of `run --controls` (docs/controls.md): what besides the elevator protects
+// one program from another's I/O. A control is a configuration beside the scheduler: the plan
+// crosses --schedulers with --controls, and each role of a suite with a load and a probe gets
+// the control's setting: an I/O priority class (ioprio_set(2), honoured by mq-deadline and bfq)
+// or a blk-throttle limit (cgroup v1 blkio.throttle.*_bps_device, v2 io.max) on its own cgroup.
+//
+// This file parses the words, names them (the short codes that labels and identifiers carry)
+// and checks what this kernel's cgroups offer; role_cgroups.h makes the cgroups.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/device/sysfs.h"
+
+namespace elevbench {
+
+/// The two roles of a load-vs-probe suite.
+enum class IoRole { kLoad, kProbe };
+
+/// What a control sets for one role.
+struct RoleSetting {
+  /// The I/O priority class (IOPRIO_CLASS_RT 1, BE 2, IDLE 3), 0 for "leave it".
+  int ioprio_class = 0;
+  int ioprio_level = -1;          ///< 0..7 for rt and be; -1: the kernel's default level (4)
+  uint64_t bytes_per_second = 0;  ///< blk-throttle's read and write limit; 0: none
+  /// ioprio_set(2)'s value (class << 13 | level), -1 when the role keeps its priority.
+  int IoprioValue() const;
+};
+
+/// One control of --controls.
+struct IoControl {
+  enum class Kind { kNone, kIonice, kThrottle };
+  Kind kind = Kind::kNone;
+  std::string text;  ///< as given: "ionice:load=idle"
+  /// The short code labels and identifiers carry ("idle", "thr10M", "idle-prt"); empty for
+  /// none, so a run's `none` rows keep today's names.
+  std::string code;
+  RoleSetting load;
+  RoleSetting probe;
+  bool NeedsCgroups() const { return kind == Kind::kThrottle; }
+};
+
+/// Parses one control word: `none`, `ionice:ROLE=CLASS[,ROLE=CLASS]` (CLASS idle, be, be:N, rt,
+/// rt:N), `throttle:ROLE=RATE[,ROLE=RATE]` (RATE in bytes/s as 10M: K/M/G powers of 1024).
+/// `weight`, `iocost` and `iolatency` are refused here ("not built yet") unless `io_v2` is
+/// false, when the refusal says the host lacks cgroup v2's io controller. One line in err.
+[[nodiscard]] bool ParseIoControl(std::string_view word, bool io_v2, IoControl* control,
+                                  std::string* err);
+
+/// Parses --controls: words separated by ';' or by ',' before a word with a ':' kind or
+/// `none` ("none,ionice:load=idle,throttle:load=10M"); each as ParseIoControl. Empty: {none}.
+/// Refuses a control given twice (by its code). err starts with "--controls: ".
+[[nodiscard]] bool ParseIoControls(std::string_view list, bool io_v2,
+                                   std::vector<IoControl>* controls, std::string* err);
+
+/// Whether any control of `controls` sets something (is not `none`).
+bool AnyControl(const std::vector<IoControl>& controls);
+
+/// Where the role cgroups of the controls go.
+struct IoCgroupLayout {
+  int version = 0;     ///< 1 (blkio) or 2 (io); 0: neither (only ionice can be given)
+  std::string parent;  ///< the cgroup the roles' cgroups are made under
+};
+
+/// Finds the I/O controller on the tree under `sysfs` and in /proc/self/cgroup's text: v2 when
+/// the unified hierarchy's root offers `io` (and enables it for children), else v1's blkio
+/// hierarchy with blk-throttle (under this process's blkio cgroup), else version 0.
+IoCgroupLayout DetectIoCgroupLayout(const Sysfs& sysfs, std::string_view proc_self_cgroup);
+
+/// Whether this host can give every control: a throttle needs blk-throttle (a layout of version
+/// 1 or 2; in v2 `io` enabled in the root's cgroup.subtree_control). One line naming the first
+/// control it cannot give, err starting with "--controls ".
+[[nodiscard]] bool CheckIoControlsOffered(const std::vector<IoControl>& controls,
+                                          const IoCgroupLayout& layout, bool io_v2_offered,
+                                          std::string* err);
+
+/// A scheduler's label with a control's code: "DL" + "idle" -> "DL+idle"; the label alone for
+/// none.
+std::string ControlledLabel(const std::string& label, const IoControl& control);
+
+/// An identifier with a control's code, lowercase: "6.18.44-dl" + "thr10M" ->
+/// "6.18.44-dl-thr10m"; the identifier alone for none.
+std::string ControlledIdentifier(const std::string& identifier, const IoControl& control);
+
+}  // namespace elevbench
