@@ -65,7 +65,7 @@ void RunFourCloneCell(FioJobsRecord* record, nlohmann::json* json) {
   ASSERT_EQ(fio.runs.size(), 1u);
   EXPECT_NE(fio.runs[0].job_text.find("numjobs=4"), std::string::npos) << fio.runs[0].job_text;
   ASSERT_EQ(records.size(), 1u);
-  WriteRecordHeader({"none", "6.18-none", "NONE", 1}, &records[0]);
+  WriteRecordHeader({"none", "6.18-none", "NONE", 1, ""}, &records[0]);
   *json = records[0];
   ASSERT_TRUE(FioJobsRecordFromJson(records[0], record, &err)) << err;
 }

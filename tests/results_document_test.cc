@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/results/record_header.h"
 #include "scenarios/tiobench/tiobench_records.h"
 #include "test_util.h"
 
@@ -199,6 +200,33 @@ TEST(ResultsTest, ReadsCellsOfEarlierFiles) {
   ASSERT_TRUE(ResultsFromJson(j, &doc, &err)) << err;
   EXPECT_EQ(doc.cells[0].variant["threads"], 1);
   EXPECT_TRUE(doc.labels.empty());
+}
+
+}  // namespace
+}  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// A record's header keeps its --controls control beside the scheduler (#46), and a record of a
+// run without one is written as before.
+TEST(RecordHeaderTest, TheControlIsReadAndWrittenBesideTheScheduler) {
+  RecordHeader header{"mq-deadline", "6.18.44-dl-idle", "DL+idle", 2, ""};
+  header.control = "ionice:load=idle";
+  nlohmann::json j = nlohmann::json::object();
+  WriteRecordHeader(header, &j);
+  EXPECT_EQ(j["control"], "ionice:load=idle");
+  RecordHeader read;
+  std::string err;
+  ASSERT_TRUE(ReadRecordHeader(j, &read, &err)) << err;
+  EXPECT_EQ(read.control, "ionice:load=idle");
+  EXPECT_EQ(read.label, "DL+idle");
+  j["control"] = 3;
+  EXPECT_FALSE(ReadRecordHeader(j, &read, &err));
+  EXPECT_EQ(err, "control: expected a string");
+  nlohmann::json plain = nlohmann::json::object();
+  WriteRecordHeader({"mq-deadline", "6.18.44-dl", "DL", 0, ""}, &plain);
+  EXPECT_FALSE(plain.contains("control"));
 }
 
 }  // namespace

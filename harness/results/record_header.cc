@@ -1,5 +1,6 @@
 #include "harness/results/record_header.h"
 
+#include "harness/core/error.h"
 #include "harness/core/json_field_table.h"
 
 namespace elevbench {
@@ -17,11 +18,17 @@ constexpr JsonField<RecordHeader> kRecordHeaderFields[] = {
 
 void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record) {
   WriteJsonFields(kRecordHeaderFields, header, record);
+  if (!header.control.empty()) (*record)["control"] = header.control;  // a run's --controls
 }
 
 bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header, std::string* err) {
   RecordHeader h;
   if (!ReadJsonFields(kRecordHeaderFields, record, &h, err)) return false;
+  const auto control = record.find("control");
+  if (control != record.end()) {
+    if (!control->is_string()) return Fail(err, "control: expected a string");
+    h.control = control->get<std::string>();
+  }
   *header = std::move(h);
   return true;
 }

@@ -19,15 +19,19 @@ struct RecordHeader {
   std::string identifier;  ///< its table label in the tiobench style, "6.18.44-bfq-ll0"
   std::string label;       ///< its short label, "BFQ-LL0" or the user's "AS"; may be empty
   uint32_t repetition = 0;
+  /// The I/O control beside the scheduler (`run --controls`, docs/controls.md),
+  /// "ionice:load=idle" or "none"; empty in a run without --controls (and then not written).
+  std::string control;
 };
 
-/// Sets "scheduler", "identifier", "label" and "repetition" of the JSON object *record.
+/// Sets "scheduler", "identifier", "label" and "repetition" of the JSON object *record, and
+/// "control" when there is one.
 void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record);
 
 /// Reads the header of a record object: "scheduler", "identifier" and "repetition" are
-/// required, "label" optional (files of runs without short labels have none; it is left empty).
-/// err names the field ("repetition: expected a non-negative integer"); *header is unchanged on
-/// failure.
+/// required, "label" and "control" optional (files of runs without short labels have none; it is
+/// left empty). err names the field ("repetition: expected a non-negative integer"); *header is
+/// unchanged on failure.
 [[nodiscard]] bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header,
                                     std::string* err);
 

@@ -80,7 +80,7 @@ const TraceDirections& TraceAccountOf(const RequestTraceRecord& trace, const std
 void AppendRequestTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out) {
   for (const TracedCell& t : TracedCellsOf(doc)) {
     const RecordHeader header{t.cell->scheduler, t.cell->identifier, t.cell->label,
-                              t.cell->repetition};
+                              t.cell->repetition, t.cell->control};
     RecordMeasurements add(doc.suite, kRequestTraceSection, header, out);
     add.SetRow(VariantText(t.cell->variant));
     if (t.trace->total.read.requests > 0) AddTraceDirection(add, "read", t.trace->total.read);
