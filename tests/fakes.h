@@ -192,6 +192,13 @@ inline Sysfs::WriteHook MakeFakeKernelWriteHook() {
 // pid written to a cgroup.procs leaves every other cgroup of its hierarchy, as a move does. A v1
 // cpuset without memory nodes refuses tasks (ENOSPC), as the kernel does.
 
+/// Writes `value` and a newline to `path`, making its directories: one file of a fake sysfs or
+/// cgroup tree.
+inline void PutFakeFile(const std::string& path, const std::string& value) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << value << "\n";
+}
+
 /// Builds the fake tree under `root` ("<root>/sys/fs/cgroup/…"). v1: memory and cpuset
 /// hierarchies with CPUs `cpus` and this process in memory cgroup "/outer" (cpuset "/"); v2: a
 /// unified hierarchy offering and enabling memory and cpuset. Returns the /proc/self/cgroup text.
@@ -199,10 +206,7 @@ inline std::string MakeFakeCgroupTree(const std::string& root, int version,
                                       const std::string& cpus = "0-3") {
   namespace fs = std::filesystem;
   const std::string base = root + "/sys/fs/cgroup";
-  auto put = [](const std::string& path, const std::string& value) {
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path) << value << "\n";
-  };
+  const auto put = PutFakeFile;
   if (version == 2) {
     put(base + "/cgroup.controllers", "cpuset cpu io memory pids");
     put(base + "/cgroup.subtree_control", "cpuset memory pids");
@@ -261,10 +265,7 @@ inline MachineCgroups::MakeDirectory FakeCgroupMkdir() {
 inline std::string AddFakeIoController(const std::string& root, int version) {
   namespace fs = std::filesystem;
   const std::string base = root + "/sys/fs/cgroup";
-  auto put = [](const std::string& path, const std::string& value) {
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path) << value << "\n";
-  };
+  const auto put = PutFakeFile;
   if (version == 2) {
     put(base + "/cgroup.subtree_control", "cpuset io memory pids");
     return "0::/user.slice\n";
