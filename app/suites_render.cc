@@ -6,9 +6,11 @@
 
 #include "app/suites.h"
 #include "harness/core/strings.h"
+#include "harness/stats/protection.h"
 #include "harness/stats/verdict.h"
 #include "reporters/failures_text.h"
 #include "reporters/post2003_text.h"
+#include "reporters/protection_text.h"
 #include "reporters/render.h"
 #include "reporters/verdict_text.h"
 
@@ -39,10 +41,11 @@ bool RenderPost2003Part(const ResultsDocument& part_doc, const std::string& part
   return entry->render(part_doc, format, text, err);
 }
 
-// The verdict block that ends a text format: from the document's measurements, trace included.
-// It names the configurations as the suite's tables do.
-bool AppendTextVerdict(const ResultsDocument& doc, const SuiteEntry& entry, std::string* text,
-                       std::string* err) {
+// What ends a text format: the protection tables of a run with --controls, then the verdict
+// block (unless options.verdict is off), both from the document's measurements, trace
+// included. They name the configurations as the suite's tables do.
+bool AppendTextProtectionAndVerdict(const ResultsDocument& doc, const SuiteEntry& entry,
+                                    bool verdict, std::string* text, std::string* err) {
   std::vector<Measurement> measurements;
   if (!MeasurementsOf(doc, &measurements, err)) {
     *err = "verdict: " + *err;
@@ -50,7 +53,8 @@ bool AppendTextVerdict(const ResultsDocument& doc, const SuiteEntry& entry, std:
   }
   VerdictSettings settings;
   settings.name_by_identifier = entry.tables_show_identifiers;
-  *text += RenderVerdictText(ComputeVerdict(doc, measurements, settings));
+  *text += RenderProtectionText(ComputeProtection(doc, measurements, settings), settings);
+  if (verdict) *text += RenderVerdictText(ComputeVerdict(doc, measurements, settings));
   return true;
 }
 
@@ -99,7 +103,7 @@ bool RenderResults(const ResultsDocument& doc, const std::string& format,
   if (!entry->render(doc, chosen, text, err)) return false;
   *text = WithUnfinishedRunLine(doc, std::move(*text));
   *text += RenderCellFailuresText(doc);
-  return !options.verdict || AppendTextVerdict(doc, *entry, text, err);
+  return AppendTextProtectionAndVerdict(doc, *entry, options.verdict, text, err);
 }
 
 bool RenderReport(std::vector<NamedResults> files, const std::string& format,

@@ -5,6 +5,7 @@
 #include "reporters/failures_text.h"
 #include "reporters/markup_escape.h"
 #include "reporters/plots.h"
+#include "reporters/protection_text.h"
 #include "reporters/verdict_text.h"
 
 namespace elevbench {
@@ -109,6 +110,35 @@ void RenderHtmlVerdict(const std::vector<NamedResults>& files, std::ostringstrea
   out << "</section>\n";
 }
 
+// The protection section (a run with --controls): each file's tables with their best lines.
+void RenderHtmlProtection(const std::vector<NamedResults>& files, std::ostringstream& out) {
+  const VerdictSettings settings;
+  bool heading = false;
+  for (const NamedResults& file : files) {
+    for (const ProtectionTable& t : ComputeProtection(file.doc, file.measurements, settings)) {
+      if (!heading) out << "<section class=\"protection\">\n<h2>Protection</h2>\n";
+      heading = true;
+      out << "<p>" << MarkupEscape(ProtectionHeading(t, settings))
+          << "</p>\n<table class=\"metrics\">\n";
+      const std::vector<std::vector<std::string>> cells = ProtectionCells(t, settings);
+      for (size_t i = 0; i < cells.size(); ++i) {
+        const char* tag = i == 0 ? "th" : "td";
+        out << "<tr>";
+        for (size_t c = 0; c < cells[i].size(); ++c) {
+          const bool right = i > 0 && ProtectionNumericColumns()[c];
+          out << "<" << tag << (right ? " class=\"num\"" : "") << ">" << MarkupEscape(cells[i][c])
+              << "</" << tag << ">";
+        }
+        out << "</tr>\n";
+      }
+      out << "</table>\n";
+      const std::string best = ProtectionBestText(t);
+      if (!best.empty()) out << "<p>" << MarkupEscape(best) << "</p>\n";
+    }
+  }
+  if (heading) out << "</section>\n";
+}
+
 // The configurations whose cells failed, with the reasons, under the file's tables.
 void RenderHtmlCellFailures(const ResultsDocument& doc, std::ostringstream& out) {
   const std::vector<std::string> lines = CellFailureLines(doc);
@@ -144,6 +174,7 @@ std::string RenderHtmlReport(const std::vector<NamedResults>& files, const Gnupl
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n"
       << "<h1>elevbench report: " << MarkupEscape(suites) << "</h1>\n";
   if (verdict && !files.empty()) RenderHtmlVerdict(files, out);
+  RenderHtmlProtection(files, out);
   if (!can_plot) {
     out << "<p class=\"note\">No plots: they are drawn with gnuplot, and '"
         << MarkupEscape(gnuplot.program)

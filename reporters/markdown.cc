@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "reporters/failures_text.h"
+#include "reporters/protection_text.h"
 #include "reporters/verdict_text.h"
 
 namespace elevbench {
@@ -78,6 +79,30 @@ void RenderMarkdownVerdict(const std::vector<NamedResults>& files, std::ostrings
   }
 }
 
+// "## Protection" (a run with --controls): each file's tables with their best lines.
+void RenderMarkdownProtection(const std::vector<NamedResults>& files, std::ostringstream& out) {
+  const VerdictSettings settings;
+  bool heading = false;
+  for (const NamedResults& file : files) {
+    for (const ProtectionTable& t : ComputeProtection(file.doc, file.measurements, settings)) {
+      if (!heading) out << "## Protection\n\n";
+      heading = true;
+      out << MarkdownEscape(ProtectionHeading(t, settings)) << "\n\n";
+      const std::vector<std::vector<std::string>> cells = ProtectionCells(t, settings);
+      std::vector<std::string> rule;
+      for (bool right : ProtectionNumericColumns()) rule.push_back(right ? "--:" : "---");
+      for (size_t i = 0; i < cells.size(); ++i) {
+        std::vector<std::string> escaped;
+        for (const std::string& c : cells[i]) escaped.push_back(MarkdownEscape(c));
+        out << TableLine(escaped);
+        if (i == 0) out << TableLine(rule);
+      }
+      const std::string best = ProtectionBestText(t);
+      out << "\n" << (best.empty() ? "" : MarkdownEscape(best) + "\n\n");
+    }
+  }
+}
+
 }  // namespace
 
 std::string MarkdownEscape(const std::string& text) {
@@ -123,6 +148,7 @@ std::string RenderMarkdownReport(const std::vector<NamedResults>& files, bool ve
   std::ostringstream out;
   out << "# elevbench report\n\n";
   if (verdict && !files.empty()) RenderMarkdownVerdict(files, out);
+  RenderMarkdownProtection(files, out);
   for (const NamedResults& file : files) {
     const std::vector<ReportTable> tables = BuildReportTables(file);
     out << "## " << MarkdownEscape(file.doc.suite);

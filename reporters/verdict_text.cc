@@ -31,9 +31,6 @@ std::string ShortNumber(double value) {
   return FormatDouble(std::fabs(value) >= 10 ? "%.0f" : "%.2g", value);
 }
 
-// "p=0.008", "p<0.001".
-std::string PText(double p) { return p < 0.001 ? "p<0.001" : FormatDouble("p=%.3f", p); }
-
 // "n=5" when both sides have as many values, else "n=5/4" (the best's first).
 std::string NText(size_t best, size_t other) {
   return "n=" + std::to_string(best) + (best == other ? "" : "/" + std::to_string(other));
@@ -227,6 +224,8 @@ std::string UnrankedText(const VerdictLine& line) {
 }
 
 }  // namespace
+
+std::string PText(double p) { return p < 0.001 ? "p<0.001" : FormatDouble("p=%.3f", p); }
 
 std::string VerdictHeading(const VerdictBlock& block) {
   const VerdictSettings& s = block.settings;

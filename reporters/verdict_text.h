@@ -17,6 +17,9 @@
 
 namespace elevbench {
 
+/// A U test's p as every verdict and protection line gives it: "p=0.008", "p<0.001".
+std::string PText(double p);
+
 /// "Verdict (headline rows; U test two-sided, p < 0.05 with 4 or more values a side, threshold
 /// 5 %):" with the block's settings.
 std::string VerdictHeading(const VerdictBlock& block);

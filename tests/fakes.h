@@ -254,6 +254,8 @@ inline MachineCgroups::MakeDirectory FakeCgroupMkdir() {
       put("memory.swap.max", "max\n");
       put("cpuset.cpus", "\n");
       put("io.max", "");
+      put("io.weight", "default 100\n");  // the io controller; io.bfq.weight only with bfq
+      put("io.latency", "");
     }
     return true;
   };

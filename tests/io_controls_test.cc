@@ -11,8 +11,11 @@
 
 #include "fakes.h"
 #include "harness/core/strings.h"
+#include "harness/machine/io_cost.h"
+#include "harness/machine/io_cost_measure.h"
 #include "harness/machine/role_cgroups.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/kernels_job.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -74,10 +77,56 @@ TEST(IoControlsTest, EachRefusalIsOneLine) {
     EXPECT_NE(err.find(needle), std::string::npos) << word << ": " << err;
     EXPECT_EQ(err.find('\n'), std::string::npos) << err;
   }
+  const std::vector<std::pair<std::string, std::string>> bad_v2 = {
+      {"weight:load=0", "weight: bad weight '0' (1 to 1000)"},
+      {"weight:load=1001", "bad weight '1001'"},
+      {"weight", "weight: no role given"},
+      {"iocost:model=guess", "iocost: bad model 'guess' (auto or measure)"},
+      {"iocost:qos=fast", "iocost: bad qos 'fast'"},
+      {"iocost:writer=5", "names no role (load=… or probe=…) nor model=… or qos=…"},
+      {"iolatency:probe=10", "iolatency: bad target '10' (as 10ms or 500us)"},
+  };
+  for (const auto& [word, needle] : bad_v2) {
+    IoControl c;
+    std::string err;
+    EXPECT_FALSE(ParseIoControl(word, true, &c, &err)) << word;
+    EXPECT_NE(err.find(needle), std::string::npos) << word << ": " << err;
+  }
+}
+
+IoControl ParsedV2(const std::string& word) {
   IoControl c;
   std::string err;
-  EXPECT_FALSE(ParseIoControl("iocost", true, &c, &err));
-  EXPECT_NE(err.find("iocost: not built yet"), std::string::npos) << err;
+  EXPECT_TRUE(ParseIoControl(word, true, &c, &err)) << word << ": " << err;
+  return c;
+}
+
+TEST(IoControlsTest, TheCgroupV2WordsParseWithTheirCodesAndNeeds) {
+  const IoControl weight = ParsedV2("weight:probe=1000,load=100");
+  EXPECT_EQ(weight.kind, IoControl::Kind::kWeight);
+  EXPECT_EQ(weight.code, "w100-pw1000");
+  EXPECT_EQ(weight.load.weight, 100u);
+  EXPECT_EQ(weight.probe.weight, 1000u);
+  EXPECT_TRUE(weight.NeedsCgroups());
+  // bfq reads io.bfq.weight itself; any other scheduler needs io.cost for io.weight to count.
+  EXPECT_FALSE(weight.EnablesIoCost("bfq"));
+  EXPECT_TRUE(weight.EnablesIoCost("mq-deadline"));
+  EXPECT_EQ(weight.NeededController("bfq"), "bfq-weight");
+  EXPECT_EQ(weight.NeededController("none"), "iocost");
+  const IoControl iocost = ParsedV2("iocost");
+  EXPECT_EQ(iocost.code, "iocost");
+  EXPECT_EQ(iocost.iocost.model, "auto");
+  EXPECT_TRUE(iocost.EnablesIoCost("bfq"));
+  const IoControl measured = ParsedV2("iocost:model=measure,qos=50ms,load=100,probe=1000");
+  EXPECT_EQ(measured.code, "iocost-meas-q50ms-w100-pw1000");
+  EXPECT_EQ(measured.iocost.qos_latency_us, 50000u);
+  EXPECT_EQ(measured.probe.weight, 1000u);
+  const IoControl latency = ParsedV2("iolatency:probe=500us");
+  EXPECT_EQ(latency.code, "plat500us");
+  EXPECT_EQ(latency.probe.latency_us, 500u);
+  EXPECT_EQ(latency.NeededController("bfq"), "iolatency");
+  EXPECT_EQ(ParsedV2("ionice:load=idle").NeededController("bfq"), "");
+  EXPECT_EQ(ControlledLabel("BFQ", ParsedV2("weight:probe=1000")), "BFQ+pw1000");
 }
 
 TEST(IoControlsTest, TheListSplitsAtEachControl) {
@@ -133,10 +182,13 @@ TEST_F(FakeIoCgroupTest, TheLayoutIsV1BlkioOrV2IoOrNone) {
   EXPECT_EQ(layout.parent, "/sys/fs/cgroup/blkio/outer");
   // A throttle needs a layout; ionice does not.
   std::string err;
-  EXPECT_TRUE(CheckIoControlsOffered({Parsed("throttle:load=1M")}, layout, false, &err)) << err;
-  EXPECT_TRUE(CheckIoControlsOffered({Parsed("ionice:load=idle")}, {}, false, &err)) << err;
-  EXPECT_FALSE(CheckIoControlsOffered({Parsed("throttle:load=1M")}, {}, false, &err));
+  EXPECT_TRUE(CheckIoControlsOffered({Parsed("throttle:load=1M")}, layout, false, false, &err))
+      << err;
+  EXPECT_TRUE(CheckIoControlsOffered({Parsed("ionice:load=idle")}, {}, false, false, &err)) << err;
+  EXPECT_FALSE(CheckIoControlsOffered({Parsed("throttle:load=1M")}, {}, false, false, &err));
   EXPECT_NE(err.find("--controls throttle:load=1M: needs blk-throttle"), std::string::npos) << err;
+  EXPECT_FALSE(CheckIoControlsOffered({ParsedV2("weight:load=10")}, layout, false, false, &err));
+  EXPECT_NE(err.find("needs cgroup v2's io controller"), std::string::npos) << err;
 
   testing::ScopedTempDir other;
   const std::string v2root = other.path() + "/root";
@@ -210,6 +262,129 @@ TEST_F(FakeIoCgroupTest, V2WritesIoMaxAndIoniceMakesNoCgroup) {
   std::vector<std::string> log;
   ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
   EXPECT_EQ(log.size(), 2u);
+}
+
+TEST_F(FakeIoCgroupTest, V2WeightsReachIoCostAndBfqAndIolatencyItsTarget) {
+  testing::MakeFakeCgroupTree(root_, 2);
+  testing::AddFakeIoController(root_, 2);
+  const IoCgroupLayout layout = DetectIoCgroupLayout(FakeSysfs(), "0::/\n");
+  RestoreJournal journal(FakeSysfs());
+  std::string err;
+  ASSERT_TRUE(journal.Open(temp_.path() + "/state", "controls test", &err)) << err;
+  RoleCgroups roles(FakeSysfs(), testing::FakeCgroupMkdir());
+  roles.RequireBfqWeight(true);
+  RolePlacements placements;
+  // Without bfq loaded its weight file is missing: a run with bfq must not go on without it.
+  EXPECT_FALSE(roles.Create(ParsedV2("weight:probe=1000,load=100"), layout, "elevbench-9-control1",
+                            "8:16", &journal, &placements, &err));
+  EXPECT_NE(err.find("io.bfq.weight is missing"), std::string::npos) << err;
+  RoleCgroups weighted(FakeSysfs(), [&](const std::string& path, std::string* e) {
+    if (!testing::FakeCgroupMkdir()(path, e)) return false;
+    std::ofstream(path + "/io.bfq.weight") << "default 100\n";
+    return true;
+  });
+  weighted.RequireBfqWeight(true);
+  ASSERT_TRUE(weighted.Create(ParsedV2("weight:probe=1000,load=100"), layout,
+                              "elevbench-9-control2", "8:16", &journal, &placements, &err))
+      << err;
+  EXPECT_EQ(Value("/sys/fs/cgroup/elevbench-9-control2-probe/io.weight"), "default 1000");
+  EXPECT_EQ(Value("/sys/fs/cgroup/elevbench-9-control2-probe/io.bfq.weight"), "default 1000");
+  EXPECT_EQ(Value("/sys/fs/cgroup/elevbench-9-control2-load/io.weight"), "default 100");
+  RoleCgroups latency(FakeSysfs(), testing::FakeCgroupMkdir());
+  ASSERT_TRUE(latency.Create(ParsedV2("iolatency:probe=10ms"), layout, "elevbench-9-control3",
+                             "8:16", &journal, &placements, &err))
+      << err;
+  EXPECT_EQ(Value("/sys/fs/cgroup/elevbench-9-control3-probe/io.latency"), "8:16 target=10000");
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_FALSE(fs::exists(root_ + "/sys/fs/cgroup/elevbench-9-control2-probe"));
+}
+
+TEST_F(FakeIoCgroupTest, IoCostIsTurnedOnAndOffPerCellAndTheJournalTurnsItOff) {
+  testing::MakeFakeCgroupTree(root_, 2);
+  testing::PutFakeFile(root_ + "/sys/fs/cgroup/io.cost.qos", "");
+  testing::PutFakeFile(root_ + "/sys/fs/cgroup/io.cost.model", "");
+  RestoreJournal journal(FakeSysfs());
+  std::string err;
+  ASSERT_TRUE(journal.Open(temp_.path() + "/state", "controls test", &err)) << err;
+  IoCostSwitch io_cost(FakeSysfs());
+  ASSERT_TRUE(io_cost.Prepare("8:16", &journal, &err)) << err;
+  ASSERT_TRUE(io_cost.Apply(true, ParsedV2("iocost").iocost, IoCostModel{}, &err)) << err;
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.qos"), "8:16 enable=1 ctrl=auto");
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.model"), "8:16 ctrl=auto");
+  IoCostModel model;
+  model.rbps = 50000000;
+  model.rseqiops = model.rrandiops = model.wseqiops = model.wrandiops = 150;
+  model.wbps = 45000000;
+  ASSERT_TRUE(io_cost.Apply(true, ParsedV2("iocost:qos=50ms").iocost, model, &err)) << err;
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.model"),
+            "8:16 ctrl=user model=linear rbps=50000000 rseqiops=150 rrandiops=150 wbps=45000000 "
+            "wseqiops=150 wrandiops=150");
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.qos"),
+            "8:16 enable=1 ctrl=user rpct=95.00 rlat=50000 wpct=95.00 wlat=50000");
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.qos"), "8:16 enable=0");
+  EXPECT_EQ(Value("/sys/fs/cgroup/io.cost.model"), "8:16 ctrl=auto");
+  IoCostSwitch none(FakeSysfs());
+  fs::remove(root_ + "/sys/fs/cgroup/io.cost.qos");
+  EXPECT_FALSE(none.Prepare("8:16", &journal, &err));
+  EXPECT_NE(err.find("this kernel has no io.cost"), std::string::npos) << err;
+}
+
+TEST(IoControlsTest, EachKernelMustOfferWhatItsControlsNeed) {
+  const KernelFeatures debian61 = KernelFeaturesFromConfig(
+      "CONFIG_MQ_IOSCHED_DEADLINE=y\nCONFIG_IOSCHED_BFQ=m\nCONFIG_BLK_DEV_THROTTLING=y\n"
+      "CONFIG_BLK_CGROUP_IOCOST=y\n# CONFIG_BLK_CGROUP_IOLATENCY is not set\n"
+      "CONFIG_BFQ_GROUP_IOSCHED=y\n");
+  const std::vector<SchedulerConfig> schedulers = {{"mq-deadline", {}, "DL"}, {"bfq", {}, "BFQ"}};
+  std::string err;
+  EXPECT_TRUE(CheckKernelControls("6.1.0-50-cloud-amd64", debian61, schedulers,
+                                  {ParsedV2("weight:probe=1000"), ParsedV2("iocost"),
+                                   ParsedV2("throttle:load=10M"), ParsedV2("none")},
+                                  &err))
+      << err;
+  EXPECT_FALSE(CheckKernelControls("6.1.0-50-cloud-amd64", debian61, schedulers,
+                                   {ParsedV2("iolatency:probe=10ms")}, &err));
+  EXPECT_EQ(err,
+            "--controls iolatency:probe=10ms: kernel 6.1.0-50-cloud-amd64 has no iolatency (under "
+            "mq-deadline) (its config lacks CONFIG_BLK_CGROUP_IOLATENCY)");
+  const KernelFeatures no_bfq_groups =
+      KernelFeaturesFromConfig("CONFIG_IOSCHED_BFQ=y\nCONFIG_BLK_CGROUP_IOCOST=y\n");
+  EXPECT_FALSE(CheckKernelControls("6.99", no_bfq_groups, {{"bfq", {}, ""}},
+                                   {ParsedV2("weight:probe=1000")}, &err));
+  EXPECT_NE(err.find("has no bfq-weight (under bfq) (its config lacks CONFIG_BFQ_GROUP_IOSCHED)"),
+            std::string::npos)
+      << err;
+}
+
+TEST(IoCostLinesTest, ADisksLineMatchesByItsPairsOrItsAbsenceAtTheDefaults) {
+  const std::string qos = "8:0 enable=1 ctrl=auto rpct=0.00 rlat=250000\n8:16 enable=0 ctrl=auto\n";
+  EXPECT_TRUE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.qos", "8:16 enable=0", qos));
+  EXPECT_TRUE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.qos", "8:0 enable=1 ctrl=auto", qos));
+  EXPECT_FALSE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.qos", "8:0 enable=0", qos));
+  EXPECT_TRUE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.qos", "7:3 enable=0", qos));
+  EXPECT_FALSE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.qos", "7:3 enable=1", qos));
+  EXPECT_TRUE(Sysfs::ValueMatches("/sys/fs/cgroup/io.cost.model", "7:3 ctrl=auto", ""));
+}
+
+TEST(IoCostModelTest, TheRecipesRunsAndFiosThroughput) {
+  const std::vector<std::string> cmd =
+      IoCostProbeCommand("fio", IoCostRecipe()[2], "/mnt/t/f", 512ull << 20, 10);
+  EXPECT_EQ(JoinWith(cmd, " "),
+            "fio --name=coef --direct=1 --ioengine=libaio --filename=/mnt/t/f --size=536870912 "
+            "--runtime=10 --time_based --readwrite=randread --iodepth=64 --blocksize=4096 "
+            "--numjobs=1 --output-format=json");
+  EXPECT_STREQ(IoCostRecipe()[0].key, "rbps");
+  EXPECT_EQ(IoCostRecipe()[3].block_bytes, 128ull << 20);
+  double bps = 0;
+  std::string err;
+  ASSERT_TRUE(IoCostProbeThroughput(
+      R"({"jobs":[{"read":{"bw_bytes":1000},"write":{"bw_bytes":24}}]})", &bps, &err))
+      << err;
+  EXPECT_EQ(bps, 1024);
+  EXPECT_FALSE(IoCostProbeThroughput("fio: no such file", &bps, &err));
+  EXPECT_FALSE(IoCostProbeThroughput(R"({"jobs":[{"read":{}}]})", &bps, &err));
 }
 
 // The child moves itself (writes "0" to each cgroup.procs) and takes its I/O priority before

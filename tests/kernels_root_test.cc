@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "harness/guest/kernel_cache.h"
@@ -52,27 +53,29 @@ class KernelsRootTest : public ::testing::Test {
 
   // `run nickbench … --kernels WORD` (default: the cached Debian kernel's word).
   pid_t StartGuestRun(const std::string& kernel_word = "") {
-    std::vector<std::string> args = {
-        ELEVBENCH_BINARY,
-        "run",
-        "nickbench",
-        "--benches",
-        "2",
-        "--size",
-        "8",
-        "--emulated",
-        "ide-2003:384M",
-        "--fs",
-        "ext2",
-        "--schedulers",
-        "none,mq-deadline",
-        "--seed",
-        "1",
-        "--no-history",
-        "--kernels",
-        kernel_word.empty() ? "debian:" + kernel_.package : kernel_word,
-        "--out",
-        dir_ + "/r.json"};
+    return Spawn({ELEVBENCH_BINARY,
+                  "run",
+                  "nickbench",
+                  "--benches",
+                  "2",
+                  "--size",
+                  "8",
+                  "--emulated",
+                  "ide-2003:384M",
+                  "--fs",
+                  "ext2",
+                  "--schedulers",
+                  "none,mq-deadline",
+                  "--seed",
+                  "1",
+                  "--no-history",
+                  "--kernels",
+                  kernel_word.empty() ? "debian:" + kernel_.package : kernel_word,
+                  "--out",
+                  dir_ + "/r.json"});
+  }
+
+  pid_t Spawn(const std::vector<std::string>& args) {
     const int err = open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     const pid_t pid = testing::SpawnElevbench(args, state_dir_, err);
     close(err);
@@ -194,6 +197,59 @@ TEST_F(KernelsRootTest, AUsersOwnBuildIsARowAndItsTreeIsLeftAsItWas) {
   const auto cached = ListCachedKernels(dir_ + "/cache");
   ASSERT_EQ(cached.size(), 1u);
   EXPECT_EQ(cached[0].source, "build");
+  ExpectNothingOfTheGuestLeft(pid);
+}
+
+// #46: the controls that need cgroup v2 run in a guest: each control's row, its cgroups made
+// and removed inside the guest, io.cost on for its cells, the model and the protection table.
+TEST_F(KernelsRootTest, ControlsRunInAGuestsCgroupV2WithTheirOwnRows) {
+  const pid_t pid = Spawn({ELEVBENCH_BINARY,
+                           "run",
+                           "probes",
+                           "--probes",
+                           "ls-during-read",
+                           "--tree-size",
+                           "2",
+                           "--load-size",
+                           "64",
+                           "--warmup",
+                           "1",
+                           "--emulated",
+                           "ide-2003:384M",
+                           "--fs",
+                           "ext2",
+                           "--schedulers",
+                           "mq-deadline@DL",
+                           "--controls",
+                           "none,weight:probe=1000,load=100,iocost",
+                           "--seed",
+                           "1",
+                           "--no-history",
+                           "--kernels",
+                           "debian:" + kernel_.package,
+                           "--out",
+                           dir_ + "/r.json"});
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(Wait(pid, 600), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const std::string row = KernelRowLabel(kernel_.release);
+  EXPECT_EQ(j["identifiers"],
+            nlohmann::json({row + "-dl", row + "-dl-w100-pw1000", row + "-dl-iocost"}));
+  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  ASSERT_EQ(j["records"].size(), 3u);
+  std::set<std::string> controls;
+  for (const auto& r : j["records"]) controls.insert(r.value("control", ""));
+  EXPECT_EQ(controls, (std::set<std::string>{"none", "weight:probe=1000,load=100", "iocost"}));
+  const std::string guest_log =
+      testing::ReadFileOrEmpty(dir_ + "/r.json.fio/kernel-" + row + "/guest.log");
+  EXPECT_NE(guest_log.find("controls' cgroups (v2"), std::string::npos) << guest_log;
+  ProcessResult r;
+  std::string err;
+  ASSERT_TRUE(
+      RunProcess({ELEVBENCH_BINARY, "report", dir_ + "/r.json"}, ProcessOptions{}, &r, &err))
+      << err;
+  EXPECT_NE(r.output.find("Protection, ls-during-read ("), std::string::npos) << r.output;
   ExpectNothingOfTheGuestLeft(pid);
 }
 

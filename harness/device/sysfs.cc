@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <sstream>
 
 #include "harness/core/strings.h"
 
@@ -142,8 +144,39 @@ bool Sysfs::IsSchedulerPath(std::string_view path) {
   return path.size() >= kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
 }
 
+namespace {
+
+bool EndsWithName(std::string_view path, std::string_view name) {
+  return path.size() > name.size() && path.ends_with(name) &&
+         path[path.size() - name.size() - 1] == '/';
+}
+
+// A file of one line per disk, "MAJ:MIN key=value …" (cgroup v2's io.cost.qos, io.cost.model):
+// `want` ("7:3 enable=0") matches when the disk's line has every pair of it, or when the disk
+// has no line and every pair wanted is the kernel's default for a disk never configured.
+bool KeyedLineMatches(std::string_view want_text, std::string_view readback) {
+  const std::vector<std::string> want = SplitWords(want_text);
+  if (want.empty()) return false;
+  std::istringstream in{std::string(readback)};
+  for (std::string line; std::getline(in, line);) {
+    const std::vector<std::string> got = SplitWords(line);
+    if (got.empty() || got.front() != want.front()) continue;
+    return std::all_of(want.begin() + 1, want.end(), [&](const std::string& pair) {
+      return std::find(got.begin() + 1, got.end(), pair) != got.end();
+    });
+  }
+  return std::all_of(want.begin() + 1, want.end(), [](const std::string& pair) {
+    return pair == "enable=0" || pair == "ctrl=auto";
+  });
+}
+
+}  // namespace
+
 bool Sysfs::ValueMatches(std::string_view path, std::string_view wanted,
                          std::string_view readback) {
+  if (EndsWithName(path, "io.cost.qos") || EndsWithName(path, "io.cost.model")) {
+    return KeyedLineMatches(wanted, readback);
+  }
   std::string want = TrimWhitespace(wanted);
   if (IsSchedulerPath(path)) {
     std::vector<std::string> available;

@@ -60,7 +60,10 @@ class Sysfs {
                                    std::string* err) const;
 
   /// True when `readback` (as read from `path`) shows `wanted` in effect, by the rules of
-  /// WriteVerified. Used by restore to skip writes that are no longer needed.
+  /// WriteVerified. cgroup v2's io.cost.qos and io.cost.model hold a line per disk: there
+  /// `wanted` ("7:3 enable=0") matches when the disk's line has each of its pairs, or the disk
+  /// has no line and the pairs are the defaults (enable=0, ctrl=auto). Used by restore to skip
+  /// writes that are no longer needed.
   static bool ValueMatches(std::string_view path, std::string_view wanted,
                            std::string_view readback);
 

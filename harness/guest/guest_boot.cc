@@ -55,9 +55,12 @@ void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
   for (const char* m : kGuestRunModules) s << " " << m;
   s << "; do modprobe $m 2>/dev/null; done\n"
     << "mount -t proc proc " << h << "/proc && mount -t sysfs sys " << h << "/sys && "
-    << "mount -t devtmpfs dev " << h << "/dev || fail 'cannot mount /proc, /sys, /dev'\n"
-    << "mount -t cgroup2 none " << h
-    << "/sys/fs/cgroup 2>/dev/null\n"
+    << "mount -t devtmpfs dev " << h
+    << "/dev || fail 'cannot mount /proc, /sys, /dev'\n"
+    // cgroup v2 with the io controller given to the root's children: `run --controls` makes
+    // its roles' cgroups there (the guest is the run's own machine, thrown away after it).
+    << "mount -t cgroup2 none " << h << "/sys/fs/cgroup 2>/dev/null && echo +io > " << h
+    << "/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null\n"
     // The host's root as it is, before private tmpfs cover /tmp, /var/tmp and /run.
     << "mount --bind " << h << " /mnt/hostro || fail 'cannot bind the host share'\n"
     << "for d in tmp var/tmp run; do mount -t tmpfs -o mode=1777 tmpfs " << h

@@ -45,36 +45,109 @@ bool ParseRate(const std::string& text, RoleSetting* role, std::string* err) {
   return true;
 }
 
-// The settings of "ROLE=VALUE[,ROLE=VALUE]" for `kind`, with the control's code.
+// "10ms", "500us", "1s" -> microseconds (> 0).
+bool ParseLatency(const std::string& text, uint64_t* us) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 9) return false;
+  const uint64_t n = std::stoull(text.substr(0, digits));
+  const std::string unit = text.substr(digits);
+  const uint64_t scale = unit == "us" ? 1 : unit == "ms" ? 1000 : unit == "s" ? 1000000 : 0;
+  *us = n * scale;
+  return *us > 0;
+}
+
+// One role's VALUE for `kind`, with its part of the code ("idle", "thr10M", "w100", "lat10ms").
+bool ParseRoleValue(const std::string& kind, const std::string& value, RoleSetting* setting,
+                    std::string* code, std::string* err) {
+  if (kind == "ionice") {
+    if (!ParseClass(value, setting, code)) {
+      return Fail(err, "ionice: bad class '" + value + "' (idle, be, be:N, rt, rt:N; N 0-7)");
+    }
+  } else if (kind == "throttle") {
+    if (!ParseRate(value, setting, err)) return Fail(err, "throttle: " + *err);
+    *code = "thr" + value;
+  } else if (kind == "iolatency") {
+    if (!ParseLatency(value, &setting->latency_us)) {
+      return Fail(err, "iolatency: bad target '" + value + "' (as 10ms or 500us)");
+    }
+    *code = "lat" + value;
+  } else {  // weight, iocost
+    const bool digits = !value.empty() && value.size() <= 4 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+    setting->weight = digits ? static_cast<uint32_t>(std::stoul(value)) : 0;
+    if (setting->weight < 1 || setting->weight > 1000) {
+      return Fail(err, kind + ": bad weight '" + value + "' (1 to 1000)");
+    }
+    *code = "w" + value;
+  }
+  return true;
+}
+
+// iocost's own keys: model=auto|measure, qos=LAT; their part of the code.
+bool ParseIoCostKey(const std::string& key, const std::string& value, IoCostSettings* settings,
+                    std::string* code, std::string* err) {
+  if (key == "model") {
+    if (value != "auto" && value != "measure") {
+      return Fail(err, "iocost: bad model '" + value + "' (auto or measure)");
+    }
+    settings->model = value;
+    *code = value == "measure" ? "meas" : "";
+    return true;
+  }
+  if (!ParseLatency(value, &settings->qos_latency_us)) {
+    return Fail(err, "iocost: bad qos '" + value + "' (a latency target as 50ms)");
+  }
+  *code = "q" + value;
+  return true;
+}
+
+// The settings of "ROLE=VALUE[,ROLE=VALUE]" for `kind` (and iocost's model= and qos=), with the
+// control's code.
 bool ParseRoles(const std::string& kind, const std::string& spec, IoControl* control,
                 std::string* err) {
   std::set<std::string> seen;
   std::string code;
+  std::string iocost_code;
   for (const std::string& part : SplitAndTrim(spec, ',')) {
     const size_t eq = part.find('=');
     const std::string role = part.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : part.substr(eq + 1);
-    if (role != "load" && role != "probe") {
-      return Fail(err, kind + ": '" + part + "' names no role (load=… or probe=…)");
+    const bool iocost_key = kind == "iocost" && (role == "model" || role == "qos");
+    if (role != "load" && role != "probe" && !iocost_key) {
+      return Fail(err, kind + ": '" + part + "' names no role (load=… or probe=…)" +
+                           (kind == "iocost" ? " nor model=… or qos=…" : ""));
     }
     if (!seen.insert(role).second) return Fail(err, kind + ": " + role + " given twice");
+    if (iocost_key) {
+      std::string key_code;
+      if (!ParseIoCostKey(role, value, &control->iocost, &key_code, err)) return false;
+      if (!key_code.empty()) iocost_code += "-" + key_code;
+      continue;
+    }
     RoleSetting* setting = role == "load" ? &control->load : &control->probe;
     std::string part_code;
-    if (kind == "ionice") {
-      if (!ParseClass(value, setting, &part_code)) {
-        return Fail(err, "ionice: bad class '" + value + "' (idle, be, be:N, rt, rt:N; N 0-7)");
-      }
-    } else {
-      if (!ParseRate(value, setting, err)) return Fail(err, "throttle: " + *err);
-      part_code = "thr" + value;
-    }
+    if (!ParseRoleValue(kind, value, setting, &part_code, err)) return false;
     const std::string prefixed = (role == "probe" ? "p" : "") + part_code;
     code = role == "load" ? prefixed + (code.empty() ? "" : "-" + code)
                           : code + (code.empty() ? "" : "-") + prefixed;
   }
+  if (kind == "iocost") {
+    control->code = "iocost" + iocost_code + (code.empty() ? "" : "-" + code);
+    return true;
+  }
   if (seen.empty()) return Fail(err, kind + ": no role given (" + kind + ":load=…)");
   control->code = code;
   return true;
+}
+
+IoControl::Kind KindNamed(const std::string& kind) {
+  if (kind == "ionice") return IoControl::Kind::kIonice;
+  if (kind == "throttle") return IoControl::Kind::kThrottle;
+  if (kind == "weight") return IoControl::Kind::kWeight;
+  if (kind == "iocost") return IoControl::Kind::kIocost;
+  if (kind == "iolatency") return IoControl::Kind::kIolatency;
+  return IoControl::Kind::kNone;
 }
 
 bool HasIoWord(const std::string& text) {
@@ -105,23 +178,49 @@ bool ParseIoControl(std::string_view word, bool io_v2, IoControl* control, std::
   const std::string kind = text.substr(0, colon);
   IoControl c;
   c.text = text;
-  if (kind == "weight" || kind == "iocost" || kind == "iolatency") {
-    return Fail(err, kind + ": " +
-                         (io_v2 ? "not built yet (a later slice of #46)"
-                                : "needs cgroup v2's io controller, which this host lacks"));
-  }
   if (kind == "none" && colon == std::string::npos) {
     *control = c;
     return true;
   }
-  if (kind != "ionice" && kind != "throttle") {
-    return Fail(err, "unknown control '" + text + "' (none, ionice:…, throttle:…)");
+  c.kind = KindNamed(kind);
+  if (c.kind == IoControl::Kind::kNone) {
+    return Fail(err, "unknown control '" + text +
+                         "' (none, ionice:…, throttle:…, weight:…, iocost[:…], iolatency:…)");
   }
-  c.kind = kind == "ionice" ? IoControl::Kind::kIonice : IoControl::Kind::kThrottle;
-  if (colon == std::string::npos) return Fail(err, kind + ": no role given (" + kind + ":load=…)");
-  if (!ParseRoles(kind, text.substr(colon + 1), &c, err)) return false;
+  const bool needs_v2 = c.kind == IoControl::Kind::kWeight || c.kind == IoControl::Kind::kIocost ||
+                        c.kind == IoControl::Kind::kIolatency;
+  if (needs_v2 && !io_v2) {
+    return Fail(err, kind + ": needs cgroup v2's io controller, which this host lacks");
+  }
+  if (colon == std::string::npos) {
+    if (c.kind != IoControl::Kind::kIocost) {
+      return Fail(err, kind + ": no role given (" + kind + ":load=…)");
+    }
+    c.code = "iocost";
+  } else if (!ParseRoles(kind, text.substr(colon + 1), &c, err)) {
+    return false;
+  }
   *control = c;
   return true;
+}
+
+bool IoControl::EnablesIoCost(const std::string& scheduler) const {
+  return kind == Kind::kIocost || (kind == Kind::kWeight && scheduler != "bfq");
+}
+
+std::string IoControl::NeededController(const std::string& scheduler) const {
+  switch (kind) {
+    case Kind::kThrottle:
+      return "throttle";
+    case Kind::kWeight:
+      return scheduler == "bfq" ? "bfq-weight" : "iocost";
+    case Kind::kIocost:
+      return "iocost";
+    case Kind::kIolatency:
+      return "iolatency";
+    default:
+      return "";
+  }
 }
 
 bool ParseIoControls(std::string_view list, bool io_v2, std::vector<IoControl>* controls,
@@ -145,7 +244,11 @@ bool ParseIoControls(std::string_view list, bool io_v2, std::vector<IoControl>* 
     }
     out.push_back(c);
   }
-  if (out.empty()) out.push_back(IoControl{IoControl::Kind::kNone, "none", "", {}, {}});
+  if (out.empty()) {
+    IoControl none;
+    none.text = "none";
+    out.push_back(none);
+  }
   *controls = std::move(out);
   return true;
 }
@@ -161,8 +264,10 @@ IoCgroupLayout DetectIoCgroupLayout(const Sysfs& sysfs, std::string_view proc_se
   IoCgroupLayout layout;
   const std::string root = kIoCgroupRoot;
   std::string controllers, subtree, ignored;
-  if (sysfs.Read(root + "/cgroup.controllers", &controllers, &ignored) && HasIoWord(controllers) &&
-      sysfs.Read(root + "/cgroup.subtree_control", &subtree, &ignored) && HasIoWord(subtree)) {
+  layout.io_v2_offered =
+      sysfs.Read(root + "/cgroup.controllers", &controllers, &ignored) && HasIoWord(controllers);
+  if (layout.io_v2_offered && sysfs.Read(root + "/cgroup.subtree_control", &subtree, &ignored) &&
+      HasIoWord(subtree)) {
     layout.version = 2;
     layout.parent = root;  // a v2 cgroup holding processes cannot give its children controllers
     return layout;
@@ -189,15 +294,27 @@ IoCgroupLayout DetectIoCgroupLayout(const Sysfs& sysfs, std::string_view proc_se
 }
 
 bool CheckIoControlsOffered(const std::vector<IoControl>& controls, const IoCgroupLayout& layout,
-                            bool io_v2_offered, std::string* err) {
+                            bool io_v2_offered, bool io_cost_offered, std::string* err) {
+  const std::string not_enabled =
+      io_v2_offered ? ", not enabled in the root's cgroup.subtree_control" : "";
   for (const IoControl& c : controls) {
-    if (c.NeedsCgroups() && layout.version == 0) {
-      return Fail(err,
-                  "--controls " + c.text +
-                      ": needs blk-throttle (cgroup v1 blkio.throttle.* or cgroup v2's io "
-                      "controller" +
-                      (io_v2_offered ? ", not enabled in the root's cgroup.subtree_control" : "") +
-                      "), which this host lacks");
+    if (c.kind == IoControl::Kind::kThrottle && layout.version == 0) {
+      return Fail(err, "--controls " + c.text +
+                           ": needs blk-throttle (cgroup v1 blkio.throttle.* or cgroup v2's io "
+                           "controller" +
+                           not_enabled + "), which this host lacks");
+    }
+    const bool v2_only = c.NeedsCgroups() && c.kind != IoControl::Kind::kThrottle;
+    if (v2_only && layout.version != 2) {
+      return Fail(err, "--controls " + c.text + ": needs cgroup v2's io controller" + not_enabled +
+                           ", which this host lacks");
+    }
+    const bool needs_iocost =
+        c.kind == IoControl::Kind::kIocost || c.kind == IoControl::Kind::kWeight;
+    if (needs_iocost && !io_cost_offered) {
+      return Fail(err, "--controls " + c.text +
+                           ": needs io.cost (CONFIG_BLK_CGROUP_IOCOST: the root's io.cost.qos), "
+                           "which this kernel lacks");
     }
   }
   return true;

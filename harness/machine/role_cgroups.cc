@@ -1,5 +1,7 @@
 #include "harness/machine/role_cgroups.h"
 
+#include <filesystem>
+
 #include "harness/core/error.h"
 
 namespace elevbench {
@@ -21,20 +23,37 @@ bool RoleCgroups::MakeRole(const RoleSetting& role, const IoCgroupLayout& layout
   if (!MakeJournaledCgroup(sysfs_, make_, path, journal, err)) return false;
   paths_.push_back(path);
   placement->cgroup_procs.push_back(sysfs_.Map(path + "/cgroup.procs"));
+  if (role.weight > 0 && !SetWeight(path, role.weight, err)) return false;
+  if (role.latency_us > 0 &&
+      !sysfs_.Write(path + "/io.latency", device + " target=" + std::to_string(role.latency_us),
+                    err)) {
+    return false;
+  }
   if (role.bytes_per_second == 0) return true;  // its own cgroup, for its accounting; no limit
   const std::string bps = std::to_string(role.bytes_per_second);
   if (layout.version == 2) {
     // io.max reads back with riops=max wiops=max added: a plain write, checked by the kernel.
-    if (!sysfs_.Write(path + "/io.max", device + " rbps=" + bps + " wbps=" + bps, err)) {
-      return false;
-    }
-  } else {
-    for (const char* file :
-         {"/blkio.throttle.read_bps_device", "/blkio.throttle.write_bps_device"}) {
-      if (!sysfs_.WriteVerified(path + file, device + " " + bps, err)) return false;
-    }
+    return sysfs_.Write(path + "/io.max", device + " rbps=" + bps + " wbps=" + bps, err);
+  }
+  for (const char* file : {"/blkio.throttle.read_bps_device", "/blkio.throttle.write_bps_device"}) {
+    if (!sysfs_.WriteVerified(path + file, device + " " + bps, err)) return false;
   }
   return true;
+}
+
+// io.weight (read by io.cost) and io.bfq.weight (read by bfq) alike, so the one weight holds
+// under either; io.bfq.weight exists once bfq is loaded, and is required when the run has bfq.
+bool RoleCgroups::SetWeight(const std::string& path, uint32_t weight, std::string* err) {
+  const std::string w = std::to_string(weight);
+  if (!sysfs_.WriteVerified(path + "/io.weight", "default " + w, err)) return false;
+  std::error_code ec;
+  if (!std::filesystem::exists(sysfs_.Map(path + "/io.bfq.weight"), ec)) {
+    return !bfq_weight_required_ ||
+           Fail(err, path +
+                         "/io.bfq.weight is missing: bfq (CONFIG_BFQ_GROUP_IOSCHED) is not "
+                         "loaded with cgroup support");
+  }
+  return sysfs_.WriteVerified(path + "/io.bfq.weight", "default " + w, err);
 }
 
 bool RoleCgroups::Create(const IoControl& control, const IoCgroupLayout& layout,

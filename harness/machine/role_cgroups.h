@@ -1,12 +1,12 @@
 #pragma once
 // The roles' cgroups of `run --controls` (docs/controls.md): for each control that needs one
-// (a throttle), a cgroup for the load and one for the probe, made under the I/O controller's
-// hierarchy (v1 blkio, or v2 where the unified hierarchy has io), with the control's limit on
-// the target's disk. Made once before the first cell, journaled before each is made
-// (MakeJournaledCgroup, as --machine's), removed with the journal at the end of the run and
-// by `elevbench restore` after a kill. The values written live inside these cgroups, so
-// removing them is their restore. Paths are system paths mapped through a Sysfs, so tests run
-// on a fake tree (tests/fakes.h).
+// (throttle, weight, iocost, iolatency), a cgroup for the load and one for the probe, made under
+// the I/O controller's hierarchy (v1 blkio, or v2 where the unified hierarchy has io), with the
+// control's limit, weight or latency target on the target's disk. Made once before the first cell,
+// journaled before each is made (MakeJournaledCgroup, as --machine's), removed with the journal at
+// the end of the run and by `elevbench restore` after a kill. The values written live inside these
+// cgroups, so removing them is their restore. Paths are system paths mapped through a Sysfs, so
+// tests run on a fake tree (tests/fakes.h).
 
 #include <string>
 #include <vector>
@@ -44,6 +44,10 @@ class RoleCgroups {
                             const std::string& name, const std::string& device,
                             RestoreJournal* journal, RolePlacements* placements, std::string* err);
 
+  /// Whether a weight must reach bfq too (the run has a bfq configuration): io.bfq.weight must
+  /// then exist in the roles' cgroups.
+  void RequireBfqWeight(bool required) { bfq_weight_required_ = required; }
+
   /// The cgroups made, as system paths, in creation order.
   const std::vector<std::string>& paths() const { return paths_; }
 
@@ -51,8 +55,10 @@ class RoleCgroups {
   bool MakeRole(const RoleSetting& role, const IoCgroupLayout& layout, const std::string& path,
                 const std::string& device, RestoreJournal* journal, ProcessPlacement* placement,
                 std::string* err);
+  bool SetWeight(const std::string& path, uint32_t weight, std::string* err);
 
   Sysfs sysfs_;
+  bool bfq_weight_required_ = false;
   MakeCgroupDirectory make_;
   std::vector<std::string> paths_;
 };

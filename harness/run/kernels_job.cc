@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 #include "harness/core/error.h"
@@ -56,10 +57,11 @@ std::string GuestClockName(const GuestRun& run) {
   return run.kvm ? "KVM" : run.instruction_clock ? "TCG on the instruction clock" : "TCG";
 }
 
-// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest, and
-// every scheduler of --schedulers (`configs`), read from its config.
+// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest,
+// every scheduler of --schedulers (`configs`) and what each control needs, read from its config.
 bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const KernelFeatures& f,
-                       const std::vector<SchedulerConfig>& configs, std::string* err) {
+                       const std::vector<SchedulerConfig>& configs,
+                       const std::vector<IoControl>& controls, std::string* err) {
   if (!f.virtiofs || !f.loop || !f.fuse) {
     return Fail(err, c.flag + ": " + c.word + " lacks virtiofs, loop or FUSE, which the guest " +
                          "needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
@@ -72,10 +74,34 @@ bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const 
                            JoinWith(has, ", ") + ")");
     }
   }
-  return true;
+  return CheckKernelControls(release, f, configs, controls, err);
 }
 
 }  // namespace
+
+bool CheckKernelControls(const std::string& release, const KernelFeatures& f,
+                         const std::vector<SchedulerConfig>& configs,
+                         const std::vector<IoControl>& controls, std::string* err) {
+  static const std::map<std::string, std::string> kOption = {
+      {"throttle", "CONFIG_BLK_DEV_THROTTLING"},
+      {"iocost", "CONFIG_BLK_CGROUP_IOCOST"},
+      {"iolatency", "CONFIG_BLK_CGROUP_IOLATENCY"},
+      {"bfq-weight", "CONFIG_BFQ_GROUP_IOSCHED"}};
+  const std::vector<SchedulerConfig> any = {SchedulerConfig{}};
+  for (const IoControl& control : controls) {
+    for (const SchedulerConfig& s : configs.empty() ? any : configs) {
+      const std::string needed = control.NeededController(s.scheduler);
+      if (needed.empty()) continue;
+      const std::vector<std::string>& has = f.io_controllers;
+      if (std::find(has.begin(), has.end(), needed) == has.end()) {
+        return Fail(err, "--controls " + control.text + ": kernel " + release + " has no " +
+                             needed + (s.scheduler.empty() ? "" : " (under " + s.scheduler + ")") +
+                             " (its config lacks " + kOption.at(needed) + ")");
+      }
+    }
+  }
+  return true;
+}
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
     : config_(std::move(config)),
@@ -88,6 +114,9 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
       !ParseSchedulerList(config_.schedulers, &configs_, err)) {
     return Fail(err, "--schedulers: " + *err);
   }
+  // Every guest has cgroup v2 with io: the words are checked here, what each kernel offers them
+  // below, from its config.
+  if (!ParseIoControls(config_.controls, /*io_v2=*/true, &controls_, err)) return false;
   // A build is checked from its files before root and the tools: its config is known before it
   // is copied, so what it lacks is refused before anything is made.
   if (!InspectKernelBuilds(err)) return false;
@@ -152,7 +181,7 @@ bool KernelsJob::InspectKernelBuilds(std::string* err) {
     if (!InspectKernelBuild(c.image, c.modroot, &builds_[k], err)) {
       return Fail(err, c.flag + ": " + *err);
     }
-    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, configs_, err)) {
+    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, configs_, controls_, err)) {
       return false;
     }
   }
@@ -181,7 +210,9 @@ bool KernelsJob::ResolveKernels(std::string* err) {
   for (size_t i = 0; i < choices_.size(); ++i) {
     CachedKernel k;
     if (!CacheKernel(i, cache, &k, err)) return false;
-    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, err)) return false;
+    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, controls_, err)) {
+      return false;
+    }
     labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
     kernels_.push_back(std::move(k));
   }

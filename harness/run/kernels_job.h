@@ -31,6 +31,14 @@
 
 namespace elevbench {
 
+/// Whether kernel `release`, offering `features` (its config's), can give each control of
+/// --controls under each scheduler of `configs` (IoControl::NeededController: a weight under bfq
+/// needs bfq's cgroup weights, elsewhere io.cost; iocost io.cost; …). One line naming the
+/// control, the kernel and the config option it lacks.
+[[nodiscard]] bool CheckKernelControls(const std::string& release, const KernelFeatures& features,
+                                       const std::vector<SchedulerConfig>& configs,
+                                       const std::vector<IoControl>& controls, std::string* err);
+
 /// One run over several kernels. Call Prepare, then RunGuests; destroying the job undoes what
 /// was made (the journal's guard is its last member to go).
 class KernelsJob {
@@ -89,6 +97,7 @@ class KernelsJob {
   std::vector<CachedKernel> kernels_;
   std::vector<std::string> labels_;  // each kernel's row prefix
   std::vector<SchedulerConfig> configs_;
+  std::vector<IoControl> controls_;    // --controls, parsed as a guest has them (cgroup v2)
   double host_cpu_probe_seconds_ = 0;  // kCpuProbeLoop on the host
   GuestAccelerator accelerator_;       // KVM or TCG, probed once a run
   std::string start_time_;             // the host run's start, UTC

@@ -62,34 +62,34 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
   return true;
 }
 
-// --controls: the words, a suite with roles, root, no --lanes or --kernels (later slices), and
-// what this host's cgroups offer; read-only.
+// --controls: the words, a suite with roles, root, no --lanes, and what this host's cgroups
+// offer (with --kernels what each kernel offers instead: KernelsJob reads their configs, and
+// every guest has cgroup v2's io controller); read-only.
 bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
   const Sysfs sysfs;
-  std::string controllers, ignored;
-  const bool io_v2 = sysfs.Read("/sys/fs/cgroup/cgroup.controllers", &controllers, &ignored) &&
-                     std::ranges::count(SplitWords(controllers), std::string("io")) > 0;
+  std::ifstream in("/proc/self/cgroup");
+  const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  c->io_layout = DetectIoCgroupLayout(sysfs, self);
+  const bool guests = !o.kernels.empty() || !o.kernel_images.empty();
+  const bool io_v2 = guests || c->io_layout.io_v2_offered;
   if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
   if (!AnyControl(c->controls)) return true;
   if (!o.suite->HasRoles()) {
     return Fail(err, "--controls: " + o.suite_name +
-                         " has no load and probe to control (probes, contest, visave, command "
-                         "--load have); only none");
+                         " has no load and probe to control (probes, contest, command --load "
+                         "have); only none");
   }
-  if (!o.kernels.empty() || !o.kernel_images.empty() || !o.lanes.empty()) {
-    return Fail(err, std::string("--controls with ") + (o.lanes.empty() ? "--kernels" : "--lanes") +
-                         " is not built yet (#46)");
-  }
+  if (!o.lanes.empty()) return Fail(err, "--controls with --lanes is not built yet (#46)");
   if (!RunningAsRoot()) {
     return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
   }
-  std::ifstream in("/proc/self/cgroup");
-  const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  c->io_layout = DetectIoCgroupLayout(sysfs, self);
+  if (guests) return true;
   if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
     return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
   }
-  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, err);
+  std::error_code ec;
+  const bool io_cost = std::filesystem::exists(sysfs.Map("/sys/fs/cgroup/io.cost.qos"), ec);
+  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, io_cost, err);
 }
 
 // --format, and --out's folder: one the run makes only when it is the default results/ (#45).

@@ -52,10 +52,10 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "else (--dir, --device, or not root) the device's current scheduler only; given "
        "without root: refused)"},
       {"--controls", &RunConfig::controls,
-       "I/O controls crossed with --schedulers, for suites with a load and a probe "
-       "(docs/controls.md): none (default), ionice:ROLE=CLASS[,…] (ROLE load or probe; CLASS "
-       "idle, be[:N], rt[:N]), throttle:ROLE=RATE[,…] (bytes/s: 10M; blk-throttle); "
-       "root; labels DL+idle, DL+thr10M"},
+       "I/O controls crossed with --schedulers for a load and a probe (docs/controls.md): none, "
+       "ionice:ROLE=CLASS (ROLE load|probe; CLASS idle, be[:N], rt[:N]), throttle:ROLE=10M, "
+       "on cgroup v2 (--kernels guests) weight:ROLE=W, iocost[:model=measure,qos=50ms], "
+       "iolatency:ROLE=10ms; root; labels DL+idle; a protection report"},
       {"--queue", &RunConfig::queue,
        "Pin queue attributes: read_ahead_kb=128,... (values in the sysfs file's "
        "own unit; default: none pinned; needs root)"},

@@ -281,9 +281,12 @@ void RunJob::DescribeSession() {
     sc.labels = crossed.names.labels;
     sc.configs = crossed.configs;
     sc.controls.clear();
-    for (size_t j : crossed.control_of) {
-      sc.controls.push_back(
-          {checked_.controls[j].text, control_placements_[j].load, control_placements_[j].probe});
+    for (size_t i = 0; i < crossed.control_of.size(); ++i) {
+      const size_t j = crossed.control_of[i];
+      const std::string scheduler = i < crossed.configs.size() ? crossed.configs[i].scheduler : "";
+      sc.controls.push_back({checked_.controls[j].text, control_placements_[j].load,
+                             control_placements_[j].probe,
+                             IoCostStep(checked_.controls[j], scheduler)});
     }
   }
   sc.seed = o.seed_given ? o.seed : std::random_device{}();

@@ -26,6 +26,7 @@
 #include "harness/device/device_control.h"
 #include "harness/device/restore_journal.h"
 #include "harness/device/sysfs.h"
+#include "harness/machine/io_cost.h"
 #include "harness/machine/machine_cgroups.h"
 #include "harness/machine/role_cgroups.h"
 #include "harness/results/results_document.h"
@@ -131,6 +132,11 @@ class RunJob {
   bool OpenSerialTracer(std::string* err);
   void DescribeSession();
   nlohmann::json ControlsContext() const;
+  bool MeasureIoCostModelOnTarget(std::string* err);
+  // The step before each cell of `control` under `scheduler`: io.cost on or off on the disk;
+  // empty when no configuration of the run uses io.cost.
+  std::function<bool(std::string*)> IoCostStep(const IoControl& control,
+                                               const std::string& scheduler);
 
   // Members are destroyed in reverse: the machine's cgroups, the device control and the target
   // go before the guard restores the journal.
@@ -163,6 +169,9 @@ class RunJob {
   RoleCgroups role_cgroups_;     // --controls: the roles' cgroups
   std::string controlled_disk_;  // --controls: the disk a throttle limits ("7:3")
   std::vector<RolePlacements> control_placements_;  // per control of checked_.controls
+  IoCostSwitch io_cost_;       // --controls iocost or weight: io.cost on the disk per cell
+  bool io_cost_used_ = false;  // some configuration's cells run with io.cost on
+  IoCostModel io_cost_model_;  // iocost:model=measure's, measured before the first cell
   TraceMode trace_mode_ = TraceMode::kOff;
   std::string traced_disk_;
   RequestTracer tracer_;  // destroyed before the journal is restored: it forgets its entries

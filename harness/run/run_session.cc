@@ -305,6 +305,10 @@ class SessionRun {
       progress_->Phase("switching to " + rec.scheduler);
       if (!target_.control->Apply(config_.configs[cell.config_index], err)) return false;
     }
+    if (!config_.controls.empty() && config_.controls[cell.config_index].before_cell) {
+      progress_->Phase("setting the control");
+      if (!config_.controls[cell.config_index].before_cell(err)) return false;
+    }
     if (config_.fresh_fs && !variant.keep_caches && !FreshFilesystem(err)) return false;
     if (config_.drop_caches && target_.drop_caches && !variant.keep_caches) {
       progress_->Phase("dropping caches");  // the target's syncfs first: seconds when dirty

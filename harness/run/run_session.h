@@ -66,6 +66,9 @@ struct SessionControl {
   std::string text;        ///< "ionice:load=idle", recorded in every cell and record
   ProcessPlacement load;   ///< where the load role runs
   ProcessPlacement probe;  ///< where the probe role runs
+  /// A step on the device before each cell of the configuration, after the scheduler switch
+  /// (io.cost turned on or off on the disk for it: IoCostSwitch); empty: none.
+  std::function<bool(std::string* err)> before_cell{};
 };
 
 /// What to run.

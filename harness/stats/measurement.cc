@@ -14,6 +14,7 @@ RecordMeasurements::RecordMeasurements(std::string suite, std::string section,
   base_.label = header.label;
   base_.scheduler = header.scheduler;
   base_.repetition = header.repetition;
+  base_.control = header.control;
   base_.status = std::move(status);
 }
 

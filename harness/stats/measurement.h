@@ -42,6 +42,10 @@ struct MetricInfo {
   /// Markdown and HTML tables mark the number "(page cache)" and the CSV formats have a
   /// page_cache column (issue 45), so that no view shows it as the disk's.
   bool page_cache = false;
+  /// The load's throughput at the device beside a protected program (probes' `load_mb_s`,
+  /// `command --load`'s `load_device_mb_s`): what the protection report (protection.h) weighs
+  /// as the cost of a control. At most one such metric a section.
+  bool load_throughput = false;
 };
 
 /// The metric's name for a reader: `display`, or `name` when it has none.
@@ -73,6 +77,9 @@ struct Measurement {
   /// words it ("DNF after 10 minutes (read 22.9 MB of 45.8 MB, …)", set by the suite's
   /// measurer through RecordMeasurements::SetReason); "" otherwise.
   std::string reason{};
+  /// The I/O control beside the scheduler (`run --controls`: "ionice:load=idle", "none"); ""
+  /// in a run without --controls (RecordHeader::control).
+  std::string control{};
 };
 
 /// A suite's mapping of a results document to measurements (scenarios/<suite>/). err (one

@@ -39,6 +39,7 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
       row.requested = requested;
     }
     if (row.label.empty()) row.label = m.label;
+    if (row.control.empty()) row.control = m.control;
     if (m.status == "ok") {
       row.values.push_back(m.value);
     } else {
@@ -86,6 +87,7 @@ void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement
         m.identifier = identifier;
         m.label = cell->label;
         m.scheduler = cell->scheduler;
+        m.control = cell->control;
         m.repetition = repetition;
         m.value = 0;
         m.status = "failed";

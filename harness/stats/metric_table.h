@@ -20,6 +20,7 @@ struct MetricRow {
   std::string identifier;
   std::string label;
   std::string scheduler;
+  std::string control;  ///< the first non-empty Measurement::control of the row's measurements
   MetricInfo metric;
   std::vector<double> values;  ///< the "ok" values, in repetition order
   uint32_t not_measured = 0;   ///< repetitions without a number (DNF, failed)

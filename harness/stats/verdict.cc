@@ -53,23 +53,27 @@ double VerdictRatio(double best, double other, Direction direction) {
   return num / den;
 }
 
-VerdictVersus Versus(const VerdictConfiguration& best, const std::vector<double>& best_values,
-                     const MetricRow& other_row, const VerdictConfiguration& other,
-                     const VerdictSettings& s) {
+}  // namespace
+
+VerdictVersus CompareWithBest(const VerdictConfiguration& best,
+                              const std::vector<double>& best_values,
+                              const VerdictConfiguration& other,
+                              const std::vector<double>& other_values, Direction direction,
+                              const VerdictSettings& s) {
   VerdictVersus v;
   v.other = other;
   if (other.n == 0) {
     v.kind = VerdictKind::kNotMeasured;
     return v;
   }
-  v.ratio = VerdictRatio(best.mean, other.mean, other_row.metric.direction);
+  v.ratio = VerdictRatio(best.mean, other.mean, direction);
   if (best.n >= s.min_values_tested && other.n >= s.min_values_tested) {
     v.tested = true;
-    v.p_value = MannWhitneyU(best_values, other_row.values).p_value;
+    v.p_value = MannWhitneyU(best_values, other_values).p_value;
   }
   const bool beyond = (v.ratio - 1) * 100 > s.threshold_pct;
   std::vector<double> mine = best_values;
-  std::vector<double> theirs = other_row.values;
+  std::vector<double> theirs = other_values;
   std::sort(mine.begin(), mine.end());
   std::sort(theirs.begin(), theirs.end());
   v.identical = mine == theirs;
@@ -84,6 +88,8 @@ VerdictVersus Versus(const VerdictConfiguration& best, const std::vector<double>
   }
   return v;
 }
+
+namespace {
 
 // The line of one headline row group (one MetricRow per configuration, in table order).
 VerdictLine LineOf(const ResultsDocument& doc, const std::vector<const MetricRow*>& group,
@@ -113,7 +119,8 @@ VerdictLine LineOf(const ResultsDocument& doc, const std::vector<const MetricRow
   line.best = configs[b];
   for (size_t i = 0; i < group.size(); ++i) {
     if (i != b)
-      line.others.push_back(Versus(line.best, group[b]->values, *group[i], configs[i], s));
+      line.others.push_back(CompareWithBest(line.best, group[b]->values, configs[i],
+                                            group[i]->values, first.metric.direction, s));
   }
   return line;
 }
@@ -203,10 +210,6 @@ std::vector<std::string> KernelRowsOf(const ResultsDocument& doc) {
   return rows.size() >= 2 ? rows : std::vector<std::string>{};
 }
 
-namespace {
-
-// The kernel row of a configuration's label ("6.1.0-50-cloud-DL" → "6.1.0-50-cloud") and the
-// rest ("DL"); false when it is no kernel's.
 bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
                       std::string* kernel, std::string* config) {
   for (const std::string& k : kernels) {
@@ -219,6 +222,8 @@ bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string
   }
   return false;
 }
+
+namespace {
 
 // One headline row's rows in the kernels' groups: per kernel, then per configuration, each
 // group with two or more rows, in order of first appearance.

@@ -112,9 +112,25 @@ struct VerdictBlock {
   std::vector<std::string> cautions;
 };
 
+/// How `best` compares with `other` under the verdict's rules: their ratio in `direction`
+/// (always >= 1 when best is ahead), the U test when each side has settings.min_values_tested
+/// values, kNoDifference for the same values or p >= alpha, kWithinThreshold inside the
+/// threshold, kNotMeasured when other has no value. The verdict lines and the protection
+/// report (protection.h) judge every pair this way, so they never disagree.
+VerdictVersus CompareWithBest(const VerdictConfiguration& best,
+                              const std::vector<double>& best_values,
+                              const VerdictConfiguration& other,
+                              const std::vector<double>& other_values, Direction direction,
+                              const VerdictSettings& settings);
+
 /// The kernels' row labels of a document of `run --kernels` (its context.kernels), in order;
 /// empty for a document of one kernel.
 std::vector<std::string> KernelRowsOf(const ResultsDocument& doc);
+
+/// The kernel row of a configuration's label ("6.1.0-50-cloud-DL" → "6.1.0-50-cloud") and the
+/// rest ("DL"); false when it is no kernel's (`kernels` from KernelRowsOf).
+bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
+                      std::string* kernel, std::string* config);
 
 /// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
 /// measurements included or not), with the request traces' evidence when cells were traced.

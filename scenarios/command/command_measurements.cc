@@ -43,8 +43,10 @@ bool CommandMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     }
     // The load ran over the program's whole window whatever the program did.
     if (r.load != "none" && r.elapsed_seconds > 0) {
-      record({"load_device_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
-             LoadDeviceMbPerSecond(r), "ok");
+      MetricInfo load{"load_device_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic,
+                      false};
+      load.load_throughput = true;
+      record(std::move(load), LoadDeviceMbPerSecond(r), "ok");
     }
   }
   return true;

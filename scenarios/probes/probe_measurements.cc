@@ -32,8 +32,9 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
       seconds = std::max(seconds, s.runtime_seconds);
     }
     if (!r.load.empty() && seconds > 0) {
-      add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false},
-          static_cast<double>(bytes) / (1 << 20) / seconds, false);
+      MetricInfo load{"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false};
+      load.load_throughput = true;
+      add(std::move(load), static_cast<double>(bytes) / (1 << 20) / seconds, false);
     }
   }
   return true;

@@ -1,0 +1,183 @@
+// The protection report of `run --controls` (harness/stats/protection.h,
+// reporters/protection_text.h): each controlled row against its scheduler's row without a
+// control, judged by the verdict's rules; the best protection and, among the rows the U test
+// cannot tell from it, the one whose load kept the most; nothing for a run without controls; the
+// text, Markdown and HTML forms against golden files.
+
+#include "harness/stats/protection.h"
+
+#include <gtest/gtest.h>
+
+#include "app/suites.h"
+#include "reporters/html.h"
+#include "reporters/markdown.h"
+#include "reporters/protection_text.h"
+#include "scenarios/probes/probe_records.h"
+#include "test_util.h"
+
+namespace elevbench {
+namespace {
+
+struct Control {
+  std::string label;       // "DL+idle"
+  std::string identifier;  // "6.18.44-dl-idle"
+  std::string scheduler;
+  std::string control;  // "" in a run without controls
+};
+
+const Control kNone{"DL", "6.18.44-dl", "mq-deadline", "none"};
+const Control kIdle{"DL+idle", "6.18.44-dl-idle", "mq-deadline", "ionice:load=idle"};
+const Control kThrottle{"DL+thr10M", "6.18.44-dl-thr10m", "mq-deadline", "throttle:load=10M"};
+
+// A probes document: per control, one cat-during-write record per time, its load moving
+// `load_mb_s[i]` MiB/s over 100 s.
+struct ProtectionFixture {
+  ResultsDocument doc;
+
+  ProtectionFixture() {
+    doc.suite = "probes";
+    doc.context["repetitions"] = 4;
+  }
+
+  void Add(const Control& c, const std::vector<double>& times, const std::vector<double>& load_mb_s,
+           const std::string& status = "ok") {
+    doc.identifiers.push_back(c.identifier);
+    doc.labels.push_back(c.label);
+    for (size_t i = 0; i < times.size(); ++i) {
+      ProbeRecord r;
+      r.identifier = c.identifier;
+      r.label = c.label;
+      r.scheduler = c.scheduler;
+      r.control = c.control;
+      r.repetition = static_cast<uint32_t>(i);
+      r.probe = "cat-during-write";
+      r.status = status;
+      r.elapsed_seconds = times[i];
+      r.timeout_seconds = 300;
+      StreamResult s;
+      s.direction = "write";
+      s.runtime_seconds = 100;
+      s.bytes_written = static_cast<uint64_t>(load_mb_s[i] * 100 * (1 << 20));
+      r.load.push_back(s);
+      doc.records.push_back(ProbeRecordToJson(r));
+    }
+  }
+
+  std::vector<ProtectionTable> Compute() const {
+    std::vector<Measurement> measurements;
+    std::string err;
+    EXPECT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
+    return ComputeProtection(doc, measurements, VerdictSettings{});
+  }
+};
+
+TEST(ProtectionTest, ARunWithoutControlsHasNoTable) {
+  ProtectionFixture f;
+  Control plain = kNone;
+  plain.control = "";
+  f.Add(plain, {60, 61, 62, 63}, {40, 40, 40, 40});
+  EXPECT_TRUE(f.Compute().empty());
+}
+
+TEST(ProtectionTest, EachControlIsJudgedAgainstItsSchedulersRowWithout) {
+  ProtectionFixture f;
+  f.Add(kNone, {230, 231, 232, 233}, {38, 38.5, 39, 39.5});
+  f.Add(kIdle, {229, 232, 230, 234}, {38.2, 39, 38.7, 39.1});
+  f.Add(kThrottle, {12, 12.5, 13, 13.5}, {10, 9.9, 10.1, 10});
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 1u);
+  const ProtectionTable& t = tables.front();
+  EXPECT_EQ(t.section, "cat-during-write");
+  EXPECT_EQ(t.protected_metric.name, "elapsed_seconds");
+  EXPECT_EQ(t.load_metric.name, "load_mb_s");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_FALSE(t.rows[0].has_baseline);
+  EXPECT_EQ(t.rows[0].control, "none");
+  EXPECT_TRUE(t.rows[1].has_baseline);
+  EXPECT_EQ(t.rows[1].baseline, "DL");
+  EXPECT_EQ(t.rows[1].protection.kind, VerdictKind::kNoDifference);
+  EXPECT_EQ(t.rows[2].protection.kind, VerdictKind::kBetter);
+  EXPECT_LT(t.rows[2].protection.change_pct, -90);
+  EXPECT_NEAR(t.rows[2].protection.p_value, 0.0286, 0.001);
+  EXPECT_EQ(t.rows[2].cost.kind, VerdictKind::kBetter);  // a real loss, beyond the threshold
+  EXPECT_LT(t.rows[2].cost.change_pct, -70);
+  EXPECT_DOUBLE_EQ(t.rows[2].p50, 12.75);
+  EXPECT_NEAR(t.rows[2].p99, 13.485, 1e-9);
+  EXPECT_EQ(t.best, "DL+thr10M");
+  EXPECT_EQ(t.least_cost, "DL+thr10M");
+}
+
+TEST(ProtectionTest, TheLeastCostIsTheRowTheTestCannotTellFromTheBestWithTheMostLoad) {
+  ProtectionFixture f;
+  f.Add(kNone, {230, 231, 232, 233}, {38, 38.5, 39, 39.5});
+  f.Add(kIdle, {12.2, 13.6, 12.4, 13.2}, {30, 31, 30, 31});
+  f.Add(kThrottle, {12, 12.5, 13, 13.5}, {10, 9.9, 10.1, 10});
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].best, "DL+thr10M");
+  EXPECT_EQ(tables[0].least_cost, "DL+idle");
+  EXPECT_EQ(tables[0].least_cost_vs_best.kind, VerdictKind::kNoDifference);
+  EXPECT_EQ(ProtectionBestText(tables[0]),
+            "Best protection: DL+thr10M (p50 12.75 s, load 10.00 MB/s); at the least cost: "
+            "DL+idle (p50 12.80 s, load 30.49 MB/s; no difference in time from it, p=0.886).");
+}
+
+TEST(ProtectionTest, FewRepetitionsAreNotTestedAndDoNotDisplaceTheBest) {
+  ProtectionFixture f;
+  f.Add(kNone, {230, 231}, {38, 39});
+  f.Add(kIdle, {12.4, 12.6}, {30, 31});
+  f.Add(kThrottle, {12, 12.5}, {10, 10});
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].rows[1].protection.kind, VerdictKind::kUntested);
+  EXPECT_EQ(ProtectionChangeText(tables[0].rows[1], tables[0].rows[1].protection, {}),
+            "-94.6 % (not tested: n<4)");
+  EXPECT_EQ(tables[0].least_cost, tables[0].best);
+}
+
+TEST(ProtectionTest, AProbeThatDidNotFinishIsCountedNotTimed) {
+  ProtectionFixture f;
+  f.Add(kNone, {300, 300, 300, 300}, {38, 38.5, 39, 39.5}, "dnf");
+  f.Add(kThrottle, {12, 12.5, 13, 13.5}, {10, 9.9, 10.1, 10});
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].rows[0].n, 0u);
+  EXPECT_EQ(tables[0].rows[0].dnf, 4u);
+  EXPECT_EQ(tables[0].rows[1].protection.kind, VerdictKind::kNotMeasured);
+  EXPECT_EQ(ProtectionChangeText(tables[0].rows[1], tables[0].rows[1].protection, {}),
+            "not measured");
+  EXPECT_EQ(tables[0].best, "DL+thr10M");
+}
+
+TEST(ProtectionTest, PercentilesInterpolateBetweenRanks) {
+  EXPECT_EQ(PercentileOf({}, 50), 0);
+  EXPECT_DOUBLE_EQ(PercentileOf({3, 1, 2}, 50), 2);
+  EXPECT_DOUBLE_EQ(PercentileOf({1, 2, 3, 4}, 50), 2.5);
+  EXPECT_DOUBLE_EQ(PercentileOf({1, 2, 3, 4}, 100), 4);
+  EXPECT_DOUBLE_EQ(PercentileOf({5}, 99), 5);
+}
+
+// The three forms: the text layouts end with the tables and then the verdict; Markdown and HTML
+// have a Protection section after the verdict.
+TEST(ProtectionTest, TextMarkdownAndHtmlMatchTheirGoldenFiles) {
+  ProtectionFixture f;
+  f.Add(kNone, {230, 231, 232, 233}, {38, 38.5, 39, 39.5});
+  f.Add(kIdle, {229, 232, 230, 234}, {38.2, 39, 38.7, 39.1});
+  f.Add(kThrottle, {12, 12.5, 13, 13.5}, {10, 9.9, 10.1, 10});
+  std::string text, err;
+  ASSERT_TRUE(RenderResults(f.doc, "", ReportOptions{}, &text, &err)) << err;
+  const size_t protection = text.find("\nProtection, cat-during-write (");
+  ASSERT_NE(protection, std::string::npos) << text;
+  EXPECT_LT(protection, text.find("\nVerdict (")) << text;
+  testing::ExpectMatchesGolden("protection_probes.txt", text);
+  NamedResults file;
+  file.doc = f.doc;
+  const std::vector<NamedResults> files = testing::WithMeasurements({file});
+  testing::ExpectMatchesGolden("protection_probes.md", RenderMarkdownReport(files, true));
+  const std::string html = RenderHtmlReport(files, GnuplotOptions{"no-such-gnuplot"}, true);
+  EXPECT_NE(html.find("<section class=\"protection\">"), std::string::npos);
+  testing::ExpectMatchesGolden("protection_probes.html", html);
+}
+
+}  // namespace
+}  // namespace elevbench
