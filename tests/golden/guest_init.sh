@@ -8,7 +8,7 @@ mount -t virtiofs -o ro host /mnt/host || fail 'cannot mount the host share'
 mount --bind '/mnt/host/cache/k/lib/modules/6.1.0-50-cloud-amd64' /lib/modules/6.1.0-50-cloud-amd64 || fail 'no modules in the cache'
 for m in loop fuse mq-deadline kyber-iosched bfq; do modprobe $m 2>/dev/null; done
 mount -t proc proc /mnt/host/proc && mount -t sysfs sys /mnt/host/sys && mount -t devtmpfs dev /mnt/host/dev || fail 'cannot mount /proc, /sys, /dev'
-mount -t cgroup2 none /mnt/host/sys/fs/cgroup 2>/dev/null
+mount -t cgroup2 none /mnt/host/sys/fs/cgroup 2>/dev/null && echo +io > /mnt/host/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 mount --bind /mnt/host /mnt/hostro || fail 'cannot bind the host share'
 for d in tmp var/tmp run; do mount -t tmpfs -o mode=1777 tmpfs /mnt/host/$d || fail "cannot mount /$d"; done
 mkdir -p '/mnt/host/src/r.json.fio/kernel-k'
