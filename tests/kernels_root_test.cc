@@ -235,7 +235,7 @@ TEST_F(KernelsRootTest, ControlsRunInAGuestsCgroupV2WithTheirOwnRows) {
   ASSERT_FALSE(j.is_discarded());
   const std::string row = KernelRowLabel(kernel_.release);
   EXPECT_EQ(j["identifiers"],
-            nlohmann::json({row + "-dl", row + "-dl-w100-pw1000", row + "-dl-iocost"}));
+            nlohmann::json({row + "-DL", row + "-DL-w100-pw1000", row + "-DL-iocost"}));
   for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
   ASSERT_EQ(j["records"].size(), 3u);
   std::set<std::string> controls;
