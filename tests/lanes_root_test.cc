@@ -28,11 +28,8 @@ namespace fs = std::filesystem;
 class LanesRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root to create loop devices, cgroups, FUSE";
-    if (access("/dev/fuse", R_OK | W_OK) != 0) GTEST_SKIP() << "needs /dev/fuse";
-    if (!ProgramInPath("fio") || !ProgramInPath("losetup") || !ProgramInPath("mkfs.ext2")) {
-      GTEST_SKIP() << "needs fio, losetup and mkfs.ext2 (scripts/install-deps)";
-    }
+    const std::string why = testing::WhyEmulatedDiskCannotRun();
+    if (!why.empty()) GTEST_SKIP() << why;
     if (!fs::exists("/sys/fs/cgroup/cpuset/cpuset.cpus") &&
         !fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
       GTEST_SKIP() << "needs cpuset cgroups";

@@ -88,6 +88,11 @@ inline void ExpectPrintedMatchesGolden(const std::string& name, const ResultsDoc
   ExpectMatchesGolden(name, text);
 }
 
+/// Why an emulated-disk run cannot be made here, for a root test's skip message ("needs root to
+/// create loop devices, cgroups, FUSE", "needs /dev/fuse", "needs fio, losetup and mkfs.ext2
+/// (scripts/install-deps)"); "" when it can. The root tests' one preamble.
+std::string WhyEmulatedDiskCannotRun();
+
 /// Runs this build's elevbench (ELEVBENCH_BINARY) with `args`, its stdout and stderr captured,
 /// stopped after `timeout_seconds`; a test failure when it cannot be started. The CLI tests'
 /// one way in.

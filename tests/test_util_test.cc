@@ -118,6 +118,15 @@ ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeo
   return run;
 }
 
+std::string WhyEmulatedDiskCannotRun() {
+  if (geteuid() != 0) return "needs root to create loop devices, cgroups, FUSE";
+  if (access("/dev/fuse", R_OK | W_OK) != 0) return "needs /dev/fuse";
+  if (!ProgramInPath("fio") || !ProgramInPath("losetup") || !ProgramInPath("mkfs.ext2")) {
+    return "needs fio, losetup and mkfs.ext2 (scripts/install-deps)";
+  }
+  return "";
+}
+
 NamedResults LoadNamedResults(const std::string& relative, const std::string& name) {
   NamedResults file;
   file.name = name.empty() ? relative.substr(relative.rfind('/') + 1) : name;

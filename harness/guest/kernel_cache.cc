@@ -47,10 +47,6 @@ const ModuleCompression kModuleCompressions[] = {{".ko.xz", {"xz", "-d", "-f"}},
                                                  {".ko.gz", {"gzip", "-d", "-f"}},
                                                  {".ko.zst", {"zstd", "-d", "-f", "-q", "--rm"}}};
 
-bool EndsWith(const std::string& s, const std::string& tail) {
-  return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 bool ReadKernelConfigText(const std::string& path, std::string* text) {
@@ -72,7 +68,7 @@ bool IndexKernelModules(const std::string& root, const std::string& release, std
     std::error_code ec;
     for (const auto& e : fs::recursive_directory_iterator(root + "/lib/modules/" + release, ec)) {
       const std::string p = e.path().string();
-      if (e.is_regular_file() && EndsWith(p, c.suffix)) compressed.push_back(p);
+      if (e.is_regular_file() && p.ends_with(c.suffix)) compressed.push_back(p);
     }
     for (size_t i = 0; i < compressed.size(); i += 200) {
       std::vector<std::string> argv = c.argv;

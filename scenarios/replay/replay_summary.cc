@@ -38,7 +38,7 @@ std::string ReplayedAs(const ReplayProcess& p) {
 std::string ProcessRowName(const ReplayProcess& p) {
   const std::string tail = "_pagecache";
   const bool split = p.replayed_as == "buffered_writer" && p.job.name.size() > tail.size() &&
-                     p.job.name.compare(p.job.name.size() - tail.size(), tail.size(), tail) == 0;
+                     p.job.name.ends_with(tail);
   return "p" + std::to_string(p.pid) + "_" + p.comm + (split ? tail : "");
 }
 
