@@ -34,6 +34,18 @@ constexpr JsonField<Fairness> kFairnessFields[] = {
 
 }  // namespace
 
+bool StreamsMbPerSecond(const std::vector<StreamResult>& streams, double* mb_per_second) {
+  uint64_t bytes = 0;
+  double seconds = 0;
+  for (const StreamResult& s : streams) {
+    bytes += s.bytes();
+    seconds = std::max(seconds, s.runtime_seconds);
+  }
+  if (streams.empty() || seconds <= 0) return false;
+  *mb_per_second = static_cast<double>(bytes) / (1 << 20) / seconds;
+  return true;
+}
+
 Fairness FairnessOf(const std::vector<StreamResult>& streams) {
   Fairness f;
   if (streams.empty()) return f;

@@ -44,6 +44,12 @@ struct Fairness {
 /// that all moved nothing. One stream that moved bytes is fair: 1 and 1.
 Fairness FairnessOf(const std::vector<StreamResult>& streams);
 
+/// A load's throughput over its own window: every stream's bytes() in MiB over the longest
+/// stream's runtime (the streams run side by side); false (and *mb_per_second unchanged) for no
+/// streams or no runtime. The probes', contest's and morton's loads are measured this way.
+[[nodiscard]] bool StreamsMbPerSecond(const std::vector<StreamResult>& streams,
+                                      double* mb_per_second);
+
 /// JSON form (docs/output-format.md): name, direction, bytes_read, bytes_written,
 /// runtime_seconds, cpu_seconds, latency_histogram (LatencyHistogram::ToJson),
 /// throughput_kib_s (array), throughput_interval_ms.

@@ -1,6 +1,5 @@
 #include "scenarios/contest/contest_measurements.h"
 
-#include <algorithm>
 #include <map>
 
 #include "harness/core/strings.h"
@@ -53,16 +52,11 @@ bool ContestMeasurements(const ResultsDocument& doc, std::vector<Measurement>* o
     }
     // A fio load's throughput at the device over its streams' window: what a control's
     // protection of the compile cost it (harness/stats/protection.h).
-    uint64_t bytes = 0;
-    double seconds = 0;
-    for (const StreamResult& s : r.streams) {
-      bytes += s.bytes();
-      seconds = std::max(seconds, s.runtime_seconds);
-    }
-    if (!r.streams.empty() && seconds > 0) {
+    double load_mb_s = 0;
+    if (StreamsMbPerSecond(r.streams, &load_mb_s)) {
       MetricInfo load{"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false};
       load.load_throughput = true;
-      add(std::move(load), static_cast<double>(bytes) / (1 << 20) / seconds);
+      add(std::move(load), load_mb_s);
     }
   }
   return true;

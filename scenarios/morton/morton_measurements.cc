@@ -70,16 +70,11 @@ bool MortonMeasurements(const ResultsDocument& doc, std::vector<Measurement>* ou
       }
     }
     // The load kept running whatever the probe did: its throughput over its own window.
-    uint64_t load_bytes = 0;
-    double seconds = 0;
-    for (const StreamResult& s : r.load) {
-      load_bytes += s.bytes();
-      seconds = std::max(seconds, s.runtime_seconds);
-    }
-    if (!r.load.empty() && seconds > 0) {
+    double load_mb_s = 0;
+    if (StreamsMbPerSecond(r.load, &load_mb_s)) {
       // Buffered streams: the rate is the page cache's (12806 MB/s on a 49 MB/s disk).
       add({"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false, "", true},
-          static_cast<double>(load_bytes) / (1 << 20) / seconds, "ok");
+          load_mb_s, "ok");
     }
   }
   return true;

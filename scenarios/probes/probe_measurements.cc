@@ -1,7 +1,5 @@
 #include "scenarios/probes/probe_measurements.h"
 
-#include <algorithm>
-
 #include "scenarios/probes/probe_records.h"
 
 namespace elevbench {
@@ -25,16 +23,11 @@ bool ProbeMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out
     add({"system_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
         r.system_seconds, true);
     // The load kept running either way: its throughput over its own window is measured.
-    uint64_t bytes = 0;
-    double seconds = 0;
-    for (const StreamResult& s : r.load) {
-      bytes += s.bytes();
-      seconds = std::max(seconds, s.runtime_seconds);
-    }
-    if (!r.load.empty() && seconds > 0) {
+    double load_mb_s = 0;
+    if (StreamsMbPerSecond(r.load, &load_mb_s)) {
       MetricInfo load{"load_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false};
       load.load_throughput = true;
-      add(std::move(load), static_cast<double>(bytes) / (1 << 20) / seconds, false);
+      add(std::move(load), load_mb_s, false);
     }
   }
   return true;
