@@ -122,6 +122,18 @@ TEST(ProtectionTest, TheLeastCostIsTheRowTheTestCannotTellFromTheBestWithTheMost
             "DL+idle (p50 12.80 s, load 30.49 MB/s; no difference in time from it, p=0.886).");
 }
 
+// A row as fast as the best whose load kept no more than the best's (no difference, or within
+// the threshold) is no cheaper: the best stays the least cost too.
+TEST(ProtectionTest, ALoadNoBetterByTheTestDoesNotMakeARowCheaper) {
+  ProtectionFixture f;
+  f.Add(kNone, {1.00, 1.03, 1.03, 1.04}, {37.5, 37.5, 37.6, 37.5});
+  f.Add(kIdle, {1.03, 1.04, 1.05, 1.02}, {37.55, 37.6, 37.5, 37.55});
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].best, "DL");
+  EXPECT_EQ(tables[0].least_cost, "DL");
+}
+
 TEST(ProtectionTest, FewRepetitionsAreNotTestedAndDoNotDisplaceTheBest) {
   ProtectionFixture f;
   f.Add(kNone, {230, 231}, {38, 39});

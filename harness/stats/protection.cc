@@ -113,7 +113,19 @@ const MetricRow* BaselineOf(const MetricRow& r, const std::vector<const MetricRo
   return best;
 }
 
-void ChooseBest(const std::vector<const MetricRow*>& rows, const VerdictSettings& s,
+VerdictConfiguration ConfigurationOf(const ProtectionRow& row, size_t n, double mean) {
+  VerdictConfiguration c;
+  c.name = row.name;
+  c.n = n;
+  c.mean = mean;
+  return c;
+}
+
+// The best protection (the lowest mean time) and the least cost: of the rows the U test cannot
+// tell from the best by their time, the one whose load kept the most, where that is more than
+// the best's load by the verdict's rules (a test, beyond the threshold); else the best itself.
+void ChooseBest(const std::vector<const MetricRow*>& rows,
+                const std::vector<const MetricRow*>& loads, const VerdictSettings& s,
                 ProtectionTable* table) {
   int best = -1;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -124,27 +136,26 @@ void ChooseBest(const std::vector<const MetricRow*>& rows, const VerdictSettings
   }
   if (best < 0) return;
   const size_t b = static_cast<size_t>(best);
+  const ProtectionRow& top = table->rows[b];
   table->has_best = true;
-  table->best = table->rows[b].name;
-  VerdictConfiguration best_config;
-  best_config.name = table->rows[b].name;
-  best_config.n = table->rows[b].n;
-  best_config.mean = table->rows[b].mean;
+  table->best = top.name;
   size_t cheapest = b;
   for (size_t i = 0; i < rows.size(); ++i) {
-    if (i == b || rows[i]->values.empty()) continue;
-    VerdictConfiguration other;
-    other.name = table->rows[i].name;
-    other.n = table->rows[i].n;
-    other.mean = table->rows[i].mean;
-    const VerdictVersus v = CompareWithBest(best_config, rows[b]->values, other, rows[i]->values,
-                                            Direction::kLowerIsBetter, s);
+    const ProtectionRow& row = table->rows[i];
+    if (i == b || rows[i]->values.empty() || loads[i] == nullptr || loads[b] == nullptr) continue;
+    const VerdictVersus time = CompareWithBest(
+        ConfigurationOf(top, top.n, top.mean), rows[b]->values,
+        ConfigurationOf(row, row.n, row.mean), rows[i]->values, Direction::kLowerIsBetter, s);
     const bool as_good =
-        v.kind == VerdictKind::kNoDifference || v.kind == VerdictKind::kWithinThreshold;
-    if (as_good && table->rows[i].load_n > 0 &&
-        table->rows[i].load_mean > table->rows[cheapest].load_mean) {
+        time.kind == VerdictKind::kNoDifference || time.kind == VerdictKind::kWithinThreshold;
+    const ProtectionRow& cheap = table->rows[cheapest];
+    const VerdictVersus load =
+        CompareWithBest(ConfigurationOf(row, row.load_n, row.load_mean), loads[i]->values,
+                        ConfigurationOf(cheap, cheap.load_n, cheap.load_mean),
+                        loads[cheapest]->values, Direction::kHigherIsBetter, s);
+    if (as_good && row.load_mean > cheap.load_mean && load.kind == VerdictKind::kBetter) {
       cheapest = i;
-      table->least_cost_vs_best = v;
+      table->least_cost_vs_best = time;
     }
   }
   table->least_cost = table->rows[cheapest].name;
@@ -160,9 +171,11 @@ ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const
   table.row = key.second;
   table.protected_metric = rows.front()->metric;
   table.load_metric = s.load_metric;
+  std::vector<const MetricRow*> loads;
   for (const MetricRow* r : rows) {
     const auto load_it = s.load_by_identifier.find(r->identifier);
     const MetricRow* load = load_it == s.load_by_identifier.end() ? nullptr : load_it->second;
+    loads.push_back(load);
     ProtectionRow row = RowOf(doc, *r, load, measurements, settings);
     const MetricRow* base = IsBaselineControl(r->control) ? nullptr : BaselineOf(*r, rows);
     if (base != nullptr) {
@@ -176,7 +189,7 @@ ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const
     }
     table.rows.push_back(std::move(row));
   }
-  ChooseBest(rows, settings, &table);
+  ChooseBest(rows, loads, settings, &table);
   return table;
 }
 

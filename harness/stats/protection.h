@@ -62,8 +62,9 @@ struct ProtectionTable {
   MetricInfo load_metric;
   std::vector<ProtectionRow> rows;  ///< in the document's configuration order
   /// Some row has a time: the lowest mean is `best`; `least_cost` is, of the rows whose time the
-  /// U test cannot tell from best's (best itself included), the one with the highest load
-  /// throughput; least_cost_vs_best compares its time with best's.
+  /// U test cannot tell from best's, the one whose load kept the most where that is more than
+  /// best's by the verdict's rules (tested, beyond the threshold), else best itself;
+  /// least_cost_vs_best compares its time with best's.
   bool has_best = false;
   std::string best;
   std::string least_cost;
