@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/error.h"
+#include "harness/core/strings.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
@@ -68,9 +69,12 @@ bool MeasureIoCostModel(const std::string& fio, const std::string& file, uint64_
       return Fail(err, std::string("io.cost model, ") + probe.key + ": " + *err);
     }
     if (r.exit_code != 0) {
+      std::string last = TrimWhitespace(r.error_output);
+      last = last.substr(
+          last.find_last_of('\n') == std::string::npos ? 0 : last.find_last_of('\n') + 1);
       return Fail(err, std::string("io.cost model, ") + probe.key + ": fio " +
                            (r.timed_out ? "ran past its deadline" : "failed") + " (exit " +
-                           std::to_string(r.exit_code) + ")");
+                           std::to_string(r.exit_code) + ")" + (last.empty() ? "" : ": " + last));
     }
     double bps = 0;
     if (!IoCostProbeThroughput(r.output, &bps, err)) {

@@ -2,9 +2,12 @@
 // disk (its model measured when asked) and the results context's block. The words are checked in
 // run_checks.cc, the crossing named in run_labels.cc.
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
@@ -16,7 +19,8 @@ namespace elevbench {
 
 namespace {
 
-// The file `iocost:model=measure` measures on (docs/controls.md: 512 MiB for 10 s a run).
+// The file `iocost:model=measure` measures on (docs/controls.md: 512 MiB for 10 s a run, or
+// half the target's free space where that is less, in whole MiB).
 constexpr uint64_t kIoCostFileBytes = 512ull << 20;
 constexpr double kIoCostSecondsEach = 10;
 
@@ -77,6 +81,17 @@ bool RunJob::MeasureIoCostModelOnTarget(std::string* err) {
   const std::string disk = target_.disks().front();
   const std::string nomerges = "/sys/block/" + disk + "/queue/nomerges";
   const std::string file = target_.directory() + "/elevbench-iocost-model.dat";
+  struct statvfs fs {};
+  if (statvfs(target_.directory().c_str(), &fs) != 0) {
+    return Fail(err, "--controls iocost:model=measure: statvfs " + target_.directory() + ": " +
+                         std::strerror(errno));
+  }
+  const uint64_t half_free = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize / 2;
+  const uint64_t file_bytes = std::min(kIoCostFileBytes, half_free / (1 << 20) * (1 << 20));
+  if (file_bytes < (16ull << 20)) {
+    return Fail(err, "--controls iocost:model=measure: " + target_.directory() +
+                         " has too little free space for the model's file (16 MiB at least)");
+  }
   std::string before;
   if (!journal_.Record(JournalEntry::File(file), err) ||
       !journal_.RecordSysfsValue(nomerges, err) || !sysfs_.Read(nomerges, &before, err) ||
@@ -95,7 +110,8 @@ bool RunJob::MeasureIoCostModelOnTarget(std::string* err) {
   if (!measured) return Fail(err, "--controls iocost:model=measure: " + *err);
   if (!put_back) return Fail(err, "--controls iocost:model=measure: " + cleanup_err);
   progress_.Note("elevbench: io.cost model of " + disk + " (" + controlled_disk_ +
-                 "), measured: " + io_cost_model_.Pairs());
+                 "), measured on " + std::to_string(file_bytes >> 20) +
+                 " MiB: " + io_cost_model_.Pairs());
   return true;
 }
 
