@@ -1,5 +1,6 @@
 #include "harness/machine/io_cost_measure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -64,7 +65,11 @@ bool MeasureIoCostModel(const std::string& fio, const std::string& file, uint64_
     ProcessOptions options;
     options.timeout_seconds = seconds_each + 60;
     ProcessResult r;
-    if (!RunProcess(IoCostProbeCommand(fio, probe, file, file_bytes, seconds_each), options, &r,
+    // fio refuses a file smaller than its block: on a small target the sequential runs' blocks
+    // are the file's size (docs/controls.md).
+    IoCostProbe sized = probe;
+    sized.block_bytes = std::min(probe.block_bytes, file_bytes);
+    if (!RunProcess(IoCostProbeCommand(fio, sized, file, file_bytes, seconds_each), options, &r,
                     err)) {
       return Fail(err, std::string("io.cost model, ") + probe.key + ": " + *err);
     }
@@ -80,7 +85,7 @@ bool MeasureIoCostModel(const std::string& fio, const std::string& file, uint64_
     if (!IoCostProbeThroughput(r.output, &bps, err)) {
       return Fail(err, std::string("io.cost model, ") + probe.key + ": " + *err);
     }
-    const double value = probe.bytes ? bps : bps / static_cast<double>(probe.block_bytes);
+    const double value = probe.bytes ? bps : bps / static_cast<double>(sized.block_bytes);
     *fields[i] = static_cast<uint64_t>(std::llround(value));
     if (*fields[i] == 0) {
       return Fail(err, std::string("io.cost model, ") + probe.key + ": measured 0");

@@ -37,8 +37,9 @@ std::vector<std::string> IoCostProbeCommand(const std::string& fio, const IoCost
 [[nodiscard]] bool IoCostProbeThroughput(const std::string& json_text, double* bytes_per_second,
                                          std::string* err);
 
-/// Runs the recipe (the caller has switched the disk to none with nomerges=1 and made `file`);
-/// each fio run is stopped at seconds_each + 60. False with one line in err.
+/// Runs the recipe (the caller has switched the disk to none with nomerges=1); fio lays `file`
+/// out. A block larger than the file (128 MiB on a small target) is cut to the file's size,
+/// which fio requires. Each fio run is stopped at seconds_each + 60. False with one line in err.
 [[nodiscard]] bool MeasureIoCostModel(const std::string& fio, const std::string& file,
                                       uint64_t file_bytes, double seconds_each, IoCostModel* model,
                                       std::string* err);
