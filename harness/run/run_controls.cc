@@ -99,7 +99,8 @@ bool RunJob::MeasureIoCostModelOnTarget(std::string* err) {
       !sysfs_.WriteVerified(nomerges, "1", err)) {
     return Fail(err, "--controls iocost:model=measure: " + *err);
   }
-  progress_.Note("elevbench: measuring io.cost's model of " + disk +
+  progress_.Note("elevbench: measuring io.cost's model of " + disk + " on " +
+                 std::to_string(file_bytes >> 20) + " MiB of " + target_.directory() +
                  " (the kernel's recipe: 6 fio runs of " +
                  std::to_string(static_cast<int>(kIoCostSecondsEach)) + " s)");
   const bool measured =
@@ -110,8 +111,7 @@ bool RunJob::MeasureIoCostModelOnTarget(std::string* err) {
   if (!measured) return Fail(err, "--controls iocost:model=measure: " + *err);
   if (!put_back) return Fail(err, "--controls iocost:model=measure: " + cleanup_err);
   progress_.Note("elevbench: io.cost model of " + disk + " (" + controlled_disk_ +
-                 "), measured on " + std::to_string(file_bytes >> 20) +
-                 " MiB: " + io_cost_model_.Pairs());
+                 "), measured: " + io_cost_model_.Pairs());
   return true;
 }
 
