@@ -104,7 +104,7 @@ bool RunJob::MeasureIoCostModelOnTarget(std::string* err) {
                  " (the kernel's recipe: 6 fio runs of " +
                  std::to_string(static_cast<int>(kIoCostSecondsEach)) + " s)");
   const bool measured =
-      MeasureIoCostModel("fio", file, kIoCostFileBytes, kIoCostSecondsEach, &io_cost_model_, err);
+      MeasureIoCostModel("fio", file, file_bytes, kIoCostSecondsEach, &io_cost_model_, err);
   std::string cleanup_err;
   unlink(file.c_str());
   const bool put_back = sysfs_.WriteVerified(nomerges, TrimWhitespace(before), &cleanup_err);
