@@ -66,6 +66,8 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
 // offer (with --kernels what each kernel offers instead: KernelsJob reads their configs, and
 // every guest has cgroup v2's io controller); read-only.
 bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
+  // No --controls: the one "none" control, and no cgroup file read for it.
+  if (TrimWhitespace(o.controls).empty()) return ParseIoControls("", false, &c->controls, err);
   const Sysfs sysfs;
   std::ifstream in("/proc/self/cgroup");
   const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -76,7 +76,7 @@ std::string NameOf(const ResultsDocument& doc, const MetricRow& r, const Verdict
 }
 
 ProtectionRow RowOf(const ResultsDocument& doc, const MetricRow& r, const MetricRow* load,
-                    const std::vector<Measurement>& measurements, const VerdictSettings& s) {
+                    const DnfCounts& dnf, const VerdictSettings& s) {
   ProtectionRow row;
   row.name = NameOf(doc, r, s);
   row.identifier = r.identifier;
@@ -85,13 +85,7 @@ ProtectionRow RowOf(const ResultsDocument& doc, const MetricRow& r, const Metric
   row.mean = r.summary.mean;
   row.p50 = PercentileOf(r.values, 50);
   row.p99 = PercentileOf(r.values, 99);
-  for (const Measurement& m : measurements) {
-    if (m.identifier == r.identifier && m.section == r.section && m.row == r.row &&
-        m.metric.name == r.metric.name && m.status == "dnf") {
-      ++row.dnf;
-    }
-  }
-  row.dnf = std::min(row.dnf, r.not_measured);
+  row.dnf = DnfCountOf(dnf, r);
   row.failed = r.not_measured - row.dnf;
   if (load != nullptr) {
     row.load_n = load->values.size();
@@ -162,8 +156,7 @@ void ChooseBest(const std::vector<const MetricRow*>& rows,
 }
 
 ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const SectionRows& s,
-                        const std::vector<const MetricRow*>& rows,
-                        const std::vector<Measurement>& measurements,
+                        const std::vector<const MetricRow*>& rows, const DnfCounts& dnf,
                         const VerdictSettings& settings) {
   ProtectionTable table;
   table.suite = rows.front()->suite;
@@ -176,7 +169,7 @@ ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const
     const auto load_it = s.load_by_identifier.find(r->identifier);
     const MetricRow* load = load_it == s.load_by_identifier.end() ? nullptr : load_it->second;
     loads.push_back(load);
-    ProtectionRow row = RowOf(doc, *r, load, measurements, settings);
+    ProtectionRow row = RowOf(doc, *r, load, dnf, settings);
     const MetricRow* base = IsBaselineControl(r->control) ? nullptr : BaselineOf(*r, rows);
     if (base != nullptr) {
       row.has_baseline = true;
@@ -231,6 +224,7 @@ std::vector<ProtectionTable> ComputeProtection(const ResultsDocument& doc,
   if (!controlled) return tables;
   const std::vector<MetricRow> rows = MetricRowsFrom(doc, measurements);
   const std::vector<std::string> kernels = KernelRowsOf(doc);
+  const DnfCounts dnf = DnfCountsOf(measurements);
   for (const auto& [key, section] : SectionsOf(rows)) {
     if (section.protected_rows.empty() || section.load_by_identifier.empty()) continue;
     for (const auto& [group, group_rows] : GroupsOf(kernels, section.protected_rows)) {
@@ -238,7 +232,7 @@ std::vector<ProtectionTable> ComputeProtection(const ResultsDocument& doc,
           std::any_of(group_rows.begin(), group_rows.end(),
                       [](const MetricRow* r) { return !IsBaselineControl(r->control); });
       if (!any_control) continue;
-      ProtectionTable table = TableOf(doc, key, section, group_rows, measurements, settings);
+      ProtectionTable table = TableOf(doc, key, section, group_rows, dnf, settings);
       table.group = group;
       tables.push_back(std::move(table));
     }

@@ -14,17 +14,6 @@ namespace {
 
 using VerdictRowKey = std::tuple<std::string, std::string, std::string>;  // section, row, metric
 
-// Repetitions that did not finish, per row key and configuration.
-using DnfCounts = std::map<std::pair<VerdictRowKey, std::string>, uint32_t>;
-
-DnfCounts DnfCountsOf(const std::vector<Measurement>& measurements) {
-  DnfCounts counts;
-  for (const Measurement& m : measurements) {
-    if (m.status == "dnf") ++counts[{{m.section, m.row, m.metric.name}, m.identifier}];
-  }
-  return counts;
-}
-
 VerdictConfiguration ConfigurationOfRow(const ResultsDocument& doc, const MetricRow& r,
                                         const DnfCounts& dnf, const VerdictSettings& s) {
   VerdictConfiguration c;
@@ -33,8 +22,7 @@ VerdictConfiguration ConfigurationOfRow(const ResultsDocument& doc, const Metric
   c.name = by_label ? r.label : r.identifier;
   c.n = r.summary.n;
   c.mean = r.summary.mean;
-  const auto it = dnf.find({{r.section, r.row, r.metric.name}, r.identifier});
-  c.dnf = it == dnf.end() ? 0 : std::min(it->second, r.not_measured);
+  c.dnf = DnfCountOf(dnf, r);
   c.failed = r.not_measured - c.dnf;
   return c;
 }
@@ -54,6 +42,19 @@ double VerdictRatio(double best, double other, Direction direction) {
 }
 
 }  // namespace
+
+DnfCounts DnfCountsOf(const std::vector<Measurement>& measurements) {
+  DnfCounts counts;
+  for (const Measurement& m : measurements) {
+    if (m.status == "dnf") ++counts[{{m.section, m.row, m.metric.name}, m.identifier}];
+  }
+  return counts;
+}
+
+uint32_t DnfCountOf(const DnfCounts& counts, const MetricRow& row) {
+  const auto it = counts.find({{row.section, row.row, row.metric.name}, row.identifier});
+  return it == counts.end() ? 0 : std::min(it->second, row.not_measured);
+}
 
 VerdictVersus CompareWithBest(const VerdictConfiguration& best,
                               const std::vector<double>& best_values,

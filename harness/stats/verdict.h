@@ -8,11 +8,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "harness/results/results_document.h"
 #include "harness/stats/measurement.h"
+#include "harness/stats/metric_table.h"
 #include "harness/stats/statistics.h"
 
 namespace elevbench {
@@ -111,6 +115,18 @@ struct VerdictBlock {
   /// pace the scheduler under test would have changed). Printed after the lines as "Caution:".
   std::vector<std::string> cautions;
 };
+
+/// Repetitions that did not finish ("dnf" measurements), per (section, row, metric) and
+/// configuration identifier: built once from a document's measurements, so that each row's count
+/// is a lookup (the verdict lines and the protection report count them the same way).
+using DnfCounts =
+    std::map<std::pair<std::tuple<std::string, std::string, std::string>, std::string>, uint32_t>;
+
+/// Counts every "dnf" measurement by its row and configuration.
+DnfCounts DnfCountsOf(const std::vector<Measurement>& measurements);
+
+/// `row`'s DNF count, at most its not_measured repetitions (a DNF is one of them).
+uint32_t DnfCountOf(const DnfCounts& counts, const MetricRow& row);
 
 /// How `best` compares with `other` under the verdict's rules: their ratio in `direction`
 /// (always >= 1 when best is ahead), the U test when each side has settings.min_values_tested
