@@ -227,6 +227,10 @@ class SessionRun {
           controlled ? config_.controls[cell.config_index].load : ProcessPlacement{};
       env_.probe_placement =
           controlled ? config_.controls[cell.config_index].probe : ProcessPlacement{};
+      env_.roles_in_cgroups =
+          std::any_of(config_.controls.begin(), config_.controls.end(), [](const auto& c) {
+            return !c.load.cgroup_procs.empty() || !c.probe.cgroup_procs.empty();
+          });
       ok = RunTracedCell(variant, &records, &rec, &cell_err);
     }
     if (target_.disk_counters) {

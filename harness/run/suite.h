@@ -61,6 +61,11 @@ struct CellEnvironment {
   /// roles (Suite::HasRoles) passes them to its LoadSpec, RepeatedCommandSpec and ProbeSpec.
   ProcessPlacement load_placement;
   ProcessPlacement probe_placement;
+  /// True when some control of the run puts a role in cgroups. A suite whose roles are jobs of
+  /// one fio (nickbench) runs them as processes in every cell of such a run, not threads: fio
+  /// moves a job into a v2 cgroup through cgroup.procs, which moves its whole process, and
+  /// every row must run alike to be compared.
+  bool roles_in_cgroups = false;
 };
 
 /// What the command line says the run will run on, for Suite::CheckTarget: known before

@@ -46,6 +46,10 @@ struct MetricInfo {
   /// `command --load`'s `load_device_mb_s`): what the protection report (protection.h) weighs
   /// as the cost of a control. At most one such metric a section.
   bool load_throughput = false;
+  /// The protected role's own measure where it is not a headline time (nickbench's readers'
+  /// MB/s beside its writers): the protection report's protected metric in its section, beside
+  /// the headline times it takes by default. At most one such metric a section.
+  bool protected_measure = false;
 };
 
 /// The metric's name for a reader: `display`, or `name` when it has none.

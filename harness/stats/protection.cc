@@ -32,7 +32,9 @@ std::vector<std::pair<SectionKey, SectionRows>> SectionsOf(const std::vector<Met
     return sections.back().second;
   };
   for (const MetricRow& r : rows) {
-    const bool is_protected = r.metric.headline && r.metric.direction == Direction::kLowerIsBetter;
+    const bool is_protected =
+        r.metric.protected_measure ||
+        (r.metric.headline && r.metric.direction == Direction::kLowerIsBetter);
     if (!is_protected && !r.metric.load_throughput) continue;
     SectionRows& s = find({r.section, r.row});
     if (r.metric.load_throughput) {

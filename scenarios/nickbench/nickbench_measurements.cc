@@ -49,6 +49,28 @@ MetricInfo BenchMetric(int bench) {
   return info;
 }
 
+// A bench with readers beside writers (bench 2): the readers' MB/s, what `run nickbench
+// --controls` protects, and the writers', the load whose cost the protection report weighs
+// (harness/stats/protection.h). Both over the bench's elapsed time, as its IO Rate; the writers
+// write through the page cache, so theirs is the page cache's rate (the disk's once dirty
+// throttling holds them).
+void AddRoleRates(const NickbenchRecord& r, const RecordMeasurements& add) {
+  uint64_t read = 0, written = 0;
+  for (const StreamResult& s : r.streams) {
+    if (s.direction == "read") read += s.bytes_read;
+    if (s.direction == "write") written += s.bytes_written;
+  }
+  if (read == 0 || written == 0 || r.elapsed_seconds <= 0) return;
+  const double mib = 1024.0 * 1024.0;
+  MetricInfo readers{"readers_mb_s",      "MB/s", Direction::kHigherIsBetter,
+                     MeanKind::kHarmonic, false,  "Readers' rate"};
+  readers.protected_measure = true;
+  add(readers, static_cast<double>(read) / mib / r.elapsed_seconds);
+  add({"writers_mb_s", "MB/s", Direction::kHigherIsBetter, MeanKind::kHarmonic, false,
+       "Writers' rate", true, true},
+      static_cast<double>(written) / mib / r.elapsed_seconds);
+}
+
 }  // namespace
 
 bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out,
@@ -73,6 +95,7 @@ bool NickbenchMeasurements(const ResultsDocument& doc, std::vector<Measurement>*
     }
     add({"cpu_seconds", "s", Direction::kLowerIsBetter, MeanKind::kArithmetic, false},
         r.cpu_seconds);
+    AddRoleRates(r, add);
   }
   return true;
 }

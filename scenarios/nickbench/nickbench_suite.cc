@@ -11,6 +11,7 @@
 #include "harness/core/plain_range.h"
 #include "harness/engine/load_probe.h"
 #include "harness/fio/fio_job_file.h"
+#include "harness/fio/fio_placement.h"
 #include "scenarios/nickbench/nickbench_records.h"
 
 namespace elevbench {
@@ -121,8 +122,10 @@ class NickbenchSuite : public Suite {
     }
     LoadSpec load;
     load.global = LegacyToolFioGlobal();
+    load.global.thread = !env.roles_in_cgroups;  // fio moves a process into a v2 cgroup
     if (bench == 5 && !WriteBench5Log(env, err)) return false;
     load.streams = BenchStreams(bench, env);
+    if (!PlaceStreams(env, &load.streams, err)) return false;
     if (env.on_phase) env.on_phase(variant.label);
     NickbenchRecord rec;
     rec.bench = bench;
@@ -147,6 +150,9 @@ class NickbenchSuite : public Suite {
                                   ec);
     }
   }
+
+  /// The readers are the probe, the writers the load (`run nickbench --controls`).
+  bool HasRoles() const override { return true; }
 
   std::string CachePolicy(const std::string& global_drop) const override {
     return "Stream files evicted from the page cache as each reader starts" + global_drop;
@@ -194,6 +200,29 @@ class NickbenchSuite : public Suite {
     }
     text += file + " close\n";
     return WriteFileAtomically(path, text, err);
+  }
+
+  // --controls: the readers are the probe role, the writers the load (bench 5's one reader
+  // and writer of the same blocks is neither: it runs where the run does). They are jobs of one
+  // fio, so fio's own job options place each (FioPlacementOptions).
+  static bool PlaceStreams(const CellEnvironment& env, std::vector<StreamSpec>* streams,
+                           std::string* err) {
+    if (env.load_placement.empty() && env.probe_placement.empty()) return true;
+    std::string mountinfo;
+    if ((!env.load_placement.cgroup_procs.empty() || !env.probe_placement.cgroup_procs.empty()) &&
+        !ReadWholeFile("/proc/self/mountinfo", &mountinfo, err)) {
+      return false;
+    }
+    for (StreamSpec& s : *streams) {
+      const ProcessPlacement* role = s.rw == "read"    ? &env.probe_placement
+                                     : s.rw == "write" ? &env.load_placement
+                                                       : nullptr;
+      if (role != nullptr && !FioPlacementOptions(*role, mountinfo, &s.extra, err)) {
+        *err = "placing " + s.name + " (--controls): " + *err;
+        return false;
+      }
+    }
+    return true;
   }
 
   std::vector<StreamSpec> BenchStreams(int bench, const CellEnvironment& env) const {

@@ -12,6 +12,7 @@
 #include "harness/core/plain_range.h"
 #include "harness/engine/load_probe.h"
 #include "harness/fio/fio_job_file.h"
+#include "harness/process/self_placement.h"
 #include "scenarios/visave/vi_save.h"
 #include "scenarios/visave/visave_records.h"
 
@@ -62,6 +63,9 @@ class VisaveSuite : public Suite {
   }
 
   bool Prepare(const MachineInfo&, std::string*) override { return true; }
+
+  /// The buffered writer is the load, the saver the probe (`run visave --controls`).
+  bool HasRoles() const override { return true; }
 
   uint64_t BytesNeeded() const override {
     const uint64_t load = static_cast<uint64_t>(load_mb_) << 20;
@@ -115,6 +119,7 @@ class VisaveSuite : public Suite {
     LoadSpec load;
     load.global = LegacyToolFioGlobal();
     load.streams = {Writer(env.directory)};
+    load.placement = env.load_placement;  // --controls: the writer is the load role
     VisaveRecord rec;
     rec.interval_seconds = interval_seconds_;
     rec.file_bytes = kFileBytes;
@@ -132,7 +137,10 @@ class VisaveSuite : public Suite {
         }
         VisaveSave s;
         s.started_seconds = Since(first);
-        if (!ViStyleSave(path, content, &s.timing, e)) {
+        // --controls: the saver is the probe role; the harness saves, so it places itself.
+        ScopedSelfPlacement placed;
+        if (!placed.Apply(env.probe_placement, e) || !ViStyleSave(path, content, &s.timing, e) ||
+            !placed.Undo(e)) {
           *e = "save " + std::to_string(i + 1) + ": " + *e;
           return false;
         }
