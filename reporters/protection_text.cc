@@ -86,12 +86,14 @@ std::string ProtectionHeading(const ProtectionTable& table, const VerdictSetting
 std::vector<std::vector<std::string>> ProtectionCells(const ProtectionTable& table,
                                                       const VerdictSettings& settings) {
   const std::string unit = table.protected_metric.unit;
-  std::vector<std::vector<std::string>> rows = {{"row", "control", "n", "p50 " + unit,
-                                                 "p99 " + unit, "load " + table.load_metric.unit,
-                                                 "time vs none", "load vs none"}};
+  const bool rate = table.protected_metric.direction == Direction::kHigherIsBetter;
+  std::vector<std::vector<std::string>> rows = {
+      {"row", "control", "n", "p50 " + unit,
+       "p" + std::to_string(table.tail_percentile) + " " + unit, "load " + table.load_metric.unit,
+       rate ? "rate vs none" : "time vs none", "load vs none"}};
   for (const ProtectionRow& r : table.rows) {
     rows.push_back({r.name, r.control, CountText(r), r.n > 0 ? Number(r.p50) : "-",
-                    r.n > 0 ? Number(r.p99) : "-", r.load_n > 0 ? Number(r.load_mean) : "-",
+                    r.n > 0 ? Number(r.tail) : "-", r.load_n > 0 ? Number(r.load_mean) : "-",
                     ProtectionChangeText(r, r.protection, settings),
                     ProtectionChangeText(r, r.cost, settings)});
   }

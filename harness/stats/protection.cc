@@ -86,7 +86,7 @@ ProtectionRow RowOf(const ResultsDocument& doc, const MetricRow& r, const Metric
   row.n = r.values.size();
   row.mean = r.summary.mean;
   row.p50 = PercentileOf(r.values, 50);
-  row.p99 = PercentileOf(r.values, 99);
+  row.tail = PercentileOf(r.values, r.metric.direction == Direction::kHigherIsBetter ? 1 : 99);
   row.dnf = DnfCountOf(dnf, r);
   row.failed = r.not_measured - row.dnf;
   if (load != nullptr) {
@@ -117,16 +117,23 @@ VerdictConfiguration ConfigurationOf(const ProtectionRow& row, size_t n, double 
   return c;
 }
 
-// The best protection (the lowest mean time) and the least cost: of the rows the U test cannot
-// tell from the best by their time, the one whose load kept the most, where that is more than
-// the best's load by the verdict's rules (a test, beyond the threshold); else the best itself.
+// The best protection (the best mean in the protected metric's direction) and the least cost:
+// of the rows the U test cannot tell from the best, the one whose load kept the most, where that
+// is more than the best's load by the verdict's rules (a test, beyond the threshold); else the
+// best itself.
 void ChooseBest(const std::vector<const MetricRow*>& rows,
                 const std::vector<const MetricRow*>& loads, const VerdictSettings& s,
                 ProtectionTable* table) {
+  const Direction direction = table->protected_metric.direction == Direction::kHigherIsBetter
+                                  ? Direction::kHigherIsBetter
+                                  : Direction::kLowerIsBetter;
+  const auto ahead = [&](double a, double b) {
+    return direction == Direction::kHigherIsBetter ? a > b : a < b;
+  };
   int best = -1;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i]->values.empty()) continue;
-    if (best < 0 || table->rows[i].mean < table->rows[static_cast<size_t>(best)].mean) {
+    if (best < 0 || ahead(table->rows[i].mean, table->rows[static_cast<size_t>(best)].mean)) {
       best = static_cast<int>(i);
     }
   }
@@ -139,9 +146,9 @@ void ChooseBest(const std::vector<const MetricRow*>& rows,
   for (size_t i = 0; i < rows.size(); ++i) {
     const ProtectionRow& row = table->rows[i];
     if (i == b || rows[i]->values.empty() || loads[i] == nullptr || loads[b] == nullptr) continue;
-    const VerdictVersus time = CompareWithBest(
-        ConfigurationOf(top, top.n, top.mean), rows[b]->values,
-        ConfigurationOf(row, row.n, row.mean), rows[i]->values, Direction::kLowerIsBetter, s);
+    const VerdictVersus time =
+        CompareWithBest(ConfigurationOf(top, top.n, top.mean), rows[b]->values,
+                        ConfigurationOf(row, row.n, row.mean), rows[i]->values, direction, s);
     const bool as_good =
         time.kind == VerdictKind::kNoDifference || time.kind == VerdictKind::kWithinThreshold;
     const ProtectionRow& cheap = table->rows[cheapest];
@@ -165,6 +172,7 @@ ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const
   table.section = key.first;
   table.row = key.second;
   table.protected_metric = rows.front()->metric;
+  table.tail_percentile = table.protected_metric.direction == Direction::kHigherIsBetter ? 1 : 99;
   table.load_metric = s.load_metric;
   std::vector<const MetricRow*> loads;
   for (const MetricRow* r : rows) {

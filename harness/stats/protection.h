@@ -7,8 +7,9 @@
 // test cannot tell from it, the one whose load kept the most. Plain records;
 // reporters/protection_text.h renders them.
 //
-// A section gets a table when its measurements carry two or more controls, a headline metric
-// where lower is better (the protected program's time) and a load_throughput metric.
+// A section gets a table when its measurements carry two or more controls, a protected metric
+// (a headline metric where lower is better, the protected program's time, or one marked
+// protected_measure, nickbench's readers' rate) and a load_throughput metric.
 
 #include <cstddef>
 #include <string>
@@ -41,9 +42,9 @@ struct ProtectionRow {
   uint32_t failed = 0;     ///< repetitions without a time for another reason
   double mean = 0;         ///< of the protected metric; meaningful when n > 0
   double p50 = 0;          ///< linear-interpolated percentiles of its values
-  double p99 = 0;
-  size_t load_n = 0;     ///< repetitions with a load throughput
-  double load_mean = 0;  ///< its harmonic mean (MeanKind of the metric)
+  double tail = 0;         ///< at the table's tail_percentile: the bad end
+  size_t load_n = 0;       ///< repetitions with a load throughput
+  double load_mean = 0;    ///< its harmonic mean (MeanKind of the metric)
   /// The same scheduler's row without a control (in the same kernel); false for that row and
   /// where the run had none.
   bool has_baseline = false;
@@ -59,12 +60,15 @@ struct ProtectionTable {
   std::string row;    ///< the section's row key; "" when one
   std::string group;  ///< the kernel (`run --kernels`), "" with one kernel
   MetricInfo protected_metric;
+  /// The percentile of a row's `tail`: 99 for a time (lower is better), 1 for a rate (higher is
+  /// better, nickbench's readers'), so that the column shows the bad end of each.
+  int tail_percentile = 99;
   MetricInfo load_metric;
   std::vector<ProtectionRow> rows;  ///< in the document's configuration order
-  /// Some row has a time: the lowest mean is `best`; `least_cost` is, of the rows whose time the
-  /// U test cannot tell from best's, the one whose load kept the most where that is more than
-  /// best's by the verdict's rules (tested, beyond the threshold), else best itself;
-  /// least_cost_vs_best compares its time with best's.
+  /// Some row has a value: the best mean in the protected metric's direction is `best`;
+  /// `least_cost` is, of the rows whose time the U test cannot tell from best's, the one whose load
+  /// kept the most where that is more than best's by the verdict's rules (tested, beyond the
+  /// threshold), else best itself; least_cost_vs_best compares its time with best's.
   bool has_best = false;
   std::string best;
   std::string least_cost;
