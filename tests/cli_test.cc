@@ -128,6 +128,8 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
        "--controls: tiobench has no load and probe to control"},
       {{"command", "--controls", "ionice:load=idle", "--", "true"},
        "--controls: command has no load and probe to control"},
+      {{"nickbench", "--controls", "ionice:load=idle", "--lanes", "2"},
+       "--controls cannot run in --lanes: a control's cgroups and io.cost switch are made once"},
       {{"tiobench", "--size", "-1"}, "size"},
       {{"tiobench", "--block", "0"}, "block"},
       {{"nickbench", "--benches", "7"}, "bench"},

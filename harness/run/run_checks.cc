@@ -78,10 +78,12 @@ bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
   if (!AnyControl(c->controls)) return true;
   if (!o.suite->HasRoles()) {
     return Fail(err, "--controls: " + o.suite_name +
-                         " has no load and probe to control (probes, contest, command --load "
-                         "have); only none");
+                         " has no load and probe to control (probes, contest, visave, nickbench, "
+                         "command --load have); only none");
   }
-  if (!o.lanes.empty()) return Fail(err, "--controls with --lanes is not built yet (#46)");
+  if (!o.lanes.empty()) return Fail(err,
+                "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
+                "made once per run, for one disk, not per lane");
   if (!RunningAsRoot()) {
     return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
   }
