@@ -101,5 +101,58 @@ TEST_F(ControlsRootTest, ProbesRunOncePerSchedulerAndControlAndLeaveNoCgroup) {
   }
 }
 
+// Runs `elevbench run ARGS --out DIR/NAME.json` to its end and returns the results file.
+nlohmann::json RunToEnd(const std::string& dir, const std::string& name,
+                        std::vector<std::string> args) {
+  args.insert(args.begin(), {ELEVBENCH_BINARY, "run"});
+  args.insert(args.end(), {"--seed", "1", "--no-history", "--out", dir + "/" + name + ".json"});
+  const int err =
+      open((dir + "/" + name + ".stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  const pid_t pid = testing::SpawnElevbench(args, dir + "/state-" + name, err);
+  close(err);
+  EXPECT_EQ(testing::WaitForSpawned(pid, 900), 0)
+      << testing::ReadFileOrEmpty(dir + "/" + name + ".stderr");
+  return nlohmann::json::parse(testing::ReadFileOrEmpty(dir + "/" + name + ".json"));
+}
+
+void ExpectCgroupsGone(const nlohmann::json& j) {
+  const nlohmann::json& controls = j["context"]["controls"];
+  ASSERT_FALSE(controls["cgroups"].empty()) << controls.dump();
+  for (const nlohmann::json& path : controls["cgroups"]) {
+    EXPECT_FALSE(fs::exists(path.get<std::string>())) << path;
+  }
+}
+
+// nickbench's readers are the probe role, placed by fio's own cgroup= (as processes): a reader
+// throttled to 1 MiB/s reads at about that, the unthrottled one far faster. visave's saver
+// places the harness itself around each save and moves it back, so the cgroups can go.
+TEST_F(ControlsRootTest, NickbenchReadersAndVisavesSaverAreTheProbeRole) {
+  const nlohmann::json nick = RunToEnd(
+      dir_, "nick",
+      {"nickbench", "--emulated", "ide-2003:384M", "--fs", "ext2", "--schedulers", "mq-deadline",
+       "--controls", "none,throttle:probe=1M", "--benches", "2", "--size", "16"});
+  std::map<std::string, double> readers;
+  for (const nlohmann::json& r : nick["records"]) {
+    uint64_t read = 0;
+    for (const nlohmann::json& s : r["streams"]) read += s.value("bytes_read", uint64_t{0});
+    readers[r["label"]] =
+        static_cast<double>(read) / (1 << 20) / r["elapsed_seconds"].get<double>();
+  }
+  ASSERT_EQ(readers.size(), 2u) << nick.dump();
+  EXPECT_LT(readers["DL+thr1M"], 1.5);
+  EXPECT_GT(readers["DL"], 2 * readers["DL+thr1M"]);
+  ExpectCgroupsGone(nick);
+
+  const nlohmann::json vi =
+      RunToEnd(dir_, "visave",
+               {"visave", "--emulated", "ide-2003:384M", "--fs", "ext2", "--schedulers",
+                "mq-deadline", "--controls", "none,ionice:probe=rt,throttle:load=10M", "--saves",
+                "2", "--interval", "0.2", "--load-size", "32", "--warmup", "1"});
+  ASSERT_EQ(vi["cells"].size(), 3u);
+  for (const nlohmann::json& cell : vi["cells"]) EXPECT_EQ(cell["status"], "ok") << cell.dump();
+  ExpectCgroupsGone(vi);
+  EXPECT_EQ(testing::ReadFileOrEmpty("/proc/self/cgroup").find("elevbench-"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench
