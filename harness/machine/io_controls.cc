@@ -2,11 +2,11 @@
 
 #include <filesystem>
 #include <set>
-#include <sstream>
 
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
 #include "harness/device/scratch_device.h"
+#include "harness/process/proc_cgroup.h"
 
 namespace elevbench {
 namespace {
@@ -277,16 +277,8 @@ IoCgroupLayout DetectIoCgroupLayout(const Sysfs& sysfs, std::string_view proc_se
   if (!std::filesystem::exists(sysfs.Map(blkio + "/blkio.throttle.read_bps_device"), ec)) {
     return layout;
   }
-  std::istringstream in{std::string(proc_self_cgroup)};
   std::string self = "/";
-  for (std::string line; std::getline(in, line);) {
-    const size_t first = line.find(':');
-    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) continue;
-    for (const std::string& name : SplitAndTrim(line.substr(first + 1, second - first - 1), ',')) {
-      if (name == "blkio") self = line.substr(second + 1);
-    }
-  }
+  if (!CgroupPathOf(proc_self_cgroup, "blkio", &self)) self = "/";
   layout.version = 1;
   layout.parent = self == "/" || self.empty() ? blkio : blkio + self;
   if (!std::filesystem::is_directory(sysfs.Map(layout.parent), ec)) layout.parent = blkio;

@@ -11,6 +11,7 @@
 
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/process/proc_cgroup.h"
 
 namespace elevbench {
 namespace {
@@ -30,29 +31,6 @@ bool HasWord(const std::string& text, const std::string& word) {
 // "/sys/fs/cgroup/memory" + "/a/b" -> "/sys/fs/cgroup/memory/a/b"; "/" adds nothing.
 std::string Under(const std::string& root, const std::string& path) {
   return path == "/" || path.empty() ? root : root + path;
-}
-
-// The path of the hierarchy holding `controller` in /proc/self/cgroup ("4:memory:/x" -> "/x");
-// v2's line is "0::/x" (controller ""). False when no line names it.
-bool CgroupPathOf(std::string_view proc_self_cgroup, const std::string& controller,
-                  std::string* path) {
-  std::istringstream in{std::string(proc_self_cgroup)};
-  for (std::string line; std::getline(in, line);) {
-    const size_t first = line.find(':');
-    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1);
-    bool match = controller.empty() ? controllers.empty() : false;
-    std::istringstream names(controllers);
-    for (std::string name; !controller.empty() && std::getline(names, name, ',');) {
-      match = match || name == controller;
-    }
-    if (match) {
-      *path = line.substr(second + 1);
-      return !path->empty() && (*path)[0] == '/';
-    }
-  }
-  return false;
 }
 
 bool Exists(const Sysfs& sysfs, const std::string& path) {

@@ -4,7 +4,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/process/proc_cgroup.h"
 
 namespace elevbench {
 namespace {
@@ -48,20 +48,9 @@ std::vector<CgroupMount> CgroupMountsOf(std::string_view mountinfo) {
 
 // This process's path in `m`'s hierarchy, from /proc/self/cgroup; false when no line matches.
 bool SelfPathIn(const CgroupMount& m, std::string_view proc_self_cgroup, std::string* path) {
-  std::istringstream in{std::string(proc_self_cgroup)};
-  for (std::string line; std::getline(in, line);) {
-    const size_t first = line.find(':');
-    const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) continue;
-    const std::string controllers = line.substr(first + 1, second - first - 1);
-    bool matches = m.v2 && controllers.empty() && line.compare(0, first, "0") == 0;
-    for (const std::string& c : SplitAndTrim(controllers, ',')) {
-      if (!m.v2 && std::find(m.options.begin(), m.options.end(), c) != m.options.end()) {
-        matches = true;
-      }
-    }
-    if (matches) {
-      *path = line.substr(second + 1);
+  if (m.v2) return CgroupPathOf(proc_self_cgroup, "", path);
+  for (const std::string& option : m.options) {
+    if (option != "rw" && option != "ro" && CgroupPathOf(proc_self_cgroup, option, path)) {
       return true;
     }
   }
