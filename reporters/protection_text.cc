@@ -58,6 +58,14 @@ std::string ProtectionBestText(const ProtectionTable& table) {
   const ProtectionRow* cheapest = RowNamed(table, table.least_cost);
   if (best == nullptr || cheapest == nullptr) return "";
   if (best == cheapest) {
+    // A best row whose load lost throughput beyond doubt says so: "the least cost" would read
+    // as "no cost" beside a load starved to 0 (ionice idle under mq-deadline, nickbench bench 2).
+    const ProtectionChange& cost = best->cost;
+    if (best->has_baseline && cost.kind == VerdictKind::kBetter && cost.change_pct < 0) {
+      return "Best protection: " + best->name + " (" + RowFigures(table, *best) +
+             "), at a cost: its load " + FormatDouble("%+.1f %%", cost.change_pct) + " against " +
+             best->baseline + " (" + PText(cost.p_value) + "); no row protects as well for less.";
+    }
     return "Best protection at the least cost: " + best->name + " (" + RowFigures(table, *best) +
            ").";
   }
