@@ -85,6 +85,7 @@ std::string ProtectionHeading(const ProtectionTable& table, const VerdictSetting
   if (!table.group.empty()) what += ", " + table.group;
   return "Protection, " + what + " (" + MetricDisplayName(table.protected_metric) + " in " +
          table.protected_metric.unit + "; the load in " + table.load_metric.unit +
+         (table.load_metric.page_cache ? " into the page cache, not the disk's" : "") +
          "; each control against its scheduler without one: U test two-sided, p < " +
          FormatDouble("%g", settings.alpha) + " with " +
          std::to_string(settings.min_values_tested) + " or more values a side, threshold " +

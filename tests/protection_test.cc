@@ -14,6 +14,7 @@
 #include "reporters/protection_text.h"
 #include "scenarios/nickbench/nickbench_records.h"
 #include "scenarios/probes/probe_records.h"
+#include "scenarios/visave/visave_records.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -114,6 +115,44 @@ TEST(ProtectionTest, ARateIsProtectedUpwardsWithItsSlowEndAsTheTail) {
   EXPECT_GT(t.rows[1].protection.change_pct, 300);
   EXPECT_EQ(ProtectionCells(t, VerdictSettings{})[0][4], "p1 MB/s");
   EXPECT_EQ(ProtectionCells(t, VerdictSettings{})[0][6], "rate vs none");
+}
+
+// visave's saves beside its buffered writer: the writer's rate is the page cache's, and the
+// heading says so.
+TEST(ProtectionTest, VisavesSavesAreProtectedAndItsPageCacheLoadIsSaidToBeOne) {
+  ResultsDocument doc;
+  doc.suite = "visave";
+  const auto add = [&](const Control& c, double save_seconds) {
+    doc.identifiers.push_back(c.identifier);
+    doc.labels.push_back(c.label);
+    for (uint32_t i = 0; i < 4; ++i) {
+      VisaveRecord r;
+      static_cast<RecordHeader&>(r) = {c.scheduler, c.identifier, c.label, i, c.control};
+      VisaveSave save;
+      save.timing.wall_seconds = save_seconds + 0.01 * i;
+      r.saves = {save};
+      StreamResult writer;
+      writer.direction = "write";
+      writer.runtime_seconds = 10;
+      writer.bytes_written = 440ULL << 20;
+      r.load = {writer};
+      doc.records.push_back(VisaveRecordToJson(r));
+    }
+  };
+  add(kNone, 3.8);
+  add(kIdle, 2.1);
+  std::vector<Measurement> measurements;
+  std::string err;
+  ASSERT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
+  const std::vector<ProtectionTable> tables =
+      ComputeProtection(doc, measurements, VerdictSettings{});
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].protected_metric.name, "mean_save_seconds");
+  EXPECT_TRUE(tables[0].load_metric.page_cache);
+  EXPECT_EQ(tables[0].best, "DL+idle");
+  EXPECT_NE(ProtectionHeading(tables[0], VerdictSettings{})
+                .find("the load in MB/s into the page cache, not the disk's"),
+            std::string::npos);
 }
 
 TEST(ProtectionTest, ARunWithoutControlsHasNoTable) {
