@@ -81,7 +81,8 @@ bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
                          " has no load and probe to control (probes, contest, visave, nickbench, "
                          "command --load have); only none");
   }
-  if (!o.lanes.empty()) return Fail(err,
+  if (!o.lanes.empty())
+    return Fail(err,
                 "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
                 "made once per run, for one disk, not per lane");
   if (!RunningAsRoot()) {
