@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,10 +50,19 @@ ScopedTempDir::ScopedTempDir(const std::string& base) {
 
 ScopedTempDir::~ScopedTempDir() {
   if (path_.empty()) return;
+  // A test may leave a directory it made read-only (source_tree_test's "ro"): as root that does
+  // not stop remove_all, as nobody (TestLabelsRootTest) it did, and the tree stayed in /tmp.
+  // Each directory is given its owner's rights back before the iterator descends into it.
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
-                               std::filesystem::perm_options::add, ec);
-  std::filesystem::remove_all(path_, ec);
+  fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+  for (fs::recursive_directory_iterator it(path_, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_directory(type_ec) && !it->is_symlink(type_ec)) {
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, type_ec);
+    }
+  }
+  fs::remove_all(path_, ec);
 }
 
 std::string ReadTestFile(const std::string& path) {
@@ -182,6 +192,22 @@ int WaitForSpawned(pid_t pid, double seconds) {
 
 namespace elevbench {
 namespace {
+
+// A directory a test made read-only goes with its temporary directory: as nobody
+// (TestLabelsRootTest runs every unit test so), source_tree_test's read-only "ro" kept a tree in
+// /tmp after every CI run.
+TEST(ScopedTempDirTest, AReadOnlyDirectoryInsideGoesToo) {
+  std::string path;
+  {
+    testing::ScopedTempDir temp;
+    path = temp.path();
+    ASSERT_EQ(mkdir((path + "/ro").c_str(), 0755), 0);
+    std::ofstream(path + "/ro/inside") << "kept\n";
+    ASSERT_EQ(chmod((path + "/ro").c_str(), 0555), 0);
+    ASSERT_EQ(chmod(path.c_str(), 0555), 0);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path)) << path;
+}
 
 // What left a guest's QEMU running after a session stopped mid-test: a test's run outlived the
 // test. A "test" (the middle process) spawns a long child and is SIGKILLed; the child must be
