@@ -31,6 +31,14 @@ const Control kNone{"DL", "6.18.44-dl", "mq-deadline", "none"};
 const Control kIdle{"DL+idle", "6.18.44-dl-idle", "mq-deadline", "ionice:load=idle"};
 const Control kThrottle{"DL+thr10M", "6.18.44-dl-thr10m", "mq-deadline", "throttle:load=10M"};
 
+// The protection tables of `doc`, from its measurements and the default verdict settings.
+std::vector<ProtectionTable> ProtectionOf(const ResultsDocument& doc) {
+  std::vector<Measurement> measurements;
+  std::string err;
+  EXPECT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
+  return ComputeProtection(doc, measurements, VerdictSettings{});
+}
+
 // A probes document: per control, one cat-during-write record per time, its load moving
 // `load_mb_s[i]` MiB/s over 100 s.
 struct ProtectionFixture {
@@ -65,12 +73,7 @@ struct ProtectionFixture {
     }
   }
 
-  std::vector<ProtectionTable> Compute() const {
-    std::vector<Measurement> measurements;
-    std::string err;
-    EXPECT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
-    return ComputeProtection(doc, measurements, VerdictSettings{});
-  }
+  std::vector<ProtectionTable> Compute() const { return ProtectionOf(doc); }
 };
 
 // nickbench's bench 2 under controls: what is protected is the readers' rate, so the best row is
@@ -98,11 +101,7 @@ TEST(ProtectionTest, ARateIsProtectedUpwardsWithItsSlowEndAsTheTail) {
   };
   add(kNone, {2, 2.1, 2.2, 2.3});
   add(kIdle, {9, 10, 11, 12});
-  std::vector<Measurement> measurements;
-  std::string err;
-  ASSERT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
-  const std::vector<ProtectionTable> tables =
-      ComputeProtection(doc, measurements, VerdictSettings{});
+  const std::vector<ProtectionTable> tables = ProtectionOf(doc);
   ASSERT_EQ(tables.size(), 1u);
   const ProtectionTable& t = tables[0];
   EXPECT_EQ(t.protected_metric.name, "readers_mb_s");
@@ -141,11 +140,7 @@ TEST(ProtectionTest, VisavesSavesAreProtectedAndItsPageCacheLoadIsSaidToBeOne) {
   };
   add(kNone, 3.8);
   add(kIdle, 2.1);
-  std::vector<Measurement> measurements;
-  std::string err;
-  ASSERT_TRUE(MeasurementsOf(doc, &measurements, &err)) << err;
-  const std::vector<ProtectionTable> tables =
-      ComputeProtection(doc, measurements, VerdictSettings{});
+  const std::vector<ProtectionTable> tables = ProtectionOf(doc);
   ASSERT_EQ(tables.size(), 1u);
   EXPECT_EQ(tables[0].protected_metric.name, "mean_save_seconds");
   EXPECT_TRUE(tables[0].load_metric.page_cache);

@@ -13,6 +13,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/core/atomic_file.h"
+#include "harness/core/mountinfo.h"
+
 namespace elevbench {
 namespace {
 
@@ -71,26 +74,18 @@ bool FilesystemOf(const std::string& path, std::string* fstype, std::string* mou
     return false;
   }
   const std::string target = resolved;
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
+  std::string text, ignored;
+  (void)ReadWholeFile("/proc/self/mountinfo", &text, &ignored);
   size_t best = 0;
   bool found = false;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, devno, root, mp;
-    fields >> id >> parent >> devno >> root >> mp;
-    mp = UnescapeMountField(mp);
-    size_t dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    std::istringstream tail(line.substr(dash + 3));
-    std::string type;
-    tail >> type;
+  for (const MountinfoEntry& m : ParseMountinfo(text)) {
+    const std::string& mp = m.mount_point;
     const bool under =
         target == mp || mp == "/" ||
         (target.rfind(mp, 0) == 0 && target.size() > mp.size() && target[mp.size()] == '/');
     if (under && mp.size() >= best) {
       best = mp.size();
-      *fstype = type;
+      *fstype = m.fstype;
       *mountpoint = mp;
       found = true;
     }

@@ -14,6 +14,8 @@
 #include <map>
 #include <sstream>
 
+#include "harness/core/atomic_file.h"
+#include "harness/core/mountinfo.h"
 #include "harness/core/system_info.h"
 
 namespace elevbench {
@@ -64,18 +66,11 @@ std::vector<std::string> ListDir(const fs::path& dir) {
 }
 
 std::vector<MountEntry> ReadMounts(const SystemPaths& paths) {
+  std::string text, ignored;
+  (void)ReadWholeFile(paths.MountinfoPath(), &text, &ignored);
   std::vector<MountEntry> mounts;
-  std::ifstream in(paths.MountinfoPath());
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::vector<std::string> f;
-    std::string w;
-    while (fields >> w) f.push_back(w);
-    auto dash = std::find(f.begin(), f.end(), "-");
-    if (f.size() < 5 || dash == f.end() || f.end() - dash < 3) continue;
-    mounts.push_back(
-        {f[2], UnescapeMountField(f[4]), *(dash + 1), UnescapeMountField(*(dash + 2))});
+  for (MountinfoEntry& m : ParseMountinfo(text)) {
+    mounts.push_back({m.devno, std::move(m.mount_point), std::move(m.fstype), std::move(m.source)});
   }
   return mounts;
 }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/mountinfo.h"
 #include "harness/core/system_info.h"
 #include "harness/device/journal_undo.h"
 #include "harness/process/bounded_call.h"
@@ -42,12 +43,8 @@ int WriteAbortInChild(const char* abort_path, bool private_mount) {
 bool FusectlMounted() {
   std::string mountinfo, ignored;
   if (!ReadWholeFile("/proc/self/mountinfo", &mountinfo, &ignored)) return false;
-  std::istringstream in(mountinfo);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, point;
-    fields >> id >> parent >> dev >> root >> point;
-    if (UnescapeMountField(point) == kFuseConnectionsDir) return true;
+  for (const MountinfoEntry& m : ParseMountinfo(mountinfo)) {
+    if (m.mount_point == kFuseConnectionsDir) return true;
   }
   return false;
 }
@@ -74,24 +71,16 @@ bool JournaledConnectionMounted(const JournalEntry& e, unsigned* connection) {
 
 bool FuseConnectionFromMountinfo(std::string_view mountinfo, const std::string& mountpoint,
                                  unsigned* connection) {
-  std::istringstream in{std::string(mountinfo)};
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, point;
-    if (!(fields >> id >> parent >> dev >> root >> point)) continue;
-    if (UnescapeMountField(point) != mountpoint) continue;
-    const size_t sep = line.find(" - ");
-    if (sep == std::string::npos) continue;
-    std::istringstream tail(line.substr(sep + 3));
-    std::string fstype;
-    tail >> fstype;
+  for (const MountinfoEntry& m : ParseMountinfo(mountinfo)) {
+    if (m.mount_point != mountpoint) continue;
+    const std::string& fstype = m.fstype;
     if (fstype != "fuse" && fstype.rfind("fuse.", 0) != 0 && fstype != "fuseblk" &&
         fstype.rfind("fuseblk.", 0) != 0) {
       continue;
     }
     unsigned major = 0, minor = 0;
     char colon = 0;
-    std::istringstream numbers(dev);
+    std::istringstream numbers(m.devno);
     if (!(numbers >> major >> colon >> minor) || colon != ':' || major >= (1U << 12) ||
         minor >= (1U << 20)) {
       continue;

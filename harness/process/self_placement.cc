@@ -6,10 +6,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
+#include "harness/core/mountinfo.h"
 #include "harness/core/strings.h"
 #include "harness/process/proc_cgroup.h"
 
@@ -28,20 +28,10 @@ struct CgroupMount {
 
 std::vector<CgroupMount> CgroupMountsOf(std::string_view mountinfo) {
   std::vector<CgroupMount> mounts;
-  std::istringstream in{std::string(mountinfo)};
-  for (std::string line; std::getline(in, line);) {
-    const std::vector<std::string> f = SplitWords(line);
-    size_t dash = 0;
-    while (dash < f.size() && f[dash] != "-") ++dash;
-    if (dash < 5 || dash + 1 >= f.size()) continue;
-    const std::string& type = f[dash + 1];
-    if (type != "cgroup" && type != "cgroup2") continue;
-    CgroupMount m;
-    m.root = f[3];
-    m.point = f[4];
-    m.v2 = type == "cgroup2";
-    if (dash + 3 < f.size()) m.options = SplitAndTrim(f[dash + 3], ',');
-    mounts.push_back(std::move(m));
+  for (MountinfoEntry& e : ParseMountinfo(mountinfo)) {
+    if (e.fstype != "cgroup" && e.fstype != "cgroup2") continue;
+    mounts.push_back({std::move(e.root), std::move(e.mount_point), e.fstype == "cgroup2",
+                      std::move(e.super_options)});
   }
   return mounts;
 }

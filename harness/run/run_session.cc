@@ -157,6 +157,10 @@ class SessionRun {
     env_.timeout_seconds = config.timeout_seconds;
     env_.root = config.root;
     env_.drop_caches = config.drop_caches;
+    env_.roles_in_cgroups =
+        std::any_of(config.controls.begin(), config.controls.end(), [](const SessionControl& c) {
+          return !c.load.cgroup_procs.empty() || !c.probe.cgroup_procs.empty();
+        });
     if (config.lane >= 0) {  // a lane's share: the suite sets up what its cells read
       env_.runs_variant.assign(variants_.size(), false);
       for (size_t i : cells_) {
@@ -227,10 +231,6 @@ class SessionRun {
           controlled ? config_.controls[cell.config_index].load : ProcessPlacement{};
       env_.probe_placement =
           controlled ? config_.controls[cell.config_index].probe : ProcessPlacement{};
-      env_.roles_in_cgroups =
-          std::any_of(config_.controls.begin(), config_.controls.end(), [](const auto& c) {
-            return !c.load.cgroup_procs.empty() || !c.probe.cgroup_procs.empty();
-          });
       ok = RunTracedCell(variant, &records, &rec, &cell_err);
     }
     if (target_.disk_counters) {
