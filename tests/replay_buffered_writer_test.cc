@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scenarios/replay/replay_cautions.h"
 #include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"

@@ -193,21 +193,6 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
   return median / 1e6;
 }
 
-// The held-back dirtiers of a version 2 trace that own writes in it, by pid: the processes
-// replayed as buffered writers (ReplayBufferedWriter).
-std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace) {
-  std::map<int32_t, const BlockTraceDirtier*> held_back, owning;
-  if (!trace.header.writeback_traced) return owning;
-  for (const BlockTraceDirtier& d : trace.header.dirtiers) {
-    if (d.held_back_ns > 0) held_back[d.pid] = &d;
-  }
-  for (const BlockTraceRecord& r : trace.records) {
-    const auto it = held_back.find(r.owner);
-    if (r.owner > 0 && r.op == BlockTraceOp::kWrite && it != held_back.end()) owning.insert(*it);
-  }
-  return owning;
-}
-
 // When the trace's last read was queued; -1 without reads.
 int64_t LastReadNs(const BlockTrace& trace) {
   int64_t last = -1;
@@ -369,34 +354,19 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   return true;
 }
 
-bool HasBufferedWriters(const BlockTrace& trace) { return !HeldBackWriters(trace).empty(); }
-
-std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOptions& o) {
-  std::vector<std::string> cautions;
-  if (!trace.header.writeback_traced) {
-    uint64_t async_writes = 0;
-    for (const BlockTraceRecord& r : trace.records) {
-      if (r.op == BlockTraceOp::kWrite && !(r.flags & kTraceSync)) ++async_writes;
-    }
-    if (async_writes > 0) {
-      cautions.push_back(
-          "a version 1 trace does not say whose pages its " + std::to_string(async_writes) +
-          " writeback writes (writes without REQ_SYNC) were: they are replayed at the capture's "
-          "pace, so a buffered writer that the scheduler would have sped up or held back is not "
-          "(a capture by this elevbench writes version 2, which says)");
-    }
-    return cautions;
+std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace) {
+  std::map<int32_t, const BlockTraceDirtier*> held_back, owning;
+  if (!trace.header.writeback_traced) return owning;
+  for (const BlockTraceDirtier& d : trace.header.dirtiers) {
+    if (d.held_back_ns > 0) held_back[d.pid] = &d;
   }
-  if (o.buffered_writers) return cautions;
-  for (const auto& [pid, d] : HeldBackWriters(trace)) {
-    char held[32];
-    std::snprintf(held, sizeof held, "%.3f", static_cast<double>(d->held_back_ns) / 1e9);
-    cautions.push_back(d->comm + " (pid " + std::to_string(pid) + ") was held back " + held +
-                       " s by writeback in the capture, a writer whose pace the scheduler sets, "
-                       "but --replayer fio replays its pages as the flusher's bios at their "
-                       "recorded times (the dependent replayer replays it as a buffered writer)");
+  for (const BlockTraceRecord& r : trace.records) {
+    const auto it = held_back.find(r.owner);
+    if (r.owner > 0 && r.op == BlockTraceOp::kWrite && it != held_back.end()) owning.insert(*it);
   }
-  return cautions;
+  return owning;
 }
+
+bool HasBufferedWriters(const BlockTrace& trace) { return !HeldBackWriters(trace).empty(); }
 
 }  // namespace elevbench

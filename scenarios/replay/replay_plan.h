@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -212,15 +213,12 @@ double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
                               uint64_t target_bytes, const ReplayOptions& options, ReplayPlan* plan,
                               std::string* err);
 
+/// The held-back dirtiers of a version 2 trace that own writes in it, by pid: the processes the
+/// dependent replayer replays as buffered writers (ReplayBufferedWriter). Empty for version 1.
+std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace);
+
 /// Whether `trace` has a process the dependent replayer replays as a buffered writer (a
 /// held-back dirtier of a version 2 trace that owns writes in it).
 bool HasBufferedWriters(const BlockTrace& trace);
-
-/// What a replay's verdict must warn of (VerdictBlock::cautions), one line each: a process that
-/// the capture shows was a closed loop on the disk (a held-back buffered writer) replayed at its
-/// recorded pace, by fio (without ReplayOptions::buffered_writers); or a version 1 trace whose
-/// writeback writes (writes without REQ_SYNC) nobody can attribute, so that a writer the
-/// scheduler would have sped up or held back is held to the capture's pace. Empty when neither.
-std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOptions& options);
 
 }  // namespace elevbench

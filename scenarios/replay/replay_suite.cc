@@ -18,6 +18,7 @@
 #include "harness/process/subprocess.h"
 #include "harness/trace/block_capture.h"
 #include "harness/trace/tracefs.h"
+#include "scenarios/replay/replay_cautions.h"
 #include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_lag.h"

@@ -1,0 +1,60 @@
+#include "scenarios/replay/replay_cautions.h"
+
+#include <cstdio>
+#include <set>
+#include <utility>
+
+namespace elevbench {
+
+std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOptions& o) {
+  std::vector<std::string> cautions;
+  if (!trace.header.writeback_traced) {
+    uint64_t async_writes = 0;
+    for (const BlockTraceRecord& r : trace.records) {
+      if (r.op == BlockTraceOp::kWrite && !(r.flags & kTraceSync)) ++async_writes;
+    }
+    if (async_writes > 0) {
+      cautions.push_back(
+          "a version 1 trace does not say whose pages its " + std::to_string(async_writes) +
+          " writeback writes (writes without REQ_SYNC) were: they are replayed at the capture's "
+          "pace, so a buffered writer that the scheduler would have sped up or held back is not "
+          "(a capture by this elevbench writes version 2, which says)");
+    }
+    return cautions;
+  }
+  if (o.buffered_writers) {
+    std::string waits = FileSystemWaitsCaution(trace);
+    if (!waits.empty()) cautions.push_back(std::move(waits));
+    return cautions;
+  }
+  for (const auto& [pid, d] : HeldBackWriters(trace)) {
+    char held[32];
+    std::snprintf(held, sizeof held, "%.3f", static_cast<double>(d->held_back_ns) / 1e9);
+    cautions.push_back(d->comm + " (pid " + std::to_string(pid) + ") was held back " + held +
+                       " s by writeback in the capture, a writer whose pace the scheduler sets, "
+                       "but --replayer fio replays its pages as the flusher's bios at their "
+                       "recorded times (the dependent replayer replays it as a buffered writer)");
+  }
+  return cautions;
+}
+
+std::string FileSystemWaitsCaution(const BlockTrace& trace) {
+  const auto writers = HeldBackWriters(trace);
+  if (writers.empty()) return "";
+  std::set<int32_t> readers;
+  uint64_t commits = 0;
+  for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kRead && writers.count(r.pid) == 0) readers.insert(r.pid);
+    if (r.op == BlockTraceOp::kWrite && (r.flags & (kTracePreflush | kTraceFua)) != 0) ++commits;
+  }
+  if (readers.empty() || commits == 0) return "";
+  return "a reader beside a buffered writer on a journaling file system (" +
+         std::to_string(commits) +
+         " journal writes with a preflush or FUA in the trace): the replay repeats the capture's "
+         "bios, not the file system's waits between them, so a reader's wait that the capture's "
+         "scheduler did not cause is not replayed (an access-time update waits for the journal's "
+         "commit, which waits for the writer's data: docs/replay.md §4, \"A reader's waits "
+         "inside the file system\")";
+}
+
+}  // namespace elevbench
