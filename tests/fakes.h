@@ -25,6 +25,7 @@
 #include "harness/machine/machine_cgroups.h"
 #include "harness/results/request_trace_record.h"
 #include "harness/run/run_session.h"
+#include "harness/trace/block_trace_file.h"
 
 namespace elevbench::testing {
 
@@ -415,6 +416,19 @@ inline nlohmann::json FakeRequestTrace(nlohmann::json read, nlohmann::json write
           {"write", std::move(write)},
           {"processes", nlohmann::json::array()},
           {"queued", {{"mean", 2.5}, {"max", 4}, {"series", {{0.1, 2}, {0.2, 3}}}}}};
+}
+
+/// A version 2 block trace of a 1 GiB loop9, 4 s long, whose writeback was traced, with
+/// `dirtiers` and no records yet: the header the replay's tests build their captures on.
+inline BlockTrace FakeVersion2Trace(std::vector<BlockTraceDirtier> dirtiers) {
+  BlockTrace t;
+  t.header.version = 2;
+  t.header.writeback_traced = true;
+  t.header.device = "loop9";
+  t.header.device_bytes = 1ULL << 30;
+  t.header.duration_ns = 4000000000;
+  t.header.dirtiers = std::move(dirtiers);
+  return t;
 }
 
 }  // namespace elevbench::testing

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "fakes.h"
 #include "scenarios/replay/replay_cautions.h"
 #include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_lag.h"
@@ -20,13 +21,7 @@ constexpr int32_t kDd = 50;
 // cat reads at 1 ms and 3 s; the flusher writes three bios of dd's pages (two contiguous) and
 // one of nobody's; dd dirtied from 0.5 ms to `dd_last_ns` and was held back `held_back_ns`.
 BlockTrace WriterTrace(uint64_t held_back_ns, uint64_t dd_last_ns) {
-  BlockTrace t;
-  t.header.version = 2;
-  t.header.writeback_traced = true;
-  t.header.device = "loop9";
-  t.header.device_bytes = 1ULL << 30;
-  t.header.duration_ns = 4000000000;
-  t.header.dirtiers = {{kDd, "dd", 3, 500000, dd_last_ns, held_back_ns}};
+  BlockTrace t = testing::FakeVersion2Trace({{kDd, "dd", 3, 500000, dd_last_ns, held_back_ns}});
   const auto kworker = [](uint64_t t_ns, uint64_t sector, int32_t owner) {
     return BlockTraceRecord{t_ns, 7,       "kworker/u8:2", BlockTraceOp::kWrite, 0, sector,
                             8,    9000000, owner};

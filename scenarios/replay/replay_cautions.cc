@@ -52,9 +52,9 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
          std::to_string(commits) +
          " journal writes with a preflush or FUA in the trace): the replay repeats the capture's "
          "bios, not the file system's waits between them, so a reader's wait that the capture's "
-         "scheduler did not cause is not replayed (an access-time update waits for the journal's "
-         "commit, which waits for the writer's data: docs/replay.md §4, \"A reader's waits "
-         "inside the file system\")";
+         "scheduler did not cause is not replayed (an access-time update waiting in the journal "
+         "for an inode block whose write is queued behind the writer's data: docs/replay.md §4, "
+         "\"A reader's waits inside the file system\")";
 }
 
 }  // namespace elevbench

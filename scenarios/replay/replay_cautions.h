@@ -23,8 +23,9 @@ std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOpt
 /// (HeldBackWriters), a reader (another process with reads) and a journal's commits (writes with
 /// a preflush or FUA). A reader's wait inside the file system that the capture's scheduler did
 /// not cause leaves no bio in the trace: measured in docs/replay.md §4, where cat's access-time
-/// update under mq-deadline waited for ext4's journal commit, which waited for dd's data, and
-/// under none (the capture's scheduler) never did. Empty when the trace lacks any of the three.
+/// update under mq-deadline waited in jbd2 for an inode table block whose write was queued behind
+/// dd's data, and under none (the capture's scheduler) never waited. Empty when the trace lacks
+/// any of the three.
 std::string FileSystemWaitsCaution(const BlockTrace& trace);
 
 }  // namespace elevbench
