@@ -83,6 +83,25 @@ TEST(ReplayBufferedWriterTest, AWriterThatStoppedLongBeforeTheLastReadWritesItsV
   }
 }
 
+// The flusher that wrote dd's pages read a block bitmap for them after cat's last read (ext4's
+// allocator, 11 s after it in docs/replay.md §4): that read is dd's writeback's, not a reader's,
+// so it neither makes dd's demand end before the readers' nor keeps dd writing after them.
+TEST(ReplayBufferedWriterTest, TheFlushersOwnReadIsNotAReaderTheWriterWaitsFor) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  t.records.push_back(
+      {3600000000, 7, "kworker/u8:2", BlockTraceOp::kRead, kTraceMeta, 2120, 8, 5000000, 0});
+  const ReplayPlan plan = Planned(t, true);
+  ASSERT_EQ(plan.jobs.size(), 3u);
+  EXPECT_FALSE(plan.jobs[0].writer_writeback);  // cat
+  EXPECT_TRUE(plan.jobs[1].writer_writeback);   // the flusher, its bitmap read among its steps
+  EXPECT_TRUE(plan.jobs[2].buffered->until_readers_end);  // by cat's last read, at 3 s
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/loop20", true);
+  EXPECT_TRUE(input.jobs[1].writer_writeback);
+  EXPECT_FALSE(input.jobs[0].writer_writeback);
+  // Without a buffered writer (fio's replayer) the flusher is a job like any other.
+  for (const ReplayJob& job : Planned(t, false).jobs) EXPECT_FALSE(job.writer_writeback);
+}
+
 TEST(ReplayBufferedWriterTest, AWriterNeverHeldBackAndTheFioReplayerKeepTheFlushersBios) {
   for (const auto& [held_back, buffered] :
        {std::pair<uint64_t, bool>{0, true}, {100000000, false}}) {
@@ -147,6 +166,11 @@ TEST(ReplayBufferedWriterTest, TheEnginesInputKeepsTheWriterAndRefusesAMalformed
   j["jobs"][2]["steps"] = j["jobs"][0]["steps"];
   EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
   EXPECT_NE(err.find("no steps"), std::string::npos) << err;
+  ASSERT_TRUE(input.jobs[1].writer_writeback);  // the flusher of dd's pages, kept by the round trip
+  j = ReplayEngineInputToJson(input);
+  j["jobs"][1]["writer_writeback"] = 1;
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  EXPECT_NE(err.find("jobs[1].writer_writeback: expected true or false"), std::string::npos) << err;
 }
 
 // The account counts a writer's pages as replayed by its writes; the writer's row says what it

@@ -374,11 +374,13 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     return false;
   }
   // Jobs with reads: a buffered writer that wrote until the readers ended stops when they have.
+  // The reads of its own writeback (a flusher's bitmap read) are not a reader's.
   std::atomic<int> readers_left{0};
   std::vector<char> reader(input.jobs.size(), 0);
   for (size_t j = 0; j < input.jobs.size(); ++j) {
     const auto& steps = input.jobs[j].steps;
-    reader[j] = std::any_of(steps.begin(), steps.end(),
+    reader[j] = !input.jobs[j].writer_writeback &&
+                std::any_of(steps.begin(), steps.end(),
                             [](const ReplayStep& s) { return s.op == BlockTraceOp::kRead; });
     readers_left += reader[j];
   }

@@ -126,6 +126,14 @@ bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
       return false;
     }
   }
+  const auto writeback = j.find("writer_writeback");
+  if (writeback != j.end()) {
+    if (!writeback->is_boolean()) {
+      *err = "writer_writeback: expected true or false";
+      return false;
+    }
+    job->writer_writeback = writeback->get<bool>();
+  }
   return true;
 }
 
@@ -137,7 +145,7 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
   input.device = device;
   input.writes = writes;
   for (const ReplayJob& job : plan.jobs) {
-    input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered});
+    input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered, job.writer_writeback});
   }
   return input;
 }
@@ -157,6 +165,7 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
     }
     jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
     if (job.buffered) jobs.back()["buffered"] = BufferedToJson(*job.buffered);
+    if (job.writer_writeback) jobs.back()["writer_writeback"] = true;
   }
   return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
 }

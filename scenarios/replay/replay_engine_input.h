@@ -20,6 +20,9 @@ struct ReplayEngineJob {
   std::vector<ReplayStep> steps;
   /// Set for a buffered writer (replay_plan.h): no steps; written through the page cache.
   std::optional<ReplayBufferedWriter> buffered;
+  /// ReplayJob::writer_writeback: its reads are a buffered writer's writeback's, so a writer
+  /// writing until the readers end does not count it among them.
+  bool writer_writeback = false;
   bool operator==(const ReplayEngineJob&) const = default;
 };
 
@@ -41,7 +44,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
 /// with OP one of "read", "write", "trim", "flush" and AFTER 0 or 1 (ReplayStep); a step that
 /// waits for another completion (ReplayStep::after_job) is [OP, OFFSET, BYTES, 0, US, JOB, STEP].
 /// A buffered writer's job has no steps and "buffered": {"start_us", "bytes",
-/// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}.
+/// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}; a writer_writeback job has
+/// "writer_writeback": true (absent: false).
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 /// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
 /// also for a step waiting for a step that does not exist or, in its own job, is not before it.

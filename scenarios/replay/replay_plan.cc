@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "scenarios/replay/replay_ios.h"
 
@@ -193,11 +194,14 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
   return median / 1e6;
 }
 
-// When the trace's last read was queued; -1 without reads.
-int64_t LastReadNs(const BlockTrace& trace) {
+// When the trace's last read was queued, other than by the processes in `writeback` (the
+// flushers of a buffered writer's pages: ReplayJob::writer_writeback); -1 without reads.
+int64_t LastReadNs(const BlockTrace& trace, const std::set<int32_t>& writeback) {
   int64_t last = -1;
   for (const BlockTraceRecord& r : trace.records) {
-    if (r.op == BlockTraceOp::kRead) last = static_cast<int64_t>(r.time_ns);
+    if (r.op == BlockTraceOp::kRead && writeback.count(r.pid) == 0) {
+      last = static_cast<int64_t>(r.time_ns);
+    }
   }
   return last;
 }
@@ -306,10 +310,12 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   const auto writers =
       o.buffered_writers ? HeldBackWriters(trace) : std::map<int32_t, const BlockTraceDirtier*>{};
   std::map<int32_t, std::vector<const BlockTraceRecord*>> by_pid, owned;
-  std::vector<int32_t> order;  // pids by first record
+  std::set<int32_t> writeback;  // the processes that wrote a buffered writer's pages
+  std::vector<int32_t> order;   // pids by first record
   for (const BlockTraceRecord& r : trace.records) {
     if (r.op == BlockTraceOp::kWrite && writers.count(r.owner) > 0) {
       owned[r.owner].push_back(&r);
+      writeback.insert(r.pid);
       ++p.trace_ops;
       p.trace_bytes += static_cast<uint64_t>(r.sectors) * kSectorBytes;
       ++p.buffered_ops;
@@ -338,10 +344,12 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     KernelSpan span;
     for (const BlockTraceRecord* r : by_pid[pid]) span.Add(*r);
     p.jobs.back().trace_span_seconds = span.Seconds() / o.speed;
+    p.jobs.back().writer_writeback = writeback.count(pid) > 0;
   }
   // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
   for (const auto& [pid, dirtier] : writers) {
-    p.jobs.push_back(BuildWriterJob(*dirtier, owned[pid], p.mapping, o, LastReadNs(trace)));
+    p.jobs.push_back(
+        BuildWriterJob(*dirtier, owned[pid], p.mapping, o, LastReadNs(trace, writeback)));
     // A writer with bios of its own as well (a reader too) keeps both jobs, apart by name.
     if (by_pid.count(pid) > 0) p.jobs.back().name += "_pagecache";
   }

@@ -135,6 +135,12 @@ struct ReplayJob {
   /// log without data or waits, so under --no-stall such a job keeps one wait and runs
   /// without replay_no_stall.
   bool flush_only = false;
+  /// It wrote pages of a buffered writer replayed as one (the flusher that wrote them back): its
+  /// reads, if any, are that writeback's (ext4's block allocator reading a bitmap), not a
+  /// reader's beside the writer, so a writer that writes until the readers end does not wait
+  /// for it. In the captures of docs/replay.md §4 the flusher's one bitmap read came 11 s after
+  /// cat's last read, and the writer went on that long.
+  bool writer_writeback = false;
   /// The median latency of the process's reads in the trace (queued to completed, as the
   /// traced kernel saw them), ms; -1 when it had no timed read. The fidelity's yardstick.
   double trace_read_p50_ms = -1;
