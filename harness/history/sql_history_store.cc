@@ -154,18 +154,18 @@ class SqlHistoryStore : public HistoryStore {
 
   bool Series(const SeriesKey& key, std::vector<SeriesPoint>* points, std::string* err) override {
     std::vector<SqlRow> rows;
-    if (!db_->Execute("SELECT r.id, r.start_time, r.host, r.kernel, m.identifier, m.label, m.unit, "
-                      "m.direction, m.mean_kind, m.headline, m.value, m.status "
-                      "FROM measurements m JOIN runs r ON r.id = m.run_id "
-                      "WHERE r.suite = ? AND m.section = ? AND m.row_key = ? AND m.metric = ? "
-                      "AND (? = '' OR r.host = ?) "
-                      "AND (m.scheduler = ? OR LOWER(m.identifier) = LOWER(?) OR "
-                      "LOWER(m.label) = LOWER(?) OR LOWER(m.identifier) LIKE ?) "
-                      "ORDER BY r.start_time, r.id, m.identifier, m.repetition, m.id",
-                      {key.suite, key.section, key.row, key.metric, key.host, key.host,
-                       key.configuration, key.configuration, key.configuration,
-                       "%_-" + Lowercase(key.configuration)},
-                      &rows, err)) {
+    if (!db_->Execute(
+            "SELECT r.id, r.start_time, r.host, r.kernel, m.identifier, m.label, m.unit, "
+            "m.direction, m.mean_kind, m.headline, m.value, m.status "
+            "FROM measurements m JOIN runs r ON r.id = m.run_id "
+            "WHERE r.suite = ? AND m.section = ? AND m.row_key = ? AND m.metric = ? "
+            "AND (? = '' OR r.host = ?) "
+            "AND (m.scheduler = ? OR LOWER(m.identifier) = LOWER(?) OR "
+            "LOWER(m.label) = LOWER(?) OR LOWER(m.identifier) LIKE ?) "
+            "ORDER BY r.start_time, r.id, m.identifier, m.repetition, m.id",
+            {key.suite, key.section, key.row, key.metric, key.host, key.host, key.configuration,
+             key.configuration, key.configuration, "%_-" + Lowercase(key.configuration)},
+            &rows, err)) {
       return Fail(err);
     }
     points->clear();
