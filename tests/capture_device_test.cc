@@ -22,29 +22,9 @@
 namespace elevbench {
 namespace {
 
-constexpr uint64_t kDeviceBytes = 16 << 20;
+using testing::RunDeviceCommandWithin;
 
-// Runs argv to its end within `seconds` (SIGTERM then SIGKILL after; the wait itself is bounded
-// too, so a child stuck in the kernel cannot hold the test). *output gets its stdout.
-bool RunDeviceCommandWithin(const std::vector<std::string>& argv, double seconds,
-                            std::string* output, std::string* err) {
-  ProcessOptions options;
-  options.timeout_seconds = seconds;
-  options.kill_grace_seconds = 2;
-  ChildProcess child;
-  if (!child.Start(argv, options, err)) return false;
-  if (!child.Wait(seconds + 10, err)) return false;
-  const ProcessResult& r = child.result();
-  if (r.timed_out || r.exit_code != 0) {
-    *err = argv[0] +
-           (r.timed_out ? " did not finish within " + std::to_string(seconds) + " s"
-                        : " exited " + std::to_string(r.exit_code)) +
-           ": " + r.error_output;
-    return false;
-  }
-  if (output) *output = r.output;
-  return true;
-}
+constexpr uint64_t kDeviceBytes = 16 << 20;
 
 // sha256 of the whole device or file, as sha256sum prints it; "" (and a failure) on error.
 std::string Sha256Of(const std::string& path) {

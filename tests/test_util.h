@@ -28,6 +28,13 @@ inline std::string TestDataPath(const std::string& relative) {
   return std::string(ELEVBENCH_TEST_DATA_DIR) + "/" + relative;
 }
 
+/// Runs argv (losetup, sha256sum: a root test's device commands) to its end within `seconds`,
+/// SIGTERM then SIGKILL after; the wait itself is bounded too, so a child stuck in the kernel
+/// cannot hold the test. *output (may be null) gets its stdout; false with err on a timeout or
+/// a non-zero exit.
+bool RunDeviceCommandWithin(const std::vector<std::string>& argv, double seconds,
+                            std::string* output, std::string* err);
+
 /// Compares `actual` with tests/golden/<name>; with ELEVBENCH_UPDATE_GOLDEN=1 rewrites it.
 void ExpectMatchesGolden(const std::string& name, const std::string& actual);
 

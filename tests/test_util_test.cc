@@ -128,6 +128,26 @@ ProcessResult RunElevbenchCli(const std::vector<std::string>& args, double timeo
   return run;
 }
 
+bool RunDeviceCommandWithin(const std::vector<std::string>& argv, double seconds,
+                            std::string* output, std::string* err) {
+  ProcessOptions options;
+  options.timeout_seconds = seconds;
+  options.kill_grace_seconds = 2;
+  ChildProcess child;
+  if (!child.Start(argv, options, err)) return false;
+  if (!child.Wait(seconds + 10, err)) return false;
+  const ProcessResult& r = child.result();
+  if (r.timed_out || r.exit_code != 0) {
+    *err = argv[0] +
+           (r.timed_out ? " did not finish within " + std::to_string(seconds) + " s"
+                        : " exited " + std::to_string(r.exit_code)) +
+           ": " + r.error_output;
+    return false;
+  }
+  if (output) *output = r.output;
+  return true;
+}
+
 std::string WhyEmulatedDiskCannotRun() {
   if (geteuid() != 0) return "needs root to create loop devices, cgroups, FUSE";
   if (access("/dev/fuse", R_OK | W_OK) != 0) return "needs /dev/fuse";
