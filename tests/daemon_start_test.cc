@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <thread>
+#include <vector>
 
 #include "test_util.h"
 
@@ -48,6 +49,7 @@ TEST(DaemonStartTest, DeliversThePidOfEveryStartedDaemonUnderInterrupts) {
   testing::ScopedTempDir dir;
   int failed = 0;
   std::string first_err;
+  std::vector<pid_t> started;
   {
     InterruptStorm storm;
     for (int i = 0; i < 50; ++i) {
@@ -55,10 +57,22 @@ TEST(DaemonStartTest, DeliversThePidOfEveryStartedDaemonUnderInterrupts) {
       std::string err;
       if (!StartDetachedDaemon({"/bin/true"}, dir.path() + "/log", &pid, &err) || pid <= 0) {
         if (failed++ == 0) first_err = err;
+      } else {
+        started.push_back(pid);
       }
     }
   }
   EXPECT_EQ(failed, 0) << first_err;
+  // Each daemon creates the log before it execs: the directory goes only after all have exited
+  // (reaped at once by their watchers), or a late one re-created the log while the directory
+  // was being removed and the directory stayed in /tmp. Bounded: 10 s for all of them.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (const pid_t pid : started) {
+    while (kill(pid, 0) == 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_NE(kill(pid, 0), 0) << "daemon " << pid << " still runs";
+  }
 }
 
 TEST(DaemonStartTest, TheDaemonRunsInItsOwnSessionWithItsOutputInTheLog) {
