@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -347,9 +346,9 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     p.jobs.back().writer_writeback = writeback.count(pid) > 0;
   }
   // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
+  const int64_t last_read_ns = LastReadNs(trace, writeback);
   for (const auto& [pid, dirtier] : writers) {
-    p.jobs.push_back(
-        BuildWriterJob(*dirtier, owned[pid], p.mapping, o, LastReadNs(trace, writeback)));
+    p.jobs.push_back(BuildWriterJob(*dirtier, owned[pid], p.mapping, o, last_read_ns));
     // A writer with bios of its own as well (a reader too) keeps both jobs, apart by name.
     if (by_pid.count(pid) > 0) p.jobs.back().name += "_pagecache";
   }
