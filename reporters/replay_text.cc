@@ -147,6 +147,10 @@ std::string CheckLine(const std::vector<ReplayRecord>& records, const ReplaySumm
               std::to_string(summary.buffered_bytes) +
               " bytes) of buffered writers' pages replayed as their writes";
     }
+    if (r.journal_log_writes > 0) {
+      line +=
+          ", pausing during the journal's " + std::to_string(r.journal_log_writes) + " log writes";
+    }
     if (r.fio_bytes != r.replayed_bytes) {
       line += std::string(dependent ? "; the engine" : "; fio") + " itself counted " +
               std::to_string(r.fio_bytes) + " bytes";

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "fakes.h"
 #include "scenarios/replay/replay_cautions.h"
 #include "scenarios/replay/replay_engine_input.h"
@@ -102,6 +105,80 @@ TEST(ReplayBufferedWriterTest, TheFlushersOwnReadIsNotAReaderTheWriterWaitsFor) 
   for (const ReplayJob& job : Planned(t, false).jobs) EXPECT_FALSE(job.writer_writeback);
 }
 
+// jbd2 beside the writer: two log writes (contiguous, so one I/O), a commit with a preflush and
+// FUA, then a log write of the next commit and a FUA-only commit. The log writes are the steps
+// the writer pauses for; the commits and their flush are not.
+TEST(ReplayBufferedWriterTest, AJournalsLogWritesAreTheStepsTheWriterPausesFor) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  const auto jbd2 = [](uint64_t t_ns, uint64_t sector, uint8_t flags) {
+    return BlockTraceRecord{t_ns,    9, "jbd2/loop9-8", BlockTraceOp::kWrite, flags, sector, 8,
+                            4000000, 0};
+  };
+  const uint8_t log = kTraceSync | kTraceMeta;
+  for (const BlockTraceRecord& r :
+       {jbd2(5000000, 900000, log), jbd2(5000010, 900008, log),
+        jbd2(10000000, 900016, log | kTracePreflush | kTraceFua), jbd2(20000000, 900024, log),
+        jbd2(30000000, 900032, log | kTraceFua)}) {
+    t.records.push_back(r);
+  }
+  std::stable_sort(t.records.begin(), t.records.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  const ReplayPlan plan = Planned(t, true);
+  const auto journal = std::find_if(plan.jobs.begin(), plan.jobs.end(),
+                                    [](const ReplayJob& j) { return j.pid == 9; });
+  ASSERT_NE(journal, plan.jobs.end());
+  // Steps: the merged log write, the commit's flush, the commit, a log write, a commit.
+  ASSERT_EQ(journal->steps.size(), 5u);
+  EXPECT_EQ(journal->journal_log_steps, (std::vector<uint32_t>{0, 3}));
+  for (const ReplayJob& job : plan.jobs) {
+    if (job.pid != 9) {
+      EXPECT_TRUE(job.journal_log_steps.empty()) << job.name;
+    }
+  }
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/loop20", true);
+  ReplayEngineInput back;
+  std::string err;
+  ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
+  EXPECT_EQ(back, input);
+  const auto index = static_cast<size_t>(journal - plan.jobs.begin());
+  for (const nlohmann::json& bad :
+       {nlohmann::json{3, 0}, nlohmann::json{1}, nlohmann::json{9}, nlohmann::json("0")}) {
+    nlohmann::json j = ReplayEngineInputToJson(input);
+    j["jobs"][index]["journal_log_steps"] = bad;  // descending, a flush, beyond, not a list
+    EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err)) << bad;
+    EXPECT_NE(err.find("journal_log_steps: expected ascending indexes"), std::string::npos) << err;
+  }
+  // Without a buffered writer nothing pauses, and the journal is marked nowhere.
+  for (const ReplayJob& job : Planned(t, false).jobs) EXPECT_TRUE(job.journal_log_steps.empty());
+}
+
+// The writer goes on once the journal's log writes are done, and stops on an abort.
+TEST(ReplayBufferedWriterTest, TheWriterWaitsWhileTheJournalWritesAndStopsOnAnAbort) {
+  std::atomic<bool> abort{false};
+  std::atomic<int> readers{0}, in_flight{1};
+  const BufferedWriterContext ctx{"/dev/null", 0, INT64_MAX, &abort, &readers, &in_flight};
+  std::atomic<bool> cleared{false};
+  std::thread journal([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cleared = true;
+    in_flight = 0;
+  });
+  std::string err;
+  EXPECT_TRUE(WaitWhileTheJournalWrites("p50_dd", ctx, &err)) << err;
+  EXPECT_TRUE(cleared.load()) << "returned while a log write was in flight";
+  journal.join();
+  in_flight = 1;
+  abort = true;
+  EXPECT_FALSE(WaitWhileTheJournalWrites("p50_dd", ctx, &err));
+  EXPECT_EQ(err, "p50_dd: stopped, another job failed");
+  abort = false;
+  const BufferedWriterContext late{"/dev/null", 0, 1, &abort, &readers, &in_flight};
+  EXPECT_FALSE(WaitWhileTheJournalWrites("p50_dd", late, &err));
+  EXPECT_EQ(err, "p50_dd: the replay ran past its deadline while the journal wrote");
+  const BufferedWriterContext none{"/dev/null", 0, 1, &abort, &readers, nullptr};
+  EXPECT_TRUE(WaitWhileTheJournalWrites("p50_dd", none, &err));
+}
+
 TEST(ReplayBufferedWriterTest, AWriterNeverHeldBackAndTheFioReplayerKeepTheFlushersBios) {
   for (const auto& [held_back, buffered] :
        {std::pair<uint64_t, bool>{0, true}, {100000000, false}}) {
@@ -186,6 +263,7 @@ TEST(ReplayBufferedWriterTest, TheAccountCountsTheWritersPagesAndItsRowSaysWhatI
     r.replayed_bytes = 28672;
     r.buffered_ops = 3;
     r.buffered_bytes = 12288;
+    r.journal_log_writes = 4;
     r.lag_measured = true;
     ReplayProcess p;
     p.pid = kDd;
@@ -201,6 +279,10 @@ TEST(ReplayBufferedWriterTest, TheAccountCountsTheWritersPagesAndItsRowSaysWhatI
     r.processes.push_back(p);
     records.push_back(r);
   }
+  ReplayRecord back;
+  std::string err;
+  ASSERT_TRUE(ReplayRecordFromJson(ReplayRecordToJson(records[0]), &back, &err)) << err;
+  EXPECT_EQ(back.journal_log_writes, 4u);
   const ReplaySummary s = SummarizeReplay(records, {"none"});
   EXPECT_EQ(s.exact_cells, 2u);
   EXPECT_EQ(s.buffered_ops, 3u);

@@ -147,6 +147,7 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
     record["trace_bytes"] = 300 * 4096 + (10 << 20);
     record["buffered_ops"] = 10;
     record["buffered_bytes"] = 10 << 20;
+    record["journal_log_writes"] = 3;
     ReplayProcess dd = MakeProcess(50, "dd", "buffered", "buffered_writer", 10, -1, -1);
     dd.until_readers_end = true;
     dd.trace_bytes = 10 << 20;
@@ -165,7 +166,7 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
   EXPECT_NE(tables.find("replayed every bio and byte in all 8 cells\n"), std::string::npos)
       << tables;
   EXPECT_NE(tables.find("10 bios (10485760 bytes) of buffered writers' pages replayed as their "
-                        "writes"),
+                        "writes, pausing during the journal's 3 log writes"),
             std::string::npos)
       << tables;
   EXPECT_NE(tables.find("until the readers ended"), std::string::npos) << tables;

@@ -59,14 +59,16 @@ struct FreeDeleter {
 class JobReplayer {
  public:
   JobReplayer(const ReplayEngineJob& job, uint32_t index, int fd, int64_t start_ns,
-              int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions)
+              int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions,
+              std::atomic<int>* journal_log_in_flight)
       : job_(job),
         index_(index),
         fd_(fd),
         start_ns_(start_ns),
         deadline_ns_(deadline_ns),
         abort_(abort),
-        completions_(completions) {}
+        completions_(completions),
+        journal_log_in_flight_(journal_log_in_flight) {}
 
   // Runs the job to its end; false with err_ set.
   bool Run() {
@@ -125,6 +127,8 @@ class JobReplayer {
     issued_ns_.assign(job_.steps.size(), -1);
     done_ns_.assign(job_.steps.size(), -1);
     slot_of_.assign(job_.steps.size(), 0);
+    journal_log_.assign(job_.steps.size(), 0);
+    for (const uint32_t i : job_.journal_log_steps) journal_log_[i] = 1;
     result.name = job_.name;
     result.clones = 1;
     return true;
@@ -207,6 +211,7 @@ class JobReplayer {
       return false;
     }
     ++in_flight_;
+    if (journal_log_[i]) ++*journal_log_in_flight_;  // the buffered writers pause meanwhile
     return true;
   }
 
@@ -264,6 +269,7 @@ class JobReplayer {
 
   void Complete(size_t i, int64_t bytes) {
     const int64_t now = EngineNowNs();
+    if (journal_log_[i]) --*journal_log_in_flight_;
     done_ns_[i] = now;
     completions_->Publish(index_, static_cast<uint32_t>(i), now);
     last_done_ns_ = std::max(last_done_ns_, now);
@@ -308,6 +314,8 @@ class JobReplayer {
   const int64_t start_ns_, deadline_ns_;
   std::atomic<bool>* abort_;
   ReplayCompletions* completions_;
+  std::atomic<int>* journal_log_in_flight_;
+  std::vector<char> journal_log_;  // per step: a journal's log write (journal_log_steps)
   io_uring ring_{};
   std::unique_ptr<void, FreeDeleter> buffers_;
   uint64_t slot_bytes_ = 0;
@@ -385,14 +393,17 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     readers_left += reader[j];
   }
   // A replayer for each job of steps; a buffered writer's job runs RunBufferedWriter instead.
+  std::atomic<int> journal_log_in_flight{0};
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
-    replayers.push_back(input.jobs[j].buffered ? nullptr
-                                               : std::make_unique<JobReplayer>(
-                                                     input.jobs[j], static_cast<uint32_t>(j), fd,
-                                                     start, deadline, &abort, &completions));
+    replayers.push_back(input.jobs[j].buffered
+                            ? nullptr
+                            : std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j),
+                                                            fd, start, deadline, &abort,
+                                                            &completions, &journal_log_in_flight));
   }
-  const BufferedWriterContext writer_context{input.device, start, deadline, &abort, &readers_left};
+  const BufferedWriterContext writer_context{input.device, start,         deadline,
+                                             &abort,       &readers_left, &journal_log_in_flight};
   std::vector<std::thread> threads;
   std::vector<char> ok(replayers.size(), 0);
   std::vector<JobResult> results(replayers.size());

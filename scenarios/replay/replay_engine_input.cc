@@ -95,6 +95,28 @@ bool BufferedFromJson(const json& j, ReplayBufferedWriter* w, std::string* err) 
   return ok;
 }
 
+// "journal_log_steps" (absent: none): write steps of the job, ascending.
+bool JournalLogStepsFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
+  const auto log = j.find("journal_log_steps");
+  if (log == j.end()) return true;
+  const char* expected = "journal_log_steps: expected ascending indexes of the job's writes";
+  if (!log->is_array()) {
+    *err = expected;
+    return false;
+  }
+  for (const json& step : *log) {
+    if (!step.is_number_unsigned() || step.get<uint64_t>() >= job->steps.size() ||
+        job->steps[step.get<size_t>()].op != BlockTraceOp::kWrite ||
+        (!job->journal_log_steps.empty() &&
+         step.get<uint64_t>() <= job->journal_log_steps.back())) {
+      *err = expected;
+      return false;
+    }
+    job->journal_log_steps.push_back(step.get<uint32_t>());
+  }
+  return true;
+}
+
 bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
   if (!j.is_object() || !GetJsonField(j, "name", &job->name, err) ||
       !GetJsonField(j, "depth", &job->depth, err)) {
@@ -134,7 +156,7 @@ bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
     }
     job->writer_writeback = writeback->get<bool>();
   }
-  return true;
+  return JournalLogStepsFromJson(j, job, err);
 }
 
 }  // namespace
@@ -145,7 +167,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
   input.device = device;
   input.writes = writes;
   for (const ReplayJob& job : plan.jobs) {
-    input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered, job.writer_writeback});
+    input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered, job.writer_writeback,
+                          job.journal_log_steps});
   }
   return input;
 }
@@ -166,6 +189,7 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
     jobs.push_back({{"name", job.name}, {"depth", job.depth}, {"steps", std::move(steps)}});
     if (job.buffered) jobs.back()["buffered"] = BufferedToJson(*job.buffered);
     if (job.writer_writeback) jobs.back()["writer_writeback"] = true;
+    if (!job.journal_log_steps.empty()) jobs.back()["journal_log_steps"] = job.journal_log_steps;
   }
   return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
 }

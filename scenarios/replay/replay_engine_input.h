@@ -23,6 +23,9 @@ struct ReplayEngineJob {
   /// ReplayJob::writer_writeback: its reads are a buffered writer's writeback's, so a writer
   /// writing until the readers end does not count it among them.
   bool writer_writeback = false;
+  /// ReplayJob::journal_log_steps: its steps (writes, ascending) during which the buffered
+  /// writers dirty nothing.
+  std::vector<uint32_t> journal_log_steps;
   bool operator==(const ReplayEngineJob&) const = default;
 };
 
@@ -45,7 +48,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
 /// waits for another completion (ReplayStep::after_job) is [OP, OFFSET, BYTES, 0, US, JOB, STEP].
 /// A buffered writer's job has no steps and "buffered": {"start_us", "bytes",
 /// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}; a writer_writeback job has
-/// "writer_writeback": true (absent: false).
+/// "writer_writeback": true (absent: false); a journal's job "journal_log_steps": [STEP, ...]
+/// (absent: none), each a write step of its own, ascending.
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 /// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
 /// also for a step waiting for a step that does not exist or, in its own job, is not before it.

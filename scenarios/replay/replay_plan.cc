@@ -195,6 +195,27 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
 
 // When the trace's last read was queued, other than by the processes in `writeback` (the
 // flushers of a buffered writer's pages: ReplayJob::writer_writeback); -1 without reads.
+// ReplayJob::journal_log_steps of each job (ios and last_steps in the jobs' order): a journal
+// is a process with a write carrying a preflush or FUA (its commits), not one that wrote a
+// buffered writer's pages.
+void MarkJournalLogSteps(const std::vector<std::vector<ReplayIo>>& ios,
+                         const std::vector<std::vector<uint32_t>>& last_steps,
+                         std::vector<ReplayJob>* jobs) {
+  constexpr uint8_t kCommit = kTracePreflush | kTraceFua;
+  for (size_t j = 0; j < ios.size(); ++j) {
+    const auto is_commit = [](const ReplayIo& io) {
+      return io.op == BlockTraceOp::kWrite && (io.flags & kCommit) != 0;
+    };
+    ReplayJob& job = (*jobs)[j];
+    if (job.writer_writeback || std::none_of(ios[j].begin(), ios[j].end(), is_commit)) continue;
+    for (size_t i = 0; i < ios[j].size(); ++i) {
+      if (ios[j][i].op == BlockTraceOp::kWrite && !is_commit(ios[j][i])) {
+        job.journal_log_steps.push_back(last_steps[j][i]);
+      }
+    }
+  }
+}
+
 int64_t LastReadNs(const BlockTrace& trace, const std::set<int32_t>& writeback) {
   int64_t last = -1;
   for (const BlockTraceRecord& r : trace.records) {
@@ -345,6 +366,7 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     p.jobs.back().trace_span_seconds = span.Seconds() / o.speed;
     p.jobs.back().writer_writeback = writeback.count(pid) > 0;
   }
+  if (!writers.empty()) MarkJournalLogSteps(ios, last_steps, &p.jobs);
   // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
   const int64_t last_read_ns = LastReadNs(trace, writeback);
   for (const auto& [pid, dirtier] : writers) {

@@ -150,6 +150,17 @@ struct ReplayJob {
   double trace_span_seconds = 0;
   /// The same I/Os for the dependent replayer (ios of them, plus a flush per added sync).
   std::vector<ReplayStep> steps;
+  /// With a buffered writer in the plan: the steps that are a journal's log writes, the writes
+  /// without a preflush or FUA of a process that also writes with one (jbd2), in order. While
+  /// one is in flight the buffered writers dirty nothing: the real writer's every write updates
+  /// its inode (mtime, size), and the update waits while a commit writes that inode's block to
+  /// the log (jbd2's shadow buffer). So the real writer's writeback drains and mq-deadline
+  /// dispatches the log write; a writer that went on dirtying would keep the write queue full
+  /// below the journal's sectors, and the log write (and a reader the capture saw wait for it)
+  /// would wait for the sorted sweep to reach it: 2.5 s against the real 0.6 s in
+  /// docs/replay.md §4 ("The writer's own journal waits"). The commit block itself is not one:
+  /// the writer's inode block is free once its log write completed.
+  std::vector<uint32_t> journal_log_steps;
   uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)
   uint64_t woken_ios = 0;      ///< of those, ios timed after another I/O's than the predecessor's
   /// Set for a process replayed as a buffered writer (ReplayOptions::buffered_writers): its

@@ -45,6 +45,7 @@ constexpr JsonField<ReplayRecord> kRecordFields[] = {
     {"fua_writes", &ReplayRecord::fua_writes},
     {"buffered_ops", &ReplayRecord::buffered_ops, FieldPresence::kOptional},
     {"buffered_bytes", &ReplayRecord::buffered_bytes, FieldPresence::kOptional},
+    {"journal_log_writes", &ReplayRecord::journal_log_writes, FieldPresence::kOptional},
     {"trace_seconds", &ReplayRecord::trace_seconds},
     {"trace_span_seconds", &ReplayRecord::trace_span_seconds, FieldPresence::kNullable},
     {"replay_seconds", &ReplayRecord::replay_seconds},

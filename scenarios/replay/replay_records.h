@@ -61,6 +61,9 @@ struct ReplayRecord : RecordHeader {
   /// beside replayed_ops. 0 in files written before them.
   uint64_t buffered_ops = 0;
   uint64_t buffered_bytes = 0;
+  /// A journal's log writes, during each of which the buffered writers dirtied nothing
+  /// (ReplayJob::journal_log_steps). 0 without a buffered writer, and in files before it.
+  uint64_t journal_log_writes = 0;
   uint64_t fua_writes = 0;   ///< FUA writes replayed as plain writes
   double trace_seconds = 0;  ///< the trace's duration after --speed
   /// The trace's first bio queued to its last completed, after --speed (ReplayPlan); 0 in

@@ -352,6 +352,7 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
     fallback_ops += fio_ios == planned.ios ? planned.ops : fio_ios;
     rec->added_syncs += planned.added_syncs;
     rec->fua_writes += planned.fua_writes;
+    rec->journal_log_writes += planned.journal_log_steps.size();
     rec->processes.push_back(std::move(p));
   }
   rec->replayed_ops = fallback_ops;
