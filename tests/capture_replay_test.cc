@@ -14,6 +14,7 @@
 
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
+#include "harness/run/emulated_writeback.h"
 #include "harness/trace/block_trace_file.h"
 #include "scenarios/fiojobs/fiojobs_records.h"
 #include "scenarios/replay/replay_records.h"
@@ -188,6 +189,27 @@ TEST_F(CaptureReplayRootTest, AHeldBackWriterIsReplayedAsABufferedWriterUntilThe
   EXPECT_GT(writer->job.write.bytes, 0u);
   EXPECT_EQ(writer->job.sync_ios, 1u) << "it ended with fdatasync";
   EXPECT_NE(output.find("Buffered writers ("), std::string::npos) << output;
+}
+
+// A capture on the emulated disk runs on the 2003 box's writeback limits, as every run on it does
+// (a buffered writer is throttled alike when captured, run and replayed), and restores them.
+TEST_F(CaptureReplayRootTest, ACaptureOnTheEmulatedDiskHasItsWritebackLimits) {
+  const std::string dirty_before = testing::ReadFileOrEmpty("/proc/sys/vm/dirty_bytes");
+  ASSERT_FALSE(dirty_before.empty());
+  const std::string seen = temp.path() + "/seen";
+  CaptureOk({"--emulated", "ide-2003:256M", "--fs", "ext4", "--", "sh", "-c",
+             "d=$(stat -c %Hd:%Ld .) && cat /proc/sys/vm/dirty_bytes "
+             "/sys/class/bdi/$d/strict_limit > " +
+                 seen},
+            temp.path() + "/w.trace");
+  const std::string text = testing::ReadFileOrEmpty(seen);
+  const LaneWriteback limits = EmulatedWritebackLimits(1);
+  std::string dirty_bytes;
+  for (const auto& [path, value] : limits.vm) {
+    if (path == "/proc/sys/vm/dirty_bytes") dirty_bytes = value;
+  }
+  EXPECT_EQ(text, dirty_bytes + "\n1\n") << "the global limit and the disk's strict limit";
+  EXPECT_EQ(testing::ReadFileOrEmpty("/proc/sys/vm/dirty_bytes"), dirty_before) << "restored";
 }
 
 // --setup runs before the trace starts and its data is written back and dropped from the

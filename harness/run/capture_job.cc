@@ -13,6 +13,7 @@
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/emulated_writeback.h"
 
 namespace elevbench {
 
@@ -134,8 +135,13 @@ bool CaptureJob::OpenJournal(std::string* err) {
 }
 
 bool CaptureJob::MakeTarget(std::string* err) {
-  return !config_.target.device.empty() ||
-         target_.Create(target_options_, &journal_, &progress_, err);
+  if (!config_.target.device.empty()) return true;
+  if (!target_.Create(target_options_, &journal_, &progress_, err)) return false;
+  // The emulated 2003 box's writeback limits, as every run on it has (emulated_writeback.h):
+  // a buffered writer is throttled as it will be when it is run for real or replayed.
+  EmulatedWriteback set;
+  return !target_.emulated() ||
+         SetUpEmulatedWriteback(Sysfs{}, &journal_, target_.stack().loop_name, &set, err);
 }
 
 bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {

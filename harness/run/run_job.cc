@@ -16,6 +16,7 @@
 #include "harness/device/block_device.h"
 #include "harness/disk/emulated_stack.h"
 #include "harness/fio/fio_runner.h"
+#include "harness/run/emulated_writeback.h"
 #include "harness/run/run_labels.h"
 #include "harness/run/run_policy.h"
 #include "harness/run/session_hooks.h"
@@ -140,32 +141,12 @@ bool RunJob::SetUpDevices(std::string* err) {
 }
 
 bool RunJob::SetUpWriteback(std::string* err) {
-  std::string bdi;
-  if (!BdiPathOfDisk(sysfs_, target_.stack().loop_name, &bdi, err)) {
-    return Fail(err, "the emulated disk's writeback limit: " + *err);
+  EmulatedWriteback set;
+  if (!SetUpEmulatedWriteback(sysfs_, &journal_, target_.stack().loop_name, &set, err)) {
+    return false;
   }
-  if (!PerDeviceWritebackOffered(sysfs_, bdi)) {
-    disk_writeback_ = {{"strict_limit", false},
-                       {"why", "this kernel has no per-device writeback limits (Linux < 6.2)"}};
-    if (!ApplyVmSettings(sysfs_, &journal_, EmulatedVmSettings(), err)) {
-      return Fail(err, "vm writeback settings: " + *err);
-    }
-    return true;
-  }
-  const LaneWriteback limits = EmulatedWritebackLimits(1);
-  if (!ApplyVmSettings(sysfs_, &journal_, limits.vm, err)) {
-    return Fail(err, "vm writeback settings: " + *err);
-  }
-  if (!ApplyBdiLimits(sysfs_, &journal_, bdi, limits.ratio_fine, err)) {
-    return Fail(err, "the emulated disk's writeback limit: " + *err);
-  }
-  disk_writeback_ = {{"strict_limit", true},
-                     {"bdi", bdi},
-                     {"ratio_fine", limits.ratio_fine},
-                     {"dirty_bytes", limits.lane_dirty_bytes},
-                     {"background_bytes", limits.lane_background_bytes},
-                     {"vm", limits.vm}};
-  vm_written_ = limits.vm;
+  disk_writeback_ = std::move(set.described);
+  vm_written_ = std::move(set.vm);
   return true;
 }
 

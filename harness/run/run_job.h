@@ -123,7 +123,7 @@ class RunJob {
 
  private:
   // Step 5's part for a serial emulated run: its disk gets a lane's strict writeback limit of
-  // its own (EmulatedWritebackLimits(1)), so that serial and lanes throttle the writer alike
+  // its own (SetUpEmulatedWriteback), so that serial and lanes throttle the writer alike
   // (docs/lanes.md); on a kernel without per-device limits the global 2003 ones alone, and the
   // context says so. False: a value could not be set.
   [[nodiscard]] bool SetUpWriteback(std::string* err);

@@ -107,10 +107,6 @@ bool RunLanes::CreateDisks(int count, const std::string& asked, const EmulatedOp
   return true;
 }
 
-LaneWriteback EmulatedWritebackLimits(int disks) {
-  return LaneWritebackLimits(kEmulatedDirtyBytes, kEmulatedDirtyBackgroundBytes, disks);
-}
-
 bool RunLanes::SetUpDevices(const Sysfs& sysfs, RestoreJournal* journal, DeviceControl* first,
                             const std::vector<std::pair<std::string, std::string>>& pinned,
                             std::string* err) {

@@ -25,16 +25,11 @@
 #include "harness/disk/emulated_stack.h"
 #include "harness/machine/machine_cgroups.h"
 #include "harness/results/results_document.h"
+#include "harness/run/emulated_writeback.h"
 #include "harness/run/run_session.h"
 #include "harness/trace/request_tracer.h"
 
 namespace elevbench {
-
-/// The writeback limits that give each of `disks` emulated disks the 2003 machine's own
-/// (kEmulatedDirtyBytes, kEmulatedDirtyBackgroundBytes: 48 MB dirty, 16 MB background) as a strict
-/// per-device limit. A serial emulated run asks for one disk: it is one lane (docs/lanes.md),
-/// throttled as a lane is.
-LaneWriteback EmulatedWritebackLimits(int disks);
 
 /// The lanes of one run. Not copyable; destroyed before the journal is restored.
 class RunLanes {
