@@ -152,6 +152,26 @@ TEST(ReplayBufferedWriterTest, AJournalsLogWritesAreTheStepsTheWriterPausesFor) 
   for (const ReplayJob& job : Planned(t, false).jobs) EXPECT_TRUE(job.journal_log_steps.empty());
 }
 
+// jbd2 dirties metadata buffers at its commits and the flusher writes them between, so its
+// pauses look held back; a journal is never a buffered writer: its pages' bios are replayed.
+TEST(ReplayBufferedWriterTest, AJournalThatDirtiedPagesIsNotABufferedWriter) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  t.header.dirtiers.push_back({9, "jbd2/loop9-8", 11, 5000000, 2900000000, 2000000000});
+  t.records.push_back({5000000, 9, "jbd2/loop9-8", BlockTraceOp::kWrite,
+                       kTraceSync | kTraceMeta | kTracePreflush | kTraceFua, 900000, 8, 4000000,
+                       0});
+  t.records.push_back(
+      {6000000, 7, "kworker/u8:2", BlockTraceOp::kWrite, kTraceMeta, 1048, 8, 5000000, 9});
+  std::stable_sort(t.records.begin(), t.records.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  const auto writers = HeldBackWriters(t);
+  ASSERT_EQ(writers.size(), 1u);
+  EXPECT_EQ(writers.begin()->first, kDd);
+  for (const ReplayJob& job : Planned(t, true).jobs) {
+    EXPECT_FALSE(job.buffered && job.pid == 9) << job.name;
+  }
+}
+
 // The writer goes on once the journal's log writes are done, and stops on an abort.
 TEST(ReplayBufferedWriterTest, TheWriterWaitsWhileTheJournalWritesAndStopsOnAnAbort) {
   std::atomic<bool> abort{false};

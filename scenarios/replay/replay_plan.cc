@@ -386,8 +386,14 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
 std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace) {
   std::map<int32_t, const BlockTraceDirtier*> held_back, owning;
   if (!trace.header.writeback_traced) return owning;
+  std::set<int32_t> journals;  // processes writing with a preflush or FUA: a journal's commits
+  for (const BlockTraceRecord& r : trace.records) {
+    if (r.op == BlockTraceOp::kWrite && (r.flags & (kTracePreflush | kTraceFua)) != 0) {
+      journals.insert(r.pid);
+    }
+  }
   for (const BlockTraceDirtier& d : trace.header.dirtiers) {
-    if (d.held_back_ns > 0) held_back[d.pid] = &d;
+    if (d.held_back_ns > 0 && journals.count(d.pid) == 0) held_back[d.pid] = &d;
   }
   for (const BlockTraceRecord& r : trace.records) {
     const auto it = held_back.find(r.owner);

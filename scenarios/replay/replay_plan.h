@@ -232,6 +232,12 @@ double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
 
 /// The held-back dirtiers of a version 2 trace that own writes in it, by pid: the processes the
 /// dependent replayer replays as buffered writers (ReplayBufferedWriter). Empty for version 1.
+/// A journal (a process that writes with a preflush or FUA: jbd2) is never one: the metadata
+/// buffers it dirties at each commit are the file system's, written back by the flusher between
+/// its commits, and its pauses are the commit interval, not throttling. Under the emulated disk's
+/// writeback limits a capture of a reader beside dd found jbd2 "held back" 5.1 s (docs/replay.md
+/// §4), and a buffered writer of its 12 KiB of metadata would have written until the readers
+/// ended.
 std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace);
 
 /// Whether `trace` has a process the dependent replayer replays as a buffered writer (a
