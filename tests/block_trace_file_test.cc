@@ -101,6 +101,16 @@ TEST(BlockTraceFileTest, AWritebackTraceIsVersionTwoWithOwnersAndDirtiers) {
   EXPECT_EQ(back.records[1].owner, 4250);
   EXPECT_EQ(back.records[0].owner, 0);
   testing::ExpectMatchesGolden("block_trace_v2.trace", text);
+  // Journal handle starts, when the capture had them, round-trip; descending times are refused.
+  BlockTrace with = t;
+  with.header.journal_handles = {{4251, {5, 900}}};
+  const std::string handled = RenderBlockTrace(with);
+  ASSERT_TRUE(ParseBlockTrace(handled, &back, &err)) << err;
+  EXPECT_EQ(back.header.journal_handles, with.header.journal_handles);
+  std::string descending = handled;
+  descending.replace(descending.find("[5,900]"), 7, "[900,5]");
+  EXPECT_FALSE(ParseBlockTrace(descending, &back, &err));
+  EXPECT_NE(err.find("header journal_handles"), std::string::npos) << err;
   auto replace = [&](const std::string& from, const std::string& to) {
     std::string s = text;
     s.replace(s.find(from), from.size(), to);

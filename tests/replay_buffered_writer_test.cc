@@ -172,6 +172,42 @@ TEST(ReplayBufferedWriterTest, AJournalThatDirtiedPagesIsNotABufferedWriter) {
   }
 }
 
+// cat started a journal handle (its access-time update) between its two reads: its second read
+// waits while a metadata write is in flight; the flusher's write of metadata is one.
+TEST(ReplayBufferedWriterTest, AReadersIoAfterAJournalHandleWaitsForMetadataWrites) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  t.records.push_back(
+      {2500000000, 7, "kworker/u8:2", BlockTraceOp::kWrite, kTraceMeta, 1048, 8, 5000000, 0});
+  std::stable_sort(t.records.begin(), t.records.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  t.header.journal_handles = {{42, {2000000000}}, {50, {1000000}}};
+  const ReplayPlan plan = Planned(t, true);
+  ASSERT_EQ(plan.jobs[0].comm, "cat");
+  EXPECT_EQ(plan.jobs[0].journal_wait_steps, (std::vector<uint32_t>{1}));
+  ASSERT_EQ(plan.jobs[1].comm, "kworker/u8:2");
+  EXPECT_EQ(plan.jobs[1].metadata_write_steps, (std::vector<uint32_t>{1}));
+  EXPECT_TRUE(plan.jobs[1].journal_wait_steps.empty()) << "a writer's changes are not a reader's";
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/loop20", true);
+  ReplayEngineInput back;
+  std::string err;
+  ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
+  EXPECT_EQ(back, input);
+  nlohmann::json j = ReplayEngineInputToJson(input);
+  j["jobs"][0]["metadata_write_steps"] = {0};  // cat's read
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  EXPECT_NE(err.find("metadata_write_steps: expected ascending indexes of the job's writes"),
+            std::string::npos)
+      << err;
+  j = ReplayEngineInputToJson(input);
+  j["jobs"][0]["journal_wait_steps"] = {2};
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  // Without handles in the trace nothing waits and nothing is marked.
+  t.header.journal_handles.clear();
+  for (const ReplayJob& job : Planned(t, true).jobs) {
+    EXPECT_TRUE(job.journal_wait_steps.empty() && job.metadata_write_steps.empty()) << job.name;
+  }
+}
+
 // The writer goes on once the journal's log writes are done, and stops on an abort.
 TEST(ReplayBufferedWriterTest, TheWriterWaitsWhileTheJournalWritesAndStopsOnAnAbort) {
   std::atomic<bool> abort{false};

@@ -38,10 +38,16 @@ TEST(ReplayEngineInputTest, BadInputIsRefusedWithItsPlace) {
   result.jobs[0].read.bytes = 8192;
   result.jobs[0].read.ios = 2;
   result.jobs[0].read.clat.Record(6000000);
+  result.journal_wait_seconds = 0.5;
   ReplayEngineResult back;
   std::string err;
   ASSERT_TRUE(ReplayEngineResultFromJson(ReplayEngineResultToJson(result), &back, &err)) << err;
   EXPECT_EQ(back.seconds, 0.25);
+  EXPECT_EQ(back.journal_wait_seconds, 0.5);
+  nlohmann::json older = ReplayEngineResultToJson(result);  // before the waits were counted
+  older.erase("journal_wait_seconds");
+  ASSERT_TRUE(ReplayEngineResultFromJson(older, &back, &err)) << err;
+  EXPECT_EQ(back.journal_wait_seconds, 0);
   ASSERT_EQ(back.jobs.size(), 1u);
   EXPECT_EQ(back.jobs[0].name, "p42_cat");
   EXPECT_EQ(back.jobs[0].read.clat, result.jobs[0].read.clat);

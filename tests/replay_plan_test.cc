@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_lag.h"
 #include "test_util.h"
@@ -67,6 +69,15 @@ TEST(ReplayPlanTest, OneJobPerProcessWithItsOwnIologAtTheRecordedTimes) {
   std::string all;
   for (const ReplayJob& j : plan.jobs) all += "; " + j.name + "\n" + j.iolog;
   testing::ExpectMatchesGolden("replay_iologs.txt", all);
+}
+
+TEST(ReplayPlanTest, AJournalIsAProcessWritingWithAPreflushOrFua) {
+  EXPECT_TRUE(IsJournalCommit(BlockTraceOp::kWrite, kTracePreflush | kTraceSync));
+  EXPECT_TRUE(IsJournalCommit(BlockTraceOp::kWrite, kTraceFua));
+  EXPECT_FALSE(IsJournalCommit(BlockTraceOp::kWrite, kTraceSync | kTraceMeta));  // a log write
+  EXPECT_FALSE(IsJournalCommit(BlockTraceOp::kFlush, kTracePreflush));           // no data
+  EXPECT_FALSE(IsJournalCommit(BlockTraceOp::kRead, kTraceFua));
+  EXPECT_EQ(JournalPids(MixedTrace()), (std::set<int32_t>{8}));  // jbd2, not the flusher or cat
 }
 
 TEST(ReplayPlanTest, OffsetsAreKeptShiftedScaledOrRefused) {

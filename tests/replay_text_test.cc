@@ -148,6 +148,8 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
     record["buffered_ops"] = 10;
     record["buffered_bytes"] = 10 << 20;
     record["journal_log_writes"] = 3;
+    record["journal_wait_ios"] = 2;
+    record["journal_wait_seconds"] = 0.25 * static_cast<double>(i % 2);
     ReplayProcess dd = MakeProcess(50, "dd", "buffered", "buffered_writer", 10, -1, -1);
     dd.until_readers_end = true;
     dd.trace_bytes = 10 << 20;
@@ -170,6 +172,12 @@ TEST(ReplayTextTest, ABufferedWriterHasItsTableAndItsPagesCountAsReplayed) {
             std::string::npos)
       << tables;
   EXPECT_NE(tables.find("until the readers ended"), std::string::npos) << tables;
+  // The records alternate k-dl and k-bfq: each configuration's mean, 0 and 0.25 s.
+  EXPECT_NE(tables.find("journal waits: the readers' 2 I/Os after a journal handle, held while "
+                        "a metadata write was in flight (mean s a cell): k-dl 0.000, k-bfq "
+                        "0.250\n"),
+            std::string::npos)
+      << tables;
   testing::ExpectPrintedMatchesGolden("replay_report_buffered.txt", doc, "table", tables);
   std::string text;
   ASSERT_TRUE(RenderResults(doc, "table", ReportOptions{}, &text, &err)) << err;

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "harness/trace/block_capture.h"
+#include "harness/trace/block_events.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -121,6 +122,33 @@ TEST(WritebackOwnersTest, TheEventsAreTracedOnlyWhereTheKernelHasAllOfThem) {
   EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).front(), "writeback/writeback_dirty_folio");
   std::filesystem::create_directories(tracefs.path() + "/events/sched/sched_process_exec");
   EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "sched/sched_process_exec");
+  std::filesystem::create_directories(tracefs.path() + "/events/jbd2/jbd2_handle_start");
+  EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "jbd2/jbd2_handle_start");
+}
+
+// cat's journal handles on the traced disk, in time order; another disk's, and those of a
+// process without bios (dd, whose pages the flusher wrote), are not kept.
+TEST(WritebackOwnersTest, AJournalHandleStartIsKeptForAProcessWithBiosOnTheDisk) {
+  const std::string text =
+      "  cat-42 [000] ..... 10.000500: jbd2_handle_start: dev 7,9 tid 5 type 1 line_no 6666 "
+      "requested_blocks 3\n"
+      "  cat-42 [000] ..... 10.000400: jbd2_handle_start: dev 7,9 tid 5 type 1 line_no 6666 "
+      "requested_blocks 3\n"
+      "  cat-42 [000] ..... 10.000450: jbd2_handle_start: dev 254,0 tid 9 type 1 line_no 6666 "
+      "requested_blocks 3\n"
+      "  dd-100 [001] ..... 10.000460: jbd2_handle_start: dev 7,9 tid 5 type 1 line_no 6039 "
+      "requested_blocks 1\n";
+  const std::vector<BlockTraceRecord> records = {
+      {100, 42, "cat", BlockTraceOp::kRead, 0, 2048, 8, 5000000, 0}};
+  const std::vector<BlockTraceJournalHandles> handles =
+      JournalHandleStarts(text, 7, 9, kStart, records);
+  ASSERT_EQ(handles.size(), 1u);
+  EXPECT_EQ(handles[0].pid, 42);
+  EXPECT_EQ(handles[0].times_ns, (std::vector<uint64_t>{400000, 500000}));
+  TraceEvent e;
+  std::string err;
+  EXPECT_FALSE(ParseTraceLine("  cat-42 [000] ..... 10.0: jbd2_handle_start: tid 5", &e, &err));
+  EXPECT_EQ(err, "jbd2_handle_start: expected 'dev MAJOR,MINOR'");
 }
 
 }  // namespace

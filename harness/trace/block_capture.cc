@@ -119,6 +119,8 @@ bool BlockCapture::Stop(BlockTrace* trace, std::string* err) {
   trace->header.version = writeback_traced_ ? 2 : 1;
   if (writeback_traced_) {
     AttributeWriteback(text, major_, minor_, start_ns_, &trace->records, &trace->header.dirtiers);
+    trace->header.journal_handles =
+        JournalHandleStarts(text, major_, minor_, start_ns_, trace->records);
   }
   // trace_pipe merges the CPUs' rings in time order; sort anyway, the file format requires it.
   std::stable_sort(

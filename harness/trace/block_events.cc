@@ -281,6 +281,15 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
   }
   out->name = PrintableText(token);
   if (token == "sched_process_exec") return ParseExecPayload(rest, out, err);
+  if (token == "jbd2_handle_start") {  // "dev 7,8 tid 5 type 1 line_no 6666 requested_blocks 3"
+    if (NextToken(&rest) != "dev" ||
+        !ParseDev(NextToken(&rest), &out->dev_major, &out->dev_minor)) {
+      *err = "jbd2_handle_start: expected 'dev MAJOR,MINOR'";
+      return false;
+    }
+    out->kind = TraceEventKind::kJournalHandleStart;
+    return true;
+  }
   if (token == "tracing_mark_write") {
     out->kind = TraceEventKind::kMarker;
     out->text = PrintableText(TrimLeft(rest));

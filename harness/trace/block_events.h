@@ -40,7 +40,10 @@ enum class TraceEventKind {
   kWritebackInodeDone,
   /// sched_process_exec: the running task became `text` (the program's file name, as its comm
   /// reads: the base name, at most 15 bytes), which names a task the line prints as "<...>"
-  kProcessExec
+  kProcessExec,
+  /// jbd2_handle_start: the running task started a journal handle (a change of metadata: an
+  /// inode's times, size, a bitmap) on the file system of disk dev_major:dev_minor
+  kJournalHandleStart
 };
 
 /// The operation of a request or bio, from its rwbs string ("RS", "WFS", "FWS", "RA", "N").

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/atomic_file.h"
+#include "harness/core/error.h"
 #include "harness/core/json_fields.h"
 
 namespace elevbench {
@@ -126,7 +127,38 @@ nlohmann::json HeaderToJson(const BlockTraceHeader& h, size_t records) {
                              {"last_ns", d.last_ns},
                              {"held_back_ns", d.held_back_ns}});
   }
+  if (h.journal_handles.empty()) return j;
+  j["journal_handles"] = nlohmann::json::array();
+  for (const BlockTraceJournalHandles& p : h.journal_handles) {
+    j["journal_handles"].push_back({{"pid", p.pid}, {"times_ns", p.times_ns}});
+  }
   return j;
+}
+
+// Version 2's optional "journal_handles": [{"pid", "times_ns": [ascending]}].
+bool JournalHandlesFromJson(const nlohmann::json& j, BlockTraceHeader* h, std::string* err) {
+  const auto handles = j.find("journal_handles");
+  if (handles == j.end()) return true;
+  const char* expected =
+      "header journal_handles: expected [{\"pid\": P, \"times_ns\": [ascending times]}]";
+  if (!handles->is_array()) return Fail(err, expected);
+  for (const nlohmann::json& item : *handles) {
+    BlockTraceJournalHandles p;
+    const auto times = item.is_object() ? item.find("times_ns") : item.end();
+    if (!item.is_object() || !GetJsonField(item, "pid", &p.pid, err) || p.pid <= 0 ||
+        times == item.end() || !times->is_array()) {
+      return Fail(err, expected);
+    }
+    for (const nlohmann::json& t : *times) {
+      if (!t.is_number_unsigned() ||
+          (!p.times_ns.empty() && t.get<uint64_t>() < p.times_ns.back())) {
+        return Fail(err, expected);
+      }
+      p.times_ns.push_back(t.get<uint64_t>());
+    }
+    h->journal_handles.push_back(std::move(p));
+  }
+  return true;
 }
 
 // Version 2's "dirtiers": every buffered writer of the capture.
@@ -184,7 +216,9 @@ bool HeaderFromJson(const nlohmann::json& j, BlockTraceHeader* h, uint64_t* reco
     }
     h->command.push_back(word.get<std::string>());
   }
-  if (h->version >= 2 && !DirtiersFromJson(j, h, err)) return false;
+  if (h->version >= 2 && (!DirtiersFromJson(j, h, err) || !JournalHandlesFromJson(j, h, err))) {
+    return false;
+  }
   if (h->device_bytes == 0 || h->device_bytes % kSectorBytes != 0) {
     *err = "header device_bytes: expected a positive multiple of 512";
     return false;

@@ -75,6 +75,17 @@ struct BlockTraceDirtier {
   bool operator==(const BlockTraceDirtier&) const = default;
 };
 
+/// When a process started journal handles on the traced disk's file system during a capture
+/// (tracefs jbd2_handle_start): each a change of metadata (an access time, a size, a bitmap)
+/// that waits while the buffer it changes is being written, to the journal's log or to its
+/// home location. The dependent replayer holds the process's next I/O while a metadata write is
+/// in flight (docs/replay.md §3).
+struct BlockTraceJournalHandles {
+  int32_t pid = 0;
+  std::vector<uint64_t> times_ns;  ///< since the start of the capture, ascending
+  bool operator==(const BlockTraceJournalHandles&) const = default;
+};
+
 /// The header: what was traced, where and how.
 struct BlockTraceHeader {
   /// The file's format version: 2 exactly when writeback_traced (RenderBlockTrace writes the
@@ -94,6 +105,9 @@ struct BlockTraceHeader {
   /// say who the writes were for (a version 2 trace); false: nobody knows (version 1).
   bool writeback_traced = false;
   std::vector<BlockTraceDirtier> dirtiers;  ///< the buffered writers, most folios first
+  /// Version 2, when the kernel has jbd2_handle_start and the file system a journal: the
+  /// handles of each process with bios in the trace, by pid. Absent from the file when empty.
+  std::vector<BlockTraceJournalHandles> journal_handles;
 };
 
 /// A whole trace, records in time order.

@@ -136,9 +136,9 @@ bool TracefsInstance::Create(RestoreJournal* journal, const std::string& tracefs
       "name == \"" + std::to_string(major) + ":" + std::to_string(minor) + "\"";
   for (const std::string& event : events) {
     const std::string dir = path_ + "/events/" + event;
-    // Only the block layer's events have a dev field and the writeback ones a bdi name;
-    // others (sched/) are recorded whole.
-    const bool block = event.rfind("block/", 0) == 0;
+    // Only the block layer's and jbd2's events have a dev field and the writeback ones a bdi
+    // name; others (sched/) are recorded whole.
+    const bool block = event.rfind("block/", 0) == 0 || event.rfind("jbd2/", 0) == 0;
     const bool writeback = event.rfind("writeback/", 0) == 0;
     if ((block && !WriteTracefsFile(dir + "/filter", filter, err)) ||
         (writeback && !WriteTracefsFile(dir + "/filter", bdi_filter, err)) ||

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "harness/trace/block_events.h"
@@ -68,6 +69,10 @@ std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs) {
   if (std::filesystem::is_directory(tracefs + "/events/sched/sched_process_exec", ec)) {
     events.push_back("sched/sched_process_exec");
   }
+  // Who changed metadata when: a reader's access-time update waits for a metadata write.
+  if (std::filesystem::is_directory(tracefs + "/events/jbd2/jbd2_handle_start", ec)) {
+    events.push_back("jbd2/jbd2_handle_start");
+  }
   return events;
 }
 
@@ -127,6 +132,33 @@ void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, u
   std::stable_sort(
       dirtiers->begin(), dirtiers->end(),
       [](const BlockTraceDirtier& a, const BlockTraceDirtier& b) { return a.folios > b.folios; });
+}
+
+std::vector<BlockTraceJournalHandles> JournalHandleStarts(
+    std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
+    const std::vector<BlockTraceRecord>& records) {
+  std::set<int32_t> with_bios;
+  for (const BlockTraceRecord& r : records) with_bios.insert(r.pid);
+  std::map<int32_t, std::vector<uint64_t>> starts;
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    const std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
+    at = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.find("jbd2_handle_start") == std::string_view::npos) continue;
+    TraceEvent e;
+    std::string ignored;
+    if (!ParseTraceLine(line, &e, &ignored) || e.kind != TraceEventKind::kJournalHandleStart ||
+        e.dev_major != major || e.dev_minor != minor || with_bios.count(e.pid) == 0) {
+      continue;
+    }
+    starts[e.pid].push_back(e.time_ns > start_ns ? e.time_ns - start_ns : 0);
+  }
+  std::vector<BlockTraceJournalHandles> out;
+  for (auto& [pid, times] : starts) {
+    std::sort(times.begin(), times.end());
+    out.push_back({pid, std::move(times)});
+  }
+  return out;
 }
 
 }  // namespace elevbench

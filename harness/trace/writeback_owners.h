@@ -21,8 +21,9 @@ namespace elevbench {
 /// The tracefs events the attribution reads, as "writeback/NAME" for a capture to enable: the
 /// dirtying event as this kernel names it (writeback_dirty_folio, writeback_dirty_page before
 /// 5.19), then the bracket, then sched_process_exec where the kernel has it (a writer's name
-/// when the trace line prints "<...>"). Empty when the tracefs mounted at `tracefs` lacks any
-/// of the writeback events: the capture then records bios only (a version 1 trace).
+/// when the trace line prints "<...>"), and jbd2_handle_start where it has it. Empty when the
+/// tracefs mounted at `tracefs` lacks any of the writeback events: the capture then records bios
+/// only (a version 1 trace).
 std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
 
 /// Fills `records[i].owner` for each write bio of `records` (BioRecordsFromTraceText's, from
@@ -38,5 +39,12 @@ std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
 void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
                         std::vector<BlockTraceRecord>* records,
                         std::vector<BlockTraceDirtier>* dirtiers);
+
+/// The journal handle starts (jbd2_handle_start) on disk major:minor in `text`, times relative
+/// to `start_ns`, of each process that has a record in `records`: BlockTraceHeader's
+/// journal_handles, by pid. Empty when the text has none.
+std::vector<BlockTraceJournalHandles> JournalHandleStarts(
+    std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
+    const std::vector<BlockTraceRecord>& records);
 
 }  // namespace elevbench

@@ -45,7 +45,7 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
   uint64_t commits = 0;
   for (const BlockTraceRecord& r : trace.records) {
     if (r.op == BlockTraceOp::kRead && writers.count(r.pid) == 0) readers.insert(r.pid);
-    if (r.op == BlockTraceOp::kWrite && (r.flags & (kTracePreflush | kTraceFua)) != 0) ++commits;
+    if (IsJournalCommit(r.op, r.flags)) ++commits;
   }
   if (readers.empty() || commits == 0) return "";
   return "a reader beside a buffered writer on a journaling file system (" +

@@ -33,6 +33,11 @@ namespace {
 // first, so no thread's first I/O is late for its set-up.
 constexpr int64_t kEngineLeadInNs = 100000000;
 constexpr uint64_t kEngineBufferAlign = 4096;
+// A step's part in the journal's waits (ReplayJob): a journal's log write, a write of metadata,
+// a change of metadata that waits while any metadata write is in flight.
+constexpr uint8_t kJournalLog = 1, kMetadataWrite = 2, kJournalWait = 4;
+// How often a step waiting for metadata writes looks again.
+constexpr int64_t kMetadataPollNs = 1000000;
 
 int64_t EngineNowNs() {
   timespec ts{};
@@ -60,7 +65,7 @@ class JobReplayer {
  public:
   JobReplayer(const ReplayEngineJob& job, uint32_t index, int fd, int64_t start_ns,
               int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions,
-              std::atomic<int>* journal_log_in_flight)
+              std::atomic<int>* journal_log_in_flight, std::atomic<int>* metadata_in_flight)
       : job_(job),
         index_(index),
         fd_(fd),
@@ -68,7 +73,8 @@ class JobReplayer {
         deadline_ns_(deadline_ns),
         abort_(abort),
         completions_(completions),
-        journal_log_in_flight_(journal_log_in_flight) {}
+        journal_log_in_flight_(journal_log_in_flight),
+        metadata_in_flight_(metadata_in_flight) {}
 
   // Runs the job to its end; false with err_ set.
   bool Run() {
@@ -128,7 +134,9 @@ class JobReplayer {
     done_ns_.assign(job_.steps.size(), -1);
     slot_of_.assign(job_.steps.size(), 0);
     journal_log_.assign(job_.steps.size(), 0);
-    for (const uint32_t i : job_.journal_log_steps) journal_log_[i] = 1;
+    for (const uint32_t i : job_.journal_log_steps) journal_log_[i] |= kJournalLog;
+    for (const uint32_t i : job_.metadata_write_steps) journal_log_[i] |= kMetadataWrite;
+    for (const uint32_t i : job_.journal_wait_steps) journal_log_[i] |= kJournalWait;
     result.name = job_.name;
     result.clones = 1;
     return true;
@@ -167,6 +175,16 @@ class JobReplayer {
         if (at > now) {
           wake = std::min(wake, at);
           break;
+        }
+        // A change of metadata waits while the buffer may be written (ReplayJob).
+        if ((journal_log_[next] & kJournalWait) != 0) {
+          if (metadata_in_flight_->load() > 0) {
+            if (journal_wait_since_ns_ < 0) journal_wait_since_ns_ = now;
+            wake = std::min(wake, now + kMetadataPollNs);
+            break;
+          }
+          if (journal_wait_since_ns_ >= 0) journal_wait_ns_ += now - journal_wait_since_ns_;
+          journal_wait_since_ns_ = -1;
         }
         if (!Issue(next)) return false;
         ++next;
@@ -211,7 +229,8 @@ class JobReplayer {
       return false;
     }
     ++in_flight_;
-    if (journal_log_[i]) ++*journal_log_in_flight_;  // the buffered writers pause meanwhile
+    if ((journal_log_[i] & kJournalLog) != 0) ++*journal_log_in_flight_;  // writers pause
+    if ((journal_log_[i] & kMetadataWrite) != 0) ++*metadata_in_flight_;
     return true;
   }
 
@@ -269,7 +288,8 @@ class JobReplayer {
 
   void Complete(size_t i, int64_t bytes) {
     const int64_t now = EngineNowNs();
-    if (journal_log_[i]) --*journal_log_in_flight_;
+    if ((journal_log_[i] & kJournalLog) != 0) --*journal_log_in_flight_;
+    if ((journal_log_[i] & kMetadataWrite) != 0) --*metadata_in_flight_;
     done_ns_[i] = now;
     completions_->Publish(index_, static_cast<uint32_t>(i), now);
     last_done_ns_ = std::max(last_done_ns_, now);
@@ -315,7 +335,9 @@ class JobReplayer {
   std::atomic<bool>* abort_;
   ReplayCompletions* completions_;
   std::atomic<int>* journal_log_in_flight_;
-  std::vector<char> journal_log_;  // per step: a journal's log write (journal_log_steps)
+  std::atomic<int>* metadata_in_flight_;
+  // Per step: what it is for the journal (kJournalLog, kMetadataWrite, kJournalWait bits).
+  std::vector<uint8_t> journal_log_;
   io_uring ring_{};
   std::unique_ptr<void, FreeDeleter> buffers_;
   uint64_t slot_bytes_ = 0;
@@ -324,9 +346,12 @@ class JobReplayer {
   std::vector<uint32_t> slot_of_;
   uint32_t in_flight_ = 0;
   int64_t first_issue_ns_ = -1, last_done_ns_ = -1;
+  // Since when the next step, after a journal handle, waits for metadata writes; and in all.
+  int64_t journal_wait_since_ns_ = -1, journal_wait_ns_ = 0;
 
  public:
   int64_t last_done_ns() const { return last_done_ns_; }
+  int64_t journal_wait_ns() const { return journal_wait_ns_; }
 };
 
 bool OpenTarget(const ReplayEngineInput& input, int* fd, std::string* err) {
@@ -365,6 +390,19 @@ bool OpenTarget(const ReplayEngineInput& input, int* fd, std::string* err) {
   return true;
 }
 
+// Per job, whether it is a reader: a job with reads, not one replaying a writer's writeback
+// (whose reads, a flusher's bitmap read, are not a reader's).
+std::vector<char> ReaderJobs(const ReplayEngineInput& input) {
+  std::vector<char> reader(input.jobs.size(), 0);
+  for (size_t j = 0; j < input.jobs.size(); ++j) {
+    const auto& steps = input.jobs[j].steps;
+    reader[j] = !input.jobs[j].writer_writeback &&
+                std::any_of(steps.begin(), steps.end(),
+                            [](const ReplayStep& s) { return s.op == BlockTraceOp::kRead; });
+  }
+  return reader;
+}
+
 }  // namespace
 
 bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
@@ -381,26 +419,18 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     close(fd);
     return false;
   }
-  // Jobs with reads: a buffered writer that wrote until the readers ended stops when they have.
-  // The reads of its own writeback (a flusher's bitmap read) are not a reader's.
-  std::atomic<int> readers_left{0};
-  std::vector<char> reader(input.jobs.size(), 0);
-  for (size_t j = 0; j < input.jobs.size(); ++j) {
-    const auto& steps = input.jobs[j].steps;
-    reader[j] = !input.jobs[j].writer_writeback &&
-                std::any_of(steps.begin(), steps.end(),
-                            [](const ReplayStep& s) { return s.op == BlockTraceOp::kRead; });
-    readers_left += reader[j];
-  }
+  // A buffered writer that wrote until the readers ended stops when they have.
+  const std::vector<char> reader = ReaderJobs(input);
+  std::atomic<int> readers_left{static_cast<int>(std::count(reader.begin(), reader.end(), 1))};
   // A replayer for each job of steps; a buffered writer's job runs RunBufferedWriter instead.
-  std::atomic<int> journal_log_in_flight{0};
+  std::atomic<int> journal_log_in_flight{0}, metadata_in_flight{0};
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
-    replayers.push_back(input.jobs[j].buffered
-                            ? nullptr
-                            : std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j),
-                                                            fd, start, deadline, &abort,
-                                                            &completions, &journal_log_in_flight));
+    replayers.push_back(input.jobs[j].buffered ? nullptr
+                                               : std::make_unique<JobReplayer>(
+                                                     input.jobs[j], static_cast<uint32_t>(j), fd,
+                                                     start, deadline, &abort, &completions,
+                                                     &journal_log_in_flight, &metadata_in_flight));
   }
   const BufferedWriterContext writer_context{input.device, start,         deadline,
                                              &abort,       &readers_left, &journal_log_in_flight};
@@ -409,6 +439,7 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
   std::vector<JobResult> results(replayers.size());
   std::vector<std::string> errors(replayers.size());
   std::vector<int64_t> last_done(replayers.size(), start);
+  std::vector<int64_t> journal_wait(replayers.size(), 0);
   for (size_t i = 0; i < replayers.size(); ++i) {
     threads.emplace_back([&, i] {
       const ReplayEngineJob& job = input.jobs[i];
@@ -425,6 +456,7 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
         results[i] = replayers[i]->result;
         errors[i] = replayers[i]->err;
         last_done[i] = replayers[i]->last_done_ns();
+        journal_wait[i] = replayers[i]->journal_wait_ns();
       }
       if (reader[i]) --readers_left;
     });
@@ -439,6 +471,7 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     const bool cause = errors[i].find("another job failed") == std::string::npos;
     if (!ok[i] && (first_err.empty() || cause)) first_err = errors[i];
     out.jobs.push_back(results[i]);
+    out.journal_wait_seconds += static_cast<double>(journal_wait[i]) / 1e9;
     last = std::max(last, last_done[i]);
   }
   if (std::find(ok.begin(), ok.end(), 0) != ok.end()) {

@@ -1,5 +1,6 @@
 #include "scenarios/replay/replay_engine_input.h"
 
+#include "harness/core/error.h"
 #include "harness/core/json_fields.h"
 
 namespace elevbench {
@@ -95,28 +96,25 @@ bool BufferedFromJson(const json& j, ReplayBufferedWriter* w, std::string* err) 
   return ok;
 }
 
-// "journal_log_steps" (absent: none): write steps of the job, ascending.
-bool JournalLogStepsFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
-  const auto log = j.find("journal_log_steps");
-  if (log == j.end()) return true;
-  const char* expected = "journal_log_steps: expected ascending indexes of the job's writes";
-  if (!log->is_array()) {
-    *err = expected;
-    return false;
-  }
-  for (const json& step : *log) {
-    if (!step.is_number_unsigned() || step.get<uint64_t>() >= job->steps.size() ||
-        job->steps[step.get<size_t>()].op != BlockTraceOp::kWrite ||
-        (!job->journal_log_steps.empty() &&
-         step.get<uint64_t>() <= job->journal_log_steps.back())) {
-      *err = expected;
-      return false;
+// The job's step indexes under `key` (absent: none) into *out: ascending, each a step of the
+// job, and a write where `writes` says so.
+bool StepListFromJson(const json& j, const char* key, bool writes, const ReplayEngineJob& job,
+                      std::vector<uint32_t>* out, std::string* err) {
+  const auto list = j.find(key);
+  if (list == j.end()) return true;
+  const std::string expected = std::string(key) + ": expected ascending indexes of the job's " +
+                               (writes ? "writes" : "steps");
+  if (!list->is_array()) return Fail(err, expected);
+  for (const json& step : *list) {
+    if (!step.is_number_unsigned() || step.get<uint64_t>() >= job.steps.size() ||
+        (writes && job.steps[step.get<size_t>()].op != BlockTraceOp::kWrite) ||
+        (!out->empty() && step.get<uint64_t>() <= out->back())) {
+      return Fail(err, expected);
     }
-    job->journal_log_steps.push_back(step.get<uint32_t>());
+    out->push_back(step.get<uint32_t>());
   }
   return true;
 }
-
 bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
   if (!j.is_object() || !GetJsonField(j, "name", &job->name, err) ||
       !GetJsonField(j, "depth", &job->depth, err)) {
@@ -156,7 +154,9 @@ bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
     }
     job->writer_writeback = writeback->get<bool>();
   }
-  return JournalLogStepsFromJson(j, job, err);
+  return StepListFromJson(j, "journal_log_steps", true, *job, &job->journal_log_steps, err) &&
+         StepListFromJson(j, "journal_wait_steps", false, *job, &job->journal_wait_steps, err) &&
+         StepListFromJson(j, "metadata_write_steps", true, *job, &job->metadata_write_steps, err);
 }
 
 }  // namespace
@@ -168,7 +168,7 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
   input.writes = writes;
   for (const ReplayJob& job : plan.jobs) {
     input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered, job.writer_writeback,
-                          job.journal_log_steps});
+                          job.journal_log_steps, job.journal_wait_steps, job.metadata_write_steps});
   }
   return input;
 }
@@ -190,6 +190,12 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
     if (job.buffered) jobs.back()["buffered"] = BufferedToJson(*job.buffered);
     if (job.writer_writeback) jobs.back()["writer_writeback"] = true;
     if (!job.journal_log_steps.empty()) jobs.back()["journal_log_steps"] = job.journal_log_steps;
+    if (!job.journal_wait_steps.empty()) {
+      jobs.back()["journal_wait_steps"] = job.journal_wait_steps;
+    }
+    if (!job.metadata_write_steps.empty()) {
+      jobs.back()["metadata_write_steps"] = job.metadata_write_steps;
+    }
   }
   return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
 }
@@ -221,13 +227,17 @@ bool ReplayEngineInputFromJson(const json& j, ReplayEngineInput* out, std::strin
 json ReplayEngineResultToJson(const ReplayEngineResult& result) {
   json jobs = json::array();
   for (const JobResult& job : result.jobs) jobs.push_back(JobResultToJson(job));
-  return {{"seconds", result.seconds}, {"jobs", std::move(jobs)}};
+  return {{"seconds", result.seconds},
+          {"jobs", std::move(jobs)},
+          {"journal_wait_seconds", result.journal_wait_seconds}};
 }
 
 bool ReplayEngineResultFromJson(const json& j, ReplayEngineResult* out, std::string* err) {
   ReplayEngineResult result;
   if (!j.is_object() || !GetJsonField(j, "seconds", &result.seconds, err) ||
-      !JobResultsFromJson(j, "jobs", &result.jobs, err)) {
+      !JobResultsFromJson(j, "jobs", &result.jobs, err) ||
+      (j.contains("journal_wait_seconds") &&
+       !GetJsonField(j, "journal_wait_seconds", &result.journal_wait_seconds, err))) {
     if (!j.is_object()) *err = "expected an object";
     return false;
   }

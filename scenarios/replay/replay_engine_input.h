@@ -26,6 +26,11 @@ struct ReplayEngineJob {
   /// ReplayJob::journal_log_steps: its steps (writes, ascending) during which the buffered
   /// writers dirty nothing.
   std::vector<uint32_t> journal_log_steps;
+  /// ReplayJob::journal_wait_steps: steps (ascending) issued only while no metadata write
+  /// (metadata_write_steps, of any job) is in flight.
+  std::vector<uint32_t> journal_wait_steps;
+  /// ReplayJob::metadata_write_steps: its writes of metadata (ascending).
+  std::vector<uint32_t> metadata_write_steps;
   bool operator==(const ReplayEngineJob&) const = default;
 };
 
@@ -49,7 +54,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
 /// A buffered writer's job has no steps and "buffered": {"start_us", "bytes",
 /// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}; a writer_writeback job has
 /// "writer_writeback": true (absent: false); a journal's job "journal_log_steps": [STEP, ...]
-/// (absent: none), each a write step of its own, ascending.
+/// (absent: none), each a write step of its own, ascending; "journal_wait_steps" and
+/// "metadata_write_steps" alike (absent: none; the first any step, the second writes).
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 /// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
 /// also for a step waiting for a step that does not exist or, in its own job, is not before it.
@@ -61,9 +67,14 @@ nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 struct ReplayEngineResult {
   std::vector<JobResult> jobs;  ///< in the input's order
   double seconds = 0;           ///< from the replay's start to its last completion, wall clock
+  /// How long the readers' steps after a journal handle (ReplayJob::journal_wait_steps) were
+  /// held while metadata writes were in flight, summed over the jobs: the waits the scheduler
+  /// under test made of the capture's handles.
+  double journal_wait_seconds = 0;
 };
 
-/// {"seconds", "jobs": [JobResultToJson]}.
+/// {"seconds", "jobs": [JobResultToJson], "journal_wait_seconds"}; journal_wait_seconds is
+/// optional when read (0).
 nlohmann::json ReplayEngineResultToJson(const ReplayEngineResult& result);
 [[nodiscard]] bool ReplayEngineResultFromJson(const nlohmann::json& j, ReplayEngineResult* result,
                                               std::string* err);

@@ -193,19 +193,14 @@ double ReadMedianMs(const std::vector<const BlockTraceRecord*>& records) {
   return median / 1e6;
 }
 
-// When the trace's last read was queued, other than by the processes in `writeback` (the
-// flushers of a buffered writer's pages: ReplayJob::writer_writeback); -1 without reads.
 // ReplayJob::journal_log_steps of each job (ios and last_steps in the jobs' order): a journal
 // is a process with a write carrying a preflush or FUA (its commits), not one that wrote a
 // buffered writer's pages.
 void MarkJournalLogSteps(const std::vector<std::vector<ReplayIo>>& ios,
                          const std::vector<std::vector<uint32_t>>& last_steps,
                          std::vector<ReplayJob>* jobs) {
-  constexpr uint8_t kCommit = kTracePreflush | kTraceFua;
+  const auto is_commit = [](const ReplayIo& io) { return IsJournalCommit(io.op, io.flags); };
   for (size_t j = 0; j < ios.size(); ++j) {
-    const auto is_commit = [](const ReplayIo& io) {
-      return io.op == BlockTraceOp::kWrite && (io.flags & kCommit) != 0;
-    };
     ReplayJob& job = (*jobs)[j];
     if (job.writer_writeback || std::none_of(ios[j].begin(), ios[j].end(), is_commit)) continue;
     for (size_t i = 0; i < ios[j].size(); ++i) {
@@ -216,6 +211,52 @@ void MarkJournalLogSteps(const std::vector<std::vector<ReplayIo>>& ios,
   }
 }
 
+// ReplayJob::journal_wait_steps of each reader (ios and last_steps in the jobs' order) from the
+// trace's journal handle starts, and with them every job's metadata_write_steps.
+void MarkJournalWaits(const BlockTrace& trace,
+                      const std::map<int32_t, std::vector<const BlockTraceRecord*>>& by_pid,
+                      const std::vector<std::vector<ReplayIo>>& ios,
+                      const std::vector<std::vector<uint32_t>>& last_steps,
+                      std::vector<ReplayJob>* jobs) {
+  std::map<int32_t, const std::vector<uint64_t>*> handles;
+  for (const BlockTraceJournalHandles& h : trace.header.journal_handles) {
+    handles[h.pid] = &h.times_ns;
+  }
+  bool any = false;
+  for (size_t j = 0; j < ios.size(); ++j) {
+    ReplayJob& job = (*jobs)[j];
+    const auto it = handles.find(job.pid);
+    const bool reads = std::any_of(ios[j].begin(), ios[j].end(),
+                                   [](const ReplayIo& io) { return io.op == BlockTraceOp::kRead; });
+    // A reader's: what was measured (its access-time updates); a writer's changes of metadata
+    // are the writer's pause (journal_log_steps) or the flusher's own.
+    if (it == handles.end() || by_pid.count(job.pid) == 0 || !reads || job.writer_writeback) {
+      continue;
+    }
+    const std::vector<uint64_t>& times = *it->second;
+    uint64_t previous = 0;
+    for (size_t i = 0; i < ios[j].size(); ++i) {
+      const uint64_t queued = ios[j][i].time_ns;
+      const auto h = std::upper_bound(times.begin(), times.end(), previous);
+      if (h != times.end() && *h <= queued) {
+        job.journal_wait_steps.push_back(i == 0 ? 0 : last_steps[j][i - 1] + 1);
+        any = true;
+      }
+      previous = queued;
+    }
+  }
+  if (!any) return;
+  for (size_t j = 0; j < ios.size(); ++j) {
+    for (size_t i = 0; i < ios[j].size(); ++i) {
+      if (ios[j][i].op == BlockTraceOp::kWrite && (ios[j][i].flags & kTraceMeta) != 0) {
+        (*jobs)[j].metadata_write_steps.push_back(last_steps[j][i]);
+      }
+    }
+  }
+}
+
+// When the trace's last read was queued, other than by the processes in `writeback` (the
+// flushers of a buffered writer's pages: ReplayJob::writer_writeback); -1 without reads.
 int64_t LastReadNs(const BlockTrace& trace, const std::set<int32_t>& writeback) {
   int64_t last = -1;
   for (const BlockTraceRecord& r : trace.records) {
@@ -367,6 +408,7 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     p.jobs.back().writer_writeback = writeback.count(pid) > 0;
   }
   if (!writers.empty()) MarkJournalLogSteps(ios, last_steps, &p.jobs);
+  MarkJournalWaits(trace, by_pid, ios, last_steps, &p.jobs);
   // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
   const int64_t last_read_ns = LastReadNs(trace, writeback);
   for (const auto& [pid, dirtier] : writers) {
@@ -383,15 +425,22 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
   return true;
 }
 
+bool IsJournalCommit(BlockTraceOp op, uint8_t flags) {
+  return op == BlockTraceOp::kWrite && (flags & (kTracePreflush | kTraceFua)) != 0;
+}
+
+std::set<int32_t> JournalPids(const BlockTrace& trace) {
+  std::set<int32_t> journals;
+  for (const BlockTraceRecord& r : trace.records) {
+    if (IsJournalCommit(r.op, r.flags)) journals.insert(r.pid);
+  }
+  return journals;
+}
+
 std::map<int32_t, const BlockTraceDirtier*> HeldBackWriters(const BlockTrace& trace) {
   std::map<int32_t, const BlockTraceDirtier*> held_back, owning;
   if (!trace.header.writeback_traced) return owning;
-  std::set<int32_t> journals;  // processes writing with a preflush or FUA: a journal's commits
-  for (const BlockTraceRecord& r : trace.records) {
-    if (r.op == BlockTraceOp::kWrite && (r.flags & (kTracePreflush | kTraceFua)) != 0) {
-      journals.insert(r.pid);
-    }
-  }
+  const std::set<int32_t> journals = JournalPids(trace);
   for (const BlockTraceDirtier& d : trace.header.dirtiers) {
     if (d.held_back_ns > 0 && journals.count(d.pid) == 0) held_back[d.pid] = &d;
   }

@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -161,6 +162,16 @@ struct ReplayJob {
   /// docs/replay.md §4 ("The writer's own journal waits"). The commit block itself is not one:
   /// the writer's inode block is free once its log write completed.
   std::vector<uint32_t> journal_log_steps;
+  /// With the trace's journal handle starts (BlockTraceHeader::journal_handles), for a process
+  /// with reads (not a writer's writeback): the first step of each I/O before which it started a
+  /// handle (since its previous I/O was queued), ascending. Such a step waits while any metadata
+  /// write (metadata_write_steps, of any job) is in flight: the change waits for the buffer it
+  /// changes while the buffer is written, to the journal's log or to its home location. A reader's
+  /// access-time update under mq-deadline waited 29.4 s in all behind the flusher's writes of the
+  /// inode table queued behind a writer's data, 0.07 s under none (docs/replay.md §4).
+  std::vector<uint32_t> journal_wait_steps;
+  /// With journal_wait_steps in the plan: this job's writes of metadata (flag M), ascending.
+  std::vector<uint32_t> metadata_write_steps;
   uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)
   uint64_t woken_ios = 0;      ///< of those, ios timed after another I/O's than the predecessor's
   /// Set for a process replayed as a buffered writer (ReplayOptions::buffered_writers): its
@@ -229,6 +240,17 @@ double KernelSpanSeconds(const std::vector<BlockTraceRecord>& records);
 [[nodiscard]] bool PlanReplay(const BlockTrace& trace, const std::string& device_path,
                               uint64_t target_bytes, const ReplayOptions& options, ReplayPlan* plan,
                               std::string* err);
+
+/// Whether a traced request is a journal's commit write: a write with a preflush or FUA (jbd2's
+/// commit block). A process that makes one is a journal to the replay: never a buffered writer
+/// (HeldBackWriters), its other writes are the log writes a buffered writer pauses for
+/// (ReplayJob::journal_log_steps), and FileSystemWaitsCaution counts them. Decided here once,
+/// so that a file system whose log is written otherwise (xfs: from kworkers) is taught in one
+/// place.
+bool IsJournalCommit(BlockTraceOp op, uint8_t flags);
+
+/// The pids of `trace` that made a journal's commit write (IsJournalCommit).
+std::set<int32_t> JournalPids(const BlockTrace& trace);
 
 /// The held-back dirtiers of a version 2 trace that own writes in it, by pid: the processes the
 /// dependent replayer replays as buffered writers (ReplayBufferedWriter). Empty for version 1.

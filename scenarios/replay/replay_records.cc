@@ -46,6 +46,8 @@ constexpr JsonField<ReplayRecord> kRecordFields[] = {
     {"buffered_ops", &ReplayRecord::buffered_ops, FieldPresence::kOptional},
     {"buffered_bytes", &ReplayRecord::buffered_bytes, FieldPresence::kOptional},
     {"journal_log_writes", &ReplayRecord::journal_log_writes, FieldPresence::kOptional},
+    {"journal_wait_ios", &ReplayRecord::journal_wait_ios, FieldPresence::kOptional},
+    {"journal_wait_seconds", &ReplayRecord::journal_wait_seconds, FieldPresence::kOptional},
     {"trace_seconds", &ReplayRecord::trace_seconds},
     {"trace_span_seconds", &ReplayRecord::trace_span_seconds, FieldPresence::kNullable},
     {"replay_seconds", &ReplayRecord::replay_seconds},

@@ -64,6 +64,11 @@ struct ReplayRecord : RecordHeader {
   /// A journal's log writes, during each of which the buffered writers dirtied nothing
   /// (ReplayJob::journal_log_steps). 0 without a buffered writer, and in files before it.
   uint64_t journal_log_writes = 0;
+  /// The readers' I/Os after a journal handle (ReplayJob::journal_wait_steps), and how long they
+  /// were held in all while metadata writes were in flight (ReplayEngineResult). 0 without
+  /// journal handles in the trace, with --replayer fio, and in files before them.
+  uint64_t journal_wait_ios = 0;
+  double journal_wait_seconds = 0;
   uint64_t fua_writes = 0;   ///< FUA writes replayed as plain writes
   double trace_seconds = 0;  ///< the trace's duration after --speed
   /// The trace's first bio queued to its last completed, after --speed (ReplayPlan); 0 in

@@ -257,7 +257,8 @@ class ReplaySuite : public Suite {
     return o;
   }
   bool RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
-  bool RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
+  bool RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
+                 double* journal_wait_seconds, std::string* err);
   void FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
                   ReplayRecord* rec) const;
 
@@ -353,6 +354,7 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
     rec->added_syncs += planned.added_syncs;
     rec->fua_writes += planned.fua_writes;
     rec->journal_log_writes += planned.journal_log_steps.size();
+    rec->journal_wait_ios += planned.journal_wait_steps.size();
     rec->processes.push_back(std::move(p));
   }
   rec->replayed_ops = fallback_ops;
@@ -384,7 +386,9 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   if (env.on_phase) env.on_phase("replay");
   const auto start = std::chrono::steady_clock::now();
   std::vector<JobResult> jobs;
-  const bool ran = Dependent() ? RunEngine(env, &jobs, err) : RunFio(env, &jobs, err);
+  double journal_wait_seconds = 0;
+  const bool ran =
+      Dependent() ? RunEngine(env, &jobs, &journal_wait_seconds, err) : RunFio(env, &jobs, err);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BlockTrace replayed;
@@ -398,6 +402,7 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   rec.replay_seconds = seconds;
   rec.fio_seconds = seconds;
   FillRecord(jobs, lag_ok ? &replayed : nullptr, &rec);
+  rec.journal_wait_seconds = journal_wait_seconds;
   if (!lag_ok) rec.lag_problem = lag ? "stopping the trace: " + lag_err : lag_problem;
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
@@ -419,7 +424,7 @@ bool ReplaySuite::RunFio(const CellEnvironment& env, std::vector<JobResult>* job
 // The dependent replayer: `elevbench internal replay-engine` as a child (replay_engine.h), bounded
 // by the cell's timeout, else by ten times the trace's duration and a minute.
 bool ReplaySuite::RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
-                            std::string* err) {
+                            double* journal_wait_seconds, std::string* err) {
   const double limit =
       std::min(env.timeout_seconds > 0 ? env.timeout_seconds
                                        : 60 + 10 * std::max(plan_.duration_seconds, 1.0),
@@ -450,6 +455,7 @@ bool ReplaySuite::RunEngine(const CellEnvironment& env, std::vector<JobResult>* 
     return false;
   }
   *jobs = std::move(result.jobs);
+  *journal_wait_seconds = result.journal_wait_seconds;
   return true;
 }
 

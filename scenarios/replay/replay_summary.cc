@@ -18,6 +18,8 @@ ReplayConfigurationSummary CombineRepetitions(const std::string& id,
     c.lag_p99_ms = std::max(c.lag_p99_ms, r->lag_p99_ms);
     c.lag_measured = c.lag_measured && r->lag_measured;
     c.kept_time = c.kept_time && r->keeps_time;
+    c.journal_wait_ios = std::max(c.journal_wait_ios, r->journal_wait_ios);
+    c.journal_wait_seconds += r->journal_wait_seconds / static_cast<double>(rs.size());
   }
   return c;
 }

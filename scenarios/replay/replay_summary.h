@@ -23,6 +23,10 @@ struct ReplayConfigurationSummary {
   double lag_p99_ms = 0;     ///< the worst repetition's lag p99
   bool lag_measured = true;  ///< every repetition measured its lag
   bool kept_time = true;     ///< every repetition kept time
+  /// The readers' I/Os after a journal handle (the most of any repetition) and the mean over
+  /// the repetitions of how long they were held (ReplayRecord::journal_wait_seconds).
+  uint64_t journal_wait_ios = 0;
+  double journal_wait_seconds = 0;
 };
 
 /// One traced process's direction in one configuration, repetitions merged.
