@@ -52,6 +52,21 @@ TEST(ReplayCautionsTest, AReaderBesideABufferedWriterOnAJournalIsACaution) {
   EXPECT_NE(fio[0].find("dd (pid 50) was held back 0.900 s"), std::string::npos) << fio[0];
 }
 
+// With the reader's journal handles the replay waits after them (ReplayJob::journal_wait_steps):
+// the caution says by which rule, and counts the readers' handles only.
+TEST(ReplayCautionsTest, AReadersJournalHandlesAreWaitedAfterByACoarserRule) {
+  BlockTrace t = CatBesideDdOnExt4();
+  t.header.journal_handles = {{kCautionsCat, {500000, 2000000}}, {kCautionsDd, {100000}}};
+  const std::string caution = FileSystemWaitsCaution(t);
+  EXPECT_NE(caution.find("after each of the readers' 2 journal handles the replay holds their "
+                         "next I/O while any write of metadata is in flight"),
+            std::string::npos)
+      << caution;
+  EXPECT_EQ(caution.find("not replayed"), std::string::npos) << caution;
+  t.header.journal_handles = {{kCautionsDd, {100000}}};  // the writer's alone: as before
+  EXPECT_EQ(FileSystemWaitsCaution(t), FileSystemWaitsCaution(CatBesideDdOnExt4()));
+}
+
 TEST(ReplayCautionsTest, NoWriterNoReaderOrNoJournalIsNoCaution) {
   BlockTrace never_held_back = CatBesideDdOnExt4();
   never_held_back.header.dirtiers[0].held_back_ns = 0;

@@ -48,6 +48,19 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
     if (IsJournalCommit(r.op, r.flags)) ++commits;
   }
   if (readers.empty() || commits == 0) return "";
+  uint64_t handles = 0;  // the readers' journal handles, which the replay waits after
+  for (const BlockTraceJournalHandles& h : trace.header.journal_handles) {
+    if (readers.count(h.pid) > 0) handles += h.times_ns.size();
+  }
+  if (handles > 0) {
+    return "a reader beside a buffered writer on a journaling file system: after each of the "
+           "readers' " +
+           std::to_string(handles) +
+           " journal handles the replay holds their next I/O while any write of metadata is in "
+           "flight, where the kernel waits only for the buffer the handle changes, so a reader "
+           "that changes metadata often (an access time for each file read) may wait longer "
+           "than for real (docs/replay.md §4, \"A reader's journal handles, replayed\")";
+  }
   return "a reader beside a buffered writer on a journaling file system (" +
          std::to_string(commits) +
          " journal writes with a preflush or FUA in the trace): the replay repeats the capture's "

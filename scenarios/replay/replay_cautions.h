@@ -24,8 +24,10 @@ std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOpt
 /// a preflush or FUA). A reader's wait inside the file system that the capture's scheduler did
 /// not cause leaves no bio in the trace: measured in docs/replay.md §4, where cat's access-time
 /// update under mq-deadline waited in jbd2 for an inode table block whose write was queued behind
-/// dd's data, and under none (the capture's scheduler) never waited. Empty when the trace lacks
-/// any of the three.
+/// dd's data, and under none (the capture's scheduler) never waited. With the readers' journal
+/// handles in the trace (BlockTraceHeader::journal_handles) the replay repeats such waits by a
+/// rule coarser than the kernel's (ReplayJob::journal_wait_steps), and the caution says so.
+/// Empty when the trace lacks any of the three.
 std::string FileSystemWaitsCaution(const BlockTrace& trace);
 
 }  // namespace elevbench
