@@ -59,7 +59,8 @@ TEST(ReplayCautionsTest, AReadersJournalHandlesAreWaitedAfterByACoarserRule) {
   t.header.journal_handles = {{kCautionsCat, {500000, 2000000}}, {kCautionsDd, {100000}}};
   const std::string caution = FileSystemWaitsCaution(t);
   EXPECT_NE(caution.find("after each of the readers' 2 journal handles the replay holds their "
-                         "next I/O while any write of metadata is in flight"),
+                         "next I/O until the writes of metadata in flight at the time have "
+                         "completed"),
             std::string::npos)
       << caution;
   EXPECT_EQ(caution.find("not replayed"), std::string::npos) << caution;

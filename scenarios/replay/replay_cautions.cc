@@ -56,8 +56,9 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
     return "a reader beside a buffered writer on a journaling file system: after each of the "
            "readers' " +
            std::to_string(handles) +
-           " journal handles the replay holds their next I/O while any write of metadata is in "
-           "flight, where the kernel waits only for the buffer the handle changes, so a reader "
+           " journal handles the replay holds their next I/O until the writes of metadata in "
+           "flight at the time have completed, where the kernel waits only for the buffer the "
+           "handle changes, so a reader "
            "that changes metadata often (an access time for each file read) may wait longer "
            "than for real (docs/replay.md §4, \"A reader's journal handles, replayed\")";
   }

@@ -25,6 +25,7 @@
 #include "harness/core/plain_range.h"
 #include "scenarios/replay/replay_buffered_writer.h"
 #include "scenarios/replay/replay_completions.h"
+#include "scenarios/replay/replay_metadata_writes.h"
 
 namespace elevbench {
 namespace {
@@ -65,7 +66,7 @@ class JobReplayer {
  public:
   JobReplayer(const ReplayEngineJob& job, uint32_t index, int fd, int64_t start_ns,
               int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions,
-              std::atomic<int>* journal_log_in_flight, std::atomic<int>* metadata_in_flight)
+              std::atomic<int>* journal_log_in_flight, MetadataWritesInFlight* metadata_writes)
       : job_(job),
         index_(index),
         fd_(fd),
@@ -74,7 +75,7 @@ class JobReplayer {
         abort_(abort),
         completions_(completions),
         journal_log_in_flight_(journal_log_in_flight),
-        metadata_in_flight_(metadata_in_flight) {}
+        metadata_writes_(metadata_writes) {}
 
   // Runs the job to its end; false with err_ set.
   bool Run() {
@@ -134,6 +135,7 @@ class JobReplayer {
     done_ns_.assign(job_.steps.size(), -1);
     slot_of_.assign(job_.steps.size(), 0);
     journal_log_.assign(job_.steps.size(), 0);
+    metadata_ticket_.assign(job_.steps.size(), 0);
     for (const uint32_t i : job_.journal_log_steps) journal_log_[i] |= kJournalLog;
     for (const uint32_t i : job_.metadata_write_steps) journal_log_[i] |= kMetadataWrite;
     for (const uint32_t i : job_.journal_wait_steps) journal_log_[i] |= kJournalWait;
@@ -176,14 +178,18 @@ class JobReplayer {
           wake = std::min(wake, at);
           break;
         }
-        // A change of metadata waits while the buffer may be written (ReplayJob).
+        // A change of metadata waits for the writes in flight when it became ready
+        // (ReplayJob::journal_wait_steps, replay_metadata_writes.h).
         if ((journal_log_[next] & kJournalWait) != 0) {
-          if (metadata_in_flight_->load() > 0) {
-            if (journal_wait_since_ns_ < 0) journal_wait_since_ns_ = now;
+          if (journal_wait_since_ns_ < 0) {
+            journal_wait_since_ns_ = now;
+            journal_wait_bound_ = metadata_writes_->Next();
+          }
+          if (!metadata_writes_->DrainedBefore(journal_wait_bound_)) {
             wake = std::min(wake, now + kMetadataPollNs);
             break;
           }
-          if (journal_wait_since_ns_ >= 0) journal_wait_ns_ += now - journal_wait_since_ns_;
+          journal_wait_ns_ += now - journal_wait_since_ns_;
           journal_wait_since_ns_ = -1;
         }
         if (!Issue(next)) return false;
@@ -230,7 +236,7 @@ class JobReplayer {
     }
     ++in_flight_;
     if ((journal_log_[i] & kJournalLog) != 0) ++*journal_log_in_flight_;  // writers pause
-    if ((journal_log_[i] & kMetadataWrite) != 0) ++*metadata_in_flight_;
+    if ((journal_log_[i] & kMetadataWrite) != 0) metadata_ticket_[i] = metadata_writes_->Issued();
     return true;
   }
 
@@ -289,7 +295,7 @@ class JobReplayer {
   void Complete(size_t i, int64_t bytes) {
     const int64_t now = EngineNowNs();
     if ((journal_log_[i] & kJournalLog) != 0) --*journal_log_in_flight_;
-    if ((journal_log_[i] & kMetadataWrite) != 0) --*metadata_in_flight_;
+    if ((journal_log_[i] & kMetadataWrite) != 0) metadata_writes_->Completed(metadata_ticket_[i]);
     done_ns_[i] = now;
     completions_->Publish(index_, static_cast<uint32_t>(i), now);
     last_done_ns_ = std::max(last_done_ns_, now);
@@ -335,7 +341,8 @@ class JobReplayer {
   std::atomic<bool>* abort_;
   ReplayCompletions* completions_;
   std::atomic<int>* journal_log_in_flight_;
-  std::atomic<int>* metadata_in_flight_;
+  MetadataWritesInFlight* metadata_writes_;
+  std::vector<uint64_t> metadata_ticket_;  // per step: its ticket, for a metadata write
   // Per step: what it is for the journal (kJournalLog, kMetadataWrite, kJournalWait bits).
   std::vector<uint8_t> journal_log_;
   io_uring ring_{};
@@ -348,6 +355,7 @@ class JobReplayer {
   int64_t first_issue_ns_ = -1, last_done_ns_ = -1;
   // Since when the next step, after a journal handle, waits for metadata writes; and in all.
   int64_t journal_wait_since_ns_ = -1, journal_wait_ns_ = 0;
+  uint64_t journal_wait_bound_ = 0;  // the writes it waits for: tickets below this
 
  public:
   int64_t last_done_ns() const { return last_done_ns_; }
@@ -423,14 +431,15 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
   const std::vector<char> reader = ReaderJobs(input);
   std::atomic<int> readers_left{static_cast<int>(std::count(reader.begin(), reader.end(), 1))};
   // A replayer for each job of steps; a buffered writer's job runs RunBufferedWriter instead.
-  std::atomic<int> journal_log_in_flight{0}, metadata_in_flight{0};
+  std::atomic<int> journal_log_in_flight{0};
+  MetadataWritesInFlight metadata_writes;
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
-    replayers.push_back(input.jobs[j].buffered ? nullptr
-                                               : std::make_unique<JobReplayer>(
-                                                     input.jobs[j], static_cast<uint32_t>(j), fd,
-                                                     start, deadline, &abort, &completions,
-                                                     &journal_log_in_flight, &metadata_in_flight));
+    replayers.push_back(input.jobs[j].buffered
+                            ? nullptr
+                            : std::make_unique<JobReplayer>(
+                                  input.jobs[j], static_cast<uint32_t>(j), fd, start, deadline,
+                                  &abort, &completions, &journal_log_in_flight, &metadata_writes));
   }
   const BufferedWriterContext writer_context{input.device, start,         deadline,
                                              &abort,       &readers_left, &journal_log_in_flight};

@@ -164,9 +164,10 @@ struct ReplayJob {
   std::vector<uint32_t> journal_log_steps;
   /// With the trace's journal handle starts (BlockTraceHeader::journal_handles), for a process
   /// with reads (not a writer's writeback): the first step of each I/O before which it started a
-  /// handle (since its previous I/O was queued), ascending. Such a step waits while any metadata
-  /// write (metadata_write_steps, of any job) is in flight: the change waits for the buffer it
-  /// changes while the buffer is written, to the journal's log or to its home location. A reader's
+  /// handle (since its previous I/O was queued), ascending. Such a step waits for the metadata
+  /// writes (metadata_write_steps, of any job) in flight when it became ready, not for those
+  /// issued after (MetadataWritesInFlight): the change waits for the buffer it changes while
+  /// the buffer is written, to the journal's log or to its home location. A reader's
   /// access-time update under mq-deadline waited 29.4 s in all behind the flusher's writes of the
   /// inode table queued behind a writer's data, 0.07 s under none (docs/replay.md §4).
   std::vector<uint32_t> journal_wait_steps;
