@@ -98,6 +98,31 @@ TEST(ReplayTextTest, TheTableUsesTheKernelsLatenciesAndSaysWhatWasReplayed) {
   EXPECT_FALSE(RenderReplayReport(doc, "nick", &tables, &err));
 }
 
+// The results JSON a replay writes, with the buffered writer's and the journal's fields: its
+// golden, and read back to the same document.
+TEST(ReplayTextTest, ResultsJsonMatchesGoldenAndRoundTrips) {
+  ResultsDocument doc = ReplayDocument();
+  doc.parameters["replayer"] = "dependent";
+  for (size_t i = 0; i < doc.records.size(); ++i) {
+    doc.records[i]["buffered_ops"] = 10;
+    doc.records[i]["buffered_bytes"] = 10 << 20;
+    doc.records[i]["journal_log_writes"] = 3;
+    doc.records[i]["journal_wait_ios"] = 2;
+    doc.records[i]["journal_wait_seconds"] = 0.25 * static_cast<double>(i % 2);
+  }
+  const std::string text = ResultsToJson(doc).dump(2) + "\n";
+  testing::ExpectMatchesGolden("replay_results.json", text);
+  ResultsDocument back;
+  std::string err;
+  ASSERT_TRUE(ResultsFromJson(nlohmann::json::parse(text), &back, &err)) << err;
+  std::vector<ReplayRecord> records;
+  ASSERT_TRUE(ReplayRecordsFromDocument(back, &records, &err)) << err;
+  ASSERT_EQ(records.size(), 8u);
+  EXPECT_EQ(records[1].journal_wait_ios, 2u);
+  EXPECT_EQ(records[1].journal_wait_seconds, 0.25);
+  EXPECT_EQ(ResultsToJson(back).dump(2) + "\n", text);
+}
+
 // #44 §1: every byte replayed and one flush not seen is not "exactly in 0 of 8 cells", which a
 // reader takes for a failed replay: the line says what matched and what did not.
 TEST(ReplayTextTest, ACellShortOfAFlushSaysEveryByteAndWhichBiosWereNotSeen) {

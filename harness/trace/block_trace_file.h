@@ -78,8 +78,8 @@ struct BlockTraceDirtier {
 /// When a process started journal handles on the traced disk's file system during a capture
 /// (tracefs jbd2_handle_start): each a change of metadata (an access time, a size, a bitmap)
 /// that waits while the buffer it changes is being written, to the journal's log or to its
-/// home location. The dependent replayer holds the process's next I/O while a metadata write is
-/// in flight (docs/replay.md §3).
+/// home location. The dependent replayer holds a reader's next I/O after one until the metadata
+/// writes in flight at the time have completed (docs/replay.md §3).
 struct BlockTraceJournalHandles {
   int32_t pid = 0;
   std::vector<uint64_t> times_ns;  ///< since the start of the capture, ascending
