@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "harness/device/restore_journal.h"
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
 #include "harness/run/emulated_writeback.h"
@@ -43,8 +44,18 @@ std::string LeftoverState() {
       mounts += line + "\n";
     }
   }
-  return loops + "--\n" + mounts + "--\n" +
-         (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
+  return loops + "--\n" + mounts + "--\n" + testing::JournalLeftIn(DefaultStateDir());
+}
+
+// The replay under the capture's own scheduler took about the capture's time: on the emulated
+// disk, whose every request is charged by the model, docs/replay.md measures 0.96-1.04x; a
+// replay that skipped its waits or serialized its processes lands far outside the band
+// checked here (half to twice). A correctness guard on the replay's timing, not a speed goal
+// (issue 58 §7: these tests checked only that the ratio was positive).
+void ExpectReplayFollowsItsCapture(const nlohmann::json& fidelity) {
+  const double ratio = fidelity.value("span_ratio", 0.0);
+  EXPECT_GE(ratio, 0.5) << fidelity.dump();
+  EXPECT_LE(ratio, 2.0) << fidelity.dump();
 }
 
 // The replay cells of the results file `out` and its summary; a test failure when it does not
@@ -156,7 +167,7 @@ TEST_F(CaptureReplayRootTest, ACapturedCommandReplaysExactlyUnderEachScheduler) 
             std::string::npos)
       << output;
   ASSERT_TRUE(summary.contains("fidelity")) << summary.dump();
-  EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
+  ExpectReplayFollowsItsCapture(summary["fidelity"]);
 }
 
 // #44 §2: a writer held back beside a reader (dd unbounded, killed when cat is done) is replayed
@@ -261,7 +272,7 @@ TEST_F(CaptureReplayRootTest, TheDependentReplayerReplaysTheUntarSampleExactly) 
   }
   EXPECT_NE(rep.output.find("replayer dependent"), std::string::npos) << rep.output;
   ASSERT_TRUE(summary.contains("fidelity")) << summary.dump();
-  EXPECT_GT(summary["fidelity"].value("span_ratio", 0.0), 0.0) << summary.dump();
+  ExpectReplayFollowsItsCapture(summary["fidelity"]);
 }
 
 TEST_F(CaptureReplayRootTest, SigintDuringACaptureLeavesNothing) {

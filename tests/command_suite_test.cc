@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/device/restore_journal.h"
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
 #include "scenarios/command/command_records.h"
@@ -34,8 +35,7 @@ std::string CmdLeftoverState() {
   for (std::string line; std::getline(in, line);) {
     if (line.find("elevbench") != std::string::npos) mounts += line + "\n";
   }
-  return loops + "--\n" + mounts + "--\n" +
-         (access("/var/lib/elevbench/journal.json", F_OK) == 0 ? "journal left" : "");
+  return loops + "--\n" + mounts + "--\n" + testing::JournalLeftIn(DefaultStateDir());
 }
 
 std::vector<CommandRecord> CmdRunCommandSuite(const std::vector<std::string>& options,

@@ -303,7 +303,7 @@ class HistoryPostgresRootTest : public ::testing::Test {
     server_ = nullptr;
   }
   void SetUp() override {
-    if (server_ == nullptr) GTEST_SKIP() << skip_reason_;
+    if (server_ == nullptr) ELEVBENCH_SKIP_OR_FAIL_IN_CI(skip_reason_);
   }
   // A fresh database for the current test.
   std::string Database() {

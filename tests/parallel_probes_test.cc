@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 
 #include "test_util.h"
@@ -30,6 +31,23 @@ bool GroupGone(pid_t pgid) { return kill(-pgid, 0) != 0 && errno == ESRCH; }
 bool GroupVanishesSoon(pid_t pgid) {
   for (int i = 0; i < 40 && !GroupGone(pgid); ++i) usleep(50000);
   return GroupGone(pgid);
+}
+
+// True when, within 2 s, no process's command line (NULs as spaces) contains `needle`.
+bool NoProcessRunsSoon(const std::string& needle) {
+  for (int i = 0; i < 40; ++i) {
+    bool found = false;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::string cmd = testing::ReadFileOrEmpty(e.path().string() + "/cmdline");
+      for (char& c : cmd) c = c == '\0' ? ' ' : c;
+      found = found || cmd.find(needle) != std::string::npos;
+    }
+    if (!found) return true;
+    usleep(50000);
+  }
+  return false;
 }
 
 TEST(ParallelProbesTest, StartTogetherAndAreTimedEachOnItsOwn) {
@@ -122,8 +140,11 @@ TEST(ParallelProbesTest, AProbeThatCannotStartStopsTheOnesAlreadyStarted) {
   ParallelProbeSpec missing;
   missing.argv = {"/nonexistent/elevbench-no-such-program"};
   const auto start = std::chrono::steady_clock::now();
+  // A sleep no other process has: whether or not probe 1 wrote its pid before it was stopped,
+  // no process may be left running it (issue 58 §7: the check ran only when the pid was there).
+  const std::string marker = "60." + std::to_string(getpid());
   EXPECT_FALSE(
-      RunParallelProbes({Sh("echo $$ > " + pids + "; exec sleep 60"), missing}, &out, &err));
+      RunParallelProbes({Sh("echo $$ > " + pids + "; exec sleep " + marker), missing}, &out, &err));
   EXPECT_NE(err.find("probe 2"), std::string::npos) << err;
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5);
   EXPECT_EQ(out.size(), 1u);  // untouched on failure
@@ -132,6 +153,7 @@ TEST(ParallelProbesTest, AProbeThatCannotStartStopsTheOnesAlreadyStarted) {
   if (first > 0) {
     EXPECT_TRUE(GroupVanishesSoon(first)) << "probe 1 still runs";
   }
+  EXPECT_TRUE(NoProcessRunsSoon("sleep " + marker)) << "probe 1's sleep " << marker << " runs";
 }
 
 TEST(ParallelProbesTest, RefusesNoProbesAndTooMany) {

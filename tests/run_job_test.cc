@@ -1,6 +1,7 @@
 #include "harness/run/run_job.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -66,6 +67,41 @@ TEST(RunJobTest, ASuitesDefaultSchedulersLoseWhatTheKernelLacksAndSaySo) {
   checked = CheckedRun{};
   EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err));
   EXPECT_EQ(err.rfind("--schedulers: this kernel has no scheduler 'bfq'", 0), 0u) << err;
+}
+
+// Issue 58 §3: contest's files follow the machine's RAM; at 24 GiB they need more than the 40 GB
+// ide-2003 holds. As root the run emulates the 2003 box and says so; without root (no cgroups
+// for it) one line names both ways out, not "a smaller PROFILE:SIZE" or "a larger device".
+TEST(RunJobTest, ASuiteSizedByRamRunsAsThe2003BoxOnIde2003OrSaysHowTo) {
+  std::unique_ptr<Suite> suite = FindSuite("contest")->make();
+  RunConfig config;
+  config.suite = suite.get();
+  config.suite_name = "contest";
+  config.target.emulated = "ide-2003";
+  config.target.fs = "ext2";
+  MachineInfo host = ReadMachineInfo();
+  host.memory_bytes = 24ULL << 30;
+  host.cpus = 2;
+  CheckedRun checked;
+  std::string err;
+  const bool ok = CheckRunConfig(config, host, &checked, &err);
+  EXPECT_EQ(err.find("a smaller PROFILE:SIZE"), std::string::npos) << err;
+  EXPECT_EQ(err.find("give a larger device"), std::string::npos) << err;
+  if (geteuid() == 0) {
+    (void)ok;  // whatever else this machine refuses, not the disk's size
+    EXPECT_EQ(checked.machine_spec.profile, "p4-2003");
+    EXPECT_NE(checked.machine_note.find("running as the 2003 box (--machine p4-2003)"),
+              std::string::npos)
+        << checked.machine_note;
+    EXPECT_EQ(err.find("more than the"), std::string::npos) << err;
+  } else {
+    EXPECT_FALSE(ok);
+    EXPECT_NE(err.find("contest needs "), std::string::npos) << err;
+    EXPECT_NE(err.find("more than the 40 GB disk --emulated ide-2003 emulates; give --machine "
+                       "p4-2003 (the 2003 box) or ram=SIZE"),
+              std::string::npos)
+        << err;
+  }
 }
 
 TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {

@@ -39,6 +39,7 @@ TEST(RunPlanTest, OrderIsShuffledPerRepetitionAndReproducible) {
 // shuffles all six, so a control's rows are interleaved with the other scheduler's too.
 TEST(RunPlanTest, SchedulersTimesControlsAreInterleavedAsOneList) {
   const auto plan = BuildRunPlan(6, 1, 10, 11);
+  ASSERT_EQ(plan.size(), 60u);
   bool split = false;  // some repetition does not run one scheduler's three rows together
   for (uint32_t rep = 0; rep < 10; ++rep) {
     std::set<size_t> seen;
@@ -55,6 +56,7 @@ TEST(RunPlanTest, SchedulersTimesControlsAreInterleavedAsOneList) {
 
 TEST(RunPlanTest, NoShuffleKeepsOrder) {
   auto plan = BuildRunPlan(3, 1, 2, 1, /*shuffle=*/false);
+  ASSERT_EQ(plan.size(), 6u);  // an empty plan would pass the loop (issue 58 §7)
   for (size_t i = 0; i < plan.size(); ++i) EXPECT_EQ(plan[i].config_index, i % 3);
 }
 

@@ -63,6 +63,45 @@ std::string MakeGuardBin(const std::string& dir) {
   return bin;
 }
 
+// Whether the unprivileged user `uid` may enter the directory `dir` (its mode's search bit for
+// the owner, group or others, as the kernel checks it; no ACLs).
+bool UserMayEnter(const std::string& dir, uid_t uid) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0) return false;
+  if (st.st_uid == uid) return (st.st_mode & S_IXUSR) != 0;
+  if (st.st_gid == uid) return (st.st_mode & S_IXGRP) != 0;
+  return (st.st_mode & S_IXOTH) != 0;
+}
+
+// The first directory from / down to `path` (itself included) that `uid` may not enter, or ""
+// when every one may be entered.
+std::string FirstClosedDirectory(const std::string& path, uid_t uid) {
+  std::filesystem::path walked = "/";
+  for (const auto& part : std::filesystem::path(path).relative_path()) {
+    walked /= part;
+    if (!UserMayEnter(walked.string(), uid)) return walked.string();
+  }
+  return "";
+}
+
+// Shell words that, run as root in a private mount namespace, let `uid` reach the clone at
+// `source` when one of its directories is closed to it (a clone in root's home, 0700 on
+// Debian, or in a `mktemp -d` folder): the clone is bound at `stage`, a tmpfs (mode 755) covers
+// the first closed directory in this namespace only, the path down to the clone is made again
+// on it, and each of the clone's entries is bound back in place. Nothing of the host's mounts
+// or modes changes (issue 58 §7: as nobody the unit half failed on build/elevbench_tests,
+// "Permission denied", from such a clone). "" when nothing is closed.
+std::string ExposeCloneScript(const std::string& source, const std::string& stage, uid_t uid) {
+  const std::string closed = FirstClosedDirectory(source, uid);
+  if (closed.empty()) return "";
+  return "set -e; mkdir -p '" + stage + "'; mount --bind '" + source + "' '" + stage +
+         "'; mount -t tmpfs -o mode=755 elevbench-test '" + closed + "'; mkdir -p '" + source +
+         "'; for e in '" + stage + "'/* '" + stage + "'/.[!.]*; do [ -e \"$e\" ] || continue; " +
+         "t='" + source + "'/\"${e##*/}\"; if [ -L \"$e\" ]; then cp -P \"$e\" \"$t\"; " +
+         "elif [ -d \"$e\" ]; then mkdir \"$t\"; mount --bind \"$e\" \"$t\"; " +
+         "else : > \"$t\"; mount --bind \"$e\" \"$t\"; fi; done; ";
+}
+
 struct GtestOutcome {
   std::set<std::string> failed;
   std::string failure_text;  // gtest's message of every failure, for the assertion's output
@@ -84,6 +123,13 @@ bool RunSelf(const std::string& filter, bool as_nobody, const std::string& dir,
   argv.insert(argv.end(), env.begin(), env.end());
   argv.insert(argv.end(), {std::filesystem::read_symlink("/proc/self/exe").string(),
                            "--gtest_filter=" + filter, "--gtest_output=json:" + json});
+  const std::string expose =
+      as_nobody ? ExposeCloneScript(ELEVBENCH_SOURCE_DIR, dir + "/clone", kNobody) : "";
+  if (!expose.empty()) {
+    std::string words;
+    for (const std::string& a : argv) words += " '" + a + "'";
+    argv = {"unshare", "--mount", "--propagation", "private", "sh", "-c", expose + "exec" + words};
+  }
   ProcessOptions opts;
   opts.working_directory = dir;
   opts.timeout_seconds = 600;

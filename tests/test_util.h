@@ -35,8 +35,28 @@ inline std::string TestDataPath(const std::string& relative) {
 bool RunDeviceCommandWithin(const std::vector<std::string>& argv, double seconds,
                             std::string* output, std::string* err);
 
-/// Compares `actual` with tests/golden/<name>; with ELEVBENCH_UPDATE_GOLDEN=1 rewrites it.
+/// "journal left in DIR" when DIR holds a run's journal (journal.json), "" otherwise. A leftover
+/// check must look in the state directory the tests' runs use (the binary's private one,
+/// private_state_dir_test.cc: DefaultStateDir() in the test process), not /var/lib/elevbench.
+std::string JournalLeftIn(const std::string& state_dir);
+
+/// Compares `actual` with tests/golden/<name>; with ELEVBENCH_UPDATE_GOLDEN=1 rewrites it, except
+/// under CI (InCi), where a rewrite would assert nothing: there the variable fails the test.
 void ExpectMatchesGolden(const std::string& name, const std::string& actual);
+
+/// True under a CI run (the environment variable CI set and not "false" or "0", as GitHub
+/// Actions, GitLab and .ci/run set it). There, infrastructure a test needs that fails to start
+/// (PostgreSQL's initdb, the test kernel's fetch) is a failure, not a skip: a CI that passes by
+/// skipping has not looked.
+bool InCi();
+
+/// GTEST_SKIP's reason outside CI; under CI a failure with the same reason (InCi). For a test
+/// whose infrastructure is installed by scripts/install-deps --test and failed to start.
+#define ELEVBENCH_SKIP_OR_FAIL_IN_CI(reason)                              \
+  do {                                                                    \
+    if (::elevbench::testing::InCi()) FAIL() << "under CI: " << (reason); \
+    GTEST_SKIP() << (reason);                                             \
+  } while (0)
 
 /// A fresh directory "<base>/elevbench-test-XXXXXX", removed with its contents on destruction.
 class ScopedTempDir {

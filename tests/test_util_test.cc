@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include <fcntl.h>
+#include <gtest/gtest-spi.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -18,6 +19,7 @@
 #include <sstream>
 
 #include "harness/device/block_device.h"
+#include "harness/device/restore_journal.h"
 #include "harness/process/bounded_call.h"
 #include "harness/results/results_document.h"
 
@@ -165,9 +167,26 @@ NamedResults LoadNamedResults(const std::string& relative, const std::string& na
   return file;
 }
 
+std::string JournalLeftIn(const std::string& state_dir) {
+  const std::string journal = state_dir + "/journal.json";
+  return access(journal.c_str(), F_OK) == 0 ? "journal left in " + state_dir : "";
+}
+
+bool InCi() {
+  const char* ci = std::getenv("CI");
+  if (ci == nullptr) return false;
+  const std::string value = ci;
+  return !value.empty() && value != "false" && value != "0";
+}
+
 void ExpectMatchesGolden(const std::string& name, const std::string& actual) {
   const std::string path = TestDataPath("golden/" + name);
   const char* update = std::getenv("ELEVBENCH_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1" && InCi()) {
+    ADD_FAILURE() << "ELEVBENCH_UPDATE_GOLDEN=1 under CI would rewrite " << path
+                  << " and assert nothing; refused";
+    return;
+  }
   if (update && std::string(update) == "1") {
     std::ofstream out(path, std::ios::binary);
     out << actual;
@@ -227,6 +246,46 @@ TEST(ScopedTempDirTest, AReadOnlyDirectoryInsideGoesToo) {
     ASSERT_EQ(chmod(path.c_str(), 0555), 0);
   }
   EXPECT_FALSE(std::filesystem::exists(path)) << path;
+}
+
+// A CI run that rewrites the goldens asserts nothing (issue 58 §7): under CI the variable fails
+// the comparison and leaves the golden as it was.
+TEST(GoldenTest, UpdateIsRefusedUnderCi) {
+  const std::string path = testing::TestDataPath("golden/compare_text.txt");
+  const std::string before = testing::ReadTestFile(path);
+  ASSERT_FALSE(before.empty());
+  testing::ScopedEnv ci("CI", "true");
+  testing::ScopedEnv update("ELEVBENCH_UPDATE_GOLDEN", "1");
+  EXPECT_NONFATAL_FAILURE(testing::ExpectMatchesGolden("compare_text.txt", "not the golden\n"),
+                          "under CI would rewrite");
+  EXPECT_EQ(testing::ReadTestFile(path), before);
+}
+
+// The leftover checks look where the tests' runs write their journal (issue 58 §7: they looked at
+// /var/lib/elevbench while the runs used the binary's private state directory).
+TEST(JournalLeftInTest, SeesAJournalInTheTestsStateDirectory) {
+  const char* dir = std::getenv("ELEVBENCH_STATE_DIR");
+  ASSERT_NE(dir, nullptr);
+  EXPECT_EQ(DefaultStateDir(), std::string(dir));
+  testing::ScopedTempDir temp;
+  EXPECT_EQ(testing::JournalLeftIn(temp.path()), "");
+  std::ofstream(temp.path() + "/journal.json") << "{}";
+  EXPECT_EQ(testing::JournalLeftIn(temp.path()), "journal left in " + temp.path());
+}
+
+TEST(GoldenTest, CiIsReadFromTheEnvironment) {
+  {
+    testing::ScopedEnv ci("CI", "true");
+    EXPECT_TRUE(testing::InCi());
+  }
+  {
+    testing::ScopedEnv ci("CI", "false");
+    EXPECT_FALSE(testing::InCi());
+  }
+  {
+    testing::ScopedEnv ci("CI", "");
+    EXPECT_FALSE(testing::InCi());
+  }
 }
 
 // What left a guest's QEMU running after a session stopped mid-test: a test's run outlived the

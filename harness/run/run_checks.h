@@ -43,6 +43,10 @@ struct CheckedRun {
   /// What a suite's default --schedulers lost on this kernel ("post-2003's default list: this
   /// kernel has no bfq: AS, CF left out"), for the run to say; empty when nothing was.
   std::string schedulers_note;
+  /// The 2003 box the run emulates because the suite's files, sized by this host's RAM, do not
+  /// fit the emulated disk ("contest's files follow the machine's RAM: … running as the 2003
+  /// box (--machine p4-2003)"); empty when --machine was given or the suite fits.
+  std::string machine_note;
 };
 
 /// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the

@@ -73,6 +73,7 @@ RunJob::MadeWorkDirs::~MadeWorkDirs() {
 
 void RunJob::DecideRoot() {
   if (!checked_.schedulers_note.empty()) progress_.Note(checked_.schedulers_note);
+  if (!checked_.machine_note.empty()) progress_.Note(checked_.machine_note);
   root_ = RunningAsRoot();
   want_switching_ = !config_.schedulers.empty() || !checked_.queue_attrs.empty();
   target_options_ = checked_.target;
