@@ -78,7 +78,8 @@ std::string ShardsNote(const nlohmann::json& ctx) {
     out << "  Shard " << s.value("shard", 0) << "/" << block.value("count", 0) << ": "
         << JsonString(c, "hostname") << ", " << JsonString(c, "cpu_model") << ", "
         << c.value("cpus", 0) << " CPUs, kernel " << JsonString(c, "kernel") << ", "
-        << block.value("cells", uint64_t{0}) << " cells"
+        << block.value("cells", uint64_t{0})
+        << (block.value("cells", uint64_t{0}) == 1 ? " cell" : " cells")
         << (s.value("complete", true) ? "" : " (unfinished)") << "\n";
   }
   return out.str();

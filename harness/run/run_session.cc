@@ -195,9 +195,10 @@ class SessionRun {
 
   // The suite's set-up and the parameters it settled on, saved.
   bool SetUp(std::string* err) {
-    progress_->Start(
-        config_.lane >= 0 ? doc_->suite + "/lane" + std::to_string(config_.lane) : doc_->suite,
-        cells_.size());
+    progress_->Start(config_.lane >= 0   ? doc_->suite + "/lane" + std::to_string(config_.lane)
+                     : config_.shard > 0 ? doc_->suite + "/shard" + std::to_string(config_.shard)
+                                         : doc_->suite,
+                     cells_.size());
     progress_->Phase("set-up");
     env_.label_prefix = "setup-";
     if (!suite_.SetUp(env_, &doc_->setup, err)) {
