@@ -289,6 +289,17 @@ TEST(MergeRefusalTest, NamesAMissingOrRepeatedShard) {
     d.context["shard"]["count"] = 4;
   }
   EXPECT_EQ(MergeError(three, {"a.json", "b.json"}), "shards 3/4, 4/4 are missing");
+  std::vector<ResultsDocument> twice = TwoShards();
+  for (ResultsDocument& d : twice) {
+    CellRecord cell;
+    cell.plan_index = 3;
+    cell.status = "ok";
+    d.cells.push_back(cell);
+  }
+  EXPECT_EQ(MergeError(twice, {"a.json", "b.json"}),
+            "a.json and b.json both have cell 4 of the plan");
+  twice[1].cells[0].plan_index = 16;
+  EXPECT_EQ(MergeError(twice, {"a.json", "b.json"}), "b.json: cell 17 is beyond the plan's 16");
   ResultsDocument whole = two[0];
   whole.context.erase("shard");
   EXPECT_EQ(MergeError({two[0], whole}, {"a.json", "w.json"}),

@@ -90,6 +90,27 @@ bool OrderShards(const std::vector<ResultsDocument>& shards, const std::vector<s
   return true;
 }
 
+// No cell of the plan in two shards' files, none beyond the plan (an edited or renamed file).
+bool EachCellOnce(const std::vector<ResultsDocument>& shards, const std::vector<std::string>& names,
+                  std::string* err) {
+  const uint64_t plan_cells = shards.front().context["shard"].value("plan_cells", uint64_t{0});
+  std::map<size_t, size_t> owner;  // plan index → the shard's file
+  for (size_t k = 0; k < shards.size(); ++k) {
+    for (const CellRecord& c : shards[k].cells) {
+      if (plan_cells > 0 && c.plan_index >= plan_cells) {
+        return Fail(err, names[k] + ": cell " + std::to_string(c.plan_index + 1) +
+                             " is beyond the plan's " + std::to_string(plan_cells));
+      }
+      const auto [it, fresh] = owner.emplace(c.plan_index, k);
+      if (!fresh) {
+        return Fail(err, names[it->second] + " and " + names[k] + " both have cell " +
+                             std::to_string(c.plan_index + 1) + " of the plan");
+      }
+    }
+  }
+  return true;
+}
+
 // The merged context: shard 1's, for the whole plan, with every shard's own kept.
 nlohmann::json MergedShardContext(const std::vector<const ResultsDocument*>& docs,
                                   const std::vector<std::string>& names) {
@@ -184,6 +205,7 @@ bool MergeShardDocuments(const std::vector<ResultsDocument>& shards,
   }
   std::vector<size_t> order;
   if (!OrderShards(shards, names, &order, err)) return false;
+  if (!EachCellOnce(shards, names, err)) return false;
   std::vector<ResultsDocument> ordered;
   std::vector<const ResultsDocument*> docs;
   std::vector<std::string> ordered_names;
