@@ -294,6 +294,7 @@ TEST(MergeRefusalTest, NamesAMissingOrRepeatedShard) {
     CellRecord cell;
     cell.plan_index = 3;
     cell.status = "ok";
+    cell.started_at = "2026-12-07T06:00:00Z";
     d.cells.push_back(cell);
   }
   EXPECT_EQ(MergeError(twice, {"a.json", "b.json"}),

@@ -361,7 +361,8 @@ bool CheckLanesOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c
 }
 
 // --shard I/N (docs/ci.md): its words, and the plan it cuts: the same on every box (--seed), of
-// a fixed number of repetitions, run serially on this host's kernel.
+// a fixed number of repetitions, run serially (with --kernels each guest runs its share of its
+// kernel's plan: kernel_rows.h).
 bool CheckShardOption(const RunConfig& o, CheckedRun* c, std::string* err) {
   if (o.shard.empty()) return true;
   if (!ParseShardOption(o.shard, &c->shard, err)) return false;
@@ -371,8 +372,6 @@ bool CheckShardOption(const RunConfig& o, CheckedRun* c, std::string* err) {
           ? "needs a fixed --repetitions (auto decides between rounds, which shards do not share)"
       : !o.lanes.empty() && o.lanes != "1"
           ? "runs serially: give --lanes or --shard, not both (docs/ci.md)"
-      : !o.kernels.empty() || !o.kernel_images.empty()
-          ? "cannot cut --kernels' plan (each guest runs the whole plan): give one of them"
           : nullptr;
   if (why != nullptr) return Fail(err, "--shard " + o.shard + " " + why);
   return true;
