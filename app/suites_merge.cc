@@ -13,9 +13,11 @@ namespace {
 
 // Whether two paths name the same file (an --out that would overwrite a shard).
 bool SameMergeFile(const std::string& a, const std::string& b) {
-  std::error_code ec;
+  std::error_code ec, ec_a, ec_b;
   if (std::filesystem::equivalent(a, b, ec)) return true;
-  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+  const std::filesystem::path pa = std::filesystem::weakly_canonical(a, ec_a);
+  const std::filesystem::path pb = std::filesystem::weakly_canonical(b, ec_b);
+  return !ec_a && !ec_b && pa == pb;
 }
 
 }  // namespace
