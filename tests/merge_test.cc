@@ -289,6 +289,9 @@ TEST(MergeRefusalTest, NamesAMissingOrRepeatedShard) {
     d.context["shard"]["count"] = 4;
   }
   EXPECT_EQ(MergeError(three, {"a.json", "b.json"}), "shards 3/4, 4/4 are missing");
+  for (ResultsDocument& d : three) d.context["shard"]["count"] = 100;
+  EXPECT_EQ(MergeError(three, {"a.json", "b.json"}),
+            "shards 3/100, 4/100, 5/100, 6/100, 7/100 and 93 more are missing");
   std::vector<ResultsDocument> twice = TwoShards();
   for (ResultsDocument& d : twice) {
     CellRecord cell;

@@ -30,7 +30,7 @@ const nlohmann::json* ShardBlockOf(const ResultsDocument& doc) {
   return &*it;
 }
 
-// A member of the context as compact JSON ("null" when absent), for the comparisons' words.
+// A member of the context as compact JSON ("none" when absent), for the comparisons' words.
 std::string ContextWords(const ResultsDocument& doc, const char* key) {
   const auto it = doc.context.find(key);
   return it == doc.context.end() ? "none" : it->dump();
@@ -81,7 +81,8 @@ bool OrderShards(const std::vector<ResultsDocument>& shards, const std::vector<s
   }
   if (!missing.empty()) {
     std::string list;
-    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    for (size_t m = 0; m < missing.size() && m < 5; ++m) list += (m == 0 ? "" : ", ") + missing[m];
+    if (missing.size() > 5) list += " and " + std::to_string(missing.size() - 5) + " more";
     return Fail(err, (missing.size() == 1 ? "shard " : "shards ") + list +
                          (missing.size() == 1 ? " is missing" : " are missing"));
   }
