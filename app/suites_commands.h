@@ -137,6 +137,14 @@ std::string CompareReportText(const Comparison& comparison, const std::string& f
 [[nodiscard]] bool RecordResultsInHistory(const std::string& out_path, const ResultsDocument& doc,
                                           const std::string& location, std::string* err);
 
+/// `elevbench merge` (docs/ci.md): loads the shards' results files `paths`, joins them
+/// (MergeShardDocuments: refused unless they are the shards 1..N of one plan, each once), redoes
+/// the suite's summary with the suite of the table, and saves the whole plan's document at
+/// `out`, which must not be one of `paths`. False with a one-line err (for exit code 2) when a
+/// file cannot be read, the files are not one plan's shards, or `out` cannot be written.
+[[nodiscard]] bool MergeShardFiles(const std::vector<std::string>& paths, const std::string& out,
+                                   ResultsDocument* merged, std::string* err);
+
 /// How one file of `history import` went.
 struct ImportedFile {
   std::string file;

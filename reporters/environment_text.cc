@@ -57,6 +57,34 @@ std::string KernelsNote(const nlohmann::json& ctx) {
   return out.str();
 }
 
+// `run --shard I/N` and `merge` (docs/ci.md): a shard's own line, or the merged document's
+// line per shard with its box (host, CPU, kernel: boxes differ, a TCG guest's CPU most); empty
+// for an unsharded run.
+std::string ShardsNote(const nlohmann::json& ctx) {
+  std::ostringstream out;
+  if (ctx.contains("shard") && ctx["shard"].is_object()) {
+    const nlohmann::json& s = ctx["shard"];
+    out << "Shard " << s.value("index", 0) << "/" << s.value("count", 0) << ": "
+        << s.value("cells", uint64_t{0}) << " of the plan's " << s.value("plan_cells", uint64_t{0})
+        << " cells (`elevbench merge` joins the shards)\n";
+  }
+  if (!ctx.contains("shards") || !ctx["shards"].is_array()) return out.str();
+  out << "Shards: " << ctx["shards"].size()
+      << " merged, one box each (every cell records its shard):\n";
+  for (const nlohmann::json& s : ctx["shards"]) {
+    if (!s.is_object() || !s.contains("context") || !s["context"].is_object()) continue;
+    const nlohmann::json& c = s["context"];
+    const nlohmann::json block = c.value("shard", nlohmann::json::object());
+    out << "  Shard " << s.value("shard", 0) << "/" << block.value("count", 0) << ": "
+        << JsonString(c, "hostname") << ", " << JsonString(c, "cpu_model") << ", "
+        << c.value("cpus", 0) << " CPUs, kernel " << JsonString(c, "kernel") << ", "
+        << block.value("cells", uint64_t{0})
+        << (block.value("cells", uint64_t{0}) == 1 ? " cell" : " cells")
+        << (s.value("complete", true) ? "" : " (unfinished)") << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
@@ -130,6 +158,7 @@ std::string RenderEnvironmentHeader(const nlohmann::json& ctx) {
     }
     out << "\n";
   }
+  out << ShardsNote(ctx);
   const std::string cache = JsonString(ctx, "cache_policy");
   if (!cache.empty()) out << cache << "\n";
   std::string s = out.str();

@@ -217,6 +217,16 @@ TEST_F(CliTest, BadValuesOfEveryRunOptionAreRefusedBeforeAnythingIsCreated) {
       {{"--lanes", "9999", "--emulated", "ide-2003"}, "--lanes 9999"},
       // #45: with no target at all (as root: a scratch device); --lanes 2 refuses it otherwise.
       {{"--keep-wbt", "--lanes", "2"}, "--keep-wbt applies to an emulated disk: give --emulated"},
+      // --shard I/N (docs/ci.md): its words, and the plan it cuts the same on every box.
+      {{"--shard", "0/2", "--seed", "1"}, "--shard: expected I/N"},
+      {{"--shard", "3/2", "--seed", "1"}, "--shard: expected I/N"},
+      {{"--shard", "1/0", "--seed", "1"}, "--shard: expected I/N"},
+      {{"--shard", "x", "--seed", "1"}, "--shard: expected I/N, the I-th of N shards"},
+      {{"--shard", "1/2"}, "--shard 1/2 needs --seed (every shard must deal the same plan"},
+      {{"--shard", "1/2", "--seed", "1", "--repetitions", "auto"},
+       "--shard 1/2 needs a fixed --repetitions"},
+      {{"--shard", "1/2", "--seed", "1", "--lanes", "2"},
+       "--shard 1/2 runs serially: give --lanes or --shard, not both"},
   };
   for (const auto& c : kTargets) {
     std::vector<std::string> args = {"run", "tiobench"};

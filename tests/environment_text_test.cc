@@ -134,3 +134,35 @@ TEST(EnvironmentTextTest, EveryKernelUnderTestHasALineWithItsGuest) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// `run --shard I/N` says which slice it ran; a merged document names every shard's box
+// (docs/ci.md: boxes differ, and the header shows how).
+TEST(EnvironmentTextTest, AShardAndTheBoxesOfMergedShardsAreNamed) {
+  nlohmann::json shard = HostContext();
+  shard["hostname"] = "boxa";
+  shard["kernel"] = "6.18.44";
+  shard["shard"] = {{"index", 1}, {"count", 2}, {"cells", 8}, {"plan_cells", 16}};
+  EXPECT_NE(RenderEnvironmentHeader(shard).find(
+                "Shard 1/2: 8 of the plan's 16 cells (`elevbench merge` joins the shards)\n"),
+            std::string::npos)
+      << RenderEnvironmentHeader(shard);
+  nlohmann::json other = shard;
+  other["hostname"] = "boxb";
+  other["cpu_model"] = "Intel Xeon";
+  other["shard"]["index"] = 2;
+  nlohmann::json merged = HostContext();
+  merged["shards"] = {{{"shard", 1}, {"file", "a.json"}, {"complete", true}, {"context", shard}},
+                      {{"shard", 2}, {"file", "b.json"}, {"complete", false}, {"context", other}}};
+  EXPECT_NE(RenderEnvironmentHeader(merged).find(
+                "Shards: 2 merged, one box each (every cell records its shard):\n"
+                "  Shard 1/2: boxa, AMD EPYC, 2 CPUs, kernel 6.18.44, 8 cells\n"
+                "  Shard 2/2: boxb, Intel Xeon, 2 CPUs, kernel 6.18.44, 8 cells (unfinished)\n"),
+            std::string::npos)
+      << RenderEnvironmentHeader(merged);
+}
+
+}  // namespace
+}  // namespace elevbench

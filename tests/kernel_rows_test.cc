@@ -171,6 +171,27 @@ TEST(MergeKernelDocumentsTest, PutsOneKernelAfterAnotherAndCountsThePlanOn) {
   EXPECT_FALSE(merged.complete);
 }
 
+// `--shard 2/2 --kernels a,b`: each guest ran the cells of its plan of 4 that shard 2 deals
+// (plan indices 2 and 3): the second kernel's plan starts after the whole first one's, at 4, so
+// that shard 1's document numbers its cells alike and `merge` places both.
+TEST(MergeKernelDocumentsTest, AShardsGuestsAreCountedOnByTheirWholePlan) {
+  std::vector<ResultsDocument> guests = {GuestDocument("a", true), GuestDocument("b", true)};
+  for (ResultsDocument& g : guests) {
+    g.context["shard"] = {{"index", 2}, {"count", 2}, {"cells", 2}, {"plan_cells", 4}};
+    for (CellRecord& c : g.cells) {
+      c.plan_index += 2;
+      c.shard = 2;
+    }
+  }
+  ResultsDocument merged;
+  MergeKernelDocuments(guests, &merged);
+  ASSERT_EQ(merged.cells.size(), 4u);
+  EXPECT_EQ(merged.cells[1].plan_index, 3u);
+  EXPECT_EQ(merged.cells[2].plan_index, 6u);  // 4 + 2, not 4 of a plan counted by its cells
+  EXPECT_EQ(merged.cells[3].plan_index, 7u);
+  EXPECT_EQ(merged.cells[3].shard, 2);
+}
+
 TEST(FailedGuestCellsTest, GivesEveryConfigurationAFailedCellWithTheReason) {
   const auto cells =
       FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, "failed", "guest k: panic");

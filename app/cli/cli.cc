@@ -106,6 +106,10 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
        "Compare two results files row by row (Mann-Whitney U); exit 1 on a significant "
        "regression beyond the threshold, 3 when it cannot judge",
        AddCompareSubcommand, false, kCompareExitCodes},
+      {"merge",
+       "Join the shards of `run --shard I/N` into the whole plan's results (--out), printed "
+       "and recorded in the history as one run",
+       AddMergeSubcommand},
       {"history", "List the recorded runs (the run history)", AddHistorySubcommand, false,
        kHistoryExitCodes},
       {"trend", "One metric of one configuration over the recorded runs", AddTrendSubcommand, false,

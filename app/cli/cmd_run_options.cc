@@ -32,11 +32,19 @@ const std::map<std::string, TraceMode> kTraceModeWords = {
     {"off", TraceMode::kOff}, {"summary", TraceMode::kSummary}, {"full", TraceMode::kFull}};
 
 // The value's name in --help of the flags whose value is text (#45: CLI11 wrote "TEXT").
-const std::map<std::string, std::string> kValueNames = {
-    {"--dir", "DIR"},      {"--disk-set", "KEY=VALUE"}, {"--disk-trace", "FILE"},
-    {"--machine", "SPEC"}, {"--schedulers", "LIST"},    {"--controls", "LIST"},
-    {"--queue", "LIST"},   {"--lanes", "N|auto"},       {"--repetitions", "N|auto"},
-    {"--kernels", "LIST"}, {"--kernel-image", "IMAGE"}, {"--guest-clock", "instructions|wall"}};
+const std::map<std::string, std::string> kValueNames = {{"--dir", "DIR"},
+                                                        {"--disk-set", "KEY=VALUE"},
+                                                        {"--disk-trace", "FILE"},
+                                                        {"--machine", "SPEC"},
+                                                        {"--schedulers", "LIST"},
+                                                        {"--controls", "LIST"},
+                                                        {"--queue", "LIST"},
+                                                        {"--lanes", "N|auto"},
+                                                        {"--repetitions", "N|auto"},
+                                                        {"--shard", "I/N"},
+                                                        {"--kernels", "LIST"},
+                                                        {"--kernel-image", "IMAGE"},
+                                                        {"--guest-clock", "instructions|wall"}};
 
 // A number's range (a seed: any whole number from 0), the trace mode's words, a text's name.
 template <typename T>

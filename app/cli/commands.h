@@ -55,6 +55,8 @@ const std::vector<SubcommandEntry>& AllSubcommands();
 SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddReportSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string& command_line);
+/// `merge`: the shards of `run --shard I/N` joined into the whole plan's results (docs/ci.md).
+SubcommandRunner AddMergeSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddTrendSubcommand(CLI::App* cmd, const std::string& command_line);
 SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string& command_line);

@@ -15,15 +15,23 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label",  "repetition",    "status",        "error",
-    "started_at", "duration_seconds", "queue",  "disk_counters", "request_trace", "lane",
-    "plan_index", "lane_records",     "control"};
+    "scheduler",  "identifier",       "label",   "repetition",    "status",        "error",
+    "started_at", "duration_seconds", "queue",   "disk_counters", "request_trace", "lane",
+    "plan_index", "lane_records",     "control", "shard",         "shard_records"};
 
 // A cell's `--lanes` fields: written together when lane >= 0, read together when "lane" is there.
 constexpr JsonField<CellRecord> kLaneFields[] = {
     {"lane", &CellRecord::lane},
     {"plan_index", &CellRecord::plan_index},
     {"lane_records", &CellRecord::record_count},
+};
+
+// A cell's `--shard` fields: written together when shard > 0 (and the cell ran in no lane), read
+// together when "shard" is there.
+constexpr JsonField<CellRecord> kShardFields[] = {
+    {"shard", &CellRecord::shard},
+    {"plan_index", &CellRecord::plan_index},
+    {"shard_records", &CellRecord::record_count},
 };
 
 bool IsCellField(const std::string& key) {
@@ -60,6 +68,7 @@ json CellToJson(const CellRecord& c) {
   if (!c.control.empty()) cell["control"] = c.control;
   if (c.request_trace) cell["request_trace"] = RequestTraceRecordToJson(*c.request_trace);
   if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
+  if (c.lane < 0 && c.shard > 0) WriteJsonFields(kShardFields, c, &cell);
   return cell;
 }
 
@@ -175,6 +184,10 @@ bool CellFromJson(const json& c, size_t index, CellRecord* out, std::string* err
     cell.request_trace = std::move(record);
   }
   if (c.contains("lane") && !ReadJsonFields(kLaneFields, c, &cell, err)) {
+    *err = "cells: " + *err;
+    return false;
+  }
+  if (c.contains("shard") && !ReadJsonFields(kShardFields, c, &cell, err)) {
     *err = "cells: " + *err;
     return false;
   }

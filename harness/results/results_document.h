@@ -46,6 +46,11 @@ struct CellRecord {
   int lane = -1;
   size_t plan_index = 0;
   size_t record_count = 0;
+  /// `--shard I/N` (docs/ci.md): the shard I that ran the cell (0 in an unsharded run, and then
+  /// neither "shard" nor "shard_records" is written); a shard's cell also writes plan_index,
+  /// and its record_count as "shard_records", so `merge` places its records by cell. A merged
+  /// document keeps them: which shard, on which box, produced each cell.
+  int shard = 0;
 };
 
 /// A whole run: context, the suite's parameters, cells, the suite's records and summary.

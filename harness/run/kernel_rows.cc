@@ -161,7 +161,13 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocum
       c.plan_index += plan_offset;
       merged->cells.push_back(std::move(c));
     }
-    plan_offset += std::max(most, d.cells.size());
+    // A shard's guest (`--shard I/N`, docs/ci.md) ran some of its plan: the next kernel's plan
+    // starts after the whole of this one's, so that every shard numbers the cells alike.
+    const nlohmann::json shard = d.context.value("shard", nlohmann::json::object());
+    const nlohmann::json plan_cells =
+        shard.is_object() ? shard.value("plan_cells", nlohmann::json()) : nlohmann::json();
+    plan_offset +=
+        plan_cells.is_number_unsigned() ? plan_cells.get<size_t>() : std::max(most, d.cells.size());
     merged->records.insert(merged->records.end(), d.records.begin(), d.records.end());
     if (merged->setup.is_null() && !d.setup.is_null()) merged->setup = d.setup;
     if (merged->parameters.empty() && !d.parameters.empty()) merged->parameters = d.parameters;

@@ -44,7 +44,8 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
                                           const std::string& out, const std::string& label);
 
 /// Merges the guests' documents, in kernel order, into `*merged` (whose suite and context the
-/// caller filled): identifiers, labels, cells (their plan_index counted on over the kernels)
+/// caller filled): identifiers, labels, cells (their plan_index counted on over the kernels; a
+/// shard's guest's by its whole plan, context.shard.plan_cells, so every shard numbers alike)
 /// and records one kernel after another; the first set-up; complete when every document is.
 /// The suite's summary is the caller's to redo.
 void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged);

@@ -403,6 +403,13 @@ void KernelsJob::SaveMerged() {
   doc_.context["command_line"] = config_.command_line;
   doc_.context["start_time"] = start_time_;
   doc_.complete = doc_.complete && done.size() == kernels_.size();
+  if (doc_.context.contains("shard") && doc_.context["shard"].is_object()) {
+    // --shard I/N: this shard's cells of every kernel's plan (each guest ran its share).
+    nlohmann::json& shard = doc_.context["shard"];
+    shard["cells"] = std::count_if(doc_.cells.begin(), doc_.cells.end(),
+                                   [](const CellRecord& c) { return !c.started_at.empty(); });
+    shard["plan_cells"] = shard.value("plan_cells", uint64_t{0}) * kernels_.size();
+  }
   if (config_.suite != nullptr) doc_.summary = config_.suite->Summarize(doc_);
   std::string err;
   if (!SaveResultsFile(out_path_, doc_, &err)) report_error_("cannot save the results: " + err);

@@ -56,7 +56,7 @@ std::vector<std::vector<size_t>> DealPlanToLanes(const std::vector<PlannedCell>&
 }
 
 LaneDeal DealPlanToLanes(const std::vector<PlannedCell>& plan, size_t lanes,
-                         const std::vector<bool>& takes_lanes) {
+                         const std::vector<bool>& takes_lanes, DealUnit unit) {
   LaneDeal deal;
   deal.lanes.resize(std::max<size_t>(lanes, 1));
   size_t block = 0;
@@ -67,8 +67,10 @@ LaneDeal DealPlanToLanes(const std::vector<PlannedCell>& plan, size_t lanes,
       deal.alone.push_back(i);
       continue;
     }
-    const bool new_block = previous != nullptr && (plan[i].config_index != previous->config_index ||
-                                                   plan[i].repetition != previous->repetition);
+    const bool new_block =
+        previous != nullptr &&
+        (plan[i].repetition != previous->repetition ||
+         (unit == DealUnit::kBlock && plan[i].config_index != previous->config_index));
     if (new_block) ++block;
     deal.lanes[block % deal.lanes.size()].push_back(i);
     previous = &plan[i];

@@ -50,12 +50,20 @@ struct LaneDeal {
   std::vector<size_t> alone;  ///< the cells of variants that take no lanes, in plan order
 };
 
+/// What a deal hands out as one piece. A block (one configuration's variants in one repetition)
+/// is the lanes' piece: lanes run at once, so one repetition's configurations meet on the
+/// lanes' disks at the same moment. A whole repetition (its blocks in their seeded order) is the
+/// shards' piece (shard.h): shards run on different boxes, so each keeps the interleaving of
+/// every configuration and every configuration gets the same share of every box.
+enum class DealUnit { kBlock, kRepetition };
+
 /// As above, but the cells of a variant v with `takes_lanes[v]` false are set apart in
 /// `alone` (they run after the lanes, on lane 0's disk with no other lane running: a
 /// composite's probes). Blocks are counted among the cells that do take lanes, so those are
 /// dealt as a run of only them would be. An empty `takes_lanes`: every variant takes lanes.
+/// `unit` is the piece dealt round-robin (the lanes' block, or a shard's repetition).
 LaneDeal DealPlanToLanes(const std::vector<PlannedCell>& plan, size_t lanes,
-                         const std::vector<bool>& takes_lanes);
+                         const std::vector<bool>& takes_lanes, DealUnit unit = DealUnit::kBlock);
 
 /// Merges the lanes' documents into `*merged` (whose suite, context, identifiers and labels the
 /// caller filled): cells in plan order (CellRecord::plan_index) with each cell's records after

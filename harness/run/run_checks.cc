@@ -430,6 +430,23 @@ bool CheckLanesOption(const RunConfig& o, const MachineInfo& host, CheckedRun* c
   return true;
 }
 
+// --shard I/N (docs/ci.md): its words, and the plan it cuts: the same on every box (--seed), of
+// a fixed number of repetitions, run serially (with --kernels each guest runs its share of its
+// kernel's plan: kernel_rows.h).
+bool CheckShardOption(const RunConfig& o, CheckedRun* c, std::string* err) {
+  if (o.shard.empty()) return true;
+  if (!ParseShardOption(o.shard, &c->shard, err)) return false;
+  const char* why =
+      !o.seed_given ? "needs --seed (every shard must deal the same plan; merge checks it)"
+      : c->adaptive.enabled
+          ? "needs a fixed --repetitions (auto decides between rounds, which shards do not share)"
+      : !o.lanes.empty() && o.lanes != "1"
+          ? "runs serially: give --lanes or --shard, not both (docs/ci.md)"
+          : nullptr;
+  if (why != nullptr) return Fail(err, "--shard " + o.shard + " " + why);
+  return true;
+}
+
 // Without root no device can be made and nothing switched: an --emulated, --scratch,
 // --schedulers or --queue the user gave is refused
 // (#45: the run went on in the current directory's disk instead), after every check of the
@@ -471,8 +488,8 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
   if (!CheckLanesWords(o, err) ||
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
-      !CheckFormatAndOut(o, err) || !CheckTarget(o, &c->target, err) ||
-      !CheckMachineOption(o, host, c, err)) {
+      !CheckShardOption(o, c, err) || !CheckFormatAndOut(o, err) ||
+      !CheckTarget(o, &c->target, err) || !CheckMachineOption(o, host, c, err)) {
     return false;
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.

@@ -18,6 +18,7 @@
 #include "harness/machine/machine_spec.h"
 #include "harness/run/run_config.h"
 #include "harness/run/run_session.h"
+#include "harness/run/shard.h"
 #include "harness/run/target.h"
 
 namespace elevbench {
@@ -39,6 +40,7 @@ struct CheckedRun {
   std::vector<IoControl> controls;
   IoCgroupLayout io_layout;  ///< where the roles' cgroups go (with a throttle)
   int lanes = 1;             ///< --lanes, resolved (1: serial)
+  ShardSpec shard;           ///< --shard I/N (docs/ci.md); count 0: the whole plan
   int cpus_per_lane = 1;
   /// What a suite's default --schedulers lost on this kernel ("post-2003's default list: this
   /// kernel has no bfq: AS, CF left out"), for the run to say; empty when nothing was.

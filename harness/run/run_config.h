@@ -59,6 +59,9 @@ struct RunConfig {
   std::string queue;              ///< "--queue attr=value,..."
   std::string repetitions = "1";  ///< "--repetitions N" (1..1000) or "auto"
   std::string lanes;  ///< "--lanes N|auto": emulated disks at once (docs/lanes.md); empty = serial
+  /// "--shard I/N": run only the I-th of N deterministic slices of the plan (docs/ci.md); empty
+  /// = the whole plan. `elevbench merge` joins the shards' files.
+  std::string shard;
   double ci_width_pct = 5;        ///< "--ci-width": auto's target 95 % half-width, % of the mean
   uint32_t max_repetitions = 10;  ///< "--max-repetitions": auto's cap
   uint64_t seed = 0;

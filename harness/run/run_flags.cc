@@ -71,6 +71,10 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       {"--lanes", &RunConfig::lanes,
        "Run the plan on N emulated disks at once (root, --emulated), each lane on "
        "its own CPUs, or 'auto': as many as the CPUs and the suite allow"},
+      {"--shard", &RunConfig::shard,
+       "Run only the I-th of N deterministic slices of the plan, I/N (whole repetitions, or "
+       "blocks when fewer than N; needs --seed; `elevbench merge` joins the shards' files; "
+       "docs/ci.md; default: the whole plan)"},
       {"--kernels", &RunConfig::kernels,
        "Run the whole plan once per kernel, each booted in a QEMU guest (root; "
        "debian:PACKAGE[@LABEL] fetched into the kernel cache, or image:IMAGE[:MODROOT][@LABEL], "

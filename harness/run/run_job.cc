@@ -18,8 +18,10 @@
 #include "harness/fio/fio_runner.h"
 #include "harness/run/emulated_writeback.h"
 #include "harness/run/run_labels.h"
+#include "harness/run/run_plan.h"
 #include "harness/run/run_policy.h"
 #include "harness/run/session_hooks.h"
+#include "harness/run/shard.h"
 #include "harness/run/target_watch.h"
 #include "harness/trace/tracefs.h"
 
@@ -283,6 +285,12 @@ void RunJob::DescribeSession() {
   sc.measure = o.measure;
   sc.stop_requested = InterruptRequested;
   sc.stop_reason = [] { return "interrupted by signal " + std::to_string(InterruptSignal()); };
+  if (checked_.shard.given()) {  // --shard I/N: this box's slice of the whole plan (docs/ci.md)
+    sc.shard = static_cast<int>(checked_.shard.index);
+    sc.plan_cells = DealPlanToShard(
+        BuildRunPlan(sc.identifiers.size(), o.suite->Variants().size(), sc.repetitions, sc.seed),
+        checked_.shard);
+  }
 }
 
 void RunJob::Describe() {
@@ -304,6 +312,11 @@ void RunJob::Describe() {
   doc_.context["variants"] = o.suite->Variants().size();
   if (AnyControl(checked_.controls)) doc_.context["controls"] = ControlsContext();
   doc_.context["trace_requests"] = {{"mode", TraceModeName(trace_mode_)}, {"device", traced_disk_}};
+  if (checked_.shard.given()) {
+    doc_.context["shard"] =
+        ShardContextJson(checked_.shard, sc.plan_cells.size(),
+                         sc.identifiers.size() * o.suite->Variants().size() * sc.repetitions);
+  }
   if (!o.lanes.empty()) {
     doc_.context["lanes"] =
         checked_.lanes > 1 ? lanes_.Describe() : nlohmann::json{{"count", 1}, {"asked", o.lanes}};

@@ -122,9 +122,12 @@ bool HeadlineIntervalsConverged(const ResultsDocument& doc, SuiteMeasurer measur
 
 namespace {
 
-// The plan indices a session runs: its lane's share, or the whole plan.
+// Whether a session runs a share of the plan: a lane's, or a shard's.
+bool RunsAShare(const SessionConfig& config) { return config.lane >= 0 || config.shard > 0; }
+
+// The plan indices a session runs: its lane's or shard's share, or the whole plan.
 std::vector<size_t> CellsOfSession(const SessionConfig& config, size_t plan_size) {
-  if (config.lane >= 0) return config.plan_cells;
+  if (RunsAShare(config)) return config.plan_cells;
   std::vector<size_t> all(plan_size);
   for (size_t i = 0; i < plan_size; ++i) all[i] = i;
   return all;
@@ -161,7 +164,7 @@ class SessionRun {
         std::any_of(config.controls.begin(), config.controls.end(), [](const SessionControl& c) {
           return !c.load.cgroup_procs.empty() || !c.probe.cgroup_procs.empty();
         });
-    if (config.lane >= 0) {  // a lane's share: the suite sets up what its cells read
+    if (RunsAShare(config)) {  // a lane's or shard's share: the suite sets up what its cells read
       env_.runs_variant.assign(variants_.size(), false);
       for (size_t i : cells_) {
         if (i < plan_.size()) env_.runs_variant[plan_[i].variant_index] = true;
@@ -192,9 +195,10 @@ class SessionRun {
 
   // The suite's set-up and the parameters it settled on, saved.
   bool SetUp(std::string* err) {
-    progress_->Start(
-        config_.lane >= 0 ? doc_->suite + "/lane" + std::to_string(config_.lane) : doc_->suite,
-        cells_.size());
+    progress_->Start(config_.lane >= 0   ? doc_->suite + "/lane" + std::to_string(config_.lane)
+                     : config_.shard > 0 ? doc_->suite + "/shard" + std::to_string(config_.shard)
+                                         : doc_->suite,
+                     cells_.size());
     progress_->Phase("set-up");
     env_.label_prefix = "setup-";
     if (!suite_.SetUp(env_, &doc_->setup, err)) {
@@ -294,6 +298,7 @@ class SessionRun {
     rec.variant = variant.key;
     rec.started_at = NowIso8601();
     rec.lane = config_.lane;
+    rec.shard = config_.shard;
     return rec;
   }
 
@@ -446,7 +451,7 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
   }
   SessionRun run(suite, config, target, fio, progress, doc);
   if (!run.CellsInPlan()) {
-    *err = "internal: a lane's cells are not all in the plan";
+    *err = "internal: a lane's or shard's cells are not all in the plan";
     return false;
   }
   if (!run.SaveHeader(err)) return false;

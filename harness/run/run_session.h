@@ -105,6 +105,9 @@ struct SessionConfig {
   /// so cell files are named by plan index and every cell records its lane and plan index.
   int lane = -1;
   std::vector<size_t> plan_cells;
+  /// `--shard I/N` (docs/ci.md): I, this session's shard (0: the whole plan); plan_cells are
+  /// then the shard's (DealPlanToShard), and every cell records its shard and plan index.
+  int shard = 0;
 };
 
 /// Runs every cell of the plan into `doc` (whose suite and context the caller filled). Returns

@@ -1,0 +1,89 @@
+// `elevbench merge A.json B.json … --out all.json` (docs/ci.md): the shards of one plan, each
+// run on a box of its own with `run --shard I/N`, joined into the document the whole plan would
+// have written; its tables printed as `run` prints them, and the whole plan recorded in the
+// history as a run is.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/suites.h"
+#include "app/suites_commands.h"
+#include "harness/history/history_store.h"
+
+namespace elevbench {
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> paths;
+  std::string out;
+  std::string format;
+  bool no_verdict = false;
+  std::string history_db;
+  bool no_history = false;
+};
+
+// The merged run in the history, as the end of `run` records one; a note either way.
+void NoteMergeInHistory(const MergeArgs& args, const ResultsDocument& doc) {
+  if (args.no_history || doc.cells.empty()) return;
+  const std::string location =
+      args.history_db.empty() ? DefaultHistoryLocation(true) : args.history_db;
+  std::string err;
+  if (RecordResultsInHistory(args.out, doc, location, &err)) {
+    PrintNote("merged run recorded in the history " + RedactedLocation(location));
+  } else {
+    PrintNote("merged run not recorded in the history: " + err + "; the results file is " +
+              "complete ('elevbench history import " + args.out + "' adds it later)");
+  }
+}
+
+// Exit 0 merged (2 with one line when the files are not one plan's shards, each once).
+int MergeCommand(const MergeArgs& args) {
+  ResultsDocument doc;
+  std::string err, text;
+  if (!MergeShardFiles(args.paths, args.out, &doc, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  ReportOptions options;
+  options.verdict = !args.no_verdict;
+  if (!RenderResults(doc, args.format, options, &text, &err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  std::cout << text;
+  std::cout.flush();
+  PrintNote(std::to_string(args.paths.size()) + " shards merged into " + args.out);
+  if (!doc.complete) PrintNote(args.out + " is from an unfinished run (a shard did not finish)");
+  NoteMergeInHistory(args, doc);
+  return kExitOk;
+}
+
+}  // namespace
+
+SubcommandRunner AddMergeSubcommand(CLI::App* cmd, const std::string&) {
+  auto args = std::make_shared<MergeArgs>();
+  cmd->add_option("files", args->paths,
+                  "The shards' results files, written by `run --shard I/N`, one per shard")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("--out", args->out, "The whole plan's results JSON (required)")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("--format", args->format,
+                  "Text format of the tables printed: the suite's, text or json (default: the "
+                  "suite's first)")
+      ->type_name("FORMAT");
+  cmd->add_flag("--no-verdict", args->no_verdict, "Print the tables without the verdict block");
+  cmd->add_option("--db", args->history_db,
+                  "Record the merged run in this history (default results/history.db; "
+                  "postgresql://… for a shared one; docs/history.md)")
+      ->type_name("DB");
+  cmd->add_flag("--no-history", args->no_history,
+                "Do not record the merged run in the history (default off: it is recorded)");
+  return [args] { return MergeCommand(*args); };
+}
+
+}  // namespace elevbench
