@@ -170,8 +170,15 @@ bool KernelsJob::ParseGuestLanes(std::string* err) {
   char* end = nullptr;
   const long n = std::strtol(text.c_str(), &end, 10);
   if (end == text.c_str() || *end != '\0' || n < 1 || n > most) {
-    return Fail(err, "--lanes with --kernels: " + text + " is not a number of guests from 1 to " +
-                         std::to_string(most) + " (one per CPU, one per kernel), or auto");
+    // What --lanes takes here, and why this bound (issue 57 §4.7: "not a number of guests from 1
+    // to 1" said neither).
+    const size_t kernels = choices_.size();
+    const std::string bound = "a number from 1 to " + std::to_string(most) +
+                              ", at most one per CPU (" + std::to_string(cpus) +
+                              " here) and one per kernel (" + std::to_string(kernels) +
+                              (kernels == 1 ? " kernel" : " kernels") + " here)";
+    return Fail(err, "--lanes with --kernels takes how many guests boot at once: " + bound +
+                         ", or auto; not '" + text + "'");
   }
   lanes_ = static_cast<int>(n);
   return true;
