@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "app/suites.h"
+#include "harness/process/subprocess.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -45,6 +46,44 @@ TEST(KernelsJobTest, LanesSayWhatTheyTakeWithKernels) {
   EXPECT_NE(err.find("not 'x'"), std::string::npos) << err;
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(dir.path() + "/r.json.fio"));
+}
+
+// A kernel in the cache as `kernels fetch` leaves one (files only: no guest boots here).
+void WriteCachedKernelForJobTest(const std::string& cache, const std::string& package,
+                                 const std::string& release) {
+  const std::string root = cache + "/" + package;
+  fs::create_directories(root + "/lib/modules/" + release);
+  fs::create_directories(root + "/boot");
+  std::ofstream(root + "/lib/modules/" + release + "/modules.dep") << "";
+  std::ofstream(root + "/boot/vmlinuz-" + release) << "image";
+  std::ofstream(root + "/boot/config-" + release)
+      << "CONFIG_MQ_IOSCHED_DEADLINE=y\nCONFIG_VIRTIO_FS=m\nCONFIG_BLK_DEV_LOOP=m\n"
+         "CONFIG_FUSE_FS=m\n";
+}
+
+// §4.1: --machine with 2 CPUs on the instruction clock was refused after <out>.fio/ was made,
+// and the default results/<stamp>-tiobench.json.fio/ stayed in the working directory.
+TEST(KernelsJobTest, MachineCpusOnTheInstructionClockAreRefusedBeforeAnythingIsMade) {
+  testing::ScopedTempDir cwd;
+  testing::ScopedTempDir cache;
+  WriteCachedKernelForJobTest(cache.path(), "linux-image-6.1.0-47-cloud-amd64",
+                              "6.1.0-47-cloud-amd64");
+  testing::ScopedEnv env("ELEVBENCH_KERNEL_CACHE", cache.path());
+  ProcessOptions options;
+  options.working_directory = cwd.path();
+  options.timeout_seconds = 120;
+  ProcessResult r;
+  std::string err;
+  ASSERT_TRUE(RunProcess(
+      {ELEVBENCH_BINARY, "run", "tiobench", "--emulated", "ide-2003", "--kernels",
+       "debian:linux-image-6.1.0-47-cloud-amd64", "--machine", "ram=512M,cpus=2", "--no-history"},
+      options, &r, &err))
+      << err;
+  EXPECT_EQ(r.exit_code, 2) << r.error_output;
+  EXPECT_NE(r.error_output.find("give --guest-clock wall for them"), std::string::npos)
+      << r.error_output;
+  EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1) << r.error_output;
+  EXPECT_TRUE(fs::is_empty(cwd.path())) << "the refused run left something in " << cwd.path();
 }
 
 }  // namespace
