@@ -24,9 +24,10 @@ struct KernelChoice {
 /// Reads `--kernels K1,K2,…`, each `debian:PACKAGE[@LABEL]` or `image:IMAGE[:MODROOT][@LABEL]`,
 /// then each `--kernel-image IMAGE[:MODROOT][@LABEL]` of `images` after them, in order (one
 /// value a flag, so a path may hold a ','). IMAGE holds no ':'; an '@' is a label's only when
-/// no '/' follows it. err (one line, for exit 2) names the flag and the word: another kind, an
-/// empty package, image, MODROOT or label, a label with characters other than letters, digits,
-/// '.', '_' and '-', the same package, image or label twice, or no kernel at all.
+/// no '/' follows it. err (one line, for exit 2) names the flag and the word: another kind, a
+/// package that is no kernel release's (CheckDebianKernelPackageName), an empty image, MODROOT
+/// or label, a label with characters other than letters, digits, '.', '_' and '-', the same
+/// package, image or label twice, or no kernel at all.
 [[nodiscard]] bool ParseKernelChoices(const std::string& text,
                                       const std::vector<std::string>& images,
                                       std::vector<KernelChoice>* choices, std::string* err);

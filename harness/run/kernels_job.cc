@@ -91,6 +91,24 @@ bool CheckInstructionClockCpus(const RunConfig& config, bool instruction_clock, 
                        "second vCPU under -icount): give --guest-clock wall for them");
 }
 
+// Every Debian package of --kernels that is not cached yet is one this machine's package lists
+// know, asked before any is fetched (issue 57 §4.2: apt-get's own lines, once the kernels
+// before it were fetched). Without apt-cache the tools' check names apt.
+bool CheckKernelPackagesKnown(const std::vector<KernelChoice>& choices, std::string* err) {
+  const std::string cache = DefaultKernelCacheDir();
+  for (const KernelChoice& c : choices) {
+    CachedKernel cached;
+    std::string why;
+    bool known = true;
+    if (c.package.empty() || FindCachedKernel(cache, c.package, &cached, &why) ||
+        !DebianPackageKnown(c.package, &known, &why) || known) {
+      continue;
+    }
+    return Fail(err, c.flag + ": " + UnknownKernelPackageLine(c.package));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool CheckKernelControls(const std::string& release, const KernelFeatures& f,
@@ -136,8 +154,9 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
   // below, from its config.
   if (!ParseIoControls(config_.controls, /*io_v2=*/true, &controls_, err)) return false;
   // A build is checked from its files before root and the tools: its config is known before it
-  // is copied, so what it lacks is refused before anything is made.
-  if (!InspectKernelBuilds(err)) return false;
+  // is copied, so what it lacks is refused before anything is made; so is a package the package
+  // lists do not know.
+  if (!InspectKernelBuilds(err) || !CheckKernelPackagesKnown(choices_, err)) return false;
   if (!config_.directory.empty() || !config_.target.device.empty()) {
     return Fail(err,
                 "--kernels runs each kernel in a guest, which sees no host disk or "
