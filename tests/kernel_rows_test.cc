@@ -107,6 +107,43 @@ TEST(KernelChoicesTest, RefusesABadKernelImageNamingTheFlag) {
   }
 }
 
+// §4.4: what a guest reaches of the host's files: not its own /tmp, /var/tmp and /run, except
+// the working directory and the binary's folder bound back; nothing written.
+TEST(GuestHostPathsTest, TheGuestsOwnTmpHidesAFileButNotTheWorkingDirectory) {
+  const std::string binary = "/home/u/elevbench/build/elevbench";
+  std::string err;
+  EXPECT_TRUE(
+      CheckGuestHostPaths("run replay's ", {{"--trace", "t.trace"}}, binary, "/home/u", &err))
+      << err;
+  EXPECT_TRUE(CheckGuestHostPaths("", {{"--trace", "/tmpx/t"}}, binary, "/home/u", &err)) << err;
+  // A checkout under /var/tmp is bound back: its files are seen, its neighbours' are not.
+  EXPECT_TRUE(CheckGuestHostPaths("", {{"--trace", "t.trace"}, {"--trace", "/var/tmp/w/a/b"}},
+                                  binary, "/var/tmp/w", &err))
+      << err;
+  EXPECT_TRUE(
+      CheckGuestHostPaths("", {{"--trace", "/tmp/b/x"}}, "/tmp/b/elevbench", "/home/u", &err))
+      << err;
+  const std::pair<std::string, std::string> hidden[] = {{"/tmp/t", "/tmp"},
+                                                        {"/var/tmp/t", "/var/tmp"},
+                                                        {"/run/t", "/run"},
+                                                        {"../x", "/var/tmp"},
+                                                        {"/tmp", "/tmp"}};
+  for (const auto& [path, top] : hidden) {
+    EXPECT_FALSE(
+        CheckGuestHostPaths("run fio's ", {{"job file", path}}, binary, "/var/tmp/w", &err))
+        << path;
+    EXPECT_EQ(err, "--kernels: run fio's job file " + path + " is under " + top +
+                       ", which a guest does not see (its /tmp, /var/tmp and /run are its own): "
+                       "put it elsewhere, e.g. under the working directory");
+  }
+  EXPECT_FALSE(CheckGuestHostPaths("run contest's ", {{"--other-dir", "/home/u/o", true}}, binary,
+                                   "/home/u", &err));
+  EXPECT_EQ(err,
+            "--kernels: run contest's --other-dir /home/u/o: a guest writes nothing on the host "
+            "but its results (the host's root is read-only in it); leave --other-dir out with "
+            "--kernels");
+}
+
 TEST(GuestCommandArgsTest, DropsTheHostsFlagsAndNamesTheGuestsOutput) {
   const std::vector<std::string> args = {"run",
                                          "nickbench",

@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 
 #include "app/suites.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/run_checks.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -84,6 +86,91 @@ TEST(KernelsJobTest, MachineCpusOnTheInstructionClockAreRefusedBeforeAnythingIsM
       << r.error_output;
   EXPECT_EQ(r.error_output.find('\n'), r.error_output.size() - 1) << r.error_output;
   EXPECT_TRUE(fs::is_empty(cwd.path())) << "the refused run left something in " << cwd.path();
+}
+
+// §4.4: a file a guest must read was accepted under /tmp, which the guest's own tmpfs hides
+// (docs/kernels.md), and a file it must write anywhere (its root is the host's, read-only).
+// Each flag of the class is refused in one line naming the file and why, before Prepare reads it
+// where it can be (a composite's parts are known after it).
+struct GuestPathCase {
+  std::string suite;
+  std::vector<std::string> args;  // the suite's own options
+  std::string disk_trace;         // --disk-trace
+  std::string needle;
+};
+
+TEST(KernelsJobTest, FilesAGuestCannotReadOrWriteAreRefusedNamingTheFlag) {
+  testing::ScopedTempDir dir;  // under /tmp
+  const std::string tree = dir.path() + "/tree";
+  fs::create_directories(tree);
+  std::ofstream(dir.path() + "/job.fio") << "[j]\nrw=read\nsize=1M\n";
+  std::ofstream(dir.path() + "/prog") << "#!/bin/sh\n";
+  const std::string hidden =
+      " is under /tmp, which a guest does not see (its /tmp, /var/tmp "
+      "and /run are its own): put it elsewhere, e.g. under the working "
+      "directory";
+  const std::vector<GuestPathCase> cases = {
+      {"replay",
+       {"--trace", dir.path() + "/t.trace"},
+       "",
+       "--kernels: run replay's --trace " + dir.path() + "/t.trace" + hidden},
+      {"fio",
+       {dir.path() + "/job.fio"},
+       "",
+       "--kernels: run fio's job file " + dir.path() + "/job.fio" + hidden},
+      {"probes", {"--tree", tree}, "", "--kernels: run probes' --tree " + tree + hidden},
+      {"contest",
+       {"--compile-tree", tree},
+       "",
+       "--kernels: run contest's --compile-tree " + tree + hidden},
+      {"command",
+       {"--", dir.path() + "/prog"},
+       "",
+       "--kernels: run command's program " + dir.path() + "/prog" + hidden},
+      {"post-2003",
+       {"--parts", "probes", "--part-args", "probes=--tree " + tree},
+       "",
+       "--kernels: run post-2003's --part-args probes=--tree " + tree + hidden},
+      {"tiobench",
+       {},
+       "/var/tmp/d.trace",
+       "--kernels: --disk-trace /var/tmp/d.trace: a guest writes nothing on the host but its "
+       "results (the host's root is read-only in it); leave --disk-trace out with --kernels"},
+  };
+  for (const GuestPathCase& c : cases) {
+    std::unique_ptr<Suite> suite = FindSuite(c.suite)->make();
+    CLI::App app;
+    suite->AddOptions(&app);
+    std::vector<std::string> args(c.args.rbegin(), c.args.rend());
+    ASSERT_NO_THROW(app.parse(args)) << c.suite;
+    RunConfig config = KernelsJobTestConfig(suite.get(), dir.path() + "/r.json");
+    config.suite_name = c.suite;
+    config.disk_trace = c.disk_trace;
+    CheckedRun checked;
+    std::string err;
+    EXPECT_FALSE(CheckRunConfig(config, ReadMachineInfo(), &checked, &err)) << c.suite;
+    EXPECT_EQ(err, c.needle) << c.suite;
+  }
+}
+
+// The binary's way: `run replay --trace /tmp/… --kernels …` is refused from the words, before
+// root is asked for, a kernel fetched (the package here is none apt knows) or <out>.fio/ made.
+TEST(KernelsJobTest, TheBinaryRefusesAReplaysTraceUnderTmpBeforeAnyKernelIsFetched) {
+  testing::ScopedTempDir dir;
+  const std::string cache = dir.path() + "/cache";
+  testing::ScopedEnv env("ELEVBENCH_KERNEL_CACHE", cache);
+  const std::string trace = dir.path() + "/t.trace";
+  std::ofstream(trace) << "not read";
+  const ProcessResult r = testing::RunElevbenchCli(
+      {"run", "replay", "--trace", trace, "--emulated", "ide-2003", "--kernels",
+       "debian:linux-image-0.0.0-nosuch-amd64", "--out", dir.path() + "/r.json"});
+  EXPECT_EQ(r.exit_code, 2) << r.error_output;
+  EXPECT_EQ(r.error_output, "elevbench: --kernels: run replay's --trace " + trace +
+                                " is under /tmp, which a guest does not see (its /tmp, /var/tmp "
+                                "and /run are its own): put it elsewhere, e.g. under the working "
+                                "directory\n");
+  EXPECT_FALSE(fs::exists(cache));
+  EXPECT_FALSE(fs::exists(dir.path() + "/r.json.fio"));
 }
 
 }  // namespace

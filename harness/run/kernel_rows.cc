@@ -4,6 +4,7 @@
 
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/guest/guest_boot.h"
 #include "harness/guest/kernel_cache.h"
 
 namespace elevbench {
@@ -116,6 +117,27 @@ bool ParseKernelChoices(const std::string& text, const std::vector<std::string>&
   }
   if (out.empty()) return Fail(err, "--kernels: no kernel given");
   *choices = std::move(out);
+  return true;
+}
+
+bool CheckGuestHostPaths(const std::string& owner, const std::vector<HostPathUse>& uses,
+                         const std::string& binary, const std::string& working_directory,
+                         std::string* err) {
+  for (const HostPathUse& use : uses) {
+    const std::string what = "--kernels: " + owner + use.flag + " " + use.path;
+    if (use.written) {
+      return Fail(err, what +
+                           ": a guest writes nothing on the host but its results (the host's root "
+                           "is read-only in it); leave " +
+                           use.flag + " out with --kernels");
+    }
+    const std::string top = GuestPrivateMountOf(use.path, binary, working_directory);
+    if (!top.empty()) {
+      return Fail(err, what + " is under " + top +
+                           ", which a guest does not see (its /tmp, /var/tmp and /run are its "
+                           "own): put it elsewhere, e.g. under the working directory");
+    }
+  }
   return true;
 }
 

@@ -154,9 +154,13 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
   // below, from its config.
   if (!ParseIoControls(config_.controls, /*io_v2=*/true, &controls_, err)) return false;
   // A build is checked from its files before root and the tools: its config is known before it
-  // is copied, so what it lacks is refused before anything is made; so is a package the package
-  // lists do not know.
-  if (!InspectKernelBuilds(err) || !CheckKernelPackagesKnown(choices_, err)) return false;
+  // is copied, so what it lacks is refused before anything is made; so are the host's files a
+  // guest cannot reach (the run's own check looks again once the suite's Prepare made a
+  // composite's parts) and a package the package lists do not know.
+  if (!InspectKernelBuilds(err) || !CheckHostPathsForGuests(config_, err) ||
+      !CheckKernelPackagesKnown(choices_, err)) {
+    return false;
+  }
   if (!config_.directory.empty() || !config_.target.device.empty()) {
     return Fail(err,
                 "--kernels runs each kernel in a guest, which sees no host disk or "

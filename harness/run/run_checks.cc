@@ -13,12 +13,14 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/disk/disk_model.h"
 #include "harness/disk/disk_profile_spec.h"
 #include "harness/disk/emulated_stack.h"
+#include "harness/run/kernel_rows.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_policy.h"
 
@@ -394,6 +396,20 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
 
 }  // namespace
 
+// Issue 57 §4.4: a replay's trace under /tmp was accepted, and the guest found no file.
+bool CheckHostPathsForGuests(const RunConfig& o, std::string* err) {
+  if (o.kernels.empty() && o.kernel_images.empty()) return true;
+  std::vector<HostPathUse> own;
+  if (!o.disk_trace.empty()) own.push_back({"--disk-trace", o.disk_trace, /*written=*/true});
+  const std::string name = o.suite_name;
+  const std::string owner = "run " + name + (name.ends_with("s") ? "' " : "'s ");
+  std::error_code ec;
+  const std::string cwd = std::filesystem::current_path(ec).string();
+  const std::string self = SelfExecutablePath();
+  return CheckGuestHostPaths("", own, self, cwd, err) &&
+         (o.suite == nullptr || CheckGuestHostPaths(owner, o.suite->HostPaths(), self, cwd, err));
+}
+
 bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
   if (!o.guest_clock.empty() && o.kernels.empty() && o.kernel_images.empty()) {
     return Fail(err, "--guest-clock is the clock of --kernels' guests; this run boots none");
@@ -401,13 +417,15 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
   if (!CheckLanesWords(o, err) ||
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
-      !CheckFormatAndOut(o, err) || !CheckTarget(o, &c->target, err) ||
-      !CheckMachineOption(o, host, c, err)) {
+      !CheckFormatAndOut(o, err) || !CheckHostPathsForGuests(o, err) ||
+      !CheckTarget(o, &c->target, err) || !CheckMachineOption(o, host, c, err)) {
     return false;
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
-  if (!o.suite->Prepare(c->suite_machine, err) || !CheckSchedulers(o, c, err) ||
-      !CheckControlsOption(o, c, err) || !CheckDirSwitching(o, c->target, err)) {
+  // The paths again once Prepare made what names more (a composite's parts).
+  if (!o.suite->Prepare(c->suite_machine, err) || !CheckHostPathsForGuests(o, err) ||
+      !CheckSchedulers(o, c, err) || !CheckControlsOption(o, c, err) ||
+      !CheckDirSwitching(o, c->target, err)) {
     return false;
   }
   TargetOptions& t = c->target;

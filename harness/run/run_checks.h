@@ -45,6 +45,13 @@ struct CheckedRun {
   std::string schedulers_note;
 };
 
+/// With --kernels, whether a guest reaches every host file the run names: the suite's
+/// (Suite::HostPaths; a composite's parts' once Prepare made them) under none of the guest's own
+/// /tmp, /var/tmp and /run, and none for it to write (--disk-trace, contest's --other-dir).
+/// CheckRunConfig makes it before and after Prepare, KernelsJob before root and the kernels'
+/// fetch. One line naming the flag, the file and why; true without --kernels. Makes nothing.
+[[nodiscard]] bool CheckHostPathsForGuests(const RunConfig& config, std::string* err);
+
 /// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the
 /// order docs/architecture.md gives, then the suite's Prepare with the machine the run emulates
 /// (--machine's RAM and CPUs, else the host's), --schedulers and --queue (after the suite's own
