@@ -65,38 +65,16 @@ bool CheckMachineOption(const RunConfig& o, const MachineInfo& host, CheckedRun*
 }
 
 // --controls: the words, a suite with roles, root, no --lanes, and what this host's cgroups
-// offer (with --kernels what each kernel offers instead: KernelsJob reads their configs, and
-// every guest has cgroup v2's io controller); read-only.
+// offer, read here and checked by CheckControlsOnHost; read-only.
 bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
   // No --controls: the one "none" control, and no cgroup file read for it.
   if (TrimWhitespace(o.controls).empty()) return ParseIoControls("", false, &c->controls, err);
   const Sysfs sysfs;
   std::ifstream in("/proc/self/cgroup");
   const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  c->io_layout = DetectIoCgroupLayout(sysfs, self);
-  const bool guests = !o.kernels.empty() || !o.kernel_images.empty();
-  const bool io_v2 = guests || c->io_layout.io_v2_offered;
-  if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
-  if (!AnyControl(c->controls)) return true;
-  if (!o.suite->HasRoles()) {
-    return Fail(err, "--controls: " + o.suite_name +
-                         " has no load and probe to control (probes, contest, visave, nickbench, "
-                         "command --load have); only none");
-  }
-  if (!o.lanes.empty())
-    return Fail(err,
-                "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
-                "made once per run, for one disk, not per lane");
-  if (!RunningAsRoot()) {
-    return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
-  }
-  if (guests) return true;
-  if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
-    return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
-  }
   std::error_code ec;
   const bool io_cost = std::filesystem::exists(sysfs.Map("/sys/fs/cgroup/io.cost.qos"), ec);
-  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, io_cost, err);
+  return CheckControlsOnHost(o, DetectIoCgroupLayout(sysfs, self), io_cost, c, err);
 }
 
 // --format, and --out's folder: one the run makes only when it is the default results/ (#45).
@@ -395,6 +373,32 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
 }
 
 }  // namespace
+
+bool CheckControlsOnHost(const RunConfig& o, const IoCgroupLayout& layout, bool io_cost_offered,
+                         CheckedRun* c, std::string* err) {
+  c->io_layout = layout;
+  const bool guests = !o.kernels.empty() || !o.kernel_images.empty();
+  const bool io_v2 = guests || c->io_layout.io_v2_offered;
+  if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
+  if (!AnyControl(c->controls)) return true;
+  if (!o.suite->HasRoles()) {
+    return Fail(err, "--controls: " + o.suite_name +
+                         " has no load and probe to control (probes, contest, visave, nickbench, "
+                         "command --load have); only none");
+  }
+  if (!o.lanes.empty())
+    return Fail(err,
+                "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
+                "made once per run, for one disk, not per lane");
+  if (!RunningAsRoot()) {
+    return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
+  }
+  if (guests) return true;
+  if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
+    return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
+  }
+  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, io_cost_offered, err);
+}
 
 // Issue 57 §4.4: a replay's trace under /tmp was accepted, and the guest found no file.
 bool CheckHostPathsForGuests(const RunConfig& o, std::string* err) {
