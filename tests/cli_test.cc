@@ -311,6 +311,32 @@ TEST_F(CliTest, KernelsWordsAreRefusedBeforeAnyGuest) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// §4.2: a package name apt does not know, or no package's shape, is one line of ours (not apt's
+// "Couldn't find any package by regex"), before the cache is made; §4.3: `kernels fetch` takes
+// no @LABEL (a label names a run's rows, not a cache entry).
+TEST_F(CliTest, KernelPackagesAreRefusedInOneLineBeforeTheCacheIsMade) {
+  if (!ProgramInPath("apt-cache")) GTEST_SKIP() << "needs apt-cache";
+  const std::string cache = dir_ + "/cache";
+  testing::ScopedEnv env("ELEVBENCH_KERNEL_CACHE", cache);
+  const std::string out = dir_ + "/r.json";
+  ExpectUsageError({"run", "tiobench", "--emulated", "ide-2003", "--kernels",
+                    "debian:linux-image-0.0.0-nosuch-amd64", "--out", out},
+                   "elevbench: --kernels: debian:linux-image-0.0.0-nosuch-amd64: no such kernel "
+                   "package in this machine's Debian package lists (apt-cache search");
+  ExpectUsageError({"run", "tiobench", "--emulated", "ide-2003", "--kernels", "debian:linux-image-",
+                    "--out", out},
+                   "elevbench: --kernels: 'debian:linux-image-' names no kernel image package");
+  ExpectUsageError({"kernels", "fetch", "debian:linux-image-0.0.0-nosuch-amd64"},
+                   "elevbench: kernels fetch: debian:linux-image-0.0.0-nosuch-amd64: no such "
+                   "kernel package");
+  ExpectUsageError({"kernels", "fetch", "debian:linux-image-0.0.0-nosuch-amd64@mine"},
+                   "elevbench: kernels fetch: 'debian:linux-image-0.0.0-nosuch-amd64@mine': "
+                   "@mine would label a run's rows, and kernels fetch has none");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(out + ".fio"));
+  EXPECT_FALSE(std::filesystem::exists(cache));
+}
+
 // run command's own refusals (#31): the program comes after `--`, so the common options go
 // before it; one line, exit 2, nothing made.
 TEST_F(CliTest, RunCommandRefusesBadInputBeforeAnythingIsCreated) {

@@ -69,6 +69,10 @@ TEST(IoControlsTest, EachRefusalIsOneLine) {
       {"weight:probe=1000,load=100", "weight: needs cgroup v2's io controller"},
       {"iocost", "iocost: needs cgroup v2's io controller, which this host lacks"},
       {"iolatency:probe=10ms", "iolatency: needs cgroup v2's io controller"},
+      // §4.5: on a host without cgroup v2 a bad value is named, not hidden behind the host.
+      {"weight:probe=2000", "weight: bad weight '2000' (1 to 1000)"},
+      {"iocost:model=foo", "iocost: bad model 'foo' (auto or measure)"},
+      {"iolatency:probe=10", "iolatency: bad target '10'"},
   };
   for (const auto& [word, needle] : bad) {
     IoControl c;
@@ -148,6 +152,17 @@ TEST(IoControlsTest, TheListSplitsAtEachControl) {
   EXPECT_EQ(err, "--controls: 'none' is given twice");
   EXPECT_FALSE(ParseIoControls("none,iocost", false, &controls, &err));
   EXPECT_EQ(err, "--controls: iocost: needs cgroup v2's io controller, which this host lacks");
+  // §4.6: two words that are one control (model=auto is iocost's default) are both named, not
+  // one of them "given twice".
+  EXPECT_FALSE(ParseIoControls("iocost,iocost:model=auto", true, &controls, &err));
+  EXPECT_EQ(err,
+            "--controls: 'iocost' and 'iocost:model=auto' are the same control (iocost): give "
+            "one");
+  EXPECT_FALSE(ParseIoControls("weight:load=100,probe=1000,weight:probe=1000,load=100", true,
+                               &controls, &err));
+  EXPECT_EQ(err,
+            "--controls: 'weight:load=100,probe=1000' and 'weight:probe=1000,load=100' are the "
+            "same control (w100-pw1000): give one");
 }
 
 TEST(IoControlsTest, LabelsAndIdentifiersCarryTheCode) {
@@ -346,9 +361,10 @@ TEST(IoControlsTest, EachKernelMustOfferWhatItsControlsNeed) {
       << err;
   EXPECT_FALSE(CheckKernelControls("6.1.0-50-cloud-amd64", debian61, schedulers,
                                    {ParsedV2("iolatency:probe=10ms")}, &err));
+  // §4.6: io.latency does not depend on the scheduler, so no scheduler is named.
   EXPECT_EQ(err,
-            "--controls iolatency:probe=10ms: kernel 6.1.0-50-cloud-amd64 has no iolatency (under "
-            "mq-deadline) (its config lacks CONFIG_BLK_CGROUP_IOLATENCY)");
+            "--controls iolatency:probe=10ms: kernel 6.1.0-50-cloud-amd64 has no iolatency (its "
+            "config lacks CONFIG_BLK_CGROUP_IOLATENCY)");
   const KernelFeatures no_bfq_groups =
       KernelFeaturesFromConfig("CONFIG_IOSCHED_BFQ=y\nCONFIG_BLK_CGROUP_IOCOST=y\n");
   EXPECT_FALSE(CheckKernelControls("6.99", no_bfq_groups, {{"bfq", {}, ""}},

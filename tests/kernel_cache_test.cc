@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/process/subprocess.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -67,7 +68,29 @@ TEST(KernelCacheTest, RefusesToFetchWhatIsNoKernelPackage) {
   CachedKernel k;
   std::string err;
   EXPECT_FALSE(FetchDebianKernel(dir.path(), "fio", &k, &err));
-  EXPECT_NE(err.find("no Debian kernel image package"), std::string::npos) << err;
+  EXPECT_NE(err.find("names no kernel image package"), std::string::npos) << err;
+}
+
+// §4.2: a name of the right shape that the package lists do not know printed apt's own lines
+// ("Couldn't find any package by regex"); it is one line saying so and how to list those there
+// are, and nothing is made in the cache.
+TEST(KernelCacheTest, AnUnknownPackageIsOneLineNamingHowToListThem) {
+  if (!ProgramInPath("apt-cache") || !ProgramInPath("apt-get")) GTEST_SKIP() << "needs apt";
+  testing::ScopedTempDir dir;
+  const std::string cache = dir.path() + "/cache";
+  CachedKernel k;
+  std::string err;
+  EXPECT_FALSE(FetchDebianKernel(cache, "linux-image-0.0.0-nosuch-amd64", &k, &err));
+  EXPECT_EQ(err,
+            "debian:linux-image-0.0.0-nosuch-amd64: no such kernel package in this machine's "
+            "Debian package lists (apt-cache search --names-only '^linux-image-[0-9]' lists "
+            "those there are, elevbench kernels the cached ones)");
+  EXPECT_FALSE(std::filesystem::exists(cache));
+  EXPECT_FALSE(FetchDebianKernel(cache, "linux-image-", &k, &err));
+  EXPECT_NE(err.find("names no kernel image package"), std::string::npos) << err;
+  EXPECT_NE(err.find("apt-cache search --names-only '^linux-image-[0-9]'"), std::string::npos)
+      << err;
+  EXPECT_FALSE(std::filesystem::exists(cache));
 }
 
 }  // namespace

@@ -35,13 +35,19 @@ TEST(KernelChoicesTest, RefusesWhatNamesNoKernelInOneLine) {
       {"image:bzImage@", "the label of 'image:bzImage@' may hold only"},
       {"image:bzImage:/m@a+b", "may hold only"},
       {"image:a/bzImage,image:a/bzImage:/m", "--kernels: image a/bzImage is given twice"},
-      {"image:a/bzImage@x,debian:linux-image-b@x", "'x' is given twice"},
+      {"image:a/bzImage@x,debian:linux-image-6.1.0-2-amd64@x", "'x' is given twice"},
       {"debian:fio", "names no kernel image package"},
       {"debian:linux-image-6.1;rm", "names no kernel image package"},
       {"debian:linux-image-6.1.0-50-cloud-amd64@a b", "may hold only"},
-      {"debian:linux-image-a,debian:linux-image-a", "given twice"},
-      {"debian:linux-image-a@x,debian:linux-image-b@x", "'x' is given twice"},
+      {"debian:linux-image-6.1.0-1-amd64,debian:linux-image-6.1.0-1-amd64", "given twice"},
+      {"debian:linux-image-6.1.0-1-amd64@x,debian:linux-image-6.1.0-2-amd64@x",
+       "'x' is given twice"},
       {"", "no kernel given"},
+      // §4.2: what is no kernel release's package is refused before apt is asked.
+      {"debian:linux-image-", "'debian:linux-image-' names no kernel image package"},
+      {"debian:linux-image-amd64", "a metapackage"},
+      {"debian:linux-image-6.1.0-50-cloud-amd64-dbg", "debug symbols"},
+      {"debian:linux-image-6.1.0-", "'debian:linux-image-6.1.0-' names no kernel image package"},
   };
   for (const auto& [text, why] : bad) {
     std::vector<KernelChoice> c;
@@ -56,7 +62,7 @@ TEST(KernelChoicesTest, ReadsBuildsInEitherSpellingInOrder) {
   std::vector<KernelChoice> c;
   std::string err;
   ASSERT_TRUE(ParseKernelChoices(
-      "image:arch/x86/boot/bzImage:/tmp/mods@dev,debian:linux-image-a,image:/b/bzImage",
+      "image:arch/x86/boot/bzImage:/tmp/mods@dev,debian:linux-image-6.1.0-1-amd64,image:/b/bzImage",
       {"/c,d/bzImage:/m@new", "image:/e/bzImage", "/f@x/bzImage:/g@y"}, &c, &err))
       << err;
   ASSERT_EQ(c.size(), 6u);
@@ -65,7 +71,7 @@ TEST(KernelChoicesTest, ReadsBuildsInEitherSpellingInOrder) {
   EXPECT_EQ(c[0].modroot, "/tmp/mods");
   EXPECT_EQ(c[0].label, "dev");
   EXPECT_EQ(c[0].package, "");
-  EXPECT_EQ(c[1].package, "linux-image-a");
+  EXPECT_EQ(c[1].package, "linux-image-6.1.0-1-amd64");
   EXPECT_EQ(c[1].image, "");
   EXPECT_EQ(c[2].image, "/b/bzImage");
   EXPECT_EQ(c[2].modroot, "");
@@ -101,11 +107,48 @@ TEST(KernelChoicesTest, RefusesABadKernelImageNamingTheFlag) {
   }
 }
 
+// §4.4: what a guest reaches of the host's files: not its own /tmp, /var/tmp and /run, except
+// the working directory and the binary's folder bound back; nothing written.
+TEST(GuestHostPathsTest, TheGuestsOwnTmpHidesAFileButNotTheWorkingDirectory) {
+  const std::string binary = "/home/u/elevbench/build/elevbench";
+  std::string err;
+  EXPECT_TRUE(
+      CheckGuestHostPaths("run replay's ", {{"--trace", "t.trace"}}, binary, "/home/u", &err))
+      << err;
+  EXPECT_TRUE(CheckGuestHostPaths("", {{"--trace", "/tmpx/t"}}, binary, "/home/u", &err)) << err;
+  // A checkout under /var/tmp is bound back: its files are seen, its neighbours' are not.
+  EXPECT_TRUE(CheckGuestHostPaths("", {{"--trace", "t.trace"}, {"--trace", "/var/tmp/w/a/b"}},
+                                  binary, "/var/tmp/w", &err))
+      << err;
+  EXPECT_TRUE(
+      CheckGuestHostPaths("", {{"--trace", "/tmp/b/x"}}, "/tmp/b/elevbench", "/home/u", &err))
+      << err;
+  const std::pair<std::string, std::string> hidden[] = {{"/tmp/t", "/tmp"},
+                                                        {"/var/tmp/t", "/var/tmp"},
+                                                        {"/run/t", "/run"},
+                                                        {"../x", "/var/tmp"},
+                                                        {"/tmp", "/tmp"}};
+  for (const auto& [path, top] : hidden) {
+    EXPECT_FALSE(
+        CheckGuestHostPaths("run fio's ", {{"job file", path}}, binary, "/var/tmp/w", &err))
+        << path;
+    EXPECT_EQ(err, "--kernels: run fio's job file " + path + " is under " + top +
+                       ", which a guest does not see (its /tmp, /var/tmp and /run are its own): "
+                       "put it elsewhere, e.g. under the working directory");
+  }
+  EXPECT_FALSE(CheckGuestHostPaths("run contest's ", {{"--other-dir", "/home/u/o", true}}, binary,
+                                   "/home/u", &err));
+  EXPECT_EQ(err,
+            "--kernels: run contest's --other-dir /home/u/o: a guest writes nothing on the host "
+            "but its results (the host's root is read-only in it); leave --other-dir out with "
+            "--kernels");
+}
+
 TEST(GuestCommandArgsTest, DropsTheHostsFlagsAndNamesTheGuestsOutput) {
   const std::vector<std::string> args = {"run",
                                          "nickbench",
                                          "--kernels",
-                                         "debian:linux-image-a",
+                                         "debian:linux-image-6.1.0-1-amd64",
                                          "--out=x.json",
                                          "--db",
                                          "h.db",

@@ -104,6 +104,29 @@ TEST(RunJobTest, ASuiteSizedByRamRunsAsThe2003BoxOnIde2003OrSaysHowTo) {
   }
 }
 
+// Issue 57 §4.5: on a host without cgroup v2 (a v1 blkio layout, given), a bad value of a v2
+// control is named, not hidden behind the host's cgroups; a good one is refused for the host.
+TEST(RunJobTest, ControlsNameABadValueOnAHostWithoutCgroupV2) {
+  std::unique_ptr<Suite> suite = FindSuite("probes")->make();
+  RunConfig config = PlainTiobenchConfig(suite.get());
+  IoCgroupLayout v1;
+  v1.version = 1;
+  v1.parent = "/sys/fs/cgroup/blkio";
+  const std::pair<const char*, const char*> cases[] = {
+      {"weight:probe=2000", "--controls: weight: bad weight '2000' (1 to 1000)"},
+      {"iocost:model=foo", "--controls: iocost: bad model 'foo' (auto or measure)"},
+      {"weight:probe=1000",
+       "--controls: weight: needs cgroup v2's io controller, which this host lacks"},
+  };
+  for (const auto& [word, line] : cases) {
+    config.controls = word;
+    CheckedRun checked;
+    std::string err;
+    EXPECT_FALSE(CheckControlsOnHost(config, v1, /*io_cost_offered=*/false, &checked, &err));
+    EXPECT_EQ(err, line);
+  }
+}
+
 TEST(RunJobTest, LanesAreRefusedInTheConfigsWords) {
   std::unique_ptr<Suite> suite = FindSuite("tiobench")->make();
   RunConfig config = PlainTiobenchConfig(suite.get());

@@ -44,9 +44,7 @@ int CheckFetchChoices(const std::vector<KernelChoice>& choices, std::vector<Kern
       return kExitFailure;
     }
     if (!known) {
-      PrintError("kernels fetch: debian:" + c.package +
-                 ": no such package in this machine's Debian package lists (apt-cache search "
-                 "linux-image lists them)");
+      PrintError("kernels fetch: " + UnknownKernelPackageLine(c.package));
       return kExitUsage;
     }
   }
@@ -58,6 +56,16 @@ int FetchKernels(const std::vector<std::string>& words, const std::string& cache
   std::string err;
   if (!ParseKernelChoices(JoinWith(words, ","), &choices, &err)) {
     PrintError(err.replace(0, std::string("--kernels").size(), "kernels fetch"));
+    return kExitUsage;
+  }
+  // A label names a run's rows (run --kernels K@LABEL); a cache entry is named by its package
+  // or build, so a label here would be dropped without a word (issue 57 §4.3): refused.
+  for (const KernelChoice& c : choices) {
+    if (c.label.empty()) continue;
+    PrintError("kernels fetch: '" + c.word + "': @" + c.label +
+               " would label a run's rows, and kernels fetch has none (the cache names a kernel "
+               "by its package or build): leave @" +
+               c.label + " out, give it to run --kernels");
     return kExitUsage;
   }
   std::vector<KernelBuild> builds;
@@ -110,7 +118,7 @@ SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
   fetch
       ->add_option("packages", o->fetch,
                    "debian:PACKAGE…: Debian kernel packages; image:IMAGE[:MODROOT]…: your "
-                   "builds (docs/kernels.md)")
+                   "builds; no @LABEL, which names a run's rows (docs/kernels.md)")
       ->type_name("KERNEL")
       ->required();
   return [o] { return KernelsCommand(*o); };

@@ -25,21 +25,45 @@ constexpr const char* kInitApplets[] = {"sh",    "mount",  "modprobe", "mkdir", 
                                         "echo",  "chroot", "sync",     "poweroff", "tail",
                                         "sleep", "grep",   "tr"};
 
+// The host's folders that a guest's private tmpfs covers in the chroot.
+constexpr const char* kGuestPrivateMounts[] = {"/tmp", "/var/tmp", "/run"};
+
+// `path` is `dir` or below it.
+bool GuestPathAtOrBelow(const std::string& path, const std::string& dir) {
+  return path == dir || path.rfind(dir + "/", 0) == 0;
+}
+
+// The private mount that holds absolute `path` ("/tmp"), or "" for none.
+std::string GuestPrivateMountHolding(const std::string& path) {
+  for (const char* top : kGuestPrivateMounts) {
+    if (GuestPathAtOrBelow(path, top)) return top;
+  }
+  return "";
+}
+
 // The command's binary directory and working directory where the guest's private tmpfs would
 // hide them (under /tmp, /var/tmp or /run), each once, outermost first.
-std::vector<std::string> HostPathsUnderPrivateMounts(const GuestRun& run) {
+std::vector<std::string> HostPathsBoundBack(const std::string& binary_dir,
+                                            const std::string& working_directory) {
   std::vector<std::string> out;
-  const std::string binary_dir =
-      run.argv.empty() ? "" : run.argv[0].substr(0, run.argv[0].find_last_of('/'));
-  for (const std::string& p : {binary_dir, run.working_directory}) {
-    bool hidden = false;
-    for (const char* top : {"/tmp/", "/var/tmp/", "/run/"}) hidden = hidden || p.rfind(top, 0) == 0;
+  for (const std::string& p : {binary_dir, working_directory}) {
+    const std::string top = GuestPrivateMountHolding(p);
+    const bool hidden = !top.empty() && p != top;
     bool covered = false;
-    for (const std::string& o : out) covered = covered || p == o || p.rfind(o + "/", 0) == 0;
+    for (const std::string& o : out) covered = covered || GuestPathAtOrBelow(p, o);
     if (hidden && !covered) out.push_back(p);
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::string BinaryDirOf(const std::string& binary) {
+  return binary.substr(0, binary.find_last_of('/'));
+}
+
+std::vector<std::string> HostPathsUnderPrivateMounts(const GuestRun& run) {
+  return HostPathsBoundBack(run.argv.empty() ? "" : BinaryDirOf(run.argv[0]),
+                            run.working_directory);
 }
 
 // Lines of the init script that prepare the guest up to the chroot.
@@ -78,6 +102,27 @@ void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
 }
 
 }  // namespace
+
+std::string GuestPrivateMountOf(const std::string& path, const std::string& binary,
+                                const std::string& working_directory) {
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(working_directory) / p;
+  std::string lexical = p.lexically_normal().string();
+  while (lexical.size() > 1 && lexical.back() == '/') lexical.pop_back();
+  // Through its symbolic links too: a link elsewhere into /tmp leads the guest into its own.
+  std::error_code ec;
+  const std::string resolved = fs::weakly_canonical(p, ec).string();
+  const std::vector<std::string> bound = HostPathsBoundBack(BinaryDirOf(binary), working_directory);
+  for (const std::string& candidate : {lexical, ec ? std::string() : resolved}) {
+    const std::string top = candidate.empty() ? "" : GuestPrivateMountHolding(candidate);
+    if (top.empty()) continue;
+    const bool seen = std::any_of(bound.begin(), bound.end(), [&](const std::string& b) {
+      return GuestPathAtOrBelow(candidate, b);
+    });
+    if (!seen) return top;
+  }
+  return "";
+}
 
 std::string ShellQuote(const std::string& s) {
   std::string out = "'";

@@ -45,6 +45,13 @@ struct GuestRun {
   bool instruction_clock = false;
 };
 
+/// The guest's private mount ("/tmp", "/var/tmp" or "/run") that hides host `path` (relative to
+/// `working_directory`, and through its symbolic links) from the command in the guest, or ""
+/// when the guest sees it: the command's binary's folder and its working directory, bound back
+/// when under one of them, and what is below them, stay seen.
+std::string GuestPrivateMountOf(const std::string& path, const std::string& binary,
+                                const std::string& working_directory);
+
 /// `s` quoted for the init script's sh: '…' with every ' written '\''.
 std::string ShellQuote(const std::string& s);
 

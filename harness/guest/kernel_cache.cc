@@ -183,14 +183,58 @@ bool DebianPackageKnown(const std::string& package, bool* known, std::string* er
     return false;
   }
   if (result.timed_out) return Fail(err, "apt-cache show " + package + " timed out");
+  // Unknown only when apt-cache says so (its exit 100, "E: No packages found"), not when it
+  // could not run at all.
   *known = result.exit_code == 0;
+  if (!*known && result.exit_code != 100) {
+    return Fail(err, "apt-cache show " + package + " failed: " + LastLine(result.error_output));
+  }
   return true;
+}
+
+bool CheckDebianKernelPackageName(const std::string& package, std::string* err) {
+  const std::string prefix = "linux-image-";
+  const std::string release = package.rfind(prefix, 0) == 0 ? package.substr(prefix.size()) : "";
+  const std::string list = "apt-cache search --names-only '^linux-image-[0-9]' lists them";
+  const std::string word = "'debian:" + package + "'";
+  bool chars_ok = !release.empty();
+  for (char c : release) {
+    chars_ok = chars_ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+                            c == '-' || c == '.');
+  }
+  const char last = release.empty() ? '-' : release.back();
+  if (!chars_ok || !((last >= 'a' && last <= 'z') || (last >= '0' && last <= '9'))) {
+    return Fail(err, word +
+                         " names no kernel image package: linux-image-<release>, e.g. "
+                         "linux-image-6.1.0-50-cloud-amd64 (" +
+                         list + ")");
+  }
+  if (release[0] < '0' || release[0] > '9') {
+    return Fail(err, word + " is a metapackage, which holds no kernel: name the " +
+                         "linux-image-<release> it depends on (" + list + ")");
+  }
+  if (release.ends_with("-dbg")) {
+    return Fail(err, word + " holds a kernel's debug symbols, not the kernel: leave out -dbg");
+  }
+  return true;
+}
+
+std::string UnknownKernelPackageLine(const std::string& package) {
+  return "debian:" + package +
+         ": no such kernel package in this machine's Debian package lists (apt-cache search "
+         "--names-only '^linux-image-[0-9]' lists those there are, elevbench kernels the cached "
+         "ones)";
 }
 
 bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
                        CachedKernel* kernel, std::string* err) {
-  if (package.rfind("linux-image-", 0) != 0 || package.find('/') != std::string::npos) {
-    return Fail(err, "'" + package + "' is no Debian kernel image package (linux-image-…)");
+  // The name's shape, then the package lists, before the cache is made or apt-get downloads
+  // (issue 57 §4.2: apt's own "Couldn't find any package by regex" lines were the answer).
+  if (!CheckDebianKernelPackageName(package, err)) return false;
+  bool known = true;
+  std::string why;
+  if (DebianPackageKnown(package, &known, &why) && !known) {
+    return Fail(err, UnknownKernelPackageLine(package));
   }
   std::error_code ec;
   fs::create_directories(cache_dir, ec);
@@ -205,7 +249,11 @@ bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
   ProcessResult result;
   bool ok = RunProcess({"apt-get", "download", "-q", package}, options, &result, err);
   if (ok && result.exit_code != 0) {
-    ok = Fail(err, "apt-get download " + package + " failed: " + LastLine(result.error_output));
+    const std::string& apt = result.error_output;
+    const bool unknown = apt.find("Unable to locate package") != std::string::npos ||
+                         apt.find("Couldn't find any package") != std::string::npos;
+    ok = Fail(err, unknown ? UnknownKernelPackageLine(package)
+                           : "apt-get download " + package + " failed: " + LastLine(apt));
   }
   std::string deb;
   for (const auto& e : fs::directory_iterator(tmp, ec)) {

@@ -57,15 +57,27 @@ std::string KernelRowLabel(const std::string& release);
 [[nodiscard]] bool FindCachedKernel(const std::string& cache_dir, const std::string& package,
                                     CachedKernel* kernel, std::string* err);
 
+/// Whether `package` is shaped as a Debian kernel image package that holds a kernel:
+/// "linux-image-<release>", the release of lower-case letters, digits, '+', '-' and '.', from a
+/// digit to a letter or digit, and not "-dbg" (debug symbols). err (one line, no flag) names
+/// the word and how to list the packages there are: a metapackage (linux-image-amd64) says so.
+[[nodiscard]] bool CheckDebianKernelPackageName(const std::string& package, std::string* err);
+
+/// The one line for a kernel package this machine's package lists do not know: how to list
+/// those there are (apt-cache search) and the cached ones (elevbench kernels).
+std::string UnknownKernelPackageLine(const std::string& package);
+
 /// Fetches `package` with `apt-get download` into a temporary directory beside the cache, unpacks
 /// it, decompresses its modules, indexes them and renames it into place, so a cache entry is
-/// whole or absent. Bounded: each tool runs under RunChecked's deadline. Refuses a name that is
-/// no kernel image package ("linux-image-…").
+/// whole or absent. Bounded: each tool runs under RunChecked's deadline. Refuses, before the
+/// cache is made, a name of the wrong shape (CheckDebianKernelPackageName) and one the package
+/// lists do not know (UnknownKernelPackageLine, also when apt-get says so).
 [[nodiscard]] bool FetchDebianKernel(const std::string& cache_dir, const std::string& package,
                                      CachedKernel* kernel, std::string* err);
 
 /// Whether this machine's Debian package lists know `package` (`apt-cache show`, bounded): a
-/// name `kernels fetch` can download. False with err when apt-cache could not be asked.
+/// name `kernels fetch` can download. False with err when apt-cache could not be asked or failed
+/// otherwise than with "No packages found" (its exit 100).
 [[nodiscard]] bool DebianPackageKnown(const std::string& package, bool* known, std::string* err);
 
 /// Decompresses every module under `root`/lib/modules/`release` (.ko.xz since Linux 6.2, .ko.gz,

@@ -1,6 +1,7 @@
 #include "harness/machine/io_controls.h"
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "harness/core/error.h"
@@ -187,11 +188,6 @@ bool ParseIoControl(std::string_view word, bool io_v2, IoControl* control, std::
     return Fail(err, "unknown control '" + text +
                          "' (none, ionice:…, throttle:…, weight:…, iocost[:…], iolatency:…)");
   }
-  const bool needs_v2 = c.kind == IoControl::Kind::kWeight || c.kind == IoControl::Kind::kIocost ||
-                        c.kind == IoControl::Kind::kIolatency;
-  if (needs_v2 && !io_v2) {
-    return Fail(err, kind + ": needs cgroup v2's io controller, which this host lacks");
-  }
   if (colon == std::string::npos) {
     if (c.kind != IoControl::Kind::kIocost) {
       return Fail(err, kind + ": no role given (" + kind + ":load=…)");
@@ -199,6 +195,13 @@ bool ParseIoControl(std::string_view word, bool io_v2, IoControl* control, std::
     c.code = "iocost";
   } else if (!ParseRoles(kind, text.substr(colon + 1), &c, err)) {
     return false;
+  }
+  // The words first, then the host: a bad value is named on any host (issue 57 §4.5: on
+  // cgroup v1 weight:probe=2000 was refused for the host, hiding the bad weight).
+  const bool needs_v2 = c.kind == IoControl::Kind::kWeight || c.kind == IoControl::Kind::kIocost ||
+                        c.kind == IoControl::Kind::kIolatency;
+  if (needs_v2 && !io_v2) {
+    return Fail(err, kind + ": needs cgroup v2's io controller, which this host lacks");
   }
   *control = c;
   return true;
@@ -235,12 +238,18 @@ bool ParseIoControls(std::string_view list, bool io_v2, std::vector<IoControl>* 
     }
   }
   std::vector<IoControl> out;
-  std::set<std::string> codes;
+  std::map<std::string, std::string> word_of_code;  // the first word of each control
   for (const std::string& w : words) {
     IoControl c;
     if (!ParseIoControl(w, io_v2, &c, err)) return Fail(err, "--controls: " + *err);
-    if (!codes.insert(c.code).second) {
-      return Fail(err, "--controls: '" + w + "' is given twice");
+    const auto [it, added] = word_of_code.emplace(c.code, c.text);
+    if (!added && it->second == c.text) {
+      return Fail(err, "--controls: '" + c.text + "' is given twice");
+    }
+    // Two spellings of one control (issue 57 §4.6: iocost and iocost:model=auto, the default).
+    if (!added) {
+      return Fail(err, "--controls: '" + it->second + "' and '" + c.text +
+                           "' are the same control (" + c.code + "): give one");
     }
     out.push_back(c);
   }

@@ -73,13 +73,15 @@ struct IoControl {
 /// `weight:ROLE=W[,ROLE=W]` (W 1..1000), `iocost[:ROLE=W,…,model=auto|measure,qos=LAT]`,
 /// `iolatency:ROLE=LAT[,ROLE=LAT]` (LAT as 10ms or 500us). The last three need cgroup v2's io
 /// controller: refused ("needs cgroup v2's io controller, which this host lacks") when `io_v2`
-/// is false. One line in err.
+/// is false, once their values passed (a bad one is named on any host). One line in err.
 [[nodiscard]] bool ParseIoControl(std::string_view word, bool io_v2, IoControl* control,
                                   std::string* err);
 
 /// Parses --controls: words separated by ';' or by ',' before a word with a ':' kind or
 /// `none` ("none,ionice:load=idle,throttle:load=10M"); each as ParseIoControl. Empty: {none}.
-/// Refuses a control given twice (by its code). err starts with "--controls: ".
+/// Refuses a control given twice (by its code), naming both words when they are two spellings
+/// of it ("'iocost' and 'iocost:model=auto' are the same control (iocost)"). err starts with
+/// "--controls: ".
 [[nodiscard]] bool ParseIoControls(std::string_view list, bool io_v2,
                                    std::vector<IoControl>* controls, std::string* err);
 

@@ -4,6 +4,8 @@
 
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/guest/guest_boot.h"
+#include "harness/guest/kernel_cache.h"
 
 namespace elevbench {
 namespace {
@@ -15,16 +17,6 @@ bool KernelLabelCharactersOk(const std::string& label) {
     if (!ok) return false;
   }
   return !label.empty();
-}
-
-// Debian's package names: lower-case letters, digits, '+', '-' and '.'.
-bool KernelPackageCharactersOk(const std::string& package) {
-  for (char c : package) {
-    const bool ok =
-        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return !package.empty();
 }
 
 // The flags only the host acts on, each followed by its value unless written FLAG=VALUE.
@@ -51,9 +43,8 @@ bool ParseDebianWord(const std::string& word, KernelChoice* c, std::string* err)
   const size_t at = rest.find('@');
   c->package = rest.substr(0, at);
   if (at != std::string::npos) c->label = rest.substr(at + 1);
-  if (c->package.rfind("linux-image-", 0) != 0 || !KernelPackageCharactersOk(c->package)) {
-    return Fail(err, "--kernels: '" + word + "' names no kernel image package (linux-image-…)");
-  }
+  // Its shape before apt is asked (issue 57 §4.2: debian:linux-image- reached apt-get).
+  if (!CheckDebianKernelPackageName(c->package, err)) return Fail(err, "--kernels: " + *err);
   if (at != std::string::npos && !KernelLabelCharactersOk(c->label)) {
     return Fail(err, "--kernels: the label of '" + word +
                          "' may hold only letters, digits, '.', '_' and '-'");
@@ -126,6 +117,27 @@ bool ParseKernelChoices(const std::string& text, const std::vector<std::string>&
   }
   if (out.empty()) return Fail(err, "--kernels: no kernel given");
   *choices = std::move(out);
+  return true;
+}
+
+bool CheckGuestHostPaths(const std::string& owner, const std::vector<HostPathUse>& uses,
+                         const std::string& binary, const std::string& working_directory,
+                         std::string* err) {
+  for (const HostPathUse& use : uses) {
+    const std::string what = "--kernels: " + owner + use.flag + " " + use.path;
+    if (use.written) {
+      return Fail(err, what +
+                           ": a guest writes nothing on the host but its results (the host's root "
+                           "is read-only in it); leave " +
+                           use.flag + " out with --kernels");
+    }
+    const std::string top = GuestPrivateMountOf(use.path, binary, working_directory);
+    if (!top.empty()) {
+      return Fail(err, what + " is under " + top +
+                           ", which a guest does not see (its /tmp, /var/tmp and /run are its "
+                           "own): put it elsewhere, e.g. under the working directory");
+    }
+  }
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/results/results_document.h"
+#include "harness/run/host_paths.h"
 
 namespace elevbench {
 
@@ -24,9 +25,10 @@ struct KernelChoice {
 /// Reads `--kernels K1,K2,…`, each `debian:PACKAGE[@LABEL]` or `image:IMAGE[:MODROOT][@LABEL]`,
 /// then each `--kernel-image IMAGE[:MODROOT][@LABEL]` of `images` after them, in order (one
 /// value a flag, so a path may hold a ','). IMAGE holds no ':'; an '@' is a label's only when
-/// no '/' follows it. err (one line, for exit 2) names the flag and the word: another kind, an
-/// empty package, image, MODROOT or label, a label with characters other than letters, digits,
-/// '.', '_' and '-', the same package, image or label twice, or no kernel at all.
+/// no '/' follows it. err (one line, for exit 2) names the flag and the word: another kind, a
+/// package that is no kernel release's (CheckDebianKernelPackageName), an empty image, MODROOT
+/// or label, a label with characters other than letters, digits, '.', '_' and '-', the same
+/// package, image or label twice, or no kernel at all.
 [[nodiscard]] bool ParseKernelChoices(const std::string& text,
                                       const std::vector<std::string>& images,
                                       std::vector<KernelChoice>* choices, std::string* err);
@@ -36,6 +38,16 @@ struct KernelChoice {
                                              std::vector<KernelChoice>* choices, std::string* err) {
   return ParseKernelChoices(text, {}, choices, err);
 }
+
+/// Whether a guest reaches every host path of `uses` (`owner` + the use's flag names it: "run
+/// replay's --trace"), `binary` the command it runs and `working_directory` its folder: none
+/// written (the host's root is read-only in it) and none under the guest's own /tmp, /var/tmp
+/// or /run (guest_boot.h's GuestPrivateMountOf). err (one line, for exit 2) names the flag, the
+/// path and why.
+[[nodiscard]] bool CheckGuestHostPaths(const std::string& owner,
+                                       const std::vector<HostPathUse>& uses,
+                                       const std::string& binary,
+                                       const std::string& working_directory, std::string* err);
 
 /// The arguments a guest runs: `args` (the command line's words after the program's name) less
 /// the flags only the host acts on (--kernels, --kernel-image, --out, --db, --no-history, --lanes,

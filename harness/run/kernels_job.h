@@ -34,7 +34,8 @@ namespace elevbench {
 /// Whether kernel `release`, offering `features` (its config's), can give each control of
 /// --controls under each scheduler of `configs` (IoControl::NeededController: a weight under bfq
 /// needs bfq's cgroup weights, elsewhere io.cost; iocost io.cost; …). One line naming the
-/// control, the kernel and the config option it lacks.
+/// control, the kernel and the config option it lacks, and the scheduler only when what the
+/// control needs depends on it (a weight).
 [[nodiscard]] bool CheckKernelControls(const std::string& release, const KernelFeatures& features,
                                        const std::vector<SchedulerConfig>& configs,
                                        const std::vector<IoControl>& controls, std::string* err);

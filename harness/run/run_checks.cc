@@ -13,12 +13,14 @@
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/strings.h"
+#include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/scratch_device.h"
 #include "harness/device/sysfs.h"
 #include "harness/disk/disk_model.h"
 #include "harness/disk/disk_profile_spec.h"
 #include "harness/disk/emulated_stack.h"
+#include "harness/run/kernel_rows.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_policy.h"
 
@@ -111,38 +113,16 @@ bool MachineForEmulatedDisk(const RunConfig& o, const MachineInfo& host, Checked
 }
 
 // --controls: the words, a suite with roles, root, no --lanes, and what this host's cgroups
-// offer (with --kernels what each kernel offers instead: KernelsJob reads their configs, and
-// every guest has cgroup v2's io controller); read-only.
+// offer, read here and checked by CheckControlsOnHost; read-only.
 bool CheckControlsOption(const RunConfig& o, CheckedRun* c, std::string* err) {
   // No --controls: the one "none" control, and no cgroup file read for it.
   if (TrimWhitespace(o.controls).empty()) return ParseIoControls("", false, &c->controls, err);
   const Sysfs sysfs;
   std::ifstream in("/proc/self/cgroup");
   const std::string self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  c->io_layout = DetectIoCgroupLayout(sysfs, self);
-  const bool guests = !o.kernels.empty() || !o.kernel_images.empty();
-  const bool io_v2 = guests || c->io_layout.io_v2_offered;
-  if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
-  if (!AnyControl(c->controls)) return true;
-  if (!o.suite->HasRoles()) {
-    return Fail(err, "--controls: " + o.suite_name +
-                         " has no load and probe to control (probes, contest, visave, nickbench, "
-                         "command --load have); only none");
-  }
-  if (!o.lanes.empty())
-    return Fail(err,
-                "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
-                "made once per run, for one disk, not per lane");
-  if (!RunningAsRoot()) {
-    return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
-  }
-  if (guests) return true;
-  if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
-    return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
-  }
   std::error_code ec;
   const bool io_cost = std::filesystem::exists(sysfs.Map("/sys/fs/cgroup/io.cost.qos"), ec);
-  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, io_cost, err);
+  return CheckControlsOnHost(o, DetectIoCgroupLayout(sysfs, self), io_cost, c, err);
 }
 
 // --format, and --out's folder: one the run makes only when it is the default results/ (#45).
@@ -481,6 +461,46 @@ bool CheckMadeDeviceRoot(const RunConfig& o, std::string* err) {
 
 }  // namespace
 
+bool CheckControlsOnHost(const RunConfig& o, const IoCgroupLayout& layout, bool io_cost_offered,
+                         CheckedRun* c, std::string* err) {
+  c->io_layout = layout;
+  const bool guests = !o.kernels.empty() || !o.kernel_images.empty();
+  const bool io_v2 = guests || c->io_layout.io_v2_offered;
+  if (!ParseIoControls(o.controls, io_v2, &c->controls, err)) return false;
+  if (!AnyControl(c->controls)) return true;
+  if (!o.suite->HasRoles()) {
+    return Fail(err, "--controls: " + o.suite_name +
+                         " has no load and probe to control (probes, contest, visave, nickbench, "
+                         "command --load have); only none");
+  }
+  if (!o.lanes.empty())
+    return Fail(err,
+                "--controls cannot run in --lanes: a control's cgroups and io.cost switch are "
+                "made once per run, for one disk, not per lane");
+  if (!RunningAsRoot()) {
+    return Fail(err, "--controls needs root: it makes cgroups and sets I/O priorities");
+  }
+  if (guests) return true;
+  if (c->io_layout.version == 2 && (o.machine_given || !o.machine.empty())) {
+    return Fail(err, "--controls with --machine on cgroup v2 is not built yet (#46)");
+  }
+  return CheckIoControlsOffered(c->controls, c->io_layout, io_v2, io_cost_offered, err);
+}
+
+// Issue 57 §4.4: a replay's trace under /tmp was accepted, and the guest found no file.
+bool CheckHostPathsForGuests(const RunConfig& o, std::string* err) {
+  if (o.kernels.empty() && o.kernel_images.empty()) return true;
+  std::vector<HostPathUse> own;
+  if (!o.disk_trace.empty()) own.push_back({"--disk-trace", o.disk_trace, /*written=*/true});
+  const std::string name = o.suite_name;
+  const std::string owner = "run " + name + (name.ends_with("s") ? "' " : "'s ");
+  std::error_code ec;
+  const std::string cwd = std::filesystem::current_path(ec).string();
+  const std::string self = SelfExecutablePath();
+  return CheckGuestHostPaths("", own, self, cwd, err) &&
+         (o.suite == nullptr || CheckGuestHostPaths(owner, o.suite->HostPaths(), self, cwd, err));
+}
+
 bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, std::string* err) {
   if (!o.guest_clock.empty() && o.kernels.empty() && o.kernel_images.empty()) {
     return Fail(err, "--guest-clock is the clock of --kernels' guests; this run boots none");
@@ -489,13 +509,15 @@ bool CheckRunConfig(const RunConfig& o, const MachineInfo& host, CheckedRun* c, 
       !ParseRepetitionsOption(o.repetitions, o.max_repetitions, o.ci_width_pct, &c->repetitions,
                               &c->adaptive, err) ||
       !CheckShardOption(o, c, err) || !CheckFormatAndOut(o, err) ||
-      !CheckTarget(o, &c->target, err) || !CheckMachineOption(o, host, c, err)) {
+      !CheckHostPathsForGuests(o, err) || !CheckTarget(o, &c->target, err) ||
+      !CheckMachineOption(o, host, c, err)) {
     return false;
   }
   // Under --machine the suites size their loads by the emulated RAM and CPUs.
+  // The paths again once Prepare made what names more (a composite's parts).
   if (!o.suite->Prepare(c->suite_machine, err) || !MachineForEmulatedDisk(o, host, c, err) ||
-      !CheckSchedulers(o, c, err) || !CheckControlsOption(o, c, err) ||
-      !CheckDirSwitching(o, c->target, err)) {
+      !CheckHostPathsForGuests(o, err) || !CheckSchedulers(o, c, err) ||
+      !CheckControlsOption(o, c, err) || !CheckDirSwitching(o, c->target, err)) {
     return false;
   }
   TargetOptions& t = c->target;

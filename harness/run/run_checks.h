@@ -51,6 +51,22 @@ struct CheckedRun {
   std::string machine_note;
 };
 
+/// --controls against what the host offers, given (CheckRunConfig reads them from the live
+/// cgroup tree): `layout` (DetectIoCgroupLayout: v1 blkio, v2 io, or neither) and whether the
+/// root offers io.cost. The words first, each value checked on any host, then a suite with roles,
+/// no --lanes, root, and what the layout can give (with --kernels the guests' cgroup v2 instead:
+/// KernelsJob reads each kernel's config). Fills checked->controls and io_layout; one line in
+/// err. Makes nothing.
+[[nodiscard]] bool CheckControlsOnHost(const RunConfig& config, const IoCgroupLayout& layout,
+                                       bool io_cost_offered, CheckedRun* checked, std::string* err);
+
+/// With --kernels, whether a guest reaches every host file the run names: the suite's
+/// (Suite::HostPaths; a composite's parts' once Prepare made them) under none of the guest's own
+/// /tmp, /var/tmp and /run, and none for it to write (--disk-trace, contest's --other-dir).
+/// CheckRunConfig makes it before and after Prepare, KernelsJob before root and the kernels'
+/// fetch. One line naming the flag, the file and why; true without --kernels. Makes nothing.
+[[nodiscard]] bool CheckHostPathsForGuests(const RunConfig& config, std::string* err);
+
 /// The checks of step 1 on `config`, for a run on `host` (ReadMachineInfo): the options in the
 /// order docs/architecture.md gives, then the suite's Prepare with the machine the run emulates
 /// (--machine's RAM and CPUs, else the host's), --schedulers and --queue (after the suite's own

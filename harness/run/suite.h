@@ -16,6 +16,7 @@
 #include "harness/fio/fio_job_file.h"
 #include "harness/process/subprocess.h"
 #include "harness/results/results_document.h"
+#include "harness/run/host_paths.h"
 
 namespace CLI {
 class App;
@@ -104,6 +105,13 @@ class Suite {
   /// It may keep what it learns (the user's device) for SetUp. err is one line. Default:
   /// nothing to check.
   [[nodiscard]] virtual bool CheckTarget(const TargetFacts& facts, std::string* err);
+
+  /// The host's files and folders the suite's options name for the run to read or write (a
+  /// trace, a job file, a tree to copy, a program by its path), so that `run --kernels` can
+  /// refuse, before anything is made, what a guest cannot reach (kernel_rows.h's
+  /// CheckGuestHostPaths). Complete after Prepare (a composite's parts exist from then on); the
+  /// options' own before it. Default: none.
+  virtual std::vector<HostPathUse> HostPaths() const { return {}; }
 
   /// True for a suite whose cells run a load beside a probe (probes, contest, visave, `command
   /// --load`), which then places each role as CellEnvironment's placements say: only such a

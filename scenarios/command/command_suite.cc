@@ -225,6 +225,12 @@ class CommandSuite : public Suite {
   /// Roles with a --load (after Prepare): the program is the probe, the load the load.
   bool HasRoles() const override { return load_ != "none"; }
 
+  // A program named by its path (one found in PATH is the guest's own, as the host's).
+  std::vector<HostPathUse> HostPaths() const override {
+    if (argv_.empty() || argv_[0].find('/') == std::string::npos) return {};
+    return {{"program", argv_[0]}};
+  }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"working_directory", directory_.empty() ? "" : CommandWorkDir(directory_)},

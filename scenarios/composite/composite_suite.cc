@@ -103,6 +103,18 @@ class CompositeSuite : public Suite {
     return total;
   }
 
+  // The parts' (known once Prepare made them), each named as --part-args gave it.
+  std::vector<HostPathUse> HostPaths() const override {
+    std::vector<HostPathUse> uses;
+    for (const LivePart& p : parts_) {
+      for (HostPathUse use : p.suite->HostPaths()) {
+        use.flag = "--part-args " + p.spec.suite + "=" + use.flag;
+        uses.push_back(std::move(use));
+      }
+    }
+    return uses;
+  }
+
   json Parameters() const override {
     json names = json::array();
     json each = json::object();

@@ -145,6 +145,15 @@ class ContestSuite : public Suite {
 
   bool HasRoles() const override { return true; }
 
+  // --compile-tree and --list-dir are read; io_other writes in --other-dir.
+  std::vector<HostPathUse> HostPaths() const override {
+    std::vector<HostPathUse> uses;
+    if (!compile_tree_.empty()) uses.push_back({"--compile-tree", compile_tree_});
+    if (!list_dir_.empty()) uses.push_back({"--list-dir", list_dir_});
+    if (!other_dir_.empty()) uses.push_back({"--other-dir", other_dir_, /*written=*/true});
+    return uses;
+  }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"loads", loads_},

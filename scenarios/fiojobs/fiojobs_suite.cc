@@ -105,6 +105,12 @@ class FioJobsSuite : public Suite {
         ->allow_extra_args(false);  // #45: `--fio-set a=1 FILE` took FILE as a second override
   }
 
+  std::vector<HostPathUse> HostPaths() const override {
+    std::vector<HostPathUse> uses;
+    for (const std::string& path : paths_) uses.push_back({"job file", path});
+    return uses;
+  }
+
   bool Prepare(const MachineInfo&, std::string* err) override {
     files_.clear();
     overrides_.clear();

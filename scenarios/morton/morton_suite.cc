@@ -86,6 +86,13 @@ class MortonSuite : public Suite {
     return true;
   }
 
+  // A --cold-start program named by its path is copied from the host's file.
+  std::vector<HostPathUse> HostPaths() const override {
+    const std::vector<std::string> words = SplitWords(cold_start_text_);
+    if (words.empty() || words[0].find('/') == std::string::npos) return {};
+    return {{"--cold-start", words[0]}};
+  }
+
   uint64_t BytesNeeded() const override {
     // Trees take room for their small files' blocks and inodes; #4's copy needs three more.
     const uint64_t tree = sizes_.tree_bytes + sizes_.tree_bytes / 2 + (4ULL << 20);

@@ -98,6 +98,11 @@ class ProbesSuite : public Suite {
 
   bool HasRoles() const override { return true; }
 
+  std::vector<HostPathUse> HostPaths() const override {
+    if (tree_dir_.empty()) return {};
+    return {{"--tree", tree_dir_}};
+  }
+
   nlohmann::json Parameters() const override {
     return {{"directory", directory_},
             {"probes", probes_},

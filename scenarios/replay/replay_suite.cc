@@ -137,6 +137,11 @@ class ReplaySuite : public Suite {
 
   bool WantsRawDevice() const override { return true; }
 
+  std::vector<HostPathUse> HostPaths() const override {
+    if (trace_path_.empty()) return {};
+    return {{"--trace", trace_path_}};
+  }
+
   bool CheckTarget(const TargetFacts& facts, std::string* err) override {
     if (facts.raw_user_device && TraceHasWrites(trace_) && !facts.allow_writes) {
       *err = trace_path_ + " has writes: replaying it onto " + facts.user_device +
