@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,8 +18,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "harness/core/error.h"
 #include "harness/process/subprocess.h"
 #include "test_util.h"
 
@@ -110,16 +113,24 @@ struct GtestOutcome {
 };
 
 // Runs this binary with `filter` (as nobody when `as_nobody`) in `dir` and reads its gtest json.
-bool RunSelf(const std::string& filter, bool as_nobody, const std::string& dir,
-             const std::string& path, GtestOutcome* outcome, std::string* err) {
-  const std::string json = dir + (as_nobody ? "/unit-as-nobody.json" : "/as-root.json");
+bool RunSelfShard(const std::string& filter, bool as_nobody, const std::string& dir,
+                  const std::string& path, int shard, int shards, GtestOutcome* outcome,
+                  std::string* err) {
+  const std::string json =
+      dir + (as_nobody ? "/unit-as-nobody-" : "/as-root-") + std::to_string(shard) + ".json";
   std::vector<std::string> argv;
   if (as_nobody) {
     argv = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
   }
   // The parent's private state directory is root's: the child makes its own.
-  const std::vector<std::string> env = {"env",          "-u",          "ELEVBENCH_STATE_DIR",
-                                        "PATH=" + path, "HOME=" + dir, "TMPDIR=/tmp"};
+  const std::vector<std::string> env = {"env",
+                                        "-u",
+                                        "ELEVBENCH_STATE_DIR",
+                                        "PATH=" + path,
+                                        "HOME=" + dir,
+                                        "TMPDIR=/tmp",
+                                        "GTEST_TOTAL_SHARDS=" + std::to_string(shards),
+                                        "GTEST_SHARD_INDEX=" + std::to_string(shard)};
   argv.insert(argv.end(), env.begin(), env.end());
   argv.insert(argv.end(), {std::filesystem::read_symlink("/proc/self/exe").string(),
                            "--gtest_filter=" + filter, "--gtest_output=json:" + json});
@@ -154,6 +165,32 @@ bool RunSelf(const std::string& filter, bool as_nobody, const std::string& dir,
       }
       if (test.value("result", "") == "SKIPPED") outcome->skipped.insert(name);
     }
+  }
+  return true;
+}
+
+// Runs this binary with `filter` (as nobody when `as_nobody`) in `dir`, as one gtest shard per
+// CPU at once (the unit half is held to running anywhere, so also beside itself), and merges the
+// shards' outcomes.
+bool RunSelf(const std::string& filter, bool as_nobody, const std::string& dir,
+             const std::string& path, GtestOutcome* outcome, std::string* err) {
+  const int shards = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<GtestOutcome> outcomes(shards);
+  std::vector<std::string> errs(shards);
+  std::vector<char> ok(shards, 0);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < shards; ++i) {
+    threads.emplace_back([&, i] {
+      ok[i] = RunSelfShard(filter, as_nobody, dir, path, i, shards, &outcomes[i], &errs[i]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < shards; ++i) {
+    if (!ok[i]) return Fail(err, "shard " + std::to_string(i) + ": " + errs[i]);
+    outcome->failed.insert(outcomes[i].failed.begin(), outcomes[i].failed.end());
+    outcome->failure_text += outcomes[i].failure_text;
+    outcome->skipped.insert(outcomes[i].skipped.begin(), outcomes[i].skipped.end());
+    outcome->ran += outcomes[i].ran;
   }
   return true;
 }
