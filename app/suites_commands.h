@@ -33,6 +33,10 @@ struct RunOptions {
   bool no_verdict = false;            ///< "--no-verdict": the tables without the verdict block
   std::string history_db;             ///< "--db": the run history; empty = results/history.db
   bool no_history = false;            ///< "--no-history": do not record the run
+  /// "--check": the run's checks only (step 1, and each --kernels kernel's offers where it is
+  /// cached), what the run would do said in one note; nothing is made (README's examples are
+  /// held to passing them: ReadmeExamplesRootTest).
+  bool check_only = false;
   /// What the suite's defaults filled in ("--emulated ide-2003 …"), said in a note once step 1
   /// accepted the run: a note before a refusal would make it two lines (#45).
   std::string defaults_note;

@@ -94,6 +94,60 @@ int RunKernelsCommand(const RunOptions& o) {
   return ExitCodeOf(end);
 }
 
+// What a checked run would do, in one note: the suite, its configurations (or every scheduler
+// offered), repetitions and target, the machine it emulates.
+std::string CheckedRunNote(const RunOptions& o, const CheckedRun& c) {
+  const TargetOptions& t = c.target;
+  std::string target = t.emulated ? "an emulated " + t.emulated_options.profile_name + " disk"
+                       : !t.raw_device.empty() ? "/dev/" + t.raw_device
+                       : !t.directory.empty()  ? t.directory
+                                               : "a scratch disk";
+  if (!t.fs.empty() && t.directory.empty()) target += " (" + t.fs + ")";
+  const std::string configs = c.configs.empty()
+                                  ? std::string("every scheduler offered")
+                                  : std::to_string(c.configs.size()) + " configuration(s)";
+  std::string note = "checked: run " + std::string(o.entry->name) + ", " + configs + " x " +
+                     std::to_string(c.repetitions) + " repetition(s) on " + target;
+  if (c.machine_spec.limits()) note += ", as the machine " + c.machine_spec.text;
+  if (!c.machine_note.empty()) note += " (chosen for the disk's size)";
+  return note + "; nothing was made (--check)";
+}
+
+// `run … --check`: step 1 alone (the kernels' own checks too, nothing fetched); exit 0 with
+// what the run would do, or the refusal's one line and its exit code.
+int CheckRunCommand(const RunOptions& o) {
+  std::string err;
+  if (!o.config.kernels.empty() || !o.config.kernel_images.empty()) {
+    KernelsJob job(RunConfigOf(o), PrintError);
+    std::vector<std::string> notes;
+    const RunFailure checked = job.Check(&notes, &err);
+    if (checked != RunFailure::kNone) {
+      PrintError(WithDefaultsNote(err, o.defaults_note));
+      return ExitCodeOf(checked);
+    }
+    for (const std::string& n : notes) PrintNote(n);
+    PrintNote("checked: run " + std::string(o.entry->name) +
+              " --kernels on the host and each known " +
+              "kernel; nothing was made or fetched (--check)");
+    return kExitOk;
+  }
+  RunJob job(RunConfigOf(o), PrintError);
+  if (!job.Check(&err)) {
+    PrintError(WithDefaultsNote(err, o.defaults_note));
+    return kExitUsage;
+  }
+  if (!job.FindFio(&err)) {
+    PrintError(err);
+    return kExitFailure;
+  }
+  if (!o.defaults_note.empty()) PrintNote(o.defaults_note);
+  for (const std::string* note : {&job.checked().schedulers_note, &job.checked().machine_note}) {
+    if (!note->empty()) std::cerr << *note << "\n";
+  }
+  PrintNote(CheckedRunNote(o, job.checked()));
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
@@ -101,6 +155,7 @@ int RunCommand(const RunOptions& o) {
     PrintError("no suite given (see --help)");
     return kExitUsage;
   }
+  if (o.check_only) return CheckRunCommand(o);
   if (!o.config.kernels.empty() || !o.config.kernel_images.empty()) return RunKernelsCommand(o);
   RunJob job(RunConfigOf(o), PrintError);
   std::string err;

@@ -113,6 +113,10 @@ void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
       ->type_name("DB");
   cmd->add_flag("--no-history", run->no_history,
                 "Do not record the run in the history (default off: it is recorded)");
+  cmd->add_flag("--check", run->check_only,
+                "Only the run's checks (the flags, the target's size for the suite, --machine, "
+                "the schedulers and kernels offered, fio): says what the run would do and exits "
+                "0, or names what it refuses and exits 2; makes nothing, fetches no kernel");
 }
 
 // What `run` holds while the command line is parsed: its options and one suite per entry.

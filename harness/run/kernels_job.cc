@@ -289,6 +289,38 @@ void KernelsJob::TakeCommonSchedulers() {
   config_.offered_schedulers = common;
 }
 
+RunFailure KernelsJob::Check(std::vector<std::string>* notes, std::string* err) {
+  if (!CheckKernelOptions(err)) return RunFailure::kUsage;
+  const std::string cache = DefaultKernelCacheDir();
+  for (size_t i = 0; i < choices_.size(); ++i) {
+    CachedKernel k;
+    std::string why;
+    if (!choices_[i].image.empty()) {
+      k.release = builds_[i].release;
+      k.features = builds_[i].features;
+    } else if (!FindCachedKernel(cache, choices_[i].package, &k, &why)) {
+      notes->push_back(choices_[i].package + " is not in the kernel cache: known to the package " +
+                       "lists; its schedulers and controls are checked once it is fetched");
+      continue;
+    }
+    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, controls_, err)) {
+      return RunFailure::kUsage;
+    }
+    kernels_.push_back(std::move(k));
+  }
+  // The host's check takes the schedulers every known kernel offers; with none known, those
+  // the command line names (each unknown kernel's are checked when it is fetched).
+  if (!kernels_.empty()) {
+    TakeCommonSchedulers();
+  } else {
+    for (const SchedulerConfig& c : configs_) config_.offered_schedulers.push_back(c.scheduler);
+  }
+  RunJob checker(config_, report_error_);
+  if (!checker.Check(err)) return RunFailure::kUsage;
+  if (!checker.FindFio(err)) return RunFailure::kFailure;
+  return RunFailure::kNone;
+}
+
 RunFailure KernelsJob::Prepare(std::string* err) {
   if (!CheckKernelOptions(err)) return RunFailure::kUsage;
   if (!ResolveKernels(err)) return RunFailure::kUsage;

@@ -54,6 +54,13 @@ class KernelsJob {
   /// or the failure's kind with err its one line.
   RunFailure Prepare(std::string* err);
 
+  /// `run --check`: Prepare's checks with nothing fetched, copied or made. Each kernel's offers
+  /// are checked where the kernel is known without a download (a build's files, a cached
+  /// package); a package not in the cache is checked against the package lists only, and
+  /// *notes says its schedulers were not. Then the run's own step 1 on the host and fio. kNone,
+  /// or the failure's kind with err its one line.
+  RunFailure Check(std::vector<std::string>* notes, std::string* err);
+
   /// Every kernel's guest, `--lanes` of them at once (one by default); the merged results
   /// saved after each ends. A guest that failed
   /// gives its configurations failed cells with the reason and the console's last lines, and
