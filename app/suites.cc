@@ -1,5 +1,6 @@
 // The table of suites: one entry per suite, naming its factory, its renderer and its measurer.
-// Adding a suite is a folder under scenarios/, a renderer under reporters/, and one entry here.
+// Adding a suite is a folder under scenarios/, a renderer under reporters/, and one entry here
+// (tests/skeleton_suite_test.cc has every part, its row too, in one file).
 
 #include "app/suites.h"
 

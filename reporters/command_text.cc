@@ -16,12 +16,6 @@ namespace {
 
 uint32_t CommandFinished(const CommandRow& row) { return row.repetitions - row.dnf - row.failed; }
 
-// "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
-std::string CommandHowMany(uint32_t n, uint32_t of, const char* what) {
-  if (of == 1) return what;
-  return std::to_string(n) + " of " + std::to_string(of) + " repetitions " + what;
-}
-
 std::string CommandLoadText(const CommandRow& row) {
   if (row.load.empty() || row.load == "none") return "";
   char buf[64];
@@ -77,12 +71,12 @@ std::string RenderCommandRow(const std::string& label, const CommandRow& row) {
 std::vector<std::string> CommandNotes(const std::string& label, const CommandRow& row) {
   std::vector<std::string> notes;
   if (row.dnf > 0) {
-    std::string note = "* " + label + ": " + CommandHowMany(row.dnf, row.repetitions, "DNF");
+    std::string note = "* " + label + ": " + HowManyText(row.dnf, row.repetitions, "DNF");
     if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
     notes.push_back(note);
   }
   if (row.failed > 0) {
-    std::string note = "* " + label + ": " + CommandHowMany(row.failed, row.repetitions, "failed") +
+    std::string note = "* " + label + ": " + HowManyText(row.failed, row.repetitions, "failed") +
                        " (" + row.failed_how +
                        (row.failed_stderr.empty() ? "" : ": " + row.failed_stderr) + ")";
     notes.push_back(note);

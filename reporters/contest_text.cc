@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "reporters/environment_text.h"
+#include "reporters/repetitions_text.h"
 #include "reporters/suite_report.h"
 
 namespace elevbench {
@@ -16,12 +17,6 @@ std::string Seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g s", s);
   return buf;
-}
-
-// "DNF" for a single run, "2 of 3 runs DNF" otherwise.
-std::string HowMany(uint32_t n, uint32_t of, const char* what) {
-  if (of == 1) return what;
-  return std::to_string(n) + " of " + std::to_string(of) + " runs " + what;
 }
 
 }  // namespace
@@ -61,11 +56,12 @@ std::vector<std::string> ContestNotes(const std::vector<ContestRow>& rows) {
   for (const ContestRow& row : rows) {
     const std::string label = row.identifier.empty() ? row.label : row.identifier;
     if (row.dnf > 0) {
-      notes.push_back("* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF") +
+      notes.push_back("* " + label + ": " + HowManyText(row.dnf, row.repetitions, "DNF", "runs") +
                       " (compile stopped after " + Seconds(row.timeout_seconds) + ")");
     }
     if (row.failed > 0) {
-      notes.push_back("* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") +
+      notes.push_back("* " + label + ": " +
+                      HowManyText(row.failed, row.repetitions, "failed", "runs") +
                       " (compile exit " + std::to_string(row.failed_exit_code) + ")");
     }
     absent = absent || row.load_absent;

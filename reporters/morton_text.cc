@@ -23,16 +23,15 @@ std::string NotFinishedText(const MortonProbeRow& p) {
   return "failed (exit " + std::to_string(p.failed_exit_code) + ")";
 }
 
-// " (1 of 3 repetitions DNF)" for a probe that finished in some repetitions only.
+// " (1 of 3 repetitions DNF)" for a probe that finished in some repetitions only (so `total` is
+// at least 2: never the single repetition's bare "DNF").
 std::string PartialNote(const MortonProbeRow& p) {
   const uint32_t total = p.ok + p.dnf + p.failed;
   std::string note;
-  if (p.dnf > 0) {
-    note += " (" + std::to_string(p.dnf) + " of " + std::to_string(total) + " repetitions DNF)";
-  }
+  if (p.dnf > 0) note += " (" + HowManyText(p.dnf, total, "DNF") + ")";
   if (p.failed > 0) {
-    note += " (" + std::to_string(p.failed) + " of " + std::to_string(total) +
-            " repetitions failed, exit " + std::to_string(p.failed_exit_code) + ")";
+    note += " (" + HowManyText(p.failed, total, "failed") + ", exit " +
+            std::to_string(p.failed_exit_code) + ")";
   }
   return note;
 }

@@ -20,23 +20,10 @@
 
 #include "harness/results/results_document.h"
 #include "reporters/gnuplot.h"
+#include "reporters/plot.h"
 #include "reporters/report_tables.h"
 
 namespace elevbench {
-
-/// One figure of the report.
-struct Plot {
-  /// "throughput", "times", "latency-cdf", "stream-throughput", "trace-time", "dispatch-runs",
-  /// "seek-cdf"
-  std::string kind;
-  std::string title;   ///< caption, plain text
-  std::string note;    ///< what the caption should add (configurations not measured); may be ""
-  std::string script;  ///< gnuplot commands after the terminal and output lines, data inline
-  int width = 720;     ///< SVG size in px
-  int height = 400;
-  std::string svg;    ///< after DrawPlots: the SVG for inline use; empty when drawing failed
-  std::string error;  ///< after DrawPlots: why there is no SVG
-};
 
 /// The plots of a file, in the order above, from its measurements and its plot series as its
 /// suite and the tracer aggregated them (NamedResults::plots); nothing here merges or averages.

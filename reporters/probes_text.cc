@@ -14,12 +14,6 @@ namespace {
 
 uint32_t Finished(const ProbeRow& row) { return row.repetitions - row.dnf - row.failed; }
 
-// "DNF" for a single repetition, "2 of 3 repetitions DNF" otherwise (same for "failed").
-std::string HowMany(uint32_t n, uint32_t of, const char* what) {
-  if (of == 1) return what;
-  return std::to_string(n) + " of " + std::to_string(of) + " repetitions " + what;
-}
-
 }  // namespace
 
 std::string ProbeTimeoutText(double seconds) { return TimeoutWords(seconds); }
@@ -45,7 +39,7 @@ std::string RenderProbeRow(const std::string& label, const ProbeRow& row) {
 std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& row) {
   std::vector<std::string> notes;
   if (row.dnf > 0) {
-    std::string note = "* " + label + ": " + HowMany(row.dnf, row.repetitions, "DNF");
+    std::string note = "* " + label + ": " + HowManyText(row.dnf, row.repetitions, "DNF");
     if (row.timeout_seconds > 0) note += " after " + ProbeTimeoutText(row.timeout_seconds);
     note += row.dnf > 1 ? " (on average " : " (";
     note += ProbeDnfProgress(row.probe, row.dnf_bytes_read, row.bytes_total, row.dnf_files_read,
@@ -54,8 +48,8 @@ std::vector<std::string> ProbeNotes(const std::string& label, const ProbeRow& ro
     notes.push_back(note);
   }
   if (row.failed > 0 && (Finished(row) > 0 || row.dnf > 0)) {
-    notes.push_back("* " + label + ": " + HowMany(row.failed, row.repetitions, "failed") + " (" +
-                    FailedHow(row) + ")");
+    notes.push_back("* " + label + ": " + HowManyText(row.failed, row.repetitions, "failed") +
+                    " (" + FailedHow(row) + ")");
   }
   return notes;
 }

@@ -33,4 +33,9 @@ std::string ShortRowMark(uint32_t repetitions, uint32_t requested) {
   return " (n=" + std::to_string(repetitions) + " of " + std::to_string(requested) + ")";
 }
 
+std::string HowManyText(uint32_t n, uint32_t of, const std::string& what, const std::string& unit) {
+  if (of == 1) return what;
+  return std::to_string(n) + " of " + std::to_string(of) + " " + unit + " " + what;
+}
+
 }  // namespace elevbench

@@ -1,7 +1,8 @@
 #pragma once
 // How the text layouts say what a row is made of: "(means of 3 repetitions; ...)" above the
 // tables, and a mark on a row made from fewer repetitions than the run asked for (a failed
-// cell, an interrupted run), so a short row is never mistaken for a full one.
+// cell, an interrupted run), so a short row is never mistaken for a full one; and how many of a
+// row's repetitions did not finish, in the notes under the tables.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -21,5 +22,12 @@ std::string MeansLine(const std::vector<uint32_t>& repetitions_per_row, const st
 /// " (n=2 of 3)" when a row has fewer repetitions than requested; "" otherwise or when
 /// `requested` is 0 (unknown).
 std::string ShortRowMark(uint32_t repetitions, uint32_t requested);
+
+/// "DNF" when the row is a single repetition (`of` == 1), "2 of 3 repetitions DNF" otherwise:
+/// how many of a row's `of` repetitions ended as `what` ("DNF", "failed"). One wording for every
+/// suite's notes (probes, command, contest, morton); `unit` is the suite's word for a repetition
+/// (contest's 2003 posts say "runs").
+std::string HowManyText(uint32_t n, uint32_t of, const std::string& what,
+                        const std::string& unit = "repetitions");
 
 }  // namespace elevbench

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/stats/plot_series.h"
-#include "reporters/plots.h"
+#include "reporters/plot.h"
 
 namespace elevbench {
 

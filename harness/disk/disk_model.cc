@@ -11,76 +11,94 @@ namespace {
 
 constexpr double kNsPerMs = 1e6;
 
-// Built-in profiles. Sources and calibration: docs/emulated-disk.md.
-DiskProfile Ide2003() {
-  DiskProfile p;
-  p.name = "ide-2003";
-  p.capacity_bytes = 40'000'000'000ULL;  // Maxtor 6E040L0, "40 GB".
-  // Calibrated against Nick Piggin's 1-thread tiobench rows on ext2 (docs/emulated-disk.md):
-  // 0.8 ms is the DiamondMax Plus 8 track-to-track figure; write_mbps is fitted to the
-  // sequential-write row, which includes ext2's metadata writes. Refitted (53 -> 49) once the
-  // loop queue got 4 driver tags and no writeback throttling: writeback then keeps requests
-  // queued back to back, and 53 gave 47.39 MB/s against 2003's 42.85-44.15.
-  p.track_to_track_ms = 0.8;
-  p.avg_seek_ms = 9.0;
-  p.full_stroke_ms = 20.0;
-  p.rpm = 7200;
-  p.read_mbps = 52.0;
-  p.write_mbps = 49.0;
-  p.overhead_ms = 0.05;
-  p.queue_depth = 1;
-  p.driver_tags = 4;  // the kernel's minimum; the IDE disk itself took 1
-  p.aging_ms = 0;
-  p.stream_cache_bytes = 512 * 1024;
-  return p;
-}
-
-DiskProfile Sata7200() {
-  DiskProfile p;
-  p.name = "sata-7200";
-  p.capacity_bytes = 250'000'000'000ULL;
-  p.track_to_track_ms = 0.8;
-  p.avg_seek_ms = 8.5;
-  p.full_stroke_ms = 18.0;
-  p.rpm = 7200;
-  p.read_mbps = 65.0;
-  p.write_mbps = 65.0;
-  p.overhead_ms = 0.05;
-  p.queue_depth = 32;
-  p.driver_tags = 32;  // NCQ: 32 commands
-  p.aging_ms = 100;
-  p.stream_cache_bytes = 1024 * 1024;
-  return p;
-}
-
-DiskProfile Ssd() {
-  DiskProfile p;
-  p.name = "ssd";
-  p.capacity_bytes = 128'000'000'000ULL;
-  p.track_to_track_ms = 0;
-  p.avg_seek_ms = 0;
-  p.full_stroke_ms = 0;
-  p.rpm = 0;
-  p.read_mbps = 250.0;
-  p.write_mbps = 200.0;
-  p.overhead_ms = 0.1;
-  p.queue_depth = 32;
-  p.driver_tags = 32;  // a SATA SSD: NCQ's 32 commands
-  p.aging_ms = 100;
-  p.stream_cache_bytes = 0;
-  return p;
-}
-
-struct NamedProfile {
+// Built-in profiles, one row each, in the order `disk profiles` and `list profiles` print them.
+// Sources and calibration: docs/emulated-disk.md. The fault fields are not in the table: no
+// built-in profile fails (DiskProfile's defaults; a --disk-set turns them on).
+struct DiskProfileRow {
   const char* name;
-  DiskProfile (*make)();
+  uint64_t capacity_bytes;
+  double track_to_track_ms;
+  double avg_seek_ms;
+  double full_stroke_ms;
+  double rpm;
+  double read_mbps;
+  double write_mbps;
+  double overhead_ms;
+  int queue_depth;
+  int driver_tags;
+  double aging_ms;
+  uint64_t stream_cache_bytes;
 };
 
-constexpr NamedProfile kProfiles[] = {
-    {"ide-2003", &Ide2003},
-    {"sata-7200", &Sata7200},
-    {"ssd", &Ssd},
+constexpr DiskProfileRow kProfiles[] = {
+    // ide-2003: a Maxtor 6E040L0, "40 GB". Calibrated against Nick Piggin's 1-thread tiobench
+    // rows on ext2 (docs/emulated-disk.md): 0.8 ms is the DiamondMax Plus 8 track-to-track
+    // figure; write_mbps is fitted to the sequential-write row, which includes ext2's metadata
+    // writes. Refitted (53 -> 49) once the loop queue got 4 driver tags and no writeback
+    // throttling: writeback then keeps requests queued back to back, and 53 gave 47.39 MB/s
+    // against 2003's 42.85-44.15. driver_tags 4 is the kernel's minimum; the IDE disk itself
+    // took 1.
+    {.name = "ide-2003",
+     .capacity_bytes = 40'000'000'000ULL,
+     .track_to_track_ms = 0.8,
+     .avg_seek_ms = 9.0,
+     .full_stroke_ms = 20.0,
+     .rpm = 7200,
+     .read_mbps = 52.0,
+     .write_mbps = 49.0,
+     .overhead_ms = 0.05,
+     .queue_depth = 1,
+     .driver_tags = 4,
+     .aging_ms = 0,
+     .stream_cache_bytes = 512 * 1024},
+    // sata-7200: NCQ, so 32 commands queued in the disk and 32 driver tags.
+    {.name = "sata-7200",
+     .capacity_bytes = 250'000'000'000ULL,
+     .track_to_track_ms = 0.8,
+     .avg_seek_ms = 8.5,
+     .full_stroke_ms = 18.0,
+     .rpm = 7200,
+     .read_mbps = 65.0,
+     .write_mbps = 65.0,
+     .overhead_ms = 0.05,
+     .queue_depth = 32,
+     .driver_tags = 32,
+     .aging_ms = 100,
+     .stream_cache_bytes = 1024 * 1024},
+    // ssd: a SATA SSD (NCQ's 32 commands); no seek, no rotation, no stream cache.
+    {.name = "ssd",
+     .capacity_bytes = 128'000'000'000ULL,
+     .track_to_track_ms = 0,
+     .avg_seek_ms = 0,
+     .full_stroke_ms = 0,
+     .rpm = 0,
+     .read_mbps = 250.0,
+     .write_mbps = 200.0,
+     .overhead_ms = 0.1,
+     .queue_depth = 32,
+     .driver_tags = 32,
+     .aging_ms = 100,
+     .stream_cache_bytes = 0},
 };
+
+// The DiskProfile of a row: its fields, and the defaults of what the table leaves out.
+DiskProfile DiskProfileOfRow(const DiskProfileRow& row) {
+  DiskProfile p;
+  p.name = row.name;
+  p.capacity_bytes = row.capacity_bytes;
+  p.track_to_track_ms = row.track_to_track_ms;
+  p.avg_seek_ms = row.avg_seek_ms;
+  p.full_stroke_ms = row.full_stroke_ms;
+  p.rpm = row.rpm;
+  p.read_mbps = row.read_mbps;
+  p.write_mbps = row.write_mbps;
+  p.overhead_ms = row.overhead_ms;
+  p.queue_depth = row.queue_depth;
+  p.driver_tags = row.driver_tags;
+  p.aging_ms = row.aging_ms;
+  p.stream_cache_bytes = row.stream_cache_bytes;
+  return p;
+}
 
 bool ParseDouble(std::string_view text, double* out) {
   if (text.empty()) return false;
@@ -131,19 +149,19 @@ bool ApplyDiskFaultOverride(std::string_view key, std::string_view value, DiskPr
 
 std::vector<std::string> DiskProfileNames() {
   std::vector<std::string> names;
-  for (const NamedProfile& p : kProfiles) names.emplace_back(p.name);
+  for (const DiskProfileRow& p : kProfiles) names.emplace_back(p.name);
   return names;
 }
 
 bool LookupDiskProfile(std::string_view name, DiskProfile* profile, std::string* err) {
-  for (const NamedProfile& p : kProfiles) {
+  for (const DiskProfileRow& p : kProfiles) {
     if (name == p.name) {
-      *profile = p.make();
+      *profile = DiskProfileOfRow(p);
       return true;
     }
   }
   std::string known;
-  for (const NamedProfile& p : kProfiles) {
+  for (const DiskProfileRow& p : kProfiles) {
     if (!known.empty()) known += ", ";
     known += p.name;
   }
