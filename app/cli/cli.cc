@@ -18,6 +18,16 @@ void PrintError(const std::string& message) {
 
 void PrintNote(const std::string& message) { PrintError("note: " + message); }
 
+void AddHistoryOptions(CLI::App* cmd, const std::string& what, std::string* db, bool* no_history) {
+  cmd->add_option("--db", *db,
+                  "Record the " + what +
+                      " in this history (default results/history.db; postgresql://… for a "
+                      "shared one; docs/history.md)")
+      ->type_name("DB");
+  cmd->add_flag("--no-history", *no_history,
+                "Do not record the " + what + " in the history (default off: it is recorded)");
+}
+
 void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help) {
   cmd->add_option("--device", target->device, help.device)->type_name("DISK");
   cmd->add_option("--emulated", target->emulated, help.emulated)->type_name("PROFILE");

@@ -77,12 +77,7 @@ SubcommandRunner AddMergeSubcommand(CLI::App* cmd, const std::string&) {
                   "suite's first)")
       ->type_name("FORMAT");
   cmd->add_flag("--no-verdict", args->no_verdict, "Print the tables without the verdict block");
-  cmd->add_option("--db", args->history_db,
-                  "Record the merged run in this history (default results/history.db; "
-                  "postgresql://… for a shared one; docs/history.md)")
-      ->type_name("DB");
-  cmd->add_flag("--no-history", args->no_history,
-                "Do not record the merged run in the history (default off: it is recorded)");
+  AddHistoryOptions(cmd, "merged run", &args->history_db, &args->no_history);
   return [args] { return MergeCommand(*args); };
 }
 

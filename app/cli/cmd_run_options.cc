@@ -107,12 +107,7 @@ void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
   cmd->add_option("--out", run->config.out,
                   "Results JSON (default results/<time>-<host>-<suite>.json)")
       ->type_name("FILE");
-  cmd->add_option("--db", run->history_db,
-                  "Record the run in this history (default results/history.db; "
-                  "postgresql://… for a shared one)")
-      ->type_name("DB");
-  cmd->add_flag("--no-history", run->no_history,
-                "Do not record the run in the history (default off: it is recorded)");
+  AddHistoryOptions(cmd, "run", &run->history_db, &run->no_history);
   cmd->add_flag("--check", run->check_only,
                 "Only the run's checks (the flags, the target's size for the suite, --machine, "
                 "the schedulers and kernels offered, fio): says what the run would do and exits "

@@ -18,6 +18,10 @@ namespace elevbench {
 /// (harness/run/run_job.h) from the options' RunConfig; prints, and returns the exit code.
 int RunCommand(const RunOptions& options);
 
+/// `--db DB` and `--no-history`, as `run` and `merge` take them: `what` is what gets recorded
+/// ("run", "merged run"). One wording for both commands' help.
+void AddHistoryOptions(CLI::App* cmd, const std::string& what, std::string* db, bool* no_history);
+
 /// Declares the target flags `run` and `capture` share (harness/run/target_spec.h), once for
 /// both: --device, --emulated, --scratch and --fs into `target`, in that order, each with the
 /// command's own `help` (--device is a disk whose scheduler run switches, one capture traces).
