@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/run/run_labels.h"
+#include "test_util.h"
 
 namespace elevbench {
 namespace {
@@ -189,8 +190,13 @@ ResultsDocument GuestDocument(const std::string& row, bool complete) {
     c.identifier = row + "-dl";
     c.plan_index = i;
     c.status = "ok";
+    c.scheduler = "mq-deadline";
+    c.label = row + "-DL";
     d.cells.push_back(c);
-    d.records.push_back({{"identifier", row + "-dl"}, {"repetition", i}});
+    d.records.push_back({{"scheduler", "mq-deadline"},
+                         {"identifier", row + "-dl"},
+                         {"label", row + "-DL"},
+                         {"repetition", i}});
   }
   d.setup = {{"row", row}};
   d.complete = complete;
@@ -199,7 +205,7 @@ ResultsDocument GuestDocument(const std::string& row, bool complete) {
 
 TEST(MergeKernelDocumentsTest, PutsOneKernelAfterAnotherAndCountsThePlanOn) {
   ResultsDocument merged;
-  MergeKernelDocuments({GuestDocument("a", true), GuestDocument("b", true)}, &merged);
+  MergeKernelDocuments({GuestDocument("a", true), GuestDocument("b", true)}, {}, &merged);
   EXPECT_EQ(merged.identifiers, (std::vector<std::string>{"a-dl", "b-dl"}));
   EXPECT_EQ(merged.labels, (std::vector<std::string>{"a-DL", "b-DL"}));
   ASSERT_EQ(merged.cells.size(), 4u);
@@ -210,7 +216,7 @@ TEST(MergeKernelDocumentsTest, PutsOneKernelAfterAnotherAndCountsThePlanOn) {
   EXPECT_EQ(merged.records[3]["identifier"], "b-dl");
   EXPECT_EQ(merged.setup["row"], "a");
   EXPECT_TRUE(merged.complete);
-  MergeKernelDocuments({GuestDocument("a", true), GuestDocument("b", false)}, &merged);
+  MergeKernelDocuments({GuestDocument("a", true), GuestDocument("b", false)}, {}, &merged);
   EXPECT_FALSE(merged.complete);
 }
 
@@ -227,7 +233,7 @@ TEST(MergeKernelDocumentsTest, AShardsGuestsAreCountedOnByTheirWholePlan) {
     }
   }
   ResultsDocument merged;
-  MergeKernelDocuments(guests, &merged);
+  MergeKernelDocuments(guests, {}, &merged);
   ASSERT_EQ(merged.cells.size(), 4u);
   EXPECT_EQ(merged.cells[1].plan_index, 3u);
   EXPECT_EQ(merged.cells[2].plan_index, 6u);  // 4 + 2, not 4 of a plan counted by its cells
@@ -237,13 +243,41 @@ TEST(MergeKernelDocumentsTest, AShardsGuestsAreCountedOnByTheirWholePlan) {
 
 TEST(FailedGuestCellsTest, GivesEveryConfigurationAFailedCellWithTheReason) {
   const auto cells =
-      FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, "failed", "guest k: panic");
+      FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, {"k", "6.1.0-50-cloud-amd64", "debian"},
+                       "failed", "guest k: panic");
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].identifier, "k-AS");
   EXPECT_EQ(cells[1].status, "failed");
   EXPECT_EQ(cells[1].error, "guest k: panic");
-  EXPECT_EQ(FailedGuestCells({"k-dl"}, {"k-DL"}, "interrupted", "stopped")[0].status,
+  EXPECT_EQ(cells[1].kernel.label, "k");  // a failed guest's rows are still its kernel's
+  EXPECT_EQ(FailedGuestCells({"k-dl"}, {"k-DL"}, {}, "interrupted", "stopped")[0].status,
             "interrupted");
+}
+
+// Issue 57 §3: each guest's cells and records get its kernel as a field of their own, whatever
+// their labels say (the second kernel's @LABEL "new" is no prefix of its rows here); the
+// golden results file shows the field.
+TEST(MergeKernelDocumentsTest, EveryCellAndRecordCarriesItsKernel) {
+  ResultsDocument merged;
+  merged.suite = "nickbench";
+  merged.context = {{"kernels", {{{"label", "6.1.0-50-cloud"}}, {{"label", "new"}}}}};
+  const std::vector<RowKernel> kernels = {{"6.1.0-50-cloud", "6.1.0-50-cloud-amd64", "debian"},
+                                          {"new", "6.18.0-rc3-00012-gabcdef", "build"}};
+  MergeKernelDocuments({GuestDocument("6.1.0-50-cloud", true), GuestDocument("b", true)}, kernels,
+                       &merged);
+  ASSERT_EQ(merged.cells.size(), 4u);
+  EXPECT_EQ(merged.cells[1].kernel, kernels[0]);
+  EXPECT_EQ(merged.cells[2].kernel, kernels[1]);
+  RecordHeader header;
+  std::string err;
+  ASSERT_TRUE(ReadRecordHeader(merged.records[3], &header, &err)) << err;
+  EXPECT_EQ(header.kernel, kernels[1]);
+  std::string text;
+  WriteResultsText(merged, [&](std::string_view piece) { text.append(piece); });
+  testing::ExpectMatchesGolden("kernels_merged_results.json", text);
+  ResultsDocument read;
+  ASSERT_TRUE(ResultsFromJson(nlohmann::json::parse(text), &read, &err)) << err;
+  EXPECT_EQ(read.cells[3].kernel, kernels[1]);
 }
 
 }  // namespace

@@ -279,6 +279,36 @@ TEST(MergeRefusalTest, ShardsOfOtherPlansAreRefusedInOneLine) {
   }
 }
 
+// Issue 57 §3: the shards of a --kernels run keep each cell's and record's kernel in the merge.
+TEST(MergeRefusalTest, TheKernelFieldIsKept) {
+  std::vector<ResultsDocument> docs = TwoShards();
+  const RowKernel kernel{"61", "6.1.0-50-cloud-amd64", "debian"};
+  for (uint32_t k = 0; k < 2; ++k) {
+    CellRecord c;
+    c.identifier = "k-dl";
+    c.label = "DL";
+    c.scheduler = "mq-deadline";
+    c.status = "ok";
+    c.started_at = "2026-12-07T07:00:00Z";
+    c.shard = static_cast<int>(k) + 1;
+    c.plan_index = k;
+    c.record_count = 1;
+    c.kernel = kernel;
+    docs[k].cells.push_back(c);
+    docs[k].records.push_back({{"scheduler", "mq-deadline"},
+                               {"identifier", "k-dl"},
+                               {"repetition", k},
+                               {"kernel", RowKernelToJson(kernel)}});
+  }
+  ResultsDocument merged;
+  std::string err;
+  ASSERT_TRUE(MergeShardDocuments(docs, {"a.json", "b.json"}, &merged, &err)) << err;
+  ASSERT_EQ(merged.cells.size(), 2u);
+  EXPECT_EQ(merged.cells[1].kernel, kernel);
+  ASSERT_EQ(merged.records.size(), 2u);
+  EXPECT_EQ(merged.records[1]["kernel"], RowKernelToJson(kernel));
+}
+
 TEST(MergeRefusalTest, NamesAMissingOrRepeatedShard) {
   const std::vector<ResultsDocument> two = TwoShards();
   EXPECT_EQ(MergeError({two[0]}, {"a.json"}), "shard 2/2 is missing");

@@ -50,7 +50,7 @@ struct ProtectionFixture {
   }
 
   void Add(const Control& c, const std::vector<double>& times, const std::vector<double>& load_mb_s,
-           const std::string& status = "ok") {
+           const std::string& status = "ok", const RowKernel& kernel = {}) {
     doc.identifiers.push_back(c.identifier);
     doc.labels.push_back(c.label);
     for (size_t i = 0; i < times.size(); ++i) {
@@ -59,6 +59,7 @@ struct ProtectionFixture {
       r.label = c.label;
       r.scheduler = c.scheduler;
       r.control = c.control;
+      r.kernel = kernel;
       r.repetition = static_cast<uint32_t>(i);
       r.probe = "cat-during-write";
       r.status = status;
@@ -268,6 +269,32 @@ TEST(ProtectionTest, TextMarkdownAndHtmlMatchTheirGoldenFiles) {
   const std::string html = RenderHtmlReport(files, GnuplotOptions{"no-such-gnuplot"}, true);
   EXPECT_NE(html.find("<section class=\"protection\">"), std::string::npos);
   testing::ExpectMatchesGolden("protection_probes.html", html);
+}
+
+// Issue 57 §3: `run --kernels --controls` gives a table per kernel, its rows found by their
+// "kernel" field, not by their labels (which here do not start with the kernel): before, the
+// labels were searched for context.kernels' rows, none matched, and one table mixed both
+// kernels, each controlled row judged against the first kernel's row without a control.
+TEST(ProtectionTest, AKernelsRowsAreFoundByTheirFieldNotTheirLabel) {
+  ProtectionFixture f;
+  f.doc.context["kernels"] = {{{"label", "6.1"}}, {{"label", "6.12"}}};
+  const RowKernel k61{"6.1", "6.1.0-50-cloud-amd64", "debian"};
+  const RowKernel k612{"6.12", "6.12.118+deb12-cloud-amd64", "debian"};
+  f.Add({"a-DL", "a-dl", "mq-deadline", "none"}, {10, 11, 12, 13}, {5, 5, 5, 5}, "ok", k61);
+  f.Add({"a-DL+idle", "a-dl-idle", "mq-deadline", "ionice:load=idle"}, {2, 2.1, 2.2, 2.3},
+        {3, 3, 3, 3}, "ok", k61);
+  f.Add({"b-DL", "b-dl", "mq-deadline", "none"}, {20, 21, 22, 23}, {6, 6, 6, 6}, "ok", k612);
+  f.Add({"b-DL+idle", "b-dl-idle", "mq-deadline", "ionice:load=idle"}, {4, 4.1, 4.2, 4.3},
+        {4, 4, 4, 4}, "ok", k612);
+  const std::vector<ProtectionTable> tables = f.Compute();
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].group, "6.1");
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[0].rows[1].name, "a-DL+idle");
+  EXPECT_EQ(tables[0].rows[1].baseline, "a-DL");
+  EXPECT_EQ(tables[1].group, "6.12");
+  ASSERT_EQ(tables[1].rows.size(), 2u);
+  EXPECT_EQ(tables[1].rows[1].baseline, "b-DL");
 }
 
 }  // namespace

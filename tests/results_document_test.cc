@@ -231,3 +231,55 @@ TEST(RecordHeaderTest, TheControlIsReadAndWrittenBesideTheScheduler) {
 
 }  // namespace
 }  // namespace elevbench
+
+namespace elevbench {
+namespace {
+
+// `run --kernels` (issue 57 §3): a record's and a cell's kernel is a field of its own, read and
+// written whole; a record or cell of a host run has none, and is written as before.
+TEST(RecordHeaderTest, TheKernelIsAFieldOfItsOwn) {
+  RecordHeader header;
+  header.scheduler = "mq-deadline";
+  header.identifier = "61-dl";
+  header.label = "61-DL";
+  header.kernel = {"61", "6.1.0-50-cloud-amd64", "debian"};
+  nlohmann::json j = nlohmann::json::object();
+  WriteRecordHeader(header, &j);
+  EXPECT_EQ(
+      j["kernel"],
+      (nlohmann::json{{"label", "61"}, {"release", "6.1.0-50-cloud-amd64"}, {"source", "debian"}}));
+  RecordHeader read;
+  std::string err;
+  ASSERT_TRUE(ReadRecordHeader(j, &read, &err)) << err;
+  EXPECT_EQ(read.kernel, header.kernel);
+  j["kernel"] = "61";
+  EXPECT_FALSE(ReadRecordHeader(j, &read, &err));
+  EXPECT_EQ(err, "kernel: expected an object");
+  j["kernel"] = {{"label", "61"}, {"release", "x"}};
+  EXPECT_FALSE(ReadRecordHeader(j, &read, &err));
+  EXPECT_EQ(err.rfind("kernel: source", 0), 0u) << err;
+  header.kernel = {};
+  nlohmann::json plain = nlohmann::json::object();
+  WriteRecordHeader(header, &plain);
+  EXPECT_FALSE(plain.contains("kernel"));
+}
+
+TEST(ResultsDocumentTest, ACellsKernelRoundTripsAndIsNoVariantMember) {
+  ResultsDocument doc = SmallTiobenchDocument();
+  doc.cells[0].kernel = {"6.12.118-cloud", "6.12.118+deb12-cloud-amd64", "debian"};
+  const nlohmann::json j = ResultsToJson(doc);
+  EXPECT_EQ(j["cells"][0]["kernel"]["label"], "6.12.118-cloud");
+  EXPECT_FALSE(j["cells"][1].contains("kernel"));
+  ResultsDocument read;
+  std::string err;
+  ASSERT_TRUE(ResultsFromJson(j, &read, &err)) << err;
+  EXPECT_EQ(read.cells[0].kernel, doc.cells[0].kernel);
+  EXPECT_FALSE(read.cells[0].variant.contains("kernel"));
+  EXPECT_TRUE(read.cells[1].kernel.empty());
+  std::string text;
+  WriteResultsText(doc, [&](std::string_view piece) { text.append(piece); });
+  EXPECT_EQ(text, j.dump(2) + "\n");
+}
+
+}  // namespace
+}  // namespace elevbench

@@ -50,6 +50,13 @@ struct VerdictFixture {
     }
   }
 
+  // `run --kernels`: the measurements of `label` ran under `kernel` (its records' field).
+  void SetKernel(const std::string& label, const std::string& kernel) {
+    for (Measurement& m : measurements) {
+      if (m.label == label) m.kernel = kernel;
+    }
+  }
+
   // A traced cell of `label` with the variant key `variant`.
   void AddCell(const std::string& label, uint32_t repetition, nlohmann::json variant,
                nlohmann::json trace) {
@@ -416,6 +423,8 @@ TEST(VerdictKernelsTest, SeveralKernelsGiveALinePerKernelAndPerConfiguration) {
   f.Add("old-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
   f.Add("new-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
   f.Add("new-AS", kVerdictRate, {40, 40.1, 40.2, 40.3});
+  for (const char* l : {"old-DL", "old-AS"}) f.SetKernel(l, "old");
+  for (const char* l : {"new-DL", "new-AS"}) f.SetKernel(l, "new");
   const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
   ASSERT_EQ(b.lines.size(), 4u);
   EXPECT_EQ(b.lines[0].group, "old");
@@ -435,9 +444,46 @@ TEST(VerdictKernelsTest, OneKernelKeepsOneLine) {
   f.doc.context["kernels"] = {{{"label", "old"}}};
   f.Add("old-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
   f.Add("old-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
+  for (const char* l : {"old-DL", "old-AS"}) f.SetKernel(l, "old");
   const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
   ASSERT_EQ(b.lines.size(), 1u);
   EXPECT_EQ(b.lines[0].group, "");
+}
+
+// Issue 57 §3: the kernel is the rows' field, never their labels' prefix. Here no label starts
+// with its kernel (a guest's rows named otherwise), and the field still gives one line per
+// kernel with that kernel's rows alone: before, the labels were searched for the kernels of
+// context.kernels, none matched, and the four rows made one line across both kernels.
+TEST(VerdictKernelsTest, TheKernelFieldGroupsRowsWhateverTheirLabels) {
+  VerdictFixture f({"a-DL", "a-AS", "b-DL", "b-AS"});
+  f.doc.context["kernels"] = {{{"label", "6.1"}}, {{"label", "6.12"}}};
+  f.Add("a-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
+  f.Add("a-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
+  f.Add("b-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
+  f.Add("b-AS", kVerdictRate, {40, 40.1, 40.2, 40.3});
+  for (const char* l : {"a-DL", "a-AS"}) f.SetKernel(l, "6.1");
+  for (const char* l : {"b-DL", "b-AS"}) f.SetKernel(l, "6.12");
+  const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
+  ASSERT_EQ(b.lines.size(), 2u);
+  EXPECT_EQ(b.lines[0].group, "6.1");
+  EXPECT_EQ(b.lines[0].best.name, "a-AS");
+  ASSERT_EQ(b.lines[0].others.size(), 1u);
+  EXPECT_EQ(b.lines[0].others[0].other.name, "a-DL");
+  EXPECT_EQ(b.lines[1].group, "6.12");
+  EXPECT_EQ(b.lines[1].best.name, "b-AS");
+}
+
+// A file written before the field (context.kernels, labels prefixed, no "kernel") reads as one
+// kernel: nothing is inferred from its labels (docs/output-format.md).
+TEST(VerdictKernelsTest, AFileWithoutTheFieldIsOneKernel) {
+  VerdictFixture f({"old-DL", "new-DL"});
+  f.doc.context["kernels"] = {{{"label", "old"}}, {{"label", "new"}}};
+  f.Add("old-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
+  f.Add("new-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
+  const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
+  ASSERT_EQ(b.lines.size(), 1u);
+  EXPECT_EQ(b.lines[0].group, "");
+  EXPECT_EQ(b.lines[0].best.name, "new-DL");
 }
 
 }  // namespace

@@ -12,6 +12,25 @@
 
 namespace elevbench {
 
+/// The kernel a row ran under (`run --kernels`, docs/kernels.md), as a field of its own so that
+/// no reader recovers it from a label: the guest's results are merged on the host, which knows
+/// each guest's kernel and writes it into every cell and record ("kernel": {"label": …,
+/// "release": …, "source": …}). Empty (and not written) in a run on the host, and in files
+/// written before the field (docs/output-format.md: they read as one kernel).
+struct RowKernel {
+  std::string label;    ///< the kernel's row label: "6.1.0-50-cloud", or the user's @LABEL
+  std::string release;  ///< `uname -r` in the guest: "6.1.0-50-cloud-amd64"
+  std::string source;   ///< "debian" (a package) or "build" (a user's bzImage)
+  bool empty() const { return label.empty() && release.empty() && source.empty(); }
+  bool operator==(const RowKernel&) const = default;
+};
+
+/// The JSON object of a kernel: {"label", "release", "source"}.
+nlohmann::json RowKernelToJson(const RowKernel& kernel);
+
+/// Reads a "kernel" member's value (RowKernelToJson's form); err names the bad member.
+[[nodiscard]] bool RowKernelFromJson(const nlohmann::json& j, RowKernel* kernel, std::string* err);
+
 /// Which configuration, under which labels, and which repetition a record measured. A suite's
 /// record type derives from it (`struct NickbenchRecord : RecordHeader { … }`).
 struct RecordHeader {
@@ -22,16 +41,18 @@ struct RecordHeader {
   /// The I/O control beside the scheduler (`run --controls`, docs/controls.md),
   /// "ionice:load=idle" or "none"; empty in a run without --controls (and then not written).
   std::string control;
+  /// The kernel the record ran under (`run --kernels`); empty on the host (then not written).
+  RowKernel kernel{};
 };
 
 /// Sets "scheduler", "identifier", "label" and "repetition" of the JSON object *record, and
-/// "control" when there is one.
+/// "control" and "kernel" when there are.
 void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record);
 
 /// Reads the header of a record object: "scheduler", "identifier" and "repetition" are
-/// required, "label" and "control" optional (files of runs without short labels have none; it is
-/// left empty). err names the field ("repetition: expected a non-negative integer"); *header is
-/// unchanged on failure.
+/// required, "label", "control" and "kernel" optional (files of runs without short labels have
+/// none; it is left empty). err names the field ("repetition: expected a non-negative integer");
+/// *header is unchanged on failure.
 [[nodiscard]] bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header,
                                     std::string* err);
 

@@ -17,7 +17,7 @@ using nlohmann::json;
 constexpr const char* kCellFields[] = {
     "scheduler",  "identifier",       "label",   "repetition",    "status",        "error",
     "started_at", "duration_seconds", "queue",   "disk_counters", "request_trace", "lane",
-    "plan_index", "lane_records",     "control", "shard",         "shard_records"};
+    "plan_index", "lane_records",     "control", "shard",         "shard_records", "kernel"};
 
 // A cell's `--lanes` fields: written together when lane >= 0, read together when "lane" is there.
 constexpr JsonField<CellRecord> kLaneFields[] = {
@@ -66,6 +66,7 @@ json CellToJson(const CellRecord& c) {
                    {"disk_counters", c.disk_counters}});
   if (!c.label.empty()) cell["label"] = c.label;
   if (!c.control.empty()) cell["control"] = c.control;
+  if (!c.kernel.empty()) cell["kernel"] = RowKernelToJson(c.kernel);
   if (c.request_trace) cell["request_trace"] = RequestTraceRecordToJson(*c.request_trace);
   if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
   if (c.lane < 0 && c.shard > 0) WriteJsonFields(kShardFields, c, &cell);
@@ -164,6 +165,11 @@ bool CellFromJson(const json& c, size_t index, CellRecord* out, std::string* err
   cell.identifier = c.at("identifier").get<std::string>();
   cell.label = c.value("label", "");
   cell.control = c.value("control", "");
+  const auto kernel = c.find("kernel");
+  if (kernel != c.end() && !RowKernelFromJson(*kernel, &cell.kernel, err)) {
+    *err = "cells[" + std::to_string(index) + "]: " + *err;
+    return false;
+  }
   if (!GetJsonField(c, "repetition", &cell.repetition, err)) {
     *err = "cells: " + *err;
     return false;

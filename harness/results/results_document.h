@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/core/atomic_file.h"
+#include "harness/results/record_header.h"
 #include "harness/results/request_trace_record.h"
 
 namespace elevbench {
@@ -26,6 +27,9 @@ struct CellRecord {
   /// The I/O control beside the scheduler (`run --controls`, docs/controls.md):
   /// "ionice:load=idle"; empty for none (the member is then not written).
   std::string control;
+  /// The kernel the cell ran under (`run --kernels`: the host's merge of the guests' documents
+  /// writes it, RowKernel); empty on the host (the member is then not written).
+  RowKernel kernel{};
   uint32_t repetition = 0;
   /// The suite's key of this cell ({"threads": 4}, {"bench": 3}); its members are written into
   /// the cell's JSON object beside the generic fields, so a tiobench cell reads {"threads": 4}.

@@ -156,14 +156,17 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
   return kept;
 }
 
-void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged) {
+void MergeKernelDocuments(const std::vector<ResultsDocument>& docs,
+                          const std::vector<RowKernel>& kernels, ResultsDocument* merged) {
   merged->identifiers.clear();
   merged->labels.clear();
   merged->cells.clear();
   merged->records.clear();
   merged->complete = !docs.empty();
   size_t plan_offset = 0;
-  for (const ResultsDocument& d : docs) {
+  for (size_t k = 0; k < docs.size(); ++k) {
+    const ResultsDocument& d = docs[k];
+    const RowKernel kernel = k < kernels.size() ? kernels[k] : RowKernel{};
     merged->identifiers.insert(merged->identifiers.end(), d.identifiers.begin(),
                                d.identifiers.end());
     merged->labels.insert(merged->labels.end(), d.labels.begin(), d.labels.end());
@@ -171,6 +174,7 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocum
     for (CellRecord c : d.cells) {
       most = std::max(most, c.plan_index + 1);
       c.plan_index += plan_offset;
+      if (!kernel.empty()) c.kernel = kernel;
       merged->cells.push_back(std::move(c));
     }
     // A shard's guest (`--shard I/N`, docs/ci.md) ran some of its plan: the next kernel's plan
@@ -180,7 +184,10 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocum
         shard.is_object() ? shard.value("plan_cells", nlohmann::json()) : nlohmann::json();
     plan_offset +=
         plan_cells.is_number_unsigned() ? plan_cells.get<size_t>() : std::max(most, d.cells.size());
-    merged->records.insert(merged->records.end(), d.records.begin(), d.records.end());
+    for (nlohmann::json r : d.records) {
+      if (!kernel.empty()) r["kernel"] = RowKernelToJson(kernel);  // the record header's field
+      merged->records.push_back(std::move(r));
+    }
     if (merged->setup.is_null() && !d.setup.is_null()) merged->setup = d.setup;
     if (merged->parameters.empty() && !d.parameters.empty()) merged->parameters = d.parameters;
     merged->complete = merged->complete && d.complete;
@@ -189,12 +196,14 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocum
 
 std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
                                          const std::vector<std::string>& labels,
-                                         const std::string& status, const std::string& error) {
+                                         const RowKernel& kernel, const std::string& status,
+                                         const std::string& error) {
   std::vector<CellRecord> cells;
   for (size_t i = 0; i < identifiers.size(); ++i) {
     CellRecord c;
     c.identifier = identifiers[i];
     c.label = i < labels.size() ? labels[i] : identifiers[i];
+    c.kernel = kernel;
     c.status = status;
     c.error = error;
     cells.push_back(std::move(c));

@@ -59,15 +59,19 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
 /// caller filled): identifiers, labels, cells (their plan_index counted on over the kernels; a
 /// shard's guest's by its whole plan, context.shard.plan_cells, so every shard numbers alike)
 /// and records one kernel after another; the first set-up; complete when every document is.
-/// The suite's summary is the caller's to redo.
-void MergeKernelDocuments(const std::vector<ResultsDocument>& docs, ResultsDocument* merged);
+/// Every cell and record of `docs[i]` gets `kernels[i]` as its "kernel" field (the guest knows
+/// not which kernel it is, the host does), so that no reader recovers a row's kernel from its
+/// label. The suite's summary is the caller's to redo.
+void MergeKernelDocuments(const std::vector<ResultsDocument>& docs,
+                          const std::vector<RowKernel>& kernels, ResultsDocument* merged);
 
 /// A cell for each configuration of a guest that did not give its results: one per
 /// `identifiers[i]` / `labels[i]`, with `status` ("failed", or "interrupted" when a signal
 /// stopped the guest: its cells never ran, and no reader may count them as finished) and
-/// `error` as given.
+/// `error` as given, each under `kernel`.
 std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
                                          const std::vector<std::string>& labels,
-                                         const std::string& status, const std::string& error);
+                                         const RowKernel& kernel, const std::string& status,
+                                         const std::string& error);
 
 }  // namespace elevbench

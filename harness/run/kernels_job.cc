@@ -431,7 +431,8 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
     d.labels = names.labels;
     if (!d.complete) {
       const std::string status = g.interrupted ? "interrupted" : "failed";
-      for (CellRecord& c : FailedGuestCells(names.identifiers, names.labels, status, why)) {
+      for (CellRecord& c :
+           FailedGuestCells(names.identifiers, names.labels, RowKernelOf(k), status, why)) {
         d.cells.push_back(std::move(c));
         if (!g.interrupted) ++outcome->failed_cells;
       }
@@ -462,13 +463,15 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
 
 void KernelsJob::SaveMerged() {
   std::vector<ResultsDocument> done;
+  std::vector<RowKernel> done_kernels;
   nlohmann::json guests = nlohmann::json::array();
   for (size_t k = 0; k < kernels_.size(); ++k) {
     if (!guest_docs_[k]) continue;
     done.push_back(*guest_docs_[k]);
+    done_kernels.push_back(RowKernelOf(k));
     guests.push_back(guests_[k]);
   }
-  MergeKernelDocuments(done, &doc_);
+  MergeKernelDocuments(done, done_kernels, &doc_);
   doc_.context["kernels"] = guests;
   // The run is the host's: its name, command line and start, not the first guest's (whose
   // hostname is "(none)" and whose command carries --label-prefix); history and trend read them.

@@ -89,6 +89,10 @@ class KernelsJob {
   // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).
   void ProbeAccelerator();
   GuestRun GuestRunOf(size_t k) const;
+  // Kernel k as its rows' "kernel" field: its row label, release and source.
+  RowKernel RowKernelOf(size_t k) const {
+    return {labels_[k], kernels_[k].release, kernels_[k].source};
+  }
   std::string GuestPrefix(size_t k) const;
   // Boots kernel k's guest; null (err: why) when it could not start.
   std::unique_ptr<GuestVm> StartGuest(size_t k, GuestRun* run, std::string* err);

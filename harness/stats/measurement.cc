@@ -15,6 +15,7 @@ RecordMeasurements::RecordMeasurements(std::string suite, std::string section,
   base_.scheduler = header.scheduler;
   base_.repetition = header.repetition;
   base_.control = header.control;
+  base_.kernel = header.kernel.label;
   base_.status = std::move(status);
 }
 

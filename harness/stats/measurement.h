@@ -84,6 +84,9 @@ struct Measurement {
   /// The I/O control beside the scheduler (`run --controls`: "ionice:load=idle", "none"); ""
   /// in a run without --controls (RecordHeader::control).
   std::string control{};
+  /// The row label of the kernel the record ran under (`run --kernels`: RecordHeader::kernel,
+  /// "6.1.0-50-cloud"); "" on the host and in files written before the field.
+  std::string kernel{};
 };
 
 /// A suite's mapping of a results document to measurements (scenarios/<suite>/). err (one

@@ -40,6 +40,7 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
     }
     if (row.label.empty()) row.label = m.label;
     if (row.control.empty()) row.control = m.control;
+    if (row.kernel.empty()) row.kernel = m.kernel;
     if (m.status == "ok") {
       row.values.push_back(m.value);
     } else {
@@ -88,6 +89,7 @@ void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement
         m.label = cell->label;
         m.scheduler = cell->scheduler;
         m.control = cell->control;
+        m.kernel = cell->kernel.label;
         m.repetition = repetition;
         m.value = 0;
         m.status = "failed";

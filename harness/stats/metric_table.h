@@ -21,6 +21,7 @@ struct MetricRow {
   std::string label;
   std::string scheduler;
   std::string control;  ///< the first non-empty Measurement::control of the row's measurements
+  std::string kernel;   ///< the first non-empty Measurement::kernel of the row's measurements
   MetricInfo metric;
   std::vector<double> values;  ///< the "ok" values, in repetition order
   uint32_t not_measured = 0;   ///< repetitions without a number (DNF, failed)

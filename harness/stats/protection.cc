@@ -101,7 +101,9 @@ ProtectionRow RowOf(const ResultsDocument& doc, const MetricRow& r, const Metric
 const MetricRow* BaselineOf(const MetricRow& r, const std::vector<const MetricRow*>& rows) {
   const MetricRow* best = nullptr;
   for (const MetricRow* b : rows) {
-    if (!IsBaselineControl(b->control) || b->scheduler != r.scheduler) continue;
+    if (!IsBaselineControl(b->control) || b->scheduler != r.scheduler || b->kernel != r.kernel) {
+      continue;
+    }
     const std::string prefix = b->identifier + "-";
     if (r.identifier.compare(0, prefix.size(), prefix) != 0) continue;
     if (best == nullptr || b->identifier.size() > best->identifier.size()) best = b;
@@ -198,13 +200,10 @@ ProtectionTable TableOf(const ResultsDocument& doc, const SectionKey& key, const
 
 // The section's protected rows per kernel (one group "" with one kernel).
 std::vector<std::pair<std::string, std::vector<const MetricRow*>>> GroupsOf(
-    const std::vector<std::string>& kernels, const std::vector<const MetricRow*>& rows) {
+    bool several_kernels, const std::vector<const MetricRow*>& rows) {
   std::vector<std::pair<std::string, std::vector<const MetricRow*>>> groups;
   for (const MetricRow* r : rows) {
-    std::string kernel, config;
-    if (!kernels.empty()) {
-      SplitKernelLabel(kernels, r->label.empty() ? r->identifier : r->label, &kernel, &config);
-    }
+    const std::string kernel = several_kernels ? r->kernel : "";  // the row's "kernel" field
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const auto& g) { return g.first == kernel; });
     if (it == groups.end()) it = groups.insert(groups.end(), {kernel, {}});
@@ -233,11 +232,11 @@ std::vector<ProtectionTable> ComputeProtection(const ResultsDocument& doc,
                   [](const Measurement& m) { return !IsBaselineControl(m.control); });
   if (!controlled) return tables;
   const std::vector<MetricRow> rows = MetricRowsFrom(doc, measurements);
-  const std::vector<std::string> kernels = KernelRowsOf(doc);
+  const bool several_kernels = !KernelsOfRows(rows).empty();
   const DnfCounts dnf = DnfCountsOf(measurements);
   for (const auto& [key, section] : SectionsOf(rows)) {
     if (section.protected_rows.empty() || section.load_by_identifier.empty()) continue;
-    for (const auto& [group, group_rows] : GroupsOf(kernels, section.protected_rows)) {
+    for (const auto& [group, group_rows] : GroupsOf(several_kernels, section.protected_rows)) {
       const bool any_control =
           std::any_of(group_rows.begin(), group_rows.end(),
                       [](const MetricRow* r) { return !IsBaselineControl(r->control); });

@@ -199,29 +199,22 @@ void AddEvidence(const std::vector<TracedCell>& cells, VerdictLine* line) {
 
 }  // namespace
 
-std::vector<std::string> KernelRowsOf(const ResultsDocument& doc) {
-  std::vector<std::string> rows;
-  const auto it = doc.context.find("kernels");
-  if (it == doc.context.end() || !it->is_array() || it->size() < 2) return rows;
-  for (const nlohmann::json& k : *it) {
-    if (k.is_object() && k.contains("label") && k["label"].is_string()) {
-      rows.push_back(k["label"].get<std::string>());
+std::vector<std::string> KernelsOfRows(const std::vector<MetricRow>& rows) {
+  std::vector<std::string> kernels;
+  for (const MetricRow& r : rows) {
+    if (!r.kernel.empty() && std::find(kernels.begin(), kernels.end(), r.kernel) == kernels.end()) {
+      kernels.push_back(r.kernel);
     }
   }
-  return rows.size() >= 2 ? rows : std::vector<std::string>{};
+  return kernels.size() >= 2 ? kernels : std::vector<std::string>{};
 }
 
-bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
-                      std::string* kernel, std::string* config) {
-  for (const std::string& k : kernels) {
-    if (label.size() > k.size() + 1 && label.compare(0, k.size(), k) == 0 &&
-        label[k.size()] == '-') {
-      *kernel = k;
-      *config = label.substr(k.size() + 1);
-      return true;
-    }
-  }
-  return false;
+std::string ConfigurationAcrossKernels(const MetricRow& row) {
+  const std::string& name = row.label.empty() ? row.identifier : row.label;
+  const std::string prefix = row.kernel + "-";
+  const bool prefixed = !row.kernel.empty() && name.size() > prefix.size() &&
+                        name.compare(0, prefix.size(), prefix) == 0;
+  return prefixed ? name.substr(prefix.size()) : name;
 }
 
 namespace {
@@ -229,7 +222,7 @@ namespace {
 // One headline row's rows in the kernels' groups: per kernel, then per configuration, each
 // group with two or more rows, in order of first appearance.
 std::vector<std::pair<std::string, std::vector<const MetricRow*>>> KernelGroupsOf(
-    const std::vector<std::string>& kernels, const std::vector<const MetricRow*>& rows) {
+    const std::vector<const MetricRow*>& rows) {
   std::vector<std::pair<std::string, std::vector<const MetricRow*>>> by_kernel, by_config;
   const auto add = [](auto* groups, const std::string& name, const MetricRow* r) {
     for (auto& g : *groups) {
@@ -238,12 +231,9 @@ std::vector<std::pair<std::string, std::vector<const MetricRow*>>> KernelGroupsO
     groups->push_back({name, {r}});
   };
   for (const MetricRow* r : rows) {
-    std::string kernel, config;
-    if (!SplitKernelLabel(kernels, r->label.empty() ? r->identifier : r->label, &kernel, &config)) {
-      continue;
-    }
-    add(&by_kernel, kernel, r);
-    add(&by_config, config + " across kernels", r);
+    if (r->kernel.empty()) continue;  // a row of no kernel under test (none in a --kernels run)
+    add(&by_kernel, r->kernel, r);
+    add(&by_config, ConfigurationAcrossKernels(*r) + " across kernels", r);
   }
   std::vector<std::pair<std::string, std::vector<const MetricRow*>>> out;
   for (auto* groups : {&by_kernel, &by_config}) {
@@ -281,10 +271,10 @@ VerdictBlock ComputeVerdict(const ResultsDocument& doc,
       if (c.is_string()) block.cautions.push_back(c.get<std::string>());
     }
   }
-  const std::vector<std::string> kernels = KernelRowsOf(doc);
+  const bool several_kernels = !KernelsOfRows(rows).empty();
   for (const VerdictRowKey& key : order) {
     std::vector<std::pair<std::string, std::vector<const MetricRow*>>> lines;
-    if (!kernels.empty()) lines = KernelGroupsOf(kernels, groups.at(key));
+    if (several_kernels) lines = KernelGroupsOf(groups.at(key));
     if (lines.empty()) lines.push_back({"", groups.at(key)});
     for (const auto& [group, rows_of_line] : lines) {
       VerdictLine line = LineOf(doc, rows_of_line, dnf, settings);

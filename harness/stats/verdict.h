@@ -139,18 +139,21 @@ VerdictVersus CompareWithBest(const VerdictConfiguration& best,
                               const std::vector<double>& other_values, Direction direction,
                               const VerdictSettings& settings);
 
-/// The kernels' row labels of a document of `run --kernels` (its context.kernels), in order;
-/// empty for a document of one kernel.
-std::vector<std::string> KernelRowsOf(const ResultsDocument& doc);
+/// The kernels of `rows` of a document of `run --kernels` (MetricRow::kernel, which each
+/// record's "kernel" field gives: no label is read for it), in order of first appearance; empty
+/// when fewer than two, so a run of one kernel, a host run and an old file without the field
+/// read as one kernel.
+std::vector<std::string> KernelsOfRows(const std::vector<MetricRow>& rows);
 
-/// The kernel row of a configuration's label ("6.1.0-50-cloud-DL" → "6.1.0-50-cloud") and the
-/// rest ("DL"); false when it is no kernel's (`kernels` from KernelRowsOf).
-bool SplitKernelLabel(const std::vector<std::string>& kernels, const std::string& label,
-                      std::string* kernel, std::string* config);
+/// A row's configuration as the kernels share it, which names its line across kernels: its
+/// label (else identifier) after its kernel's row label and '-' ("6.1.0-50-cloud-DL" → "DL",
+/// the form NameKernelConfigurations gives), or the whole label when it does not start so (the
+/// kernel comes from the field; the label is only the name).
+std::string ConfigurationAcrossKernels(const MetricRow& row);
 
 /// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
 /// measurements included or not), with the request traces' evidence when cells were traced.
-/// With several kernels (KernelRowsOf), each headline row gives one line per kernel (its
+/// With several kernels (KernelsOfRows), each headline row gives one line per kernel (its
 /// schedulers against each other) and one per configuration (its kernels against each other),
 /// as the 2003 threads asked both "which elevator?" and "which kernel?".
 VerdictBlock ComputeVerdict(const ResultsDocument& doc,
