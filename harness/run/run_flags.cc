@@ -22,9 +22,11 @@ const TargetFlagsHelp& RunTargetFlagsHelp() {
   return kHelp;
 }
 
-const std::vector<RunConfigFlag>& RunConfigFlags() {
-  static const std::vector<RunConfigFlag> kFlags = {
-      // The target.
+namespace {
+
+// The target and the machine it runs as.
+std::vector<RunConfigFlag> TargetFlags() {
+  return {
       {"--dir", &RunConfig::directory,
        "Run in this existing directory (default: the suite's target, see `list "
        "suites`; as root a device elevbench makes)"},
@@ -44,7 +46,12 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
       {"--allow-writes", &RunConfig::allow_writes,
        "Let a suite write to the raw --device (run replay of a trace with writes, a "
        "fio job on it): DESTROYS ITS DATA (default off)"},
-      // The plan.
+  };
+}
+
+// The plan: configurations, repetitions, where it runs (lanes, shards, kernels), each cell.
+std::vector<RunConfigFlag> PlanFlags() {
+  return {
       {"--schedulers", &RunConfig::schedulers,
        "'all' or a list: none,mq-deadline,kyber,bfq,bfq:low_latency=0[@code] "
        "(default: the suite's own list where it has one (post-2003); else, as root on a "
@@ -105,6 +112,17 @@ const std::vector<RunConfigFlag>& RunConfigFlags() {
        "private tracefs instance), full (also the scheduler's own log through the "
        "global blk tracer)"},
   };
+}
+
+}  // namespace
+
+const std::vector<RunConfigFlag>& RunConfigFlags() {
+  static const std::vector<RunConfigFlag> kFlags = [] {
+    std::vector<RunConfigFlag> flags = TargetFlags();
+    const std::vector<RunConfigFlag> plan = PlanFlags();
+    flags.insert(flags.end(), plan.begin(), plan.end());
+    return flags;
+  }();
   return kFlags;
 }
 
