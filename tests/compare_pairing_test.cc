@@ -172,5 +172,30 @@ TEST(CompareTest, ParameterDifferencesAreNoted) {
   EXPECT_EQ(c.notes[0], "parameter size_mb differs: 64 (base) vs 128 (new)");
 }
 
+// A composite suite (post-2003) keeps its parts' parameters one level down: their directories
+// say where too, and leave no note; another size there does.
+TEST(CompareTest, APartsDirectoryIsNoParameterDifference) {
+  ResultsDocument base = NoisyDocument(1, 2), next = NoisyDocument(2, 2);
+  base.parameters["part_parameters"] = {{"probes", {{"directory", "/var/tmp/elevbench-a/mnt"}}}};
+  next.parameters["part_parameters"] = {{"probes", {{"directory", "/var/tmp/elevbench-b/mnt"}}}};
+  EXPECT_TRUE(MustCompare(base, next).notes.empty());
+  next.parameters["part_parameters"]["probes"]["size_mb"] = 10;
+  const Comparison c = MustCompare(base, next);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_EQ(c.notes[0].rfind("parameter part_parameters differs: ", 0), 0u) << c.notes[0];
+}
+
+TEST(ParametersOfWhatWasMeasuredTest, LeavesOutEveryDirectoryAtAnyDepth) {
+  const nlohmann::json given = {{"directory", "/mnt"},
+                                {"size_mb", 8},
+                                {"parts", {{{"directory", "/a"}, {"n", 1}}}},
+                                {"part_parameters", {{"probes", {{"directory", "/b"}}}}}};
+  const nlohmann::json kept = {{"size_mb", 8},
+                               {"parts", {{{"n", 1}}}},
+                               {"part_parameters", {{"probes", nlohmann::json::object()}}}};
+  EXPECT_EQ(ParametersOfWhatWasMeasured(given), kept);
+  EXPECT_EQ(ParametersOfWhatWasMeasured(nlohmann::json("directory")), "directory");
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -227,12 +227,21 @@ std::vector<ResultsDocument> TwoShards() {
     docs[k].suite = "tiobench";
     docs[k].identifiers = {"k-dl", "k-bfq"};
     docs[k].labels = {"DL", "BFQ"};
-    docs[k].parameters = {{"size_mb", 8}};
+    // Each box made its own disk: its own scratch mount, loop device and backing file.
+    const std::string made = "/var/tmp/elevbench-" + std::to_string(k) + "AbCd/mnt";
+    docs[k].parameters = {{"size_mb", 8}, {"directory", made}};
     docs[k].context = {{"elevbench_version", "0.test"},
                        {"seed", 3},
                        {"repetitions", 4},
                        {"variants", 2},
                        {"hostname", "h"},
+                       {"filesystem", "ext2"},
+                       {"target",
+                        {{"kind", "emulated"},
+                         {"profile", {{"name", "ide-2003"}, {"rpm", 7200}}},
+                         {"loop_device", "/dev/loop" + std::to_string(k)},
+                         {"path", made},
+                         {"size_bytes", uint64_t{4} << 30}}},
                        {"shard", ShardContextJson({k + 1, 2}, 0, 16)}};
     docs[k].complete = true;
   }
@@ -264,6 +273,19 @@ TEST(MergeRefusalTest, ShardsOfOtherPlansAreRefusedInOneLine) {
       {"their tiobench parameters differ",
        [](ResultsDocument* d) { d->parameters["size_mb"] = 16; }},
       {"their repetitions differ", [](ResultsDocument* d) { d->context["repetitions"] = 5; }},
+      {"their targets differ (emulated ide-2003 4096 MiB ext2 and emulated sata-7200 4096 MiB "
+       "ext2)",
+       [](ResultsDocument* d) { d->context["target"]["profile"]["name"] = "sata-7200"; }},
+      {"their targets differ (emulated ide-2003 4096 MiB ext2 and emulated ide-2003 4096 MiB "
+       "ext4)",
+       [](ResultsDocument* d) { d->context["filesystem"] = "ext4"; }},
+      {"their targets differ (emulated ide-2003 4096 MiB ext2 and emulated ide-2003 2048 MiB "
+       "ext2)",
+       [](ResultsDocument* d) { d->context["target"]["size_bytes"] = uint64_t{2} << 30; }},
+      {"their targets differ (emulated ide-2003 4096 MiB ext2 and directory ext2)",
+       [](ResultsDocument* d) {
+         d->context["target"] = {{"kind", "directory"}};
+       }},
       {"their configurations differ", [](ResultsDocument* d) { d->labels[1] = "AS"; }},
       {"different numbers of shards",
        [](ResultsDocument* d) {
@@ -277,6 +299,26 @@ TEST(MergeRefusalTest, ShardsOfOtherPlansAreRefusedInOneLine) {
     EXPECT_NE(e.find("a.json and b.json are not shards of one plan: "), std::string::npos) << e;
     EXPECT_NE(e.find(c.why), std::string::npos) << e;
   }
+}
+
+// Where each box mounted the disk it made is its own (a real --emulated run's shards were
+// refused on tiobench's directory until 7 December); so is a user's directory on another box,
+// at any depth of the parameters (post-2003 keeps its parts' one level down).
+TEST(MergeRefusalTest, EachBoxsOwnDirectoryAndDeviceAreNoDifference) {
+  std::vector<ResultsDocument> docs = TwoShards();
+  ASSERT_NE(docs[0].parameters["directory"], docs[1].parameters["directory"]);
+  ResultsDocument merged;
+  std::string err;
+  EXPECT_TRUE(MergeShardDocuments(docs, {"a.json", "b.json"}, &merged, &err)) << err;
+  for (uint32_t k = 0; k < 2; ++k) {
+    docs[k].parameters["part_parameters"] = {
+        {"probes", {{"directory", k == 0 ? "/mnt/scratch" : "/srv/test"}, {"size_mb", 8}}}};
+    docs[k].context["target"] = {{"kind", "directory"}, {"path", docs[k].parameters["directory"]}};
+  }
+  EXPECT_TRUE(MergeShardDocuments(docs, {"a.json", "b.json"}, &merged, &err)) << err;
+  docs[1].parameters["part_parameters"]["probes"]["size_mb"] = 16;
+  EXPECT_NE(MergeError(docs, {"a.json", "b.json"}).find("their tiobench parameters differ"),
+            std::string::npos);
 }
 
 // Issue 57 §3: the shards of a --kernels run keep each cell's and record's kernel in the merge.

@@ -371,16 +371,17 @@ bool CompareDocuments(const ResultsDocument& base, const ResultsDocument& next,
   // The document's suite, not its rows' (post-2003's rows are its parts': "probes").
   out->suite = base.suite;
   if (same || !base.parameters.is_object() || !next.parameters.is_object()) return true;
-  // Parameters that differ change what was measured; "directory" only says where.
+  // Parameters that differ change what was measured; a directory only says where.
+  const nlohmann::json base_parameters = ParametersOfWhatWasMeasured(base.parameters);
+  const nlohmann::json next_parameters = ParametersOfWhatWasMeasured(next.parameters);
   std::vector<std::string> differing;
   std::set<std::string> keys;
-  for (const auto& [k, v] : base.parameters.items()) keys.insert(k);
-  for (const auto& [k, v] : next.parameters.items()) keys.insert(k);
+  for (const auto& [k, v] : base_parameters.items()) keys.insert(k);
+  for (const auto& [k, v] : next_parameters.items()) keys.insert(k);
   for (const std::string& k : keys) {
-    if (k == "directory") continue;
-    const auto b = base.parameters.find(k), n = next.parameters.find(k);
-    const std::string bv = b == base.parameters.end() ? "(absent)" : b->dump();
-    const std::string nv = n == next.parameters.end() ? "(absent)" : n->dump();
+    const auto b = base_parameters.find(k), n = next_parameters.find(k);
+    const std::string bv = b == base_parameters.end() ? "(absent)" : b->dump();
+    const std::string nv = n == next_parameters.end() ? "(absent)" : n->dump();
     if (bv == nv) continue;
     out->notes.push_back("parameter " + k + " differs: " + bv + " (base) vs " + nv + " (new)");
     differing.push_back(k);

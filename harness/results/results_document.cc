@@ -285,4 +285,18 @@ bool SaveResultsFile(const std::string& path, const ResultsDocument& doc, std::s
       path, [&doc](const ContentSink& sink) { WriteResultsText(doc, sink); }, err);
 }
 
+nlohmann::json ParametersOfWhatWasMeasured(const nlohmann::json& parameters) {
+  if (parameters.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const nlohmann::json& item : parameters) out.push_back(ParametersOfWhatWasMeasured(item));
+    return out;
+  }
+  if (!parameters.is_object()) return parameters;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [key, value] : parameters.items()) {
+    if (key != "directory") out[key] = ParametersOfWhatWasMeasured(value);
+  }
+  return out;
+}
+
 }  // namespace elevbench

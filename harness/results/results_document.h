@@ -122,4 +122,10 @@ template <typename Record>
 /// records, in order of first appearance. Every reporter orders its rows this way.
 std::vector<std::string> IdentifierOrder(const ResultsDocument& doc);
 
+/// A suite's parameters with every "directory" member left out, at any depth (post-2003 keeps
+/// its parts' parameters one level down): where a run wrote (a made target's scratch mount
+/// /var/tmp/elevbench-XXXXXX/mnt, another box's path) is not what it measured. `compare`
+/// matches documents on this, and `merge` matches shards on it.
+nlohmann::json ParametersOfWhatWasMeasured(const nlohmann::json& parameters);
+
 }  // namespace elevbench

@@ -36,6 +36,36 @@ std::string ContextWords(const ResultsDocument& doc, const char* key) {
   return it == doc.context.end() ? "none" : it->dump();
 }
 
+// What a shard's target must share with the other shards': its kind, the emulated disk's
+// profile and size, the filesystem. Not where it is (a loop device's number, a mount point,
+// another box's device name): each box makes its own.
+nlohmann::json TargetOfThePlan(const ResultsDocument& doc) {
+  const nlohmann::json target = doc.context.value("target", nlohmann::json::object());
+  nlohmann::json kept = nlohmann::json::object();
+  if (!target.is_object()) return kept;
+  for (const char* key : {"kind", "profile", "size_bytes"}) {
+    if (target.contains(key)) kept[key] = target[key];
+  }
+  kept["filesystem"] = doc.context.value("filesystem", nlohmann::json());
+  return kept;
+}
+
+// A target in a few words: "emulated ide-2003 4096 MiB ext2".
+std::string TargetWords(const ResultsDocument& doc) {
+  const nlohmann::json t = TargetOfThePlan(doc);
+  std::string words = t.value("kind", std::string("unknown"));
+  if (t.contains("profile") && t["profile"].is_object()) {
+    words += " " + t["profile"].value("name", std::string("?"));
+  }
+  if (t.contains("size_bytes") && t["size_bytes"].is_number_unsigned()) {
+    words += " " + std::to_string(t["size_bytes"].get<uint64_t>() >> 20) + " MiB";
+  }
+  if (t["filesystem"].is_string() && !t["filesystem"].get<std::string>().empty()) {
+    words += " " + t["filesystem"].get<std::string>();
+  }
+  return words;
+}
+
 // What differs between two documents that must be shards of one plan; empty when nothing does.
 std::string ShardMismatch(const ResultsDocument& a, const ResultsDocument& b) {
   if (a.suite != b.suite) return "their suites differ (" + a.suite + " and " + b.suite + ")";
@@ -52,7 +82,12 @@ std::string ShardMismatch(const ResultsDocument& a, const ResultsDocument& b) {
     return "they cut the plan into different numbers of shards (" +
            a.context["shard"]["count"].dump() + " and " + b.context["shard"]["count"].dump() + ")";
   }
-  if (a.parameters != b.parameters) return "their " + a.suite + " parameters differ";
+  if (ParametersOfWhatWasMeasured(a.parameters) != ParametersOfWhatWasMeasured(b.parameters)) {
+    return "their " + a.suite + " parameters differ";
+  }
+  if (TargetOfThePlan(a) != TargetOfThePlan(b)) {
+    return "their targets differ (" + TargetWords(a) + " and " + TargetWords(b) + ")";
+  }
   if (a.identifiers != b.identifiers || a.labels != b.labels) {
     return "their configurations differ (another --schedulers, or another kernel's identifiers)";
   }
