@@ -619,5 +619,17 @@ TEST_F(CliTest, DiskServeRefusesBadPathsUpFront) {
   }
 }
 
+// `disk calibrate`'s bad input is refused in one line with exit 2 before anything is made.
+TEST_F(CliTest, DiskCalibrateRefusesBadInputUpFront) {
+  ExpectUsageError({"disk", "calibrate", "nosuch"}, "unknown");
+  ExpectUsageError({"disk", "calibrate", "ide-2003:1Q"}, "disk calibrate: --emulated");
+  ExpectUsageError({"disk", "calibrate", "ide-2003:1M"}, "at least 64M");
+  ExpectUsageError({"disk", "calibrate", "ide-2003", "--disk-set", "bogus"},
+                   "--disk-set: disk override 'bogus' is not key=value");
+  ExpectUsageError({"disk", "calibrate", "ide-2003", "--disk-set", "rpm=-3"}, "rpm");
+  ExpectUsageError({"disk", "calibrate", "ide-2003", "--runtime", "0"}, "--runtime");
+  ExpectUsageError({"disk", "calibrate"}, "profile");
+}
+
 }  // namespace
 }  // namespace elevbench

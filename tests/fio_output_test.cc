@@ -8,6 +8,8 @@
 //   job_error_enospc.json     three jobs: "good" (read 1m), "full" (write 4m into a 1 MiB tmpfs:
 //                             ENOSPC), "missing" (allow_file_create=0 on a missing file); fio
 //                             wrote three warning lines before the JSON
+//   randwrite_fsync8.json     (fio 3.33, default options) rw=randwrite bs=4k fsync=8 for 5 s on
+//                             the emulated ide-2003 disk's raw loop device: 58 fsyncs
 //   truncated.json            the first 2500 bytes of read_numjobs2.json
 //   garbage.json              text without any JSON
 
@@ -87,6 +89,22 @@ TEST(FioOutputTest, WriteWithEndFsyncRuntimeIncludesFsync) {
   EXPECT_DOUBLE_EQ(j.usr_cpu_pct, 0.0);
   EXPECT_NEAR(j.sys_cpu_pct, 2.524272, 1e-9);
   EXPECT_NEAR(j.cpu_seconds(), 0.02524272 * 4.120, 1e-9);
+}
+
+// Each fsync's latency comes with its bins (`disk calibrate`'s flush checks read its p50).
+TEST(FioOutputTest, FsyncLatencyIsParsedWithItsBins) {
+  const FioRunResult r = ParseFixture("randwrite_fsync8.json");
+  ASSERT_EQ(r.jobs.size(), 1u);
+  const FioJobResult& j = r.jobs[0];
+  EXPECT_EQ(j.sync_ios, 58u);
+  EXPECT_EQ(j.sync_lat.count(), 58u);
+  EXPECT_EQ(j.sync_lat.min_ns(), 73301604u);
+  EXPECT_EQ(j.sync_lat.max_ns(), 94277816u);
+  EXPECT_NEAR(j.sync_lat.mean_ns(), 86866923.137931, 1e-3);
+  // fio's own p50 is 87556096 ns; the histogram's buckets hold it within their width.
+  EXPECT_NEAR(static_cast<double>(j.sync_lat.ValueAtPercentile(50)), 87556096.0, 87556096.0 * 0.02);
+  EXPECT_TRUE(r.jobs[0].read.clat.count() == 0);
+  EXPECT_EQ(j.write.total_ios, j.write.clat.count());
 }
 
 TEST(FioOutputTest, RandomReadWithNumberIos) {

@@ -1,6 +1,6 @@
 // `elevbench disk serve` (the emulated disk's FUSE daemon, in the foreground: the emulated
-// stack starts it; its profile resolved by harness/disk/disk_profile_spec.h) and `elevbench
-// disk profiles`.
+// stack starts it; its profile resolved by harness/disk/disk_profile_spec.h), `elevbench
+// disk profiles` and `elevbench disk calibrate` (harness/run/disk_calibration_job.h).
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -10,9 +10,13 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "harness/core/atomic_file.h"
+#include "harness/core/interrupt.h"
+#include "harness/core/plain_range.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
 #include "harness/disk/disk_profile_spec.h"
+#include "harness/run/disk_calibration_job.h"
+#include "reporters/calibration_text.h"
 #include "reporters/disk_profiles_text.h"
 
 namespace elevbench {
@@ -26,6 +30,8 @@ struct DiskServeOptions {
   std::vector<std::string> settings;
   std::string trace;
   bool profiles_json = false;  // `disk profiles --json`
+  CalibrationJobConfig calibrate;
+  bool calibrate_json = false;
 };
 
 // The spelling of --disk-set the command line used (--set is its old one): the one an error
@@ -99,6 +105,50 @@ int DiskProfilesCommand(bool json) {
   return kExitOk;
 }
 
+// The calibration's steps, each failure its exit code; 1 also when a claimed figure is off.
+int DiskCalibrateCommand(const CalibrationJobConfig& config, bool json) {
+  CalibrationJob job(config, PrintError);
+  std::string err;
+  if (!job.Check(&err)) {
+    PrintError(err);
+    return kExitUsage;
+  }
+  CalibrationResult result;
+  if (!job.OpenJournal(&err) || !job.MakeDisk(&err) || !job.Calibrate(&result, &err)) {
+    PrintError(err);
+    job.Restore();
+    return InterruptRequested() ? kExitInterrupted : kExitFailure;
+  }
+  const bool restored = job.Restore();
+  std::cout << (json ? CalibrationResultToJson(result).dump(2) + "\n"
+                     : RenderCalibrationText(result));
+  return restored && result.AllClaimedWithin() ? kExitOk : kExitFailure;
+}
+
+void AddCalibrateOptions(CLI::App* calibrate, DiskServeOptions* o) {
+  calibrate->footer(
+      "Exit codes: 0 every figure the profile claims within 10 %; 1 one is not, or the "
+      "calibration failed; 2 bad command line or profile.");
+  calibrate
+      ->add_option("profile", o->calibrate.emulated,
+                   "PROFILE[:SIZE] (default size 4G; the image is the model's whole stroke unless "
+                   "--disk-set capacity_bytes= says otherwise)")
+      ->type_name("PROFILE[:SIZE]")
+      ->required();
+  calibrate
+      ->add_option("--disk-set", o->calibrate.disk_set,
+                   "Override a model parameter (key=value, units as in `disk profiles --json`), "
+                   "repeatable (default: none)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  calibrate
+      ->add_option("--runtime", o->calibrate.runtime_seconds,
+                   "Seconds of fio a check (default: 10)")
+      ->default_val(10)
+      ->check(PlainRange(1.0, 3600.0, "seconds"));
+  AddJsonFlag(calibrate, &o->calibrate_json, "One JSON object instead of the table");
+}
+
 }  // namespace
 
 SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
@@ -132,8 +182,15 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
       cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
   profiles->footer("Exit codes: 0 printed; 2 bad command line.");
   AddJsonFlag(profiles, &o->profiles_json, "The profiles as a JSON array instead");
-  return
-      [o, serve] { return *serve ? DiskServeCommand(*o) : DiskProfilesCommand(o->profiles_json); };
+  CLI::App* calibrate = cmd->add_subcommand(
+      "calibrate",
+      "Measure an emulated drive with fio and hold it against the real drive's figures");
+  AddCalibrateOptions(calibrate, o.get());
+  return [o, serve, calibrate] {
+    if (*serve) return DiskServeCommand(*o);
+    if (*calibrate) return DiskCalibrateCommand(o->calibrate, o->calibrate_json);
+    return DiskProfilesCommand(o->profiles_json);
+  };
 }
 
 }  // namespace elevbench

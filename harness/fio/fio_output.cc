@@ -133,6 +133,11 @@ bool ParseOptionalParts(const json& job, const std::string& path, FioJobResult* 
   if (const auto sync = job.find("sync");
       sync != job.end() && sync->is_object() && sync->contains("total_ios")) {
     if (!ReadU64(*sync, "total_ios", path + ".sync", &r->sync_ios, err)) return false;
+    const auto lat = sync->find("lat_ns");
+    if (r->sync_ios > 0 && lat != sync->end() && lat->is_object() &&
+        !ParseClat(*lat, path + ".sync.lat_ns", &r->sync_lat, err)) {
+      return false;
+    }
   }
   if (job.contains("groupid")) {
     uint64_t group = 0;

@@ -58,6 +58,9 @@ struct FioJobResult {
   FioDirectionResult trim;
   /// fsyncs (iolog `sync` actions, fsync=N): "sync"."total_ios"; 0 when absent.
   uint64_t sync_ios = 0;
+  /// Each fsync's latency ("sync"."lat_ns", with its bins under json+); empty when the job
+  /// did none. A flush's cost as the application sees it (`disk calibrate`'s flush checks).
+  LatencyHistogram sync_lat;
   /// The job's reporting group ("groupid"); 0 when absent.
   uint32_t group = 0;
   /// Throughput over time from fio's bandwidth log (KiB/s per interval, read and write summed),
