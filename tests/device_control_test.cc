@@ -299,6 +299,35 @@ TEST_F(DeviceControlTest, DriverTagsHoldAcrossEverySchedulerSwitch) {
   EXPECT_EQ(Get("queue/wbt_lat_usec"), "2000");
 }
 
+// A scheduler built as a module is listed once loaded, and the kernel loads it when its name is
+// written (request_module: a --kernels guest's generic kernel has bfq as a module, issue 57 §1):
+// the write is tried before the scheduler is refused, and one the kernel has not is refused
+// naming what the disk offers.
+TEST_F(DeviceControlTest, ASchedulerLoadedWhenWrittenIsTriedBeforeItIsRefused) {
+  Put("queue/scheduler", "none [mq-deadline] kyber \n");
+  const Sysfs::WriteHook kernel = MakeHook();
+  sysfs_.set_write_hook([this, kernel](const std::string& mapped, const std::string& system_path,
+                                       std::string_view value, std::string* err) {
+    if (Sysfs::IsSchedulerPath(system_path) && TrimWhitespace(value) == "bfq" &&
+        Get("queue/scheduler").find("bfq") == std::string::npos) {
+      Put("queue/scheduler", "none mq-deadline kyber bfq \n");  // the module loaded
+    }
+    return kernel(mapped, system_path, value, err);
+  });
+  RestoreJournal journal(sysfs_);
+  std::string err;
+  ASSERT_TRUE(journal.Open(state_dir_, "test", &err)) << err;
+  DeviceControl control(sysfs_, &journal, {"loop9"});
+  ASSERT_TRUE(control.Apply(SchedulerConfig{"bfq", {}, ""}, &err)) << err;
+  EXPECT_EQ(Scheduler(), "bfq");
+  EXPECT_FALSE(control.Apply(SchedulerConfig{"nosuch", {}, ""}, &err));
+  EXPECT_EQ(err, "loop9 does not offer scheduler 'nosuch' (has: none mq-deadline kyber [bfq])");
+  EXPECT_EQ(Scheduler(), "bfq");
+  std::vector<std::string> log;
+  ASSERT_TRUE(journal.RestoreAll(&log, &err)) << err;
+  EXPECT_EQ(Scheduler(), "mq-deadline");
+}
+
 TEST_F(DeviceControlTest, ASwitchThatMovesTheTagsFailsApply) {
   RestoreJournal journal(sysfs_);
   std::string err;

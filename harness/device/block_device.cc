@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -425,6 +426,12 @@ std::vector<std::string> OfferedSchedulers(const SystemPaths& paths,
 }
 
 std::vector<std::string> OfferedSchedulers() {
+  // In a --kernels guest the kernel's modules are not under the chroot's /lib/modules: its init
+  // says where they are (harness/guest/guest_boot.cc), and loads them when the kernel asks.
+  const char* guest_modules = std::getenv("ELEVBENCH_GUEST_MODULES");
+  if (guest_modules != nullptr && *guest_modules == '/') {
+    return OfferedSchedulers(SystemPaths{}, guest_modules);
+  }
   struct utsname uts {};
   const std::string release = uname(&uts) == 0 ? uts.release : "";
   return OfferedSchedulers(SystemPaths{}, release.empty() ? "" : "/lib/modules/" + release);

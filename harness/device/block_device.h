@@ -133,7 +133,8 @@ nlohmann::json ToJson(const BlockDeviceInfo& info);
 std::vector<std::string> OfferedSchedulers(const SystemPaths& paths,
                                            const std::string& modules_dir);
 
-/// OfferedSchedulers of the live system, its modules in /lib/modules/<uname -r>.
+/// OfferedSchedulers of the live system, its modules in /lib/modules/<uname -r>, or in a --kernels
+/// guest where ELEVBENCH_GUEST_MODULES says (the kernel cache's folder, harness/guest/guest_boot.cc).
 std::vector<std::string> OfferedSchedulers();
 
 /// A --device name checked (#45): true for a whole disk of <root>sys/block ("sdb"); else one line

@@ -211,8 +211,16 @@ bool DeviceControl::Apply(const SchedulerConfig& config, std::string* err) {
       return false;
     }
     if (std::find(names.begin(), names.end(), config.scheduler) == names.end()) {
-      *err = disk + " does not offer scheduler '" + config.scheduler + "' (has: " + line + ")";
-      return false;
+      // A scheduler built as a module is listed only once it is loaded, and the kernel loads
+      // it when its name is written (request_module("<name>-iosched"): a --kernels guest's
+      // kernel.modprobe, a host's modprobe). Refused only when that write does not take.
+      std::string why;
+      if (!SetScheduler(disk, config.scheduler, &why) ||
+          !sysfs_.Read(QueuePath(disk, "scheduler"), &line, err) ||
+          !ParseSchedulerLine(line, &names, &current, err)) {
+        *err = disk + " does not offer scheduler '" + config.scheduler + "' (has: " + line + ")";
+        return false;
+      }
     }
     if (current == config.scheduler) {
       // Writing the active scheduler again is a no-op in the kernel and would keep the previous

@@ -15,10 +15,14 @@ namespace elevbench {
 namespace fs = std::filesystem;
 namespace {
 
-// The modules the guest loads from the kernel's own cache before the command: the emulated
-// disk's (loop, fuse) and the schedulers built as modules. A module the kernel has built in or
-// lacks is skipped quietly: the run's own checks name what is missing.
-constexpr const char* kGuestRunModules[] = {"loop", "fuse", "mq-deadline", "kyber-iosched", "bfq"};
+// The modules the guest loads itself before the command: those whose device node the command
+// opens (/dev/loop-control, /dev/fuse), which devtmpfs makes only once the driver is there (no
+// udev in the guest makes the static nodes). Everything else the kernel asks for when it is used
+// (kernel.modprobe, GuestInitScript): a filesystem at its mount, a scheduler at its sysfs
+// switch, through busybox's modprobe over the kernel's own modules.dep and modules.alias. A
+// module the kernel has built in or lacks is skipped quietly: the run's own checks name what
+// is missing.
+constexpr const char* kGuestRunModules[] = {"loop", "fuse"};
 
 // The busybox applets the init script calls.
 constexpr const char* kInitApplets[] = {"sh",    "mount",  "modprobe", "mkdir",    "cat",
@@ -74,7 +78,12 @@ void AppendGuestMounts(const GuestRun& run, std::ostringstream& s) {
     << "modprobe virtio_pci 2>/dev/null; modprobe virtiofs 2>/dev/null\n"
     << "mount -t virtiofs -o ro host " << h << " || fail 'cannot mount the host share'\n"
     << "mount --bind " << ShellQuote(h + run.kernel.modules_dir) << " /lib/modules/"
-    << run.kernel.release << " || fail 'no modules in the cache'\n"
+    << run.kernel.release
+    << " || fail 'no modules in the cache'\n"
+    // The kernel's own request_module (a filesystem, a scheduler, a cgroup controller) runs
+    // this modprobe in the initramfs' root, where the kernel's modules are: the command's
+    // chroot (the host's root) has none of them, nor perhaps any modprobe.
+    << "echo /bin/modprobe > /proc/sys/kernel/modprobe || fail 'cannot set kernel.modprobe'\n"
     << "for m in";
   for (const char* m : kGuestRunModules) s << " " << m;
   s << "; do modprobe $m 2>/dev/null; done\n"
@@ -150,6 +159,7 @@ std::string GuestInitScript(const GuestRun& run) {
     << " $t0 $(cut -d' ' -f1 /proc/uptime)\"\n"
     << "chroot /mnt/host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:"
        "/sbin:/bin HOME=/root ELEVBENCH_STATE_DIR=/run/elevbench ELEVBENCH_IN_GUEST=1 "
+    << "ELEVBENCH_GUEST_MODULES=" << ShellQuote(run.kernel.modules_dir) << " "
     << "/bin/sh -c "
     << ShellQuote("cd " + ShellQuote(run.working_directory) + " && exec " + command) << " >"
     << ShellQuote("/mnt/host" + run.log_path) << " 2>&1\n"
