@@ -237,6 +237,22 @@ bool ApplyDiskFaultOverride(std::string_view key, std::string_view value, DiskPr
   return false;
 }
 
+// The `name` key of ApplyDiskOverride. The name goes into stats.json and the results context:
+// JSON strings must be UTF-8, and a name with other bytes made the dump throw (found by
+// fuzz/disk_override_fuzz).
+bool ApplyNameOverride(std::string_view value, DiskProfile* profile, std::string* err) {
+  if (value.empty() || value.size() > 64 ||
+      value.find_first_not_of(
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-") !=
+          std::string_view::npos) {
+    *err = "disk override name: '" + std::string(value) +
+           "' is not a name of 1 to 64 letters, digits, '_', '.', '+' or '-'";
+    return false;
+  }
+  profile->name = std::string(value);
+  return true;
+}
+
 bool ParseBool(std::string_view text, bool* out) {
   const bool yes = text == "1" || text == "true" || text == "yes";
   const bool no = text == "0" || text == "false" || text == "no";
@@ -356,18 +372,7 @@ bool ApplyDiskOverride(std::string_view assignment, DiskProfile* profile, std::s
     return false;
   };
 
-  if (key == "name") {
-    // The name goes into stats.json and the results context: JSON strings must be UTF-8, and a
-    // name with other bytes made the dump throw (found by fuzz/disk_override_fuzz).
-    if (value.empty() || value.size() > 64 ||
-        value.find_first_not_of(
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-") !=
-            std::string_view::npos) {
-      return bad("a name of 1 to 64 letters, digits, '_', '.', '+' or '-'");
-    }
-    profile->name = std::string(value);
-    return true;
-  }
+  if (key == "name") return ApplyNameOverride(value, profile, err);
   if (key.substr(0, 5) == "fail_") return ApplyDiskFaultOverride(key, value, profile, err);
   bool handled = false;
   const bool applied = ApplyDiskDriveOverride(key, value, profile, &handled, err);
