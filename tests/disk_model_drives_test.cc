@@ -141,6 +141,8 @@ TEST(DiskModelDrivesTest, ACachedWriteCompletesAfterTheHostTransfer) {
   DiskModel m(p);
   const DiskService s = m.Serve(DriveReq(4'000'000'000'000ULL, 65536, true, 1000));
   EXPECT_EQ(s.seek_ns + s.rotation_ns + s.wait_ns, 0);
+  EXPECT_TRUE(s.sequential);  // Paid no positioning: stats.json does not count it a seek.
+  EXPECT_EQ(s.seek_distance, 0u);
   EXPECT_EQ(s.transfer_ns, std::llround(65536 * 1000.0 / p.link_mbps));
   EXPECT_EQ(s.service_ns, std::llround(p.overhead_ms * 1e6) + s.transfer_ns);
   EXPECT_EQ(m.dirty_bytes(), 65536u);

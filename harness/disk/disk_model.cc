@@ -143,7 +143,7 @@ DiskService DiskModel::ServeCachedWrite(const DiskRequest& req, int64_t t) {
   DiskWriteCache& cache = *parts_->cache;
   DiskService s;
   s.start_ns = t;
-  s.seek_distance = Distance(req.offset, head_);
+  s.sequential = true;  // No positioning: the cache takes it (the destage pays, later).
   // A full cache: the write waits until destaging has made room for it. The bytes of a destage
   // under way leave the cache only when it ends.
   int64_t ready = t;
@@ -212,7 +212,7 @@ DiskService DiskModel::ServeSsd(const DiskRequest& req, int64_t t) {
   s.wait_ns = media_done - decoded;
   s.service_ns = s.overhead_ns + s.wait_ns + s.transfer_ns;
   s.end_ns = s.start_ns + s.service_ns;
-  s.sequential = req.offset == head_;
+  s.sequential = true;  // Flash: no positioning, whatever the offset.
   if (!req.flush) head_ = req.offset + req.length;
   busy_until_ns_ = s.end_ns;
   media_free_ns_ = s.end_ns;

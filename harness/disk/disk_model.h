@@ -151,8 +151,11 @@ struct DiskService {
   int64_t seek_ns = 0;
   int64_t rotation_ns = 0;
   int64_t transfer_ns = 0;
-  /// |offset - head position|; 0 exactly when the request was sequential.
+  /// |offset - head position|; 0 exactly when the request was sequential. 0 too for what pays
+  /// no positioning: a write into the write cache, an SSD's requests.
   uint64_t seek_distance = 0;
+  /// No positioning was charged: the request continued the last one (or went into the write
+  /// cache, or to an SSD's dies).
   bool sequential = false;
   /// Bytes already moved by the stream cache while the disk was idle.
   uint64_t cached_bytes = 0;
