@@ -15,7 +15,10 @@ namespace elevbench {
 
 /// The table of `profiles`, a heading line, then one line per profile in the given order, columns
 /// padded to their widest cell; each line ends in a newline. A value of 0 that means "none" (rpm
-/// of a solid-state disk, aging, driver tags, stream cache) prints as "-".
+/// of a solid-state disk, aging, driver tags, stream cache) prints as "-". Below it, after a
+/// blank line, a second table of the same profiles with today's drives' parameters (rotational
+/// position, reorder window, write cache, link, dies, page read and program times in us, power-
+/// loss protection), "-" where a profile has none of it, then the line about the units.
 std::string RenderDiskProfilesTable(const std::vector<DiskProfile>& profiles);
 
 }  // namespace elevbench

@@ -42,6 +42,7 @@ struct TraceLine {
   int64_t arrival_ns, start_ns, end_ns;
   uint64_t offset, length;
   bool is_write;
+  bool is_flush;  // An F line: a flush (issue 59), from a profile with a write cache or dies.
   uint64_t seek_distance;
   int64_t modelled_ns, achieved_ns;
 };
@@ -74,6 +75,7 @@ std::vector<TraceLine> ReadTrace(const std::string& path) {
     row >> t.arrival_ns >> t.start_ns >> t.end_ns >> t.offset >> t.length >> rw >>
         t.seek_distance >> t.modelled_ns >> t.achieved_ns;
     t.is_write = rw == 'W';
+    t.is_flush = rw == 'F';
     if (row) lines.push_back(t);
   }
   return lines;
@@ -230,6 +232,7 @@ class DiskDaemonRootTest : public ::testing::Test {
       req.offset = t.offset;
       req.length = t.length;
       req.is_write = t.is_write;
+      req.flush = t.is_flush;
       req.arrival_ns = std::max(t.arrival_ns, last_end);
       const DiskService svc = model.Serve(req);
       EXPECT_EQ(svc.start_ns, t.start_ns) << "line " << i;
@@ -315,6 +318,7 @@ TEST_F(DiskDaemonRootTest, ReplayedPatternMatchesModel) {
   EXPECT_EQ(stats["max_queue_depth"], 1);
   EXPECT_EQ(stats["profile"]["name"], "ide-2003");
   EXPECT_TRUE(stats["backing_on_tmpfs"].get<bool>());
+  EXPECT_FALSE(stats.contains("flushes"));  // No write cache: flushes never reach its model.
 
   const int status = StopChild(/*use_umount=*/false);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
@@ -390,6 +394,57 @@ TEST_F(DiskDaemonRootTest, NcqQueueReordersAndStopsOnUnmount) {
   EXPECT_GT(reordered, 0u);
   std::printf("ncq: %zu of %zu requests overtook an older one\n", reordered, trace.size());
   CheckTrace(trace, profile);
+}
+
+// Issue 59: the loop device passes the kernel's flushes (and a FUA write's post-flush) to its
+// backing file as fsync; over FUSE that is FUSE_FSYNC on disk.img, which the daemon sends to the
+// model as a flush when the profile has a write cache: it waits for the cached writes' destage.
+TEST_F(DiskDaemonRootTest, AnFsyncOfTheImageIsAFlushForAProfileWithAWriteCache) {
+  DiskProfile profile;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfile("hus728t8", &profile, &err)) << err;
+  // The image as the whole stroke: every destage is a real positioning.
+  ASSERT_TRUE(ApplyDiskOverride("capacity_bytes=" + std::to_string(kImageBytes), &profile, &err))
+      << err;
+  ASSERT_TRUE(ValidateDiskProfile(profile, &err)) << err;
+  StartDaemon(profile);
+
+  const int fd = OpenImage();
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  void* mem = nullptr;
+  ASSERT_EQ(posix_memalign(&mem, 4096, 4096), 0);
+  std::memset(mem, 'f', 4096);
+  constexpr int kWrites = 8;
+  const int64_t before_writes = MonotonicNowNs();
+  for (int i = 0; i < kWrites; ++i) {
+    const off_t off = static_cast<off_t>(((i * 7919 + 13) % (kImageBytes / 4096)) * 4096);
+    ASSERT_EQ(pwrite(fd, mem, 4096, off), 4096) << std::strerror(errno);
+  }
+  const int64_t before_fsync = MonotonicNowNs();
+  ASSERT_EQ(fsync(fd), 0) << std::strerror(errno);
+  const int64_t after_fsync = MonotonicNowNs();
+  free(mem);
+  close(fd);
+
+  const nlohmann::json stats = ReadStats();
+  ASSERT_FALSE(stats.is_discarded()) << "stats.json does not parse";
+  EXPECT_EQ(stats["writes"], kWrites);
+  EXPECT_EQ(stats["flushes"], 1);
+  const int status = StopChild(/*use_umount=*/false);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+
+  const std::vector<TraceLine> trace = ReadTrace(trace_);
+  ASSERT_EQ(trace.size(), static_cast<size_t>(kWrites + 1));
+  const TraceLine& flush = trace.back();
+  ASSERT_TRUE(flush.is_flush);
+  // The writes went into the cache; the flush waited for most of their destage (several
+  // positionings of milliseconds each), and fsync returned no earlier.
+  EXPECT_GT(flush.modelled_ns, 5'000'000);
+  EXPECT_GE(flush.achieved_ns, flush.modelled_ns);
+  EXPECT_GE(after_fsync - before_fsync, flush.modelled_ns);
+  std::printf("8 cached writes in %.2f ms, then fsync %.2f ms (modelled flush %.2f ms)\n",
+              (before_fsync - before_writes) / 1e6, (after_fsync - before_fsync) / 1e6,
+              flush.modelled_ns / 1e6);
 }
 
 }  // namespace

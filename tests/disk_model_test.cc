@@ -183,7 +183,8 @@ TEST(DiskModelTest, NcqTiesGoToTheOldestAndDepthOneIsFifo) {
 
 TEST(DiskProfileTest, LookupKnowsEveryListedName) {
   const std::vector<std::string> names = DiskProfileNames();
-  ASSERT_EQ(names, (std::vector<std::string>{"ide-2003", "sata-7200", "ssd"}));
+  ASSERT_EQ(names, (std::vector<std::string>{"ide-2003", "sata-7200", "ssd", "hus728t8",
+                                             "st2000dm006", "870evo", "pm883"}));
   for (const std::string& name : names) {
     DiskProfile p;
     std::string err;

@@ -25,8 +25,13 @@ TEST(DiskProfilesTextTest, EveryProfileIsARowWithUnits) {
   EXPECT_NE(text.find("\nide-2003  "), std::string::npos);
   EXPECT_NE(text.find("40 GB"), std::string::npos);  // ide-2003: a 40 GB Maxtor
   EXPECT_NE(text.find("52 MB/s"), std::string::npos);
-  // The header, a row per profile and the line that says the units are decimal (issue 45).
-  EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')), profiles.size() + 2);
+  // The header, a row per profile, then (issue 59) a blank line and the second table's header
+  // and rows, and the line that says the units are decimal (issue 45).
+  EXPECT_EQ(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')),
+            2 * profiles.size() + 4);
+  EXPECT_NE(text.find("\nst2000dm006  yes "), std::string::npos) << text;
+  EXPECT_NE(text.find("3 MiB"), std::string::npos) << text;    // its write cache
+  EXPECT_NE(text.find("3400 us"), std::string::npos) << text;  // 870evo's page program
   EXPECT_NE(text.find("rates in MB/s (10^6 bytes a second)"), std::string::npos);
   testing::ExpectMatchesGolden("disk_profiles.txt", text);
 }

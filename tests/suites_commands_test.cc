@@ -159,7 +159,7 @@ TEST(SuitesCommandsTest, ListsComeFromTheTables) {
   }
   EXPECT_GT(disks, 0u);
   EXPECT_NE(ListText("profiles", ListJson("profiles"))
-                .find("ide-2003   disk: rotating, 7200 rpm, avg seek 9 ms, 40 GB, no command "
+                .find("ide-2003     disk: rotating, 7200 rpm, avg seek 9 ms, 40 GB, no command "
                       "queueing\n"),
             std::string::npos)
       << ListText("profiles", ListJson("profiles"));

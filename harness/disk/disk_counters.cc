@@ -32,6 +32,13 @@ void DiskStats::Leave(int64_t now_ns) {
 
 void DiskStats::Record(const DiskRequest& req, const DiskService& svc, int64_t achieved_ns) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (req.flush) {
+    ++c_.flushes;
+    c_.modelled_ns += svc.service_ns;
+    c_.achieved_ns += achieved_ns;
+    c_.max_overrun_ns = std::max(c_.max_overrun_ns, achieved_ns - svc.service_ns);
+    return;
+  }
   ++c_.requests;
   if (req.is_write) {
     ++c_.writes;
@@ -83,6 +90,8 @@ nlohmann::json DiskStatsToJson(const DiskCounters& c, const DiskProfile& profile
       {"failed_requests", c.failed_requests},
   };
   if (c.failed_requests > 0) j["first_failure_after_bytes"] = c.first_failure_after_bytes;
+  // Only profiles with a write cache or dies send flushes to the model (DiskEngine::Flush).
+  if (profile.write_cache_bytes > 0 || profile.ssd_dies > 0) j["flushes"] = c.flushes;
   return j;
 }
 
@@ -112,8 +121,8 @@ void DiskTrace::Append(const DiskRequest& req, const DiskService& svc, int64_t a
                               "%" PRId64 " %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64
                               " %c %" PRIu64 " %" PRId64 " %" PRId64 "\n",
                               req.arrival_ns, svc.start_ns, actual_end_ns, req.offset, req.length,
-                              req.is_write ? 'W' : 'R', svc.seek_distance, svc.service_ns,
-                              actual_end_ns - svc.start_ns);
+                              req.flush ? 'F' : (req.is_write ? 'W' : 'R'), svc.seek_distance,
+                              svc.service_ns, actual_end_ns - svc.start_ns);
   if (n > 0) buffer_.append(line, std::min(static_cast<size_t>(n), sizeof(line) - 1));
 }
 

@@ -36,6 +36,10 @@ struct DiskCounters {
   /// Most requests inside the daemon at once (1 when queue_depth == 1: the
   /// single-threaded loop takes the next request only after the last).
   int max_queue_depth = 0;
+  /// Flushes (fsync of the image: the loop device's REQ_OP_FLUSH, and its FUA writes' post-
+  /// flush) served by the model; not counted in requests. Only a profile with a write cache or
+  /// dies sends them to the model.
+  uint64_t flushes = 0;
   /// Requests failed with EIO by an injected fault (DiskFaults).
   uint64_t failed_requests = 0;
   /// Bytes the disk had moved when the first of them failed (0 while none has).
@@ -70,11 +74,11 @@ nlohmann::json DiskStatsToJson(const DiskCounters& counters, const DiskProfile& 
                                int64_t uptime_ns);
 
 /// Optional per-request trace, one text line per request:
-/// `arrival_ns start_ns end_ns offset len R|W seek_distance modelled_ns
-/// achieved_ns` (CLOCK_MONOTONIC ns; `#` starts the header line). Lines are
-/// buffered in memory; FlushIfLarge() is meant to be called inside a
-/// request's modelled service window, where the write costs no extra latency.
-/// Not thread-safe: only the disk (one thread at a time) appends.
+/// `arrival_ns start_ns end_ns offset len R|W|F seek_distance modelled_ns
+/// achieved_ns` (F: a flush, offset and len 0) (CLOCK_MONOTONIC ns; `#` starts the header line).
+/// Lines are buffered in memory; FlushIfLarge() is meant to be called inside a request's modelled
+/// service window, where the write costs no extra latency. Not thread-safe: only the disk (one
+/// thread at a time) appends.
 class DiskTrace {
  public:
   DiskTrace() = default;

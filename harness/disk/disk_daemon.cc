@@ -193,10 +193,16 @@ int OnTruncate(const char* path, off_t size, fuse_file_info* fi) {
   return static_cast<uint64_t>(size) == State()->image_bytes ? 0 : -EPERM;
 }
 
-// Writes are complete when acknowledged (no volatile cache is modelled), so
-// flush and fsync have nothing left to do.
+// FUSE's flush is close() of a descriptor, not a request for durability: nothing to do.
 int OnFlush(const char*, fuse_file_info*) { return 0; }
-int OnFsync(const char*, int, fuse_file_info*) { return 0; }
+// fsync / fdatasync of the image is how the loop device passes on the kernel's REQ_OP_FLUSH
+// (and the post-flush the block layer makes of a FUA write, loop not taking FUA itself): a
+// SATA FLUSH CACHE for the model when the profile has a write cache or dies
+// (DiskEngine::Flush), as before (nothing to wait for) otherwise.
+int OnFsync(const char*, int, fuse_file_info* fi) {
+  if (fi != nullptr && fi->fh != kImageHandle) return 0;
+  return State()->engine->Flush();
+}
 
 int OnStatfs(const char*, struct statvfs* sv) {
   std::memset(sv, 0, sizeof(*sv));

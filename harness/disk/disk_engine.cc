@@ -114,12 +114,28 @@ void DiskEngine::Stop() {
 }
 
 ssize_t DiskEngine::Submit(bool is_write, char* buf, size_t len, uint64_t offset) {
-  const int64_t arrival_ns = MonotonicNowNs();
-  stats_->Enter(arrival_ns);
   DiskRequest req;
   req.offset = offset;
   req.length = len;
   req.is_write = is_write;
+  return SubmitRequest(req, buf);
+}
+
+bool DiskEngine::FlushReachesModel(const DiskProfile& profile) {
+  return profile.write_cache_bytes > 0 || profile.ssd_dies > 0;
+}
+
+int DiskEngine::Flush() {
+  if (!FlushReachesModel(model_.profile())) return 0;
+  DiskRequest req;
+  req.flush = true;
+  return static_cast<int>(SubmitRequest(req, nullptr));
+}
+
+ssize_t DiskEngine::SubmitRequest(const DiskRequest& request, char* buf) {
+  const int64_t arrival_ns = MonotonicNowNs();
+  stats_->Enter(arrival_ns);
+  DiskRequest req = request;
   req.arrival_ns = arrival_ns;
   ssize_t result = 0;
   if (model_.profile().queue_depth <= 1) {
@@ -143,11 +159,13 @@ ssize_t DiskEngine::Submit(bool is_write, char* buf, size_t len, uint64_t offset
 }
 
 ssize_t DiskEngine::Serve(const DiskService& svc, const DiskRequest& req, char* buf) {
-  if (faults_.enabled() && faults_.Fails(req.length)) {
+  if (!req.flush && faults_.enabled() && faults_.Fails(req.length)) {
     stats_->RecordFailure(faults_.moved_bytes());
     return -EIO;
   }
-  const ssize_t result = FullIo(fd_, req.is_write, buf, req.length, req.offset);
+  // A flush moves no data here: the backing file is on tmpfs, and the model charges the
+  // destage.
+  const ssize_t result = req.flush ? 0 : FullIo(fd_, req.is_write, buf, req.length, req.offset);
   // Trace output is written inside the service window, before the sleep, so
   // it does not add latency unless it overruns the deadline.
   if (trace_ != nullptr) trace_->FlushIfLarge();
@@ -170,7 +188,9 @@ void DiskEngine::DiskThreadMain() {
     const size_t n = std::min(waiting_.size(), static_cast<size_t>(model_.profile().queue_depth));
     candidates.clear();
     for (size_t i = 0; i < n; ++i) candidates.push_back(waiting_[i]->req);
-    const size_t pick = model_.PickNext(candidates, MonotonicNowNs());
+    const int64_t now_ns = MonotonicNowNs();
+    model_.AdvanceTo(now_ns);  // Destaging in idle time moves the head (write cache only).
+    const size_t pick = model_.PickNext(candidates, now_ns);
     Pending* p = waiting_[pick];
     waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(pick));
     lock.unlock();

@@ -68,6 +68,16 @@ class DiskEngine {
   /// fault (DiskFaults) returns -EIO at once, without touching the backing file.
   ssize_t Submit(bool is_write, char* buf, size_t len, uint64_t offset);
 
+  /// A flush (the image's fsync: the loop device turns the kernel's REQ_OP_FLUSH, and the
+  /// post-flush of a FUA write, into one): with a write cache or dies (FlushReachesModel) it
+  /// goes through the model like a request, queued behind what came before it, and returns 0
+  /// no earlier than the modelled completion; otherwise it returns 0 at once, as before.
+  int Flush();
+
+  /// Whether `profile` has anything a flush must wait for: a write cache or SSD dies. The
+  /// profiles without (ide-2003, sata-7200, ssd) answer flushes at once, as they always did.
+  static bool FlushReachesModel(const DiskProfile& profile);
+
  private:
   struct Pending {
     DiskRequest req;
@@ -76,6 +86,8 @@ class DiskEngine {
     bool done = false;
   };
 
+  // Serves `req` inline or through the disk thread; the result of Serve.
+  ssize_t SubmitRequest(const DiskRequest& req, char* buf);
   // Model, I/O, sleep, accounting for one request; `mu_` is NOT held.
   ssize_t Serve(const DiskService& svc, const DiskRequest& req, char* buf);
   void DiskThreadMain();

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
@@ -69,6 +70,34 @@ struct DiskProfile {
   double fail_rate = 0;
   /// Seed of fail_rate's draws.
   uint64_t fail_seed = 1;
+
+  // Today's drives (issue 59). Each is off at its default, which is the behaviour of the
+  // profiles calibrated before them (ide-2003): docs/emulated-disk.md has the formulas.
+
+  /// Rotational position (hard disks, rpm > 0): a byte's angle on its track and the platter's
+  /// phase from the clock (DiskGeometry), so positioning = seek + the wait for the target sector
+  /// after the seek, and NCQ ordering counts both. false: half a revolution on average.
+  bool rotational_position = false;
+  /// How many of the queued commands the drive's firmware reorders over (the oldest ones): a
+  /// consumer drive reorders over few. 0 = all queue_depth of them. Also the window a write
+  /// cache's destaging orders over.
+  int reorder_window = 0;
+  /// Volatile write cache (a hard disk's) or write buffer (an SSD's), bytes: a write completes
+  /// after the host transfer at link_mbps and is written to the media later (destaged /
+  /// programmed). 0 = none: writes go to the media before they complete.
+  uint64_t write_cache_bytes = 0;
+  /// Host link rate, MB/s (1e6 bytes): the transfer of a cached write, and of an SSD's reads.
+  /// Needed (> 0) with a write cache or dies; 0 otherwise.
+  double link_mbps = 0;
+  /// Solid state as dies: the number of flash dies, pages striped across them. 0 = no dies (the
+  /// transfer-rate-only model of `ssd`).
+  int ssd_dies = 0;
+  /// One page read on a die, microseconds.
+  double page_read_us = 0;
+  /// One page program on a die, microseconds (a die programs one page at a time).
+  double page_program_us = 0;
+  /// An SSD with power-loss protection acknowledges a flush at once: its buffer is safe.
+  bool power_loss_protection = false;
 };
 
 /// Names of the built-in profiles, in a stable order, for `list` output and
@@ -101,12 +130,20 @@ struct DiskRequest {
   bool is_write = false;
   /// When the request reached the disk (any monotonic ns clock).
   int64_t arrival_ns = 0;
+  /// SATA FLUSH CACHE (offset and length ignored): not queued, it completes once the requests
+  /// before it have and the write cache is on the media; what arrives meanwhile waits.
+  bool flush = false;
+  /// A write with Force Unit Access: it goes to the media (no write cache) before it completes.
+  bool fua = false;
 };
 
 /// How the model charged one request. All *_ns parts sum to service_ns.
 struct DiskService {
   /// When the disk started on it: max(arrival, end of previous request).
   int64_t start_ns = 0;
+  /// Time from start_ns waiting for the media: a destage under way or needed to make room in
+  /// the write cache, a flush's destage, a program on the die. 0 without a write cache or dies.
+  int64_t wait_ns = 0;
   /// Modelled completion: start_ns + service_ns.
   int64_t end_ns = 0;
   int64_t service_ns = 0;
@@ -114,20 +151,27 @@ struct DiskService {
   int64_t seek_ns = 0;
   int64_t rotation_ns = 0;
   int64_t transfer_ns = 0;
-  /// |offset - head position|; 0 exactly when the request was sequential.
+  /// |offset - head position|; 0 exactly when the request was sequential. 0 too for what pays
+  /// no positioning: a write into the write cache, an SSD's requests.
   uint64_t seek_distance = 0;
+  /// No positioning was charged: the request continued the last one (or went into the write
+  /// cache, or to an SSD's dies).
   bool sequential = false;
   /// Bytes already moved by the stream cache while the disk was idle.
   uint64_t cached_bytes = 0;
 };
 
 /// Stateful disk: head position, time the disk becomes free, direction of the
-/// last request. Serve() is the whole model; PickNext() is the NCQ policy.
-/// Not thread-safe: the daemon serialises access (one disk, one head).
+/// last request, and, when the profile has them, the platter's rotational position, the write
+/// cache's dirty extents and the SSD's dies. Serve() is the whole model; PickNext() is the NCQ
+/// policy. Not thread-safe: the daemon serialises access (one disk, one head).
 class DiskModel {
  public:
   /// `profile` should have passed ValidateDiskProfile.
   explicit DiskModel(const DiskProfile& profile);
+  ~DiskModel();
+  DiskModel(const DiskModel& other);
+  DiskModel& operator=(const DiskModel&) = delete;
 
   /// Seek time in ms for a head movement of `distance` bytes: 0 for 0, else
   /// track_to_track + (avg - track_to_track) * sqrt(f / (1/3)) for a fraction
@@ -140,20 +184,34 @@ class DiskModel {
   double AvgRotationMs() const;
 
   /// Time to reach the first byte of `req` from the current head position:
-  /// 0 when sequential, else seek + average rotation. Used for NCQ ordering.
+  /// 0 when sequential, else seek + average rotation (whatever rotational_position says: the
+  /// estimate without a clock).
   int64_t PositioningNs(const DiskRequest& req) const;
 
-  /// Charges `req`: start = max(arrival, busy_until); service = overhead +
-  /// positioning + transfer of the bytes not already moved by the stream
-  /// cache. Advances the head to the request's end and busy_until to end_ns.
+  /// Time to reach the first byte at `offset` for a head movement that starts at `at_ns`: 0
+  /// when sequential, else seek + rotation, the rotation being the wait for the sector after
+  /// the seek with rotational_position, half a revolution without it. Sets *seek_ns if given.
+  int64_t PositioningAtNs(uint64_t offset, int64_t at_ns, int64_t* seek_ns = nullptr) const;
+
+  /// Charges `req`: start = max(arrival, busy_until); for a media request service = wait for
+  /// the media (a destage under way) + overhead + positioning + transfer of the bytes not
+  /// already moved by the stream cache; a cached write, a flush and an SSD's requests as
+  /// docs/emulated-disk.md says. Advances the head, the caches and busy_until to end_ns.
   DiskService Serve(const DiskRequest& req);
 
+  /// Lets the drive use its idle time up to `now_ns`: with a write cache, destages while the
+  /// actuator is free before `now_ns` (each destage may run past it). Serve() calls it; a
+  /// caller about to PickNext calls it so that the head is where the destaging left it.
+  void AdvanceTo(int64_t now_ns);
+
   /// NCQ choice among `waiting` (in arrival order) at time `now_ns`: only the
-  /// first queue_depth entries are candidates (the host holds the rest).
-  /// Returns the index of the oldest candidate if it has waited aging_ms or
-  /// more, else the candidate with the smallest PositioningNs (ties: oldest).
-  /// With queue_depth == 1 this is always 0 (FIFO). `waiting` must not be
-  /// empty.
+  /// first queue_depth entries are candidates (the host holds the rest), of them the oldest
+  /// reorder_window (when set), and none past a flush (a flush is not queued: at the front it
+  /// is taken, else what came before it goes first). Returns the index of the oldest candidate
+  /// if it has waited aging_ms or more, else the candidate with the smallest positioning time
+  /// (PositioningAtNs from when the drive is free, with rotational_position; else
+  /// PositioningNs) (ties: oldest). With queue_depth == 1 this is always 0 (FIFO). `waiting`
+  /// must not be empty.
   size_t PickNext(std::span<const DiskRequest> waiting, int64_t now_ns) const;
 
   /// Byte offset just past the last request served (where a sequential
@@ -161,12 +219,29 @@ class DiskModel {
   uint64_t head() const { return head_; }
   /// Modelled completion time of the last request served.
   int64_t busy_until_ns() const { return busy_until_ns_; }
+  /// When the actuator finishes what it is doing (a request or a destage); busy_until_ns()
+  /// without a write cache.
+  int64_t media_free_ns() const { return media_free_ns_; }
+  /// Bytes in the write cache not yet on the media (0 without one).
+  uint64_t dirty_bytes() const;
   const DiskProfile& profile() const { return profile_; }
 
  private:
+  struct Parts;  // The optional geometry, write cache and dies.
+  DiskService ServeMedia(const DiskRequest& req, int64_t t);
+  DiskService ServeCachedWrite(const DiskRequest& req, int64_t t);
+  DiskService ServeFlush(const DiskRequest& req, int64_t t);
+  DiskService ServeSsd(const DiskRequest& req, int64_t t);
+  // Writes one piece of the write cache to the media, starting when the actuator is free.
+  void DestageOne();
+  size_t CandidateCount(std::span<const DiskRequest> waiting) const;
+
   DiskProfile profile_;
+  std::unique_ptr<Parts> parts_;
   uint64_t head_ = 0;
   int64_t busy_until_ns_ = 0;
+  int64_t media_free_ns_ = 0;
+  uint64_t destaging_bytes_ = 0;  // Of the last destage, in the cache until media_free_ns_.
   bool last_was_write_ = false;
   bool served_any_ = false;
 };

@@ -116,6 +116,13 @@ std::vector<std::pair<std::string, std::string>> EmulatedQueueAttrs(const DiskPr
   attrs.emplace_back("rotational", spinning ? "1" : "0");
   if (spinning) attrs.emplace_back("max_sectors_kb", "128");
   if (!keep_wbt) attrs.emplace_back("wbt_lat_usec", "0");
+  // A profile with a volatile write cache says so, so that the kernel sends flushes (and FUA
+  // as write + flush) for the model to honour. The loop device already reports "write back"
+  // over a file with fsync; set explicitly, it is pinned and checked like the others. The
+  // profiles without a cache keep the device as it was (their flushes cost nothing).
+  if (profile.write_cache_bytes > 0 || profile.ssd_dies > 0) {
+    attrs.emplace_back("write_cache", "write back");
+  }
   if (spinning) attrs.emplace_back("read_ahead_kb", "128");
   return attrs;
 }
@@ -132,7 +139,7 @@ nlohmann::json EmulatedQueueSettingsJson(const EmulatedStack& stack) {
       if (used == text.size()) return v;
     } catch (...) {
     }
-    return nullptr;
+    return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);  // "write back"
   };
   nlohmann::json j = {
       {"loop_device", stack.loop_device},
