@@ -18,7 +18,7 @@ DiskProfile FiguresProfile(const std::string& name) {
   return p;
 }
 
-class DiskFiguresClaimTest : public testing::TestWithParam<std::string> {};
+class DiskFiguresClaimTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DiskFiguresClaimTest, EveryClaimedFigureWithinTenPercent) {
   const DiskProfile p = FiguresProfile(GetParam());
@@ -39,7 +39,7 @@ TEST_P(DiskFiguresClaimTest, EveryClaimedFigureWithinTenPercent) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TodaysDrives, DiskFiguresClaimTest,
-                         testing::Values("hus728t8", "st2000dm006", "870evo", "pm883"));
+                         ::testing::Values("hus728t8", "st2000dm006", "870evo", "pm883"));
 
 TEST(DiskFiguresTest, TheHardDisksClaimWhatTheIssueAsks) {
   // At least QD1 and QD32 random read, sequential read, and (st2000dm006) the flush after 64.
