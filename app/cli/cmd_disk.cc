@@ -166,7 +166,7 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
       ->required();
   serve
       ->add_option("--profile", o->profile,
-                   "Disk profile: ide-2003 (default), sata-7200, ssd (`disk profiles` lists them)")
+                   "Disk profile (default: ide-2003; `disk profiles` lists them)")
       ->type_name("PROFILE");
   serve
       ->add_option("--disk-set,--set", o->settings,
