@@ -1,7 +1,7 @@
 // Every `build/elevbench run …` example of README.md passes its checks as printed (issue 58 §3:
 // `run contest --emulated ide-2003` was refused on a 24 GiB machine, "give a smaller
 // PROFILE:SIZE", and the other way round once followed). Each example runs with `--check`
-// (app/cli/cmd_run.cc: step 1 alone, nothing made or fetched) in a folder of its own holding
+// (harness/run/run_check.h: step 1 alone, nothing made or fetched) in a folder of its own holding
 // the files the examples name (DIR, db.fio, build.fio; traces/ from the source tree).
 
 #include <gtest/gtest.h>

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "harness/core/plain_cli.h"
 #include "harness/core/plain_range.h"
 
 namespace elevbench {
@@ -79,15 +80,6 @@ constexpr const char* kKernelsExitCodes =
     "depmod); 2 bad command line, a word that names no Debian kernel package, or a build that is "
     "no bzImage or lacks its modules or config.";
 
-// Appends `codes` to the footer of `cmd` and of every command nested in it, but for one whose
-// footer lists its own (history import, disk serve, disk profiles: their codes differ).
-void AddExitCodesFooter(CLI::App* cmd, const std::string& codes) {
-  const std::string footer = cmd->get_footer();
-  if (footer.find("Exit codes:") != std::string::npos) return;
-  cmd->footer(footer.empty() ? codes : footer + "\n\n" + codes);
-  for (CLI::App* sub : cmd->get_subcommands({})) AddExitCodesFooter(sub, codes);
-}
-
 }  // namespace
 
 void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
@@ -150,110 +142,6 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
 
 namespace {
 
-// CLI11's help with one blank line between its parts: it wrote two after the options when a
-// hidden option (group "") came last, as in `run --help` and `run contest --help`.
-class PlainHelpFormatter : public CLI::Formatter {
- public:
-  std::string make_help(const CLI::App* app, std::string name,
-                        CLI::AppFormatMode mode) const override {
-    std::string help = CLI::Formatter::make_help(app, std::move(name), mode);
-    for (size_t at = help.find("\n\n\n"); at != std::string::npos; at = help.find("\n\n\n", at)) {
-      help.erase(at, 1);
-    }
-    return help;
-  }
-
-  // A required option says so in words after its description, where CLI11 wrote "REQUIRED"
-  // after its value (#45).
-  std::string make_option_desc(const CLI::Option* opt) const override {
-    const std::string desc = CLI::Formatter::make_option_desc(opt);
-    return opt->get_required() ? desc + " (required)" : desc;
-  }
-};
-
-// CLI11's messages can span lines; the contract is one line.
-std::string OneLine(std::string s) {
-  for (char& c : s) {
-    if (c == '\n') c = ' ';
-  }
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
-// CLI11's type names in plain words (#45): "N (512 to 67108864 bytes)" for
-// "UINT:512 to 67108864 bytes", "NUMBER" for "FLOAT", an option's own type name (FILE, LIST)
-// as it is, without CLI11's "REQUIRED" (the description says it), for every option of `cmd`
-// and below.
-void PlainOptionTexts(CLI::App* cmd) {
-  for (CLI::Option* opt : cmd->get_options({})) {
-    if (!opt->get_option_text().empty() || opt->get_type_size() == 0) continue;
-    const std::string type = opt->get_type_name();
-    const size_t colon = type.find(':');
-    const std::string head = type.substr(0, colon);
-    const char* word = head == "INT" || head == "UINT" ? "N"
-                       : head == "FLOAT"               ? "NUMBER"
-                       : head == "SIZE"                ? "SIZE"
-                                                       : nullptr;
-    // The words of PlainWords ("TEXT:off|summary|full") are the value: "off|summary|full".
-    std::string words = colon == std::string::npos ? "" : type.substr(colon + 1);
-    if (head == "TEXT" && words.find('|') != std::string::npos &&
-        words.find(':') == std::string::npos) {
-      opt->option_text(words);
-      continue;
-    }
-    std::string text = word == nullptr ? head : word;
-    // Each check's words, "MiB, or 64M, 1G:1 to 1048576 MiB" → "(MiB, or 64M, 1G; 1 to …)".
-    for (size_t at = words.find(':'); at != std::string::npos; at = words.find(':', at)) {
-      words.replace(at, 1, "; ");
-    }
-    if (!words.empty()) text += " (" + words + ")";
-    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) text += " ...";
-    opt->option_text(text);
-  }
-  for (CLI::App* sub : cmd->get_subcommands({})) PlainOptionTexts(sub);
-}
-
-// "choose text or json" for an option of PlainWords ("text|json"), else "expected FILE".
-std::string ValueHint(const CLI::Option* opt) {
-  const std::string text =
-      opt->get_option_text().empty() ? opt->get_type_name() : opt->get_option_text();
-  const std::string value = text.substr(0, text.find(' '));
-  if (value.find('|') == std::string::npos) return "expected " + value;
-  std::vector<std::string> words;
-  for (size_t at = 0; at != std::string::npos;) {
-    const size_t bar = value.find('|', at);
-    words.push_back(value.substr(at, bar == std::string::npos ? bar : bar - at));
-    at = bar == std::string::npos ? bar : bar + 1;
-  }
-  const std::string last = words.back();
-  words.pop_back();
-  std::string list;
-  for (const std::string& w : words) list += (list.empty() ? "" : ", ") + w;
-  return "choose " + list + " or " + last;
-}
-
-// Every option that takes a value, of `cmd` and below, refuses an empty (or blank) one in one
-// line, "--format: empty value (choose text or json)" (#45: `report --format ''` printed the
-// default, `history --db ''` read the default database). First of its checks, so that a word
-// check does not say "not ''". `run` and its suites too (#45, fourth pass: `run tiobench --dir ''`
-// ran in the working directory), but for the options in `own`, whose empty value `run` refuses
-// in its own words (app/suites_commands.cc), and the words of `run command -- CMD ARGS`, where an
-// empty argument is the program's to take.
-void RefuseEmptyValues(CLI::App* cmd, const std::set<std::string>& own = {}) {
-  for (CLI::Option* opt : cmd->get_options({})) {
-    if (opt->get_type_size() == 0) continue;  // a flag
-    if (own.count(opt->get_name()) > 0) continue;
-    const std::string hint = ValueHint(opt);
-    opt->transform(CLI::Validator(
-        [hint](std::string& value) -> std::string {
-          const bool blank = value.find_first_not_of(" \t\n") == std::string::npos;
-          return blank ? "empty value (" + hint + ")" : "";
-        },
-        ""));
-  }
-  for (CLI::App* sub : cmd->get_subcommands({})) RefuseEmptyValues(sub, own);
-}
-
 // `run --size 0 tiobench`: an option of a suite given before the suite's name, which CLI11
 // calls "not expected". The suites that take it, or "" when none does.
 std::string SuitesTakingOption(CLI::App* app, const std::string& arg) {
@@ -269,69 +157,6 @@ std::string SuitesTakingOption(CLI::App* app, const std::string& arg) {
     }
   }
   return suites;
-}
-
-// The deepest command the command line chose ("history import"), its words in *path.
-CLI::App* ChosenCommand(CLI::App* app, std::string* path) {
-  for (CLI::App* sub : app->get_subcommands()) {
-    *path += (path->empty() ? "" : " ") + sub->get_name();
-    return ChosenCommand(sub, path);
-  }
-  return app;
-}
-
-// CLI11's "files is required" and "A subcommand is required" (#45): what is missing, in words.
-std::string RequiredErrorLine(CLI::App* app, const std::string& what) {
-  std::string path;
-  CLI::App* cmd = ChosenCommand(app, &path);
-  const std::string command = path.empty() ? "elevbench" : path;
-  const std::string see = "see elevbench " + (path.empty() ? "" : path + " ") + "--help";
-  if (what == "A subcommand is required") {
-    std::string names;
-    for (const CLI::App* sub : cmd->get_subcommands({})) {
-      if (sub->get_group().empty()) continue;  // hidden
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-    }
-    return command + " needs a subcommand (one of: " + names + "; " + see + ")";
-  }
-  const std::string name = what.substr(0, what.find(" is required"));
-  for (CLI::App* c = cmd; c != nullptr; c = c->get_parent()) {
-    for (const CLI::Option* opt : c->get_options({})) {
-      if (opt->get_name() != name) continue;
-      std::string words = name;
-      std::replace(words.begin(), words.end(), '_', ' ');
-      return command + " needs " + words + ": " + opt->get_description() + " (" + see + ")";
-    }
-  }
-  return what + " (see --help)";
-}
-
-// CLI11's remaining words in the user's (second newcomer pass, #45): "--alpha: 1 required
-// FLOAT:… missing", "At Most 1 required but received 2", "Could not convert: --x = v", "The
-// following argument was not expected: w".
-std::string PlainParseError(CLI::App* app, const CLI::ParseError& e) {
-  std::string path;
-  ChosenCommand(app, &path);
-  const std::string see = " (see elevbench " + (path.empty() ? "" : path + " ") + "--help)";
-  const std::string what = OneLine(e.what());
-  const size_t colon = what.find(": ");
-  const std::string option = colon == std::string::npos ? "" : what.substr(0, colon);
-  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && !option.empty()) {
-    if (what.ends_with(" missing")) return option + " needs a value" + see;
-    if (what.find("At Most") != std::string::npos) return option + " is given more than once" + see;
-  }
-  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr &&
-      what.rfind("Could not convert: ", 0) == 0) {
-    const std::string rest = what.substr(std::string("Could not convert: ").size());
-    const size_t eq = rest.find(" = ");
-    if (eq != std::string::npos) {
-      return rest.substr(0, eq) + ": '" + rest.substr(eq + 3) + "' is not a value it takes" + see;
-    }
-  }
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && colon != std::string::npos) {
-    return "unexpected " + what.substr(colon + 2) + see;
-  }
-  return what + " (see --help)";
 }
 
 // A parse error as one line; where CLI11 says too little, what the user meant.
@@ -415,6 +240,10 @@ int RunCli(int argc, char** argv) {
   PlainOptionTexts(&app);
   for (CLI::App* cmd : app.get_subcommands({})) {
     if (cmd->get_name() == "run") {
+      // `run` and its suites too (#45, fourth pass: `run tiobench --dir ''` ran in the working
+      // directory), but for the options whose empty value run refuses in its own words
+      // (app/suites_run.cc), and the words of `run command -- CMD ARGS`, where an empty
+      // argument is the program's to take.
       RefuseEmptyValues(
           cmd, {"--identifier", "--label-prefix", "--out", "--db", "--schedulers", "program"});
     } else if (cmd->get_name() != "internal") {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/run/run_failure.h"
+
 namespace elevbench {
 
 /// Process exit codes.
@@ -15,6 +17,15 @@ enum ExitCode : int {
   kExitUndecided = 3,      ///< compare's gate could not judge (docs/compare.md, "The gate")
   kExitInterrupted = 130,  ///< stopped by SIGINT/SIGTERM/SIGHUP (after cleanup)
 };
+
+/// The exit code of a command's failure kind (harness/run/run_failure.h): `run`, `capture`,
+/// `kernels fetch`.
+inline int ExitCodeOf(RunFailure failure) {
+  return failure == RunFailure::kNone          ? kExitOk
+         : failure == RunFailure::kUsage       ? kExitUsage
+         : failure == RunFailure::kInterrupted ? kExitInterrupted
+                                               : kExitFailure;
+}
 
 /// Entry point used by main(); returns the process exit code.
 int RunCli(int argc, char** argv);

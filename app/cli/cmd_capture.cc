@@ -9,7 +9,6 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "harness/core/interrupt.h"
 #include "harness/core/plain_range.h"
 #include "harness/run/capture_job.h"
 #include "harness/trace/block_trace_summary.h"
@@ -17,32 +16,6 @@
 
 namespace elevbench {
 namespace {
-
-// The steps of the capture job (harness/run/capture_job.h), each failure its exit code.
-int CaptureCommand(const CaptureJobConfig& o) {
-  CaptureJob job(o, PrintError);
-  std::string err;
-  if (!job.Check(&err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
-  if (!job.OpenJournal(&err)) {
-    PrintError(err);
-    return kExitFailure;
-  }
-  CaptureOutcome outcome;
-  const bool made = job.MakeTarget(&err);
-  const bool captured = made && job.Capture(&outcome, &err);
-  if (!outcome.drain_error.empty()) PrintError(outcome.drain_error);
-  if (!captured) {
-    PrintError(err);
-    return InterruptRequested() ? kExitInterrupted : kExitFailure;
-  }
-  std::vector<std::string> notes;
-  const bool succeeded = DescribeCaptureOutcome(o, outcome, &notes);
-  for (const std::string& note : notes) PrintNote(note);
-  return job.Restore() && succeeded ? kExitOk : kExitFailure;
-}
 
 int TraceShowCommand(const std::string& path, bool json) {
   BlockTrace trace;
@@ -82,7 +55,7 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
       ->type_name("COMMAND");
   return [o, cmd] {
     o->fs_given = cmd->count("--fs") > 0;
-    return CaptureCommand(*o);
+    return ExitCodeOf(RunCaptureCommand(*o, PrintError, PrintNote));
   };
 }
 

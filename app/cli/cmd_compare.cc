@@ -7,7 +7,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "app/suites_commands.h"
+#include "app/suites_compare.h"
 #include "harness/core/plain_range.h"
 
 namespace elevbench {

@@ -9,11 +9,13 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "app/suites_commands.h"
+#include "app/suites.h"
+#include "app/suites_history.h"
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/plain_range.h"
 #include "harness/core/strings.h"
+#include "harness/history/history_filters.h"
 #include "harness/history/history_store.h"
 #include "harness/history/trend.h"
 #include "reporters/history_text.h"
@@ -36,40 +38,18 @@ constexpr const char* kDbHelp =
     "History database: an SQLite file, or postgresql://user@host/db for one shared by many "
     "test boxes (default results/history.db)";
 
-// `history --suite S`: a suite of elevbench, or one the history recorded (an older build's),
-// else refused as trend refuses it, with the suites named (#45: it listed "no runs", exit 0).
-bool CheckHistorySuite(const std::string& suite, HistoryStore* store, std::string* err) {
+// The suites of this build, which `history --suite` takes beside the history's own.
+std::vector<std::string> KnownSuites() {
   std::vector<std::string> known;
   for (const SuiteEntry& entry : AllSuites()) known.push_back(entry.name);
-  if (suite.empty() || std::find(known.begin(), known.end(), suite) != known.end()) return true;
-  std::vector<std::string> recorded;
-  if (!store->Suites(&recorded, err)) return false;
-  if (std::find(recorded.begin(), recorded.end(), suite) != recorded.end()) return true;
-  *err = "--suite " + suite + ": no such suite (suites: " + JoinWith(known, ", ") + ")";
-  return false;
-}
-
-// `history --host H`: a host the history has runs of, else refused as trend refuses it, with the
-// hosts named (the fourth newcomer pass: it listed "no runs", exit 0).
-bool CheckHistoryHost(const std::string& host, HistoryStore* store, std::string* err) {
-  if (host.empty()) return true;
-  std::vector<HistoryRun> runs;
-  if (!store->ListRuns({}, &runs, err)) return false;
-  std::vector<std::string> hosts;
-  for (const HistoryRun& r : runs) {
-    if (r.host == host) return true;
-    if (std::find(hosts.begin(), hosts.end(), r.host) == hosts.end()) hosts.push_back(r.host);
-  }
-  *err = "--host " + host + ": the history has no run from it (hosts: " +
-         (hosts.empty() ? std::string("none yet") : JoinWith(hosts, ", ")) + ")";
-  return false;
+  return known;
 }
 
 int ListCommand(const HistoryCommands& c) {
   std::unique_ptr<HistoryStore> store;
   std::string err;
   if (!OpenHistoryForReading(c.db, &store, &err) ||
-      !CheckHistorySuite(c.suite, store.get(), &err) ||
+      !CheckHistorySuite(c.suite, KnownSuites(), store.get(), &err) ||
       !CheckHistoryHost(c.host, store.get(), &err)) {
     PrintError(err);
     return kExitUsage;

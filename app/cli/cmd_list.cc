@@ -9,7 +9,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "app/suites_commands.h"
+#include "app/suites_list.h"
 
 namespace elevbench {
 

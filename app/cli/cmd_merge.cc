@@ -10,8 +10,8 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "app/suites.h"
-#include "app/suites_commands.h"
-#include "harness/history/history_store.h"
+#include "app/suites_history.h"
+#include "app/suites_merge.h"
 
 namespace elevbench {
 namespace {
@@ -24,20 +24,6 @@ struct MergeArgs {
   std::string history_db;
   bool no_history = false;
 };
-
-// The merged run in the history, as the end of `run` records one; a note either way.
-void NoteMergeInHistory(const MergeArgs& args, const ResultsDocument& doc) {
-  if (args.no_history || doc.cells.empty()) return;
-  const std::string location =
-      args.history_db.empty() ? DefaultHistoryLocation(true) : args.history_db;
-  std::string err;
-  if (RecordResultsInHistory(args.out, doc, location, &err)) {
-    PrintNote("merged run recorded in the history " + RedactedLocation(location));
-  } else {
-    PrintNote("merged run not recorded in the history: " + err + "; the results file is " +
-              "complete ('elevbench history import " + args.out + "' adds it later)");
-  }
-}
 
 // Exit 0 merged (2 with one line when the files are not one plan's shards, each once).
 int MergeCommand(const MergeArgs& args) {
@@ -57,7 +43,9 @@ int MergeCommand(const MergeArgs& args) {
   std::cout.flush();
   PrintNote(std::to_string(args.paths.size()) + " shards merged into " + args.out);
   if (!doc.complete) PrintNote(args.out + " is from an unfinished run (a shard did not finish)");
-  NoteMergeInHistory(args, doc);
+  const std::string note =
+      RecordInHistoryNote("merged run", args.out, doc, args.history_db, args.no_history);
+  if (!note.empty()) PrintNote(note);
   return kExitOk;
 }
 

@@ -8,7 +8,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "app/suites_commands.h"
+#include "app/suites_report.h"
 
 namespace elevbench {
 namespace {

@@ -1,6 +1,6 @@
 // The options of `elevbench run`: the ones every suite shares, and under them one subcommand per
 // suite of the table, with the suite's own options. After parsing, the chosen suite's setting
-// fills what the command line left out (app/suites_commands.h), and RunCommand runs it.
+// fills what the command line left out (app/suites_run.h), and RunCommand runs it.
 
 #include <CLI/CLI.hpp>
 #include <limits>
@@ -11,7 +11,8 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "app/suites_commands.h"
+#include "app/suites_report.h"
+#include "app/suites_run.h"
 #include "harness/core/plain_range.h"
 #include "harness/run/run_flags.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/suites_commands.h"
+#include "app/suites_run.h"
 
 namespace CLI {
 class App;

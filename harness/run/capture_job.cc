@@ -158,4 +158,31 @@ bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {
 
 bool CaptureJob::Restore() { return guard_.Restore(); }
 
+RunFailure RunCaptureCommand(const CaptureJobConfig& config,
+                             const std::function<void(const std::string& line)>& error,
+                             const std::function<void(const std::string& line)>& note) {
+  CaptureJob job(config, error);
+  std::string err;
+  if (!job.Check(&err)) {
+    error(err);
+    return RunFailure::kUsage;
+  }
+  if (!job.OpenJournal(&err)) {
+    error(err);
+    return RunFailure::kFailure;
+  }
+  CaptureOutcome outcome;
+  const bool made = job.MakeTarget(&err);
+  const bool captured = made && job.Capture(&outcome, &err);
+  if (!outcome.drain_error.empty()) error(outcome.drain_error);
+  if (!captured) {
+    error(err);
+    return InterruptRequested() ? RunFailure::kInterrupted : RunFailure::kFailure;
+  }
+  std::vector<std::string> notes;
+  const bool succeeded = DescribeCaptureOutcome(config, outcome, &notes);
+  for (const std::string& n : notes) note(n);
+  return job.Restore() && succeeded ? RunFailure::kNone : RunFailure::kFailure;
+}
+
 }  // namespace elevbench

@@ -13,6 +13,7 @@
 #include "harness/core/progress.h"
 #include "harness/device/restore_journal.h"
 #include "harness/run/capture_run.h"
+#include "harness/run/run_failure.h"
 #include "harness/run/run_journal.h"
 #include "harness/run/target.h"
 #include "harness/run/target_spec.h"
@@ -79,5 +80,13 @@ class CaptureJob {
   JournalGuard guard_{&journal_, report_error_};
   RunTarget target_;
 };
+
+/// `elevbench capture` of `config`: CaptureJob's steps in order (Check, OpenJournal, MakeTarget,
+/// Capture, Restore), errors said through `error` as they come and the finished capture's
+/// notes (DescribeCaptureOutcome) through `note`. kNone when captured and restored; kUsage for
+/// a refusal; kInterrupted when a signal stopped the target or the capture; else kFailure.
+RunFailure RunCaptureCommand(const CaptureJobConfig& config,
+                             const std::function<void(const std::string& line)>& error,
+                             const std::function<void(const std::string& line)>& note);
 
 }  // namespace elevbench

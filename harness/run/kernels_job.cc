@@ -15,21 +15,12 @@
 #include "harness/device/scheduler_config.h"
 #include "harness/machine/machine_spec.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/kernel_checks.h"
 #include "harness/run/run_labels.h"
 
 namespace elevbench {
 namespace fs = std::filesystem;
 namespace {
-
-// What a guest needs on the host, each with the package that brings it (scripts/install-deps).
-constexpr std::pair<const char*, const char*> kGuestTools[] = {
-    {"qemu-system-x86_64", "qemu-system-x86"},
-    {"/usr/lib/qemu/virtiofsd", "qemu-system-x86"},
-    {"/bin/busybox", "busybox-static"},
-    {"cpio", "cpio"},
-    {"xz", "xz-utils"},
-    {"apt-get", "apt"},
-    {"dpkg-deb", "dpkg"}};
 
 constexpr uint64_t kMiB = 1ULL << 20;
 
@@ -58,86 +49,7 @@ std::string GuestClockName(const GuestRun& run) {
   return run.kvm ? "KVM" : run.instruction_clock ? "TCG on the instruction clock" : "TCG";
 }
 
-// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest,
-// every scheduler of --schedulers (`configs`) and what each control needs, read from its config.
-bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const KernelFeatures& f,
-                       const std::vector<SchedulerConfig>& configs,
-                       const std::vector<IoControl>& controls, std::string* err) {
-  if (!f.virtiofs || !f.loop || !f.fuse) {
-    return Fail(err, c.flag + ": " + c.word + " lacks virtiofs, loop or FUSE, which the guest " +
-                         "needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
-                         "CONFIG_FUSE_FS)");
-  }
-  for (const SchedulerConfig& s : configs) {
-    const std::vector<std::string>& has = f.schedulers;
-    if (std::find(has.begin(), has.end(), s.scheduler) == has.end()) {
-      return Fail(err, "--schedulers: kernel " + release + " has no " + s.scheduler + " (offers " +
-                           JoinWith(has, ", ") + ")");
-    }
-  }
-  return CheckKernelControls(release, f, configs, controls, err);
-}
-
-// --machine's CPUs against the instruction clock's one vCPU, from the words alone: before root,
-// the kernels' fetch and the results' folder (issue 57 §4.1: refused once <out>.fio/ was made,
-// which stayed in the working directory).
-bool CheckInstructionClockCpus(const RunConfig& config, bool instruction_clock, std::string* err) {
-  if (!instruction_clock || config.machine.empty()) return true;
-  MachineSpec spec;
-  if (!ParseMachineSpec(config.machine, &spec, err)) return false;
-  if (spec.cpus <= 1) return true;
-  return Fail(err, "--machine gives " + std::to_string(spec.cpus) +
-                       " CPUs; a guest on the instruction clock has one (QEMU hangs bringing up a "
-                       "second vCPU under -icount): give --guest-clock wall for them");
-}
-
-// Every Debian package of --kernels that is not cached yet is one this machine's package lists
-// know, asked before any is fetched (issue 57 §4.2: apt-get's own lines, once the kernels
-// before it were fetched). Without apt-cache the tools' check names apt.
-bool CheckKernelPackagesKnown(const std::vector<KernelChoice>& choices, std::string* err) {
-  const std::string cache = DefaultKernelCacheDir();
-  for (const KernelChoice& c : choices) {
-    CachedKernel cached;
-    std::string why;
-    bool known = true;
-    if (c.package.empty() || FindCachedKernel(cache, c.package, &cached, &why) ||
-        !DebianPackageKnown(c.package, &known, &why) || known) {
-      continue;
-    }
-    return Fail(err, c.flag + ": " + UnknownKernelPackageLine(c.package));
-  }
-  return true;
-}
-
 }  // namespace
-
-bool CheckKernelControls(const std::string& release, const KernelFeatures& f,
-                         const std::vector<SchedulerConfig>& configs,
-                         const std::vector<IoControl>& controls, std::string* err) {
-  static const std::map<std::string, std::string> kOption = {
-      {"throttle", "CONFIG_BLK_DEV_THROTTLING"},
-      {"iocost", "CONFIG_BLK_CGROUP_IOCOST"},
-      {"iolatency", "CONFIG_BLK_CGROUP_IOLATENCY"},
-      {"bfq-weight", "CONFIG_BFQ_GROUP_IOSCHED"}};
-  const std::vector<SchedulerConfig> any = {SchedulerConfig{}};
-  for (const IoControl& control : controls) {
-    for (const SchedulerConfig& s : configs.empty() ? any : configs) {
-      const std::string needed = control.NeededController(s.scheduler);
-      if (needed.empty()) continue;
-      const std::vector<std::string>& has = f.io_controllers;
-      // Only a weight's controller depends on the scheduler (issue 57 §4.6: iolatency was said
-      // to be missing "under mq-deadline").
-      const bool by_scheduler = control.NeededController("bfq") != control.NeededController("");
-      if (std::find(has.begin(), has.end(), needed) == has.end()) {
-        return Fail(
-            err, "--controls " + control.text + ": kernel " + release + " has no " + needed +
-                     (s.scheduler.empty() || !by_scheduler ? "" : " (under " + s.scheduler + ")") +
-                     " (its config lacks " + kOption.at(needed) + ")");
-      }
-    }
-  }
-  return true;
-}
 
 KernelsJob::KernelsJob(RunConfig config, std::function<void(const std::string& line)> report_error)
     : config_(std::move(config)),
@@ -166,7 +78,8 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
                 "--kernels runs each kernel in a guest, which sees no host disk or "
                 "directory: use --emulated (or --scratch), not --dir or --device");
   }
-  if (!ParseGuestLanes(err)) return false;
+  if (!ParseGuestLanes(config_.lanes, choices_.size(), &lanes_, err)) return false;
+  config_.lanes.clear();  // the run in each guest is serial: the flag is the host's alone
   if (!config_.guest_clock.empty() && config_.guest_clock != "instructions" &&
       config_.guest_clock != "wall") {
     return Fail(err,
@@ -178,48 +91,7 @@ bool KernelsJob::CheckKernelOptions(std::string* err) {
   if (!RunningAsRoot()) {
     return Fail(err, "--kernels needs root: the guest shares the host's files through virtiofsd");
   }
-  // The Debian client only fetches packages: a run of builds alone does without it.
-  const bool packages = std::any_of(choices_.begin(), choices_.end(),
-                                    [](const KernelChoice& c) { return !c.package.empty(); });
-  for (const auto& [tool, package] : kGuestTools) {
-    const std::string t = tool;
-    if (!packages && (t == "apt-get" || t == "dpkg-deb")) continue;
-    const bool found = t[0] == '/' ? access(tool, X_OK) == 0 : ProgramInPath(t);
-    if (!found) {
-      return Fail(err, "--kernels needs " + t + " (package " + package +
-                           "; scripts/install-deps installs it)");
-    }
-  }
-  return true;
-}
-
-// --lanes with --kernels: guests at once, at most one per CPU and one per kernel ("auto": as
-// many as both allow). The run in each guest is serial, so the flag is the host's alone.
-bool KernelsJob::ParseGuestLanes(std::string* err) {
-  const std::string text = config_.lanes;
-  config_.lanes.clear();
-  const int cpus = std::max(1, ReadMachineInfo().cpus);
-  const int most = std::max(1, std::min(cpus, static_cast<int>(choices_.size())));
-  if (text.empty()) return true;
-  if (text == "auto") {
-    lanes_ = most;
-    return true;
-  }
-  char* end = nullptr;
-  const long n = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end != '\0' || n < 1 || n > most) {
-    // What --lanes takes here, and why this bound (issue 57 §4.7: "not a number of guests from 1
-    // to 1" said neither).
-    const size_t kernels = choices_.size();
-    const std::string bound = "a number from 1 to " + std::to_string(most) +
-                              ", at most one per CPU (" + std::to_string(cpus) +
-                              " here) and one per kernel (" + std::to_string(kernels) +
-                              (kernels == 1 ? " kernel" : " kernels") + " here)";
-    return Fail(err, "--lanes with --kernels takes how many guests boot at once: " + bound +
-                         ", or auto; not '" + text + "'");
-  }
-  lanes_ = static_cast<int>(n);
-  return true;
+  return CheckGuestTools(choices_, err);
 }
 
 bool KernelsJob::InspectKernelBuilds(std::string* err) {
@@ -254,17 +126,28 @@ bool KernelsJob::CacheKernel(size_t k, const std::string& cache, CachedKernel* k
   return FetchDebianKernel(cache, c.package, kernel, err);
 }
 
-bool KernelsJob::ResolveKernels(std::string* err) {
+bool KernelsJob::ResolveKernels(bool fetch, std::vector<std::string>* notes, std::string* err) {
   const std::string cache = DefaultKernelCacheDir();
   for (size_t i = 0; i < choices_.size(); ++i) {
     CachedKernel k;
-    if (!CacheKernel(i, cache, &k, err)) return false;
+    std::string why;
+    if (fetch) {
+      if (!CacheKernel(i, cache, &k, err)) return false;
+    } else if (!choices_[i].image.empty()) {
+      k.release = builds_[i].release;
+      k.features = builds_[i].features;
+    } else if (!FindCachedKernel(cache, choices_[i].package, &k, &why)) {
+      notes->push_back(choices_[i].package + " is not in the kernel cache: known to the package " +
+                       "lists; its schedulers and controls are checked once it is fetched");
+      continue;
+    }
     if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, controls_, err)) {
       return false;
     }
     labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
     kernels_.push_back(std::move(k));
   }
+  if (!fetch) return true;  // --check: the labels of the kernels it knows are not all of them
   std::vector<std::string> sorted = labels_;
   std::sort(sorted.begin(), sorted.end());
   const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
@@ -275,8 +158,14 @@ bool KernelsJob::ResolveKernels(std::string* err) {
 }
 
 // Each kernel offers every scheduler named (CheckKernelOffers); the run's own check then takes
-// the schedulers all of them offer.
+// the schedulers all of them offer (with --check, every kernel known without a download).
 void KernelsJob::TakeCommonSchedulers() {
+  // With no kernel known (--check: none cached yet), those the command line names (each
+  // unknown kernel's are checked when it is fetched).
+  if (kernels_.empty()) {
+    for (const SchedulerConfig& c : configs_) config_.offered_schedulers.push_back(c.scheduler);
+    return;
+  }
   std::vector<std::string> common = kernels_.front().features.schedulers;
   for (size_t k = 0; k < kernels_.size(); ++k) {
     const std::vector<std::string>& has = kernels_[k].features.schedulers;
@@ -291,30 +180,8 @@ void KernelsJob::TakeCommonSchedulers() {
 
 RunFailure KernelsJob::Check(std::vector<std::string>* notes, std::string* err) {
   if (!CheckKernelOptions(err)) return RunFailure::kUsage;
-  const std::string cache = DefaultKernelCacheDir();
-  for (size_t i = 0; i < choices_.size(); ++i) {
-    CachedKernel k;
-    std::string why;
-    if (!choices_[i].image.empty()) {
-      k.release = builds_[i].release;
-      k.features = builds_[i].features;
-    } else if (!FindCachedKernel(cache, choices_[i].package, &k, &why)) {
-      notes->push_back(choices_[i].package + " is not in the kernel cache: known to the package " +
-                       "lists; its schedulers and controls are checked once it is fetched");
-      continue;
-    }
-    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, controls_, err)) {
-      return RunFailure::kUsage;
-    }
-    kernels_.push_back(std::move(k));
-  }
-  // The host's check takes the schedulers every known kernel offers; with none known, those
-  // the command line names (each unknown kernel's are checked when it is fetched).
-  if (!kernels_.empty()) {
-    TakeCommonSchedulers();
-  } else {
-    for (const SchedulerConfig& c : configs_) config_.offered_schedulers.push_back(c.scheduler);
-  }
+  if (!ResolveKernels(/*fetch=*/false, notes, err)) return RunFailure::kUsage;
+  TakeCommonSchedulers();
   RunJob checker(config_, report_error_);
   if (!checker.Check(err)) return RunFailure::kUsage;
   if (!checker.FindFio(err)) return RunFailure::kFailure;
@@ -323,7 +190,8 @@ RunFailure KernelsJob::Check(std::vector<std::string>* notes, std::string* err) 
 
 RunFailure KernelsJob::Prepare(std::string* err) {
   if (!CheckKernelOptions(err)) return RunFailure::kUsage;
-  if (!ResolveKernels(err)) return RunFailure::kUsage;
+  std::vector<std::string> no_notes;  // every kernel is fetched: none is unknown
+  if (!ResolveKernels(/*fetch=*/true, &no_notes, err)) return RunFailure::kUsage;
   TakeCommonSchedulers();
   // The run's own step 1 on the host, as a guest will make it: options, the suite's Prepare,
   // the target's size, the results path; then the results' work directory.

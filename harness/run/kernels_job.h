@@ -23,6 +23,7 @@
 #include "harness/guest/kernel_build.h"
 #include "harness/guest/kernel_cache.h"
 #include "harness/results/results_document.h"
+#include "harness/run/kernel_checks.h"
 #include "harness/run/kernel_rows.h"
 #include "harness/run/run_config.h"
 #include "harness/run/run_job.h"
@@ -30,15 +31,6 @@
 #include "harness/run/run_journal.h"
 
 namespace elevbench {
-
-/// Whether kernel `release`, offering `features` (its config's), can give each control of
-/// --controls under each scheduler of `configs` (IoControl::NeededController: a weight under bfq
-/// needs bfq's cgroup weights, elsewhere io.cost; iocost io.cost; …). One line naming the
-/// control, the kernel and the config option it lacks, and the scheduler only when what the
-/// control needs depends on it (a weight).
-[[nodiscard]] bool CheckKernelControls(const std::string& release, const KernelFeatures& features,
-                                       const std::vector<SchedulerConfig>& configs,
-                                       const std::vector<IoControl>& controls, std::string* err);
 
 /// One run over several kernels. Call Prepare, then RunGuests; destroying the job undoes what
 /// was made (the journal's guard is its last member to go).
@@ -81,10 +73,13 @@ class KernelsJob {
   bool InspectKernelBuilds(std::string* err);
   // Choice k in the cache: a Debian package fetched, a build copied, when not there yet.
   bool CacheKernel(size_t k, const std::string& cache, CachedKernel* kernel, std::string* err);
-  bool ParseGuestLanes(std::string* err);
   /// Whether TCG guests run on QEMU's instruction clock (--guest-clock, instructions by default).
   bool InstructionClock() const { return config_.guest_clock != "wall"; }
-  bool ResolveKernels(std::string* err);
+  // Each kernel of the choices checked against what it offers, its row label taken: fetched (or
+  // copied) into the cache when `fetch`; else (--check) only those known without a download (a
+  // build's files, a cached package), each other one a note in *notes. Two kernels of one
+  // label are refused when `fetch`.
+  bool ResolveKernels(bool fetch, std::vector<std::string>* notes, std::string* err);
   void TakeCommonSchedulers();
   // Chooses KVM or TCG for every guest of the run (guest_accelerator.h).
   void ProbeAccelerator();

@@ -1,7 +1,7 @@
 #pragma once
 // What `elevbench run SUITE` is asked to do, as plain fields: the suite (its object and the few
 // facts of its row in the table of suites that the run reads), the target, the plan and the
-// output. The CLI fills it from its flags (app/suites_commands.h's RunOptions holds it beside
+// output. The CLI fills it from its flags (app/suites_run.h's RunOptions holds it beside
 // what only the CLI reads); RunJob (run_job.h) checks it and runs it. It names no table
 // of suites, so the library below the CLI never sees one (docs/architecture.md, "Layers").
 

@@ -6,11 +6,12 @@
 // journals and applies the device settings, the machine's cgroups and the request tracer, runs
 // the session (serial, or dealt to the lanes), and restores everything on every exit path.
 //
-// The CLI (app/cli/cmd_run.cc) maps its flags to a RunConfig, runs the steps through
-// run_job_steps.h (PrepareRunJob, then Describe, RunCells, Restore, RunEndFailure), turns a
-// failure's kind into its exit code, and prints: the errors, the suite's tables, the
-// history's note. A step that fails returns false with one line in err; the job's destructor
-// then undoes what was made (the journal's guard is the job's last member to go).
+// The CLI (app/cli/cmd_run.cc) maps its flags to a RunConfig and hands it to RunSuiteCommand
+// (run_command.h), which runs the steps (PrepareRunJob of run_job_steps.h, then Describe,
+// RunCells, Restore, RunEndFailure) and has the CLI's hooks print: the errors, the suite's
+// tables, the history's note; the CLI turns the failure's kind into its exit code. A step that
+// fails returns false with one line in err; the job's destructor then undoes what was made (the
+// journal's guard is the job's last member to go).
 
 #include <cstddef>
 #include <functional>

@@ -1,24 +1,17 @@
 #pragma once
 // The order of RunJob's steps (run_job.h) and how each one's failure ends the run, as one kind
-// the CLI turns into its exit code (app/cli/cmd_run.cc): a bad command line or input is a
-// usage error, a step that could not be done a failure, an interrupt its own kind. The CLI
-// calls PrepareRunJob, Describe, RunCells and Restore, prints the tables, then asks
-// RunEndFailure how the run ended.
+// (run_failure.h) the CLI turns into its exit code: a bad command line or input is a usage
+// error, a step that could not be done a failure, an interrupt its own kind. RunSuiteCommand
+// (run_command.h) calls PrepareRunJob, Describe, RunCells and Restore, has the caller print
+// the tables, then asks RunEndFailure how the run ended.
 
 #include <functional>
 #include <string>
 
+#include "harness/run/run_failure.h"
 #include "harness/run/run_job.h"
 
 namespace elevbench {
-
-/// How a run ended, or a step of it failed.
-enum class RunFailure {
-  kNone,         ///< done, every cell in and everything restored
-  kUsage,        ///< the command line or its input refused (nothing was changed)
-  kFailure,      ///< a step could not be done, a cell failed, or the restore is incomplete
-  kInterrupted,  ///< stopped by a signal (after cleanup)
-};
 
 /// Steps 1 to 5c of `job` in order (Check, FindFio, CheckGlobalTracer, MakeWorkDir, DecideRoot,
 /// OpenJournal, MakeTarget, AuthorizeSwitching, SetUpDevices, MakeMachineCgroups, OpenTracer)
