@@ -43,8 +43,11 @@ std::string RenderCalibrationText(const CalibrationResult& r) {
   for (const CalibrationRow& row : r.rows) {
     const std::string unit = CalibrationCheckUnit(row.check);
     const std::string model = Figure(row.measured) + " " + unit;
-    if (!row.published) {
-      unclaimed.push_back({CalibrationCheckTitle(row.check), model, row.unclaimed_reason});
+    if (!row.claimed) {
+      const std::string published =
+          row.published ? " (published " + Published(*row.published, unit) + ")" : "";
+      unclaimed.push_back(
+          {CalibrationCheckTitle(row.check), model, row.unclaimed_reason + published});
       continue;
     }
     ++claimed;

@@ -48,8 +48,8 @@ TEST(DiskFiguresTest, TheHardDisksClaimWhatTheIssueAsks) {
     for (const ModelFigure& f : ModelFiguresOf(FiguresProfile(name))) {
       if (f.claimed) claimed += f.figure + ";";
     }
-    EXPECT_NE(claimed.find("random read QD1"), std::string::npos) << name;
-    EXPECT_NE(claimed.find("random read QD32"), std::string::npos) << name;
+    EXPECT_NE(claimed.find("random read, QD1"), std::string::npos) << name;
+    EXPECT_NE(claimed.find("random read, QD32"), std::string::npos) << name;
     EXPECT_NE(claimed.find("sequential read"), std::string::npos) << name;
   }
   bool flush64 = false;

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "harness/process/subprocess.h"
+#include "harness/run/kernel_checks.h"
 #include "test_util.h"
 
 namespace elevbench {
@@ -28,6 +29,59 @@ TEST(KernelFeaturesTest, ReadsSchedulersAndControllersBuiltInOrModules) {
   const KernelFeatures none = KernelFeaturesFromConfig("CONFIG_IOSCHED_BFQ_X=y\n");
   EXPECT_EQ(none.schedulers, std::vector<std::string>{"none"});
   EXPECT_FALSE(none.virtiofs);
+}
+
+// Debian's flavours: the cloud one builds ext4 in, the generic and -rt ones build ext4, xfs
+// and bfq as modules (issue 57: a generic guest's ext4 mount failed); ext2 is ext4's driver.
+constexpr const char* kGenericConfig =
+    "CONFIG_MQ_IOSCHED_DEADLINE=y\nCONFIG_MQ_IOSCHED_KYBER=m\nCONFIG_IOSCHED_BFQ=m\n"
+    "CONFIG_EXT4_FS=m\nCONFIG_EXT4_USE_FOR_EXT2=y\n# CONFIG_EXT2_FS is not set\nCONFIG_XFS_FS=m\n"
+    "CONFIG_VIRTIO_FS=m\nCONFIG_BLK_DEV_LOOP=m\nCONFIG_FUSE_FS=m\nCONFIG_BLK_DEV_THROTTLING=y\n";
+constexpr const char* kCloudConfig =
+    "CONFIG_MQ_IOSCHED_DEADLINE=y\nCONFIG_MQ_IOSCHED_KYBER=m\nCONFIG_IOSCHED_BFQ=m\n"
+    "CONFIG_EXT4_FS=y\nCONFIG_EXT4_USE_FOR_EXT2=y\n# CONFIG_XFS_FS is not set\n"
+    "CONFIG_VIRTIO_FS=m\nCONFIG_BLK_DEV_LOOP=y\nCONFIG_FUSE_FS=m\n";
+
+TEST(KernelFeaturesTest, ReadsFilesystemsAndWhatIsAModule) {
+  const KernelFeatures generic = KernelFeaturesFromConfig(kGenericConfig);
+  EXPECT_EQ(generic.filesystems, (std::vector<std::string>{"ext2", "ext4", "xfs"}));
+  EXPECT_EQ(generic.as_modules,
+            (std::vector<std::string>{"kyber", "bfq", "ext4", "xfs", "loop", "fuse"}));
+  EXPECT_EQ(KernelOffersWords(generic),
+            "schedulers none, mq-deadline, kyber, bfq; filesystems ext2, ext4, xfs; loop, FUSE; "
+            "I/O controllers throttle; as modules: kyber, bfq, ext4, xfs, loop, fuse (loaded when "
+            "the kernel asks)");
+  const KernelFeatures cloud = KernelFeaturesFromConfig(kCloudConfig);
+  EXPECT_EQ(cloud.filesystems, (std::vector<std::string>{"ext2", "ext4"}));
+  EXPECT_EQ(cloud.as_modules, (std::vector<std::string>{"kyber", "bfq", "fuse"}));
+  // A kernel without its modules has only what is built in.
+  const KernelFeatures bare = KernelFeaturesFromConfig(kGenericConfig, false);
+  EXPECT_TRUE(bare.filesystems.empty());
+  EXPECT_TRUE(bare.as_modules.empty());
+  EXPECT_EQ(KernelOffersWords(bare),
+            "schedulers none, mq-deadline; filesystems none; "
+            "I/O controllers throttle");
+}
+
+// The run's --fs is checked against each kernel before any guest boots: one line naming the
+// kernel and what it offers, never a mount's failure from inside the guest.
+TEST(KernelFeaturesTest, AKernelWithoutTheRunsFilesystemIsRefusedBeforeItBoots) {
+  const KernelChoice c{"--kernels",
+                       "debian:linux-image-6.1.0-57-cloud-amd64",
+                       "linux-image-6.1.0-57-cloud-amd64",
+                       "",
+                       "",
+                       ""};
+  const KernelFeatures cloud = KernelFeaturesFromConfig(kCloudConfig);
+  std::string err;
+  EXPECT_FALSE(CheckKernelOffers(c, "6.1.0-57-cloud-amd64", cloud, "xfs", {}, {}, &err));
+  EXPECT_EQ(err, "--fs xfs: kernel 6.1.0-57-cloud-amd64 has no xfs (offers ext2, ext4)");
+  for (const char* fs : {"ext2", "ext4", "", "none"}) {
+    EXPECT_TRUE(CheckKernelOffers(c, "6.1.0-57-cloud-amd64", cloud, fs, {}, {}, &err)) << err;
+  }
+  EXPECT_TRUE(CheckKernelOffers(c, "6.1.0-57-amd64", KernelFeaturesFromConfig(kGenericConfig),
+                                "xfs", {}, {}, &err))
+      << err;
 }
 
 TEST(KernelRowLabelTest, DropsTheArchitectureAndDebiansSuffix) {

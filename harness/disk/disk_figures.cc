@@ -159,113 +159,30 @@ double ModelReaderLossBesideFsyncWriter(const DiskProfile& profile, double secon
 
 namespace {
 
-enum class Figure {
-  kRandReadQd1Ms,
-  kRandReadQd32Iops,
-  kSeqReadMBps,
-  kSeqWriteMBps,
-  kRandWriteQd1Iops,
-  kFlushAfter8Ms,
-  kFlushAfter64Ms,
-  kWriteFsyncPerSec,
-  kReadQd1PerSec,
-  kReaderLossPercent,
-};
-
-struct Published {
-  const char* profile;
-  Figure figure;
-  double value;
-  const char* source;
-  const char* not_claimed_because;  // nullptr: claimed within 10 %.
-};
-
-constexpr const char* kHgst = "HGST Ultrastar 7K8 datasheet (HUS728T8TALE6L4)";
-constexpr const char* kNcq =
-    "a 7200 rpm SATA drive with NCQ at QD32, about 2.4x QD1 (WD Ultrastar DC HC580: 212 IOPS)";
-constexpr const char* kSeagate =
-    "a real ST2000DM006 measured with fio (lumir-sliva/ublk-disksim, README and "
-    "docs/VALIDATION.md)";
-constexpr const char* kEvo = "Samsung 870 EVO 1 TB, community fsync lists";
-constexpr const char* kEvo850 = "a real Samsung 850 EVO: 10.7K reads/s alone, 612 beside";
-constexpr const char* kPm883 = "Samsung PM883 960 GB, published measurements";
-
-constexpr Published kPublished[] = {
-    {"hus728t8", Figure::kRandReadQd1Ms, 12.2, kHgst, nullptr},
-    {"hus728t8", Figure::kRandReadQd32Iops, 200, kNcq, nullptr},
-    {"hus728t8", Figure::kSeqReadMBps, 205, kHgst, nullptr},
-    {"st2000dm006", Figure::kRandReadQd1Ms, 17.5, kSeagate, nullptr},
-    {"st2000dm006", Figure::kRandReadQd32Iops, 94, kSeagate, nullptr},
-    {"st2000dm006", Figure::kSeqReadMBps, 143, kSeagate, nullptr},
-    {"st2000dm006", Figure::kSeqWriteMBps, 132, kSeagate, nullptr},
-    {"st2000dm006", Figure::kRandWriteQd1Iops, 124, kSeagate, nullptr},
-    {"st2000dm006", Figure::kFlushAfter8Ms, 127, kSeagate,
-     "the published p50 includes NTFS metadata writes (fitted there as 28 + 9.4 N ms); the model "
-     "has only the 8 writes"},
-    {"st2000dm006", Figure::kFlushAfter64Ms, 630, kSeagate, nullptr},
-    {"870evo", Figure::kWriteFsyncPerSec, 280, kEvo, nullptr},
-    {"870evo", Figure::kReadQd1PerSec, 10700, kEvo850, nullptr},
-    {"870evo", Figure::kReaderLossPercent, 94.3, kEvo850, nullptr},
-    {"pm883", Figure::kWriteFsyncPerSec, 15500, kPm883, nullptr},
-    {"pm883", Figure::kRandReadQd1Ms, 0.120, kPm883, nullptr},
-};
-
-struct FigureInfo {
-  const char* name;
-  const char* unit;
-};
-
-FigureInfo InfoOf(Figure f) {
-  switch (f) {
-    case Figure::kRandReadQd1Ms:
-      return {"4 KiB random read QD1, mean latency", "ms"};
-    case Figure::kRandReadQd32Iops:
-      return {"4 KiB random read QD32", "IOPS"};
-    case Figure::kSeqReadMBps:
-      return {"1 MiB sequential read", "MB/s"};
-    case Figure::kSeqWriteMBps:
-      return {"1 MiB sequential write", "MB/s"};
-    case Figure::kRandWriteQd1Iops:
-      return {"4 KiB random write QD1, 30 s", "IOPS"};
-    case Figure::kFlushAfter8Ms:
-      return {"FLUSH after 8 scattered cached 4 KiB writes", "ms"};
-    case Figure::kFlushAfter64Ms:
-      return {"FLUSH after 64 scattered cached 4 KiB writes", "ms"};
-    case Figure::kWriteFsyncPerSec:
-      return {"4 KiB write + fsync QD1", "/s"};
-    case Figure::kReadQd1PerSec:
-      return {"4 KiB random read QD1 alone", "/s"};
-    case Figure::kReaderLossPercent:
-      return {"reads lost by a QD1 reader beside a writer fsyncing every 4 KiB", "%"};
-  }
-  return {"?", "?"};
-}
-
-double ModelValue(const DiskProfile& p, Figure f) {
+// The model's value of `check` for `p`, by the workload the check names (the functions above).
+double ModelValue(const DiskProfile& p, CalibrationCheck check) {
   constexpr uint64_t kMiB = 1024 * 1024;
   double latency_ms = 0;
-  switch (f) {
-    case Figure::kRandReadQd1Ms:
+  switch (check) {
+    case CalibrationCheck::kRandReadQd1Ms:
       (void)ModelRandomIops(p, 1, false, 4000, &latency_ms);
       return latency_ms;
-    case Figure::kRandReadQd32Iops:
+    case CalibrationCheck::kRandReadQd32Iops:
       return ModelRandomIops(p, 32, false, 8000);
-    case Figure::kSeqReadMBps:
+    case CalibrationCheck::kSeqReadMbps:
       return ModelSequentialMBps(p, false, kMiB, 1024 * kMiB);
-    case Figure::kSeqWriteMBps:
+    case CalibrationCheck::kSeqWriteMbps:
       return ModelSequentialMBps(p, true, kMiB, 1024 * kMiB);
-    case Figure::kRandWriteQd1Iops:
+    case CalibrationCheck::kRandWriteQd1Iops:
       return ModelRandomWriteIops(p, 30);
-    case Figure::kFlushAfter8Ms:
-      return ModelFlushAfterMs(p, 8);
-    case Figure::kFlushAfter64Ms:
-      return ModelFlushAfterMs(p, 64);
-    case Figure::kWriteFsyncPerSec:
+    case CalibrationCheck::kWriteFsyncPerSecond:
       return ModelWriteFsyncPerSec(p, 2000);
-    case Figure::kReadQd1PerSec:
-      return ModelRandomIops(p, 1, false, 20000);
-    case Figure::kReaderLossPercent:
-      return 100 * ModelReaderLossBesideFsyncWriter(p, 5);
+    case CalibrationCheck::kFlushAfter8Ms:
+      return ModelFlushAfterMs(p, 8);
+    case CalibrationCheck::kFlushAfter64Ms:
+      return ModelFlushAfterMs(p, 64);
+    case CalibrationCheck::kReadsKeptBesideFsyncWriterPct:
+      return 100 * (1 - ModelReaderLossBesideFsyncWriter(p, 5));
   }
   return 0;
 }
@@ -274,17 +191,15 @@ double ModelValue(const DiskProfile& p, Figure f) {
 
 std::vector<ModelFigure> ModelFiguresOf(const DiskProfile& profile) {
   std::vector<ModelFigure> figures;
-  for (const Published& pub : kPublished) {
-    if (profile.name != pub.profile) continue;
-    const FigureInfo info = InfoOf(pub.figure);
+  for (const PublishedFigure& pub : DriveFiguresOf(profile.name).figures) {
     ModelFigure f;
-    f.figure = info.name;
-    f.unit = info.unit;
-    f.model = ModelValue(profile, pub.figure);
+    f.figure = CalibrationCheckTitle(pub.check);
+    f.unit = CalibrationCheckUnit(pub.check);
+    f.model = ModelValue(profile, pub.check);
     f.published = pub.value;
     f.source = pub.source;
-    f.claimed = pub.not_claimed_because == nullptr;
-    if (!f.claimed) f.note = pub.not_claimed_because;
+    f.claimed = pub.claimed();
+    f.note = pub.not_claimed_because;
     figures.push_back(std::move(f));
   }
   return figures;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/disk/disk_model.h"
+#include "harness/disk/drive_figures.h"
 
 namespace elevbench {
 
@@ -57,9 +58,10 @@ struct ModelFigure {
   std::string note;
 };
 
-/// The published figures of the built-in profile `profile.name` (none for ide-2003's tiobench
-/// calibration, which docs/emulated-disk.md tables, nor for the illustrative sata-7200 and ssd),
-/// each with the model's value for `profile`. The figures a profile claims within 10 %.
+/// The published figures of the built-in profile `profile.name` (DriveFiguresOf, the one table
+/// `disk calibrate` reads too; none for ide-2003's tiobench calibration, which
+/// docs/emulated-disk.md tables, nor for the illustrative sata-7200 and ssd), each with the
+/// model's value for `profile` on the virtual clock. The figures a profile claims within 10 %.
 std::vector<ModelFigure> ModelFiguresOf(const DiskProfile& profile);
 
 }  // namespace elevbench

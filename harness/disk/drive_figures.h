@@ -39,6 +39,11 @@ struct PublishedFigure {
   double low = 0;
   double high = 0;
   std::string source;  ///< where it comes from, in a few words
+  /// Empty: the profile claims it (its model within 10 % on the virtual clock,
+  /// disk_figures.h, and through the block layer, `disk calibrate`). Otherwise why the profile
+  /// does not, though the figure was published.
+  std::string not_claimed_because;
+  bool claimed() const { return not_claimed_because.empty(); }
 };
 
 /// A check the profile makes no claim on, and why.
@@ -47,8 +52,9 @@ struct UnclaimedCheck {
   std::string reason;
 };
 
-/// What a profile claims: the figures it is fitted to and the checks it leaves, every check in
-/// exactly one of the two lists.
+/// What a profile claims: the published figures (each claimed or not, with why) and the checks
+/// no figure was published for, every check in exactly one of the two lists. The one table of
+/// published figures: the model's own check (ModelFiguresOf) and `disk calibrate` read it.
 struct DriveFigures {
   std::string profile;
   std::string drive;  ///< the real drive, "HGST Ultrastar 7K8 (HUS728T8TALE6L4, 8 TB)"

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/core/error.h"
+#include "harness/core/strings.h"
 #include "harness/process/subprocess.h"
 
 namespace elevbench {
@@ -112,7 +113,43 @@ KernelFeatures KernelFeaturesFromConfig(const std::string& config_text, bool wit
   f.virtiofs = KernelConfigHas(config_text, "CONFIG_VIRTIO_FS", with_modules);
   f.loop = KernelConfigHas(config_text, "CONFIG_BLK_DEV_LOOP", with_modules);
   f.fuse = KernelConfigHas(config_text, "CONFIG_FUSE_FS", with_modules);
+  const bool ext4 = KernelConfigHas(config_text, "CONFIG_EXT4_FS", with_modules);
+  if (KernelConfigHas(config_text, "CONFIG_EXT2_FS", with_modules) ||
+      (ext4 && KernelConfigBuiltIn(config_text, "CONFIG_EXT4_USE_FOR_EXT2"))) {
+    f.filesystems.push_back("ext2");
+  }
+  if (ext4) f.filesystems.push_back("ext4");
+  if (KernelConfigHas(config_text, "CONFIG_XFS_FS", with_modules)) f.filesystems.push_back("xfs");
+  if (!with_modules) return f;
+  const std::pair<const char*, const char*> modular[] = {
+      {"CONFIG_MQ_IOSCHED_DEADLINE", "mq-deadline"},
+      {"CONFIG_MQ_IOSCHED_KYBER", "kyber"},
+      {"CONFIG_IOSCHED_BFQ", "bfq"},
+      {"CONFIG_EXT4_FS", "ext4"},
+      {"CONFIG_EXT2_FS", "ext2"},
+      {"CONFIG_XFS_FS", "xfs"},
+      {"CONFIG_BLK_DEV_LOOP", "loop"},
+      {"CONFIG_FUSE_FS", "fuse"}};
+  for (const auto& [option, name] : modular) {
+    if (KernelConfigHas(config_text, option) && !KernelConfigBuiltIn(config_text, option)) {
+      f.as_modules.push_back(name);
+    }
+  }
   return f;
+}
+
+std::string KernelOffersWords(const KernelFeatures& f) {
+  std::string words = "schedulers " + JoinWith(f.schedulers, ", ") + "; filesystems " +
+                      (f.filesystems.empty() ? "none" : JoinWith(f.filesystems, ", "));
+  std::vector<std::string> devices;
+  if (f.loop) devices.push_back("loop");
+  if (f.fuse) devices.push_back("FUSE");
+  if (!devices.empty()) words += "; " + JoinWith(devices, ", ");
+  if (!f.io_controllers.empty()) words += "; I/O controllers " + JoinWith(f.io_controllers, ", ");
+  if (!f.as_modules.empty()) {
+    words += "; as modules: " + JoinWith(f.as_modules, ", ") + " (loaded when the kernel asks)";
+  }
+  return words;
 }
 
 std::string DefaultKernelCacheDir() {

@@ -18,7 +18,18 @@ struct KernelFeatures {
   bool virtiofs = false;  ///< CONFIG_VIRTIO_FS: the guest reaches the host's files
   bool loop = false;      ///< CONFIG_BLK_DEV_LOOP: the emulated disk's loop device
   bool fuse = false;      ///< CONFIG_FUSE_FS: the emulated disk's daemon
+  /// The filesystems a run can make and mount: "ext2" (CONFIG_EXT2_FS, or ext4's driver with
+  /// CONFIG_EXT4_USE_FOR_EXT2, as Debian builds it), "ext4", "xfs".
+  std::vector<std::string> filesystems;
+  /// Which of the above (schedulers, filesystems, "loop", "fuse") the kernel has as modules
+  /// (`=m`): loaded in a guest when the kernel asks (harness/guest/guest_boot.cc).
+  std::vector<std::string> as_modules;
 };
+
+/// What a kernel offers in one line for a person, before its first cell: "schedulers none,
+/// mq-deadline, kyber, bfq; filesystems ext2, ext4, xfs; loop, FUSE; I/O controllers throttle,
+/// iocost; as modules: bfq, ext4, xfs (loaded when the kernel asks)".
+std::string KernelOffersWords(const KernelFeatures& features);
 
 /// The features of a kernel config's text (`boot/config-*`). `with_modules` false: only what is
 /// built in (`=y`) counts, for a kernel given without a modules tree, which can load none.

@@ -113,7 +113,7 @@ bool CalibrationFigure(CalibrationCheck check, const FioRunResult& result, doubl
 
 bool CalibrationResult::AllClaimedWithin() const {
   for (const CalibrationRow& r : rows) {
-    if (r.published && !r.within) return false;
+    if (r.claimed && !r.within) return false;
   }
   return true;
 }
@@ -127,7 +127,10 @@ std::vector<CalibrationRow> CalibrationRows(const DriveFigures& figures,
     const auto m = measured.find(check);
     row.measured = m == measured.end() ? 0.0 : m->second;
     for (const PublishedFigure& f : figures.figures) {
-      if (f.check == check) row.published = f;
+      if (f.check != check) continue;
+      row.published = f;
+      row.claimed = f.claimed();
+      row.unclaimed_reason = f.not_claimed_because;
     }
     for (const UnclaimedCheck& u : figures.unclaimed) {
       if (u.check == check) row.unclaimed_reason = u.reason;
@@ -157,9 +160,8 @@ nlohmann::json CalibrationResultToJson(const CalibrationResult& result) {
                           {"source", r.published->source}};
       row["ratio"] = r.ratio;
       row["within_tolerance"] = r.within;
-    } else {
-      row["not_claimed"] = r.unclaimed_reason;
     }
+    if (!r.claimed) row["not_claimed"] = r.unclaimed_reason;
     rows.push_back(row);
   }
   return {{"profile", result.profile},

@@ -36,9 +36,10 @@ std::string CalibrationJobText(CalibrationCheck check, const std::string& device
 struct CalibrationRow {
   CalibrationCheck check = CalibrationCheck::kRandReadQd1Ms;
   double measured = 0;
-  std::optional<PublishedFigure> published;  ///< none: the profile makes no claim
-  std::string unclaimed_reason;              ///< when published is none
-  double ratio = 0;                          ///< measured / published value; 0 without a claim
+  std::optional<PublishedFigure> published;  ///< none: no figure was published for the check
+  bool claimed = false;                      ///< the profile claims the published figure
+  std::string unclaimed_reason;              ///< when not claimed
+  double ratio = 0;     ///< measured / published value; 0 without a published figure
   bool within = false;  ///< measured within kCalibrationTolerance of the published range
 };
 

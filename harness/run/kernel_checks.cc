@@ -28,12 +28,18 @@ constexpr std::pair<const char*, const char*> kGuestTools[] = {
 }  // namespace
 
 bool CheckKernelOffers(const KernelChoice& c, const std::string& release, const KernelFeatures& f,
-                       const std::vector<SchedulerConfig>& configs,
+                       const std::string& fs, const std::vector<SchedulerConfig>& configs,
                        const std::vector<IoControl>& controls, std::string* err) {
   if (!f.virtiofs || !f.loop || !f.fuse) {
     return Fail(err, c.flag + ": " + c.word + " lacks virtiofs, loop or FUSE, which the guest " +
                          "needs (its config: CONFIG_VIRTIO_FS, CONFIG_BLK_DEV_LOOP, " +
                          "CONFIG_FUSE_FS)");
+  }
+  const std::vector<std::string>& filesystems = f.filesystems;
+  if (!fs.empty() && fs != "none" &&
+      std::find(filesystems.begin(), filesystems.end(), fs) == filesystems.end()) {
+    return Fail(err, "--fs " + fs + ": kernel " + release + " has no " + fs + " (offers " +
+                         (filesystems.empty() ? "none" : JoinWith(filesystems, ", ")) + ")");
   }
   for (const SchedulerConfig& s : configs) {
     const std::vector<std::string>& has = f.schedulers;

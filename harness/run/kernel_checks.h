@@ -27,10 +27,12 @@ namespace elevbench {
                                        const std::vector<IoControl>& controls, std::string* err);
 
 /// What a kernel (`c` on the command line) must offer: virtiofs, loop and FUSE for the guest,
+/// the filesystem `fs` the run makes in it (ext2, ext4, xfs; empty or "none": none is made),
 /// every scheduler of --schedulers (`configs`) and what each control needs
-/// (CheckKernelControls), read from its config. One line naming the flag and the kernel.
+/// (CheckKernelControls), read from its config. One line naming the flag and the kernel, before
+/// any guest boots: never a mount's failure from inside one.
 [[nodiscard]] bool CheckKernelOffers(const KernelChoice& c, const std::string& release,
-                                     const KernelFeatures& f,
+                                     const KernelFeatures& f, const std::string& fs,
                                      const std::vector<SchedulerConfig>& configs,
                                      const std::vector<IoControl>& controls, std::string* err);
 

@@ -102,7 +102,8 @@ bool KernelsJob::InspectKernelBuilds(std::string* err) {
     if (!InspectKernelBuild(c.image, c.modroot, &builds_[k], err)) {
       return Fail(err, c.flag + ": " + *err);
     }
-    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, configs_, controls_, err)) {
+    if (!CheckKernelOffers(c, builds_[k].release, builds_[k].features, GuestFs(), configs_,
+                           controls_, err)) {
       return false;
     }
   }
@@ -141,7 +142,8 @@ bool KernelsJob::ResolveKernels(bool fetch, std::vector<std::string>* notes, std
                        "lists; its schedulers and controls are checked once it is fetched");
       continue;
     }
-    if (!CheckKernelOffers(choices_[i], k.release, k.features, configs_, controls_, err)) {
+    if (!CheckKernelOffers(choices_[i], k.release, k.features, GuestFs(), configs_, controls_,
+                           err)) {
       return false;
     }
     labels_.push_back(choices_[i].label.empty() ? KernelRowLabel(k.release) : choices_[i].label);
@@ -262,6 +264,7 @@ std::unique_ptr<GuestVm> KernelsJob::StartGuest(size_t k, GuestRun* run, std::st
   progress_.Note(GuestPrefix(k) + "booting " + kernels_[k].release + " (" + GuestClockName(*run) +
                  ", " + std::to_string(run->cpus) + " vCPU, " + std::to_string(run->memory_mib) +
                  " MiB)");
+  progress_.Note(GuestPrefix(k) + "offers " + KernelOffersWords(kernels_[k].features));
   GuestLimits limits;
   if (config_.timeout_seconds > 0) {
     limits.stall_seconds = std::max(limits.stall_seconds, 2 * config_.timeout_seconds + 300);

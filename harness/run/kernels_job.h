@@ -89,6 +89,12 @@ class KernelsJob {
     return {labels_[k], kernels_[k].release, kernels_[k].source};
   }
   std::string GuestPrefix(size_t k) const;
+  // The filesystem the run in each guest makes on its emulated or scratch disk; empty when it
+  // makes none (a --dir, --device or raw target is the guest run's own refusal).
+  std::string GuestFs() const {
+    return config_.target.emulated.empty() && config_.target.scratch.empty() ? ""
+                                                                             : config_.target.fs;
+  }
   // Boots kernel k's guest; null (err: why) when it could not start.
   std::unique_ptr<GuestVm> StartGuest(size_t k, GuestRun* run, std::string* err);
   // Kernel k's results (or its failed cells), and what its guest was, once it ended.
