@@ -184,8 +184,15 @@ CalibrationResult BarraCudaResult(testing::FakeFio* fio) {
   Progress progress(stderr, false);
   std::map<C, double> measured;
   std::string err;
-  EXPECT_TRUE(RunCalibrationChecks("/dev/loop9", 10, "/tmp", fio, &progress, &measured, &err))
+  size_t settled = 0;
+  const SettleDrive settle = [&settled, fio](std::string*) {
+    EXPECT_EQ(settled++, fio->runs.size()) << "settled before each check, not after";
+    return true;
+  };
+  EXPECT_TRUE(
+      RunCalibrationChecks("/dev/loop9", 10, "/tmp", fio, settle, &progress, &measured, &err))
       << err;
+  EXPECT_EQ(settled, AllCalibrationChecks().size());
   CalibrationResult r;
   r.profile = "st2000dm006";
   r.drive = DriveFiguresOf(r.profile).drive;
@@ -216,10 +223,22 @@ TEST(DiskCalibrationTest, ChecksRunInOrderEachOnTheDevice) {
   Progress progress(stderr, false);
   std::map<C, double> measured;
   std::string err;
-  EXPECT_FALSE(
-      RunCalibrationChecks("/dev/loop9", 10, "/tmp", &failing, &progress, &measured, &err));
+  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", 10, "/tmp", &failing, nullptr, &progress,
+                                    &measured, &err));
   EXPECT_EQ(err, testing::FakeFio::kRunError);
   EXPECT_EQ(failing.runs.size(), 3u);
+  // A drive that cannot be settled stops the calibration before the check's fio.
+  testing::FakeFio unsettled;
+  unsettled.measure = MeasureLikeABarraCuda;
+  const SettleDrive stuck = [&unsettled](std::string* e) {
+    if (unsettled.runs.size() < 2) return true;
+    *e = "sync of /dev/loop9 did not finish within 120 s";
+    return false;
+  };
+  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", 10, "/tmp", &unsettled, stuck, &progress,
+                                    &measured, &err));
+  EXPECT_EQ(err, "before seqread_mbps: sync of /dev/loop9 did not finish within 120 s");
+  EXPECT_EQ(unsettled.runs.size(), 2u);
 }
 
 TEST(DiskCalibrationTest, TableAndJsonMatchTheirGoldens) {

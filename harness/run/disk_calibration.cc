@@ -177,13 +177,19 @@ nlohmann::json CalibrationResultToJson(const CalibrationResult& result) {
 }
 
 bool RunCalibrationChecks(const std::string& device, double runtime_seconds,
-                          const std::string& work_dir, FioRunner* fio, Progress* progress,
-                          std::map<CalibrationCheck, double>* measured, std::string* err) {
+                          const std::string& work_dir, FioRunner* fio, const SettleDrive& settle,
+                          Progress* progress, std::map<CalibrationCheck, double>* measured,
+                          std::string* err) {
   const std::vector<CalibrationCheck>& checks = AllCalibrationChecks();
   progress->Start("calibrate", checks.size());
   double reads_alone_iops = 0;
   for (size_t i = 0; i < checks.size(); ++i) {
     progress->BeginCell(i, CalibrationCheckTitle(checks[i]));
+    if (settle && !settle(err)) {
+      *err = "before " + CalibrationCheckKey(checks[i]) + ": " + *err;
+      progress->Finish(true);
+      return false;
+    }
     FioInvocation inv;
     inv.job_text = CalibrationJobText(checks[i], device, runtime_seconds);
     inv.work_dir = work_dir;

@@ -5,6 +5,7 @@
 // job files, the figures read from fio's results, the rows. CalibrationJob (disk_calibration_job)
 // builds the disk and runs them.
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -63,11 +64,17 @@ std::vector<CalibrationRow> CalibrationRows(const DriveFigures& figures,
 
 nlohmann::json CalibrationResultToJson(const CalibrationResult& result);
 
-/// Runs every check on `device` with `fio`, one job file after another (kept in `work_dir`), and
-/// fills `measured`. Progress says each check. False with err (one line) when fio fails.
+/// Before each check: the drive brought back to rest (its write cache destaged by a flush, the
+/// page cache dropped), so that no check pays for what the one before it left (a 256 MB write
+/// cache that random writes filled takes a minute to destage). False with err (one line).
+using SettleDrive = std::function<bool(std::string* err)>;
+
+/// Runs every check on `device` with `fio`, one job file after another (kept in `work_dir`),
+/// `settle` before each, and fills `measured`. Progress says each check. False with err (one
+/// line) when settling or fio fails.
 [[nodiscard]] bool RunCalibrationChecks(const std::string& device, double runtime_seconds,
                                         const std::string& work_dir, FioRunner* fio,
-                                        Progress* progress,
+                                        const SettleDrive& settle, Progress* progress,
                                         std::map<CalibrationCheck, double>* measured,
                                         std::string* err);
 

@@ -109,8 +109,9 @@ bool CalibrationJob::Calibrate(CalibrationResult* result, std::string* err) {
   fio_dir_ = folder;
   SystemFioRunner fio;
   std::map<CalibrationCheck, double> measured;
-  if (!RunCalibrationChecks(target_.device(), config_.runtime_seconds, fio_dir_, &fio, &progress_,
-                            &measured, err)) {
+  const SettleDrive settle = [this](std::string* e) { return target_.DropCaches(e); };
+  if (!RunCalibrationChecks(target_.device(), config_.runtime_seconds, fio_dir_, &fio, settle,
+                            &progress_, &measured, err)) {
     return false;
   }
   result->rows = CalibrationRows(figures, measured);
