@@ -21,22 +21,6 @@ DiskProfile DriveProfile(const char* name) {
   return p;
 }
 
-DiskRequest DriveReq(uint64_t offset, uint64_t length, bool is_write, int64_t arrival_ns) {
-  DiskRequest r;
-  r.offset = offset;
-  r.length = length;
-  r.is_write = is_write;
-  r.arrival_ns = arrival_ns;
-  return r;
-}
-
-DiskRequest FlushReq(int64_t arrival_ns) {
-  DiskRequest r;
-  r.flush = true;
-  r.arrival_ns = arrival_ns;
-  return r;
-}
-
 // The mean of seek(|x - y|) for x, y uniform over the stroke: the density of f = |x - y| is
 // 2 (1 - f).
 double MeanRandomSeekMs(const DiskModel& m) {
@@ -59,7 +43,7 @@ TEST(DiskModelDrivesTest, RotationIsTheWaitForTheSectorAfterTheSeek) {
   const int64_t pos = m.PositioningAtNs(offset, at, &seek_ns);
   EXPECT_EQ(seek_ns, std::llround(m.SeekMs(offset) * 1e6));
   const DiskService s =
-      m.Serve(DriveReq(offset, 4096, false, at - std::llround(p.overhead_ms * 1e6)));
+      m.Serve(DiskIo(offset, 4096, false, at - std::llround(p.overhead_ms * 1e6)));
   EXPECT_EQ(s.seek_ns + s.rotation_ns, pos);
   EXPECT_GE(s.rotation_ns, 0);
   EXPECT_LT(s.rotation_ns, std::llround(60e9 / p.rpm));
@@ -117,10 +101,10 @@ TEST(DiskModelDrivesTest, AgingStillServesTheOldestFirst) {
   DiskProfile p = DriveProfile("hus728t8");
   p.aging_ms = 50;
   DiskModel m(p);
-  (void)m.Serve(DriveReq(0, 4096, false, 0));
+  (void)m.Serve(DiskIo(0, 4096, false, 0));
   const std::vector<DiskRequest> waiting = {
-      DriveReq(7'000'000'000'000ULL, 4096, false, 0),  // Far and old.
-      DriveReq(m.head(), 4096, false, 1'000'000),      // Sequential.
+      DiskIo(7'000'000'000'000ULL, 4096, false, 0),  // Far and old.
+      DiskIo(m.head(), 4096, false, 1'000'000),      // Sequential.
   };
   EXPECT_EQ(m.PickNext(waiting, 49'999'999), 1u);
   EXPECT_EQ(m.PickNext(waiting, 50'000'000), 0u);
@@ -128,18 +112,18 @@ TEST(DiskModelDrivesTest, AgingStillServesTheOldestFirst) {
 
 TEST(DiskModelDrivesTest, NothingPassesAFlush) {
   const DiskModel m(DriveProfile("hus728t8"));
-  const std::vector<DiskRequest> flush_first = {FlushReq(0), DriveReq(0, 4096, false, 1)};
+  const std::vector<DiskRequest> flush_first = {DiskFlush(0), DiskIo(0, 4096, false, 1)};
   EXPECT_EQ(m.PickNext(flush_first, 10), 0u);
   // Behind an older far request, a sequential one after the flush is not a candidate.
-  const std::vector<DiskRequest> flush_between = {DriveReq(5'000'000'000'000ULL, 4096, false, 0),
-                                                  FlushReq(1), DriveReq(0, 4096, false, 2)};
+  const std::vector<DiskRequest> flush_between = {DiskIo(5'000'000'000'000ULL, 4096, false, 0),
+                                                  DiskFlush(1), DiskIo(0, 4096, false, 2)};
   EXPECT_EQ(m.PickNext(flush_between, 10), 0u);
 }
 
 TEST(DiskModelDrivesTest, ACachedWriteCompletesAfterTheHostTransfer) {
   const DiskProfile p = DriveProfile("hus728t8");
   DiskModel m(p);
-  const DiskService s = m.Serve(DriveReq(4'000'000'000'000ULL, 65536, true, 1000));
+  const DiskService s = m.Serve(DiskIo(4'000'000'000'000ULL, 65536, true, 1000));
   EXPECT_EQ(s.seek_ns + s.rotation_ns + s.wait_ns, 0);
   EXPECT_TRUE(s.sequential);  // Paid no positioning: stats.json does not count it a seek.
   EXPECT_EQ(s.seek_distance, 0u);
@@ -147,16 +131,16 @@ TEST(DiskModelDrivesTest, ACachedWriteCompletesAfterTheHostTransfer) {
   EXPECT_EQ(s.service_ns, std::llround(p.overhead_ms * 1e6) + s.transfer_ns);
   EXPECT_EQ(m.dirty_bytes(), 65536u);
   // The actuator destages it while idle: a read long after finds the cache empty.
-  const DiskService r = m.Serve(DriveReq(0, 4096, false, 1'000'000'000));
+  const DiskService r = m.Serve(DiskIo(0, 4096, false, 1'000'000'000));
   EXPECT_EQ(m.dirty_bytes(), 0u);
   EXPECT_EQ(r.wait_ns, 0);
 }
 
 TEST(DiskModelDrivesTest, AReadRightAfterWritesWaitsForTheDestageUnderWay) {
   DiskModel m(DriveProfile("hus728t8"));
-  const DiskService w = m.Serve(DriveReq(6'000'000'000'000ULL, 4096, true, 0));
-  const DiskService w2 = m.Serve(DriveReq(1'000'000'000'000ULL, 4096, true, w.end_ns));
-  const DiskService r = m.Serve(DriveReq(2'000'000'000'000ULL, 4096, false, w2.end_ns));
+  const DiskService w = m.Serve(DiskIo(6'000'000'000'000ULL, 4096, true, 0));
+  const DiskService w2 = m.Serve(DiskIo(1'000'000'000'000ULL, 4096, true, w.end_ns));
+  const DiskService r = m.Serve(DiskIo(2'000'000'000'000ULL, 4096, false, w2.end_ns));
   EXPECT_GT(r.wait_ns, 1'000'000);  // The first write's destage began when it came in.
 }
 
@@ -168,7 +152,7 @@ TEST(DiskModelDrivesTest, AFullCacheMakesWritesWaitForDestaging) {
   std::vector<int64_t> waits;
   for (uint64_t i = 0; i < 8; ++i) {
     const DiskService s =
-        m.Serve(DriveReq((i * 977 % 8) * 900'000'000'000ULL + 8192, 4096, true, now));
+        m.Serve(DiskIo((i * 977 % 8) * 900'000'000'000ULL + 8192, 4096, true, now));
     waits.push_back(s.wait_ns);
     now = s.end_ns;
   }
@@ -182,22 +166,22 @@ TEST(DiskModelDrivesTest, AFlushDestagesTheCacheAndWhatArrivesMeanwhileWaits) {
   DiskModel m(p);
   int64_t now = 0;
   for (uint64_t i = 0; i < 8; ++i) {
-    now = m.Serve(DriveReq((i * 5 + 1) * 40'000'000'000ULL, 4096, true, now)).end_ns;
+    now = m.Serve(DiskIo((i * 5 + 1) * 40'000'000'000ULL, 4096, true, now)).end_ns;
   }
-  const DiskService flush = m.Serve(FlushReq(now));
+  const DiskService flush = m.Serve(DiskFlush(now));
   EXPECT_EQ(m.dirty_bytes(), 0u);
   EXPECT_GT(flush.wait_ns, 8 * 5'000'000);  // Eight positionings at least.
   // A read that arrived during the flush starts after it.
-  const DiskService read = m.Serve(DriveReq(0, 4096, false, now + 1000));
+  const DiskService read = m.Serve(DiskIo(0, 4096, false, now + 1000));
   EXPECT_EQ(read.start_ns, flush.end_ns);
   // A flush with nothing cached costs only the command.
-  const DiskService empty = m.Serve(FlushReq(read.end_ns + 1'000'000'000));
+  const DiskService empty = m.Serve(DiskFlush(read.end_ns + 1'000'000'000));
   EXPECT_EQ(empty.service_ns, std::llround(p.overhead_ms * 1e6));
 }
 
 TEST(DiskModelDrivesTest, AFuaWriteGoesToTheMedia) {
   DiskModel m(DriveProfile("hus728t8"));
-  DiskRequest fua = DriveReq(5'000'000'000'000ULL, 4096, true, 0);
+  DiskRequest fua = DiskIo(5'000'000'000'000ULL, 4096, true, 0);
   fua.fua = true;
   const DiskService s = m.Serve(fua);
   EXPECT_GT(s.seek_ns, 0);
@@ -208,24 +192,24 @@ TEST(DiskModelDrivesTest, AFuaWriteGoesToTheMedia) {
 TEST(DiskModelDrivesTest, SsdReadsWaitForAProgramOnTheirDie) {
   const DiskProfile p = DriveProfile("870evo");
   DiskModel m(p);
-  const DiskService w = m.Serve(DriveReq(0, 4096, true, 0));
+  const DiskService w = m.Serve(DiskIo(0, 4096, true, 0));
   EXPECT_EQ(w.wait_ns, 0);  // Into the buffer.
-  const DiskService same_die = m.Serve(DriveReq(4096, 4096, false, w.end_ns));
+  const DiskService same_die = m.Serve(DiskIo(4096, 4096, false, w.end_ns));
   EXPECT_GT(same_die.wait_ns, std::llround(p.page_program_us * 1e3 * 0.9));
-  const DiskService other_die = m.Serve(DriveReq(16384, 4096, false, same_die.end_ns));
+  const DiskService other_die = m.Serve(DiskIo(16384, 4096, false, same_die.end_ns));
   EXPECT_EQ(other_die.wait_ns, std::llround(p.page_read_us * 1e3));
 }
 
 TEST(DiskModelDrivesTest, AnSsdFlushWaitsForTheBufferUnlessPowerLossProtected) {
   DiskProfile p = DriveProfile("870evo");
   DiskModel without(p);
-  const int64_t w = without.Serve(DriveReq(0, 4096, true, 0)).end_ns;
-  const DiskService flush = without.Serve(FlushReq(w));
+  const int64_t w = without.Serve(DiskIo(0, 4096, true, 0)).end_ns;
+  const DiskService flush = without.Serve(DiskFlush(w));
   EXPECT_GT(flush.service_ns, std::llround(p.page_program_us * 1e3 * 0.9));
   p.power_loss_protection = true;
   DiskModel with(p);
-  const int64_t w2 = with.Serve(DriveReq(0, 4096, true, 0)).end_ns;
-  EXPECT_EQ(with.Serve(FlushReq(w2)).service_ns, std::llround(p.overhead_ms * 1e6));
+  const int64_t w2 = with.Serve(DiskIo(0, 4096, true, 0)).end_ns;
+  EXPECT_EQ(with.Serve(DiskFlush(w2)).service_ns, std::llround(p.overhead_ms * 1e6));
 }
 
 TEST(DiskModelDrivesTest, TheProfilesBeforeTodaysDrivesAreUnchanged) {
@@ -243,10 +227,10 @@ TEST(DiskModelDrivesTest, TheProfilesBeforeTodaysDrivesAreUnchanged) {
   }
   // A write goes to the media and a flush costs nothing on them, as before.
   DiskModel ide(DriveProfile("ide-2003"));
-  const DiskService w = ide.Serve(DriveReq(1ULL << 30, 4096, true, 0));
+  const DiskService w = ide.Serve(DiskIo(1ULL << 30, 4096, true, 0));
   EXPECT_GT(w.seek_ns, 0);
   EXPECT_EQ(w.wait_ns, 0);
-  const DiskService f = ide.Serve(FlushReq(w.end_ns + 5));
+  const DiskService f = ide.Serve(DiskFlush(w.end_ns + 5));
   EXPECT_EQ(f.service_ns, 0);
   EXPECT_EQ(f.end_ns, w.end_ns + 5);
   EXPECT_EQ(ide.busy_until_ns(), w.end_ns);

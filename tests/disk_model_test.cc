@@ -18,15 +18,6 @@ DiskProfile Profile(const char* name) {
   return p;
 }
 
-DiskRequest Req(uint64_t offset, uint64_t length, bool is_write, int64_t arrival_ns) {
-  DiskRequest r;
-  r.offset = offset;
-  r.length = length;
-  r.is_write = is_write;
-  r.arrival_ns = arrival_ns;
-  return r;
-}
-
 int64_t Ns(double ms) { return std::llround(ms * 1e6); }
 
 TEST(DiskModelTest, SeekCurveMatchesFormulaAtKnownPoints) {
@@ -69,7 +60,7 @@ TEST(DiskModelTest, RandomRequestPaysSeekRotationTransferAndOverhead) {
   const DiskProfile p = Profile("ide-2003");
   DiskModel m(p);
   const uint64_t offset = 1ULL << 30;
-  const DiskService s = m.Serve(Req(offset, 4096, false, 1'000'000));
+  const DiskService s = m.Serve(DiskIo(offset, 4096, false, 1'000'000));
   EXPECT_FALSE(s.sequential);
   EXPECT_EQ(s.seek_distance, offset);
   EXPECT_EQ(s.start_ns, 1'000'000);
@@ -81,15 +72,15 @@ TEST(DiskModelTest, RandomRequestPaysSeekRotationTransferAndOverhead) {
   EXPECT_EQ(s.end_ns, s.start_ns + s.service_ns);
   EXPECT_EQ(m.head(), offset + 4096);
   EXPECT_EQ(m.busy_until_ns(), s.end_ns);
-  EXPECT_EQ(m.PositioningNs(Req(offset + 4096, 4096, false, 0)), 0);
+  EXPECT_EQ(m.PositioningNs(DiskIo(offset + 4096, 4096, false, 0)), 0);
 }
 
 TEST(DiskModelTest, SequentialRequestPaysNoSeek) {
   const DiskProfile p = Profile("ide-2003");
   DiskModel m(p);
-  const DiskService first = m.Serve(Req(8192, 131072, false, 0));
+  const DiskService first = m.Serve(DiskIo(8192, 131072, false, 0));
   // Arrives while the disk is still busy: no idle gap, so no stream cache.
-  const DiskService second = m.Serve(Req(8192 + 131072, 131072, false, first.end_ns - 10));
+  const DiskService second = m.Serve(DiskIo(8192 + 131072, 131072, false, first.end_ns - 10));
   EXPECT_TRUE(second.sequential);
   EXPECT_EQ(second.seek_distance, 0u);
   EXPECT_EQ(second.seek_ns, 0);
@@ -103,7 +94,7 @@ TEST(DiskModelTest, SequentialRequestPaysNoSeek) {
 TEST(DiskModelTest, WriteUsesWriteRate) {
   const DiskProfile p = Profile("ide-2003");
   DiskModel m(p);
-  const DiskService s = m.Serve(Req(0, 1'000'000, true, 0));
+  const DiskService s = m.Serve(DiskIo(0, 1'000'000, true, 0));
   EXPECT_EQ(s.transfer_ns, std::llround(1e9 / p.write_mbps));
 }
 
@@ -111,28 +102,28 @@ TEST(DiskModelTest, StreamCacheCreditsIdleTimeOfSameDirectionStream) {
   DiskProfile p = Profile("ide-2003");
   p.stream_cache_bytes = 65536;
   DiskModel m(p);
-  const DiskService a = m.Serve(Req(0, 131072, false, 0));
+  const DiskService a = m.Serve(DiskIo(0, 131072, false, 0));
   // First request ever: nothing cached even though the disk was idle.
   EXPECT_EQ(a.cached_bytes, 0u);
   // 500 us idle at 52 MB/s = 26000 bytes streamed ahead.
-  const DiskService b = m.Serve(Req(131072, 131072, false, a.end_ns + 500'000));
+  const DiskService b = m.Serve(DiskIo(131072, 131072, false, a.end_ns + 500'000));
   EXPECT_EQ(b.cached_bytes, static_cast<uint64_t>(0.0005 * p.read_mbps * 1e6));
   EXPECT_EQ(b.transfer_ns, std::llround((131072.0 - b.cached_bytes) * 1000 / p.read_mbps));
   // A long idle gap is capped by stream_cache_bytes.
-  const DiskService c = m.Serve(Req(262144, 131072, false, b.end_ns + 1'000'000'000));
+  const DiskService c = m.Serve(DiskIo(262144, 131072, false, b.end_ns + 1'000'000'000));
   EXPECT_EQ(c.cached_bytes, 65536u);
   // Direction change: a write after reads gets nothing.
-  const DiskService d = m.Serve(Req(393216, 131072, true, c.end_ns + 1'000'000));
+  const DiskService d = m.Serve(DiskIo(393216, 131072, true, c.end_ns + 1'000'000));
   EXPECT_EQ(d.cached_bytes, 0u);
   // A non-sequential request gets nothing.
-  const DiskService e = m.Serve(Req(1ULL << 30, 4096, true, d.end_ns + 1'000'000));
+  const DiskService e = m.Serve(DiskIo(1ULL << 30, 4096, true, d.end_ns + 1'000'000));
   EXPECT_EQ(e.cached_bytes, 0u);
 }
 
 TEST(DiskModelTest, SsdHasNoPositioningCost) {
   DiskModel m(Profile("ssd"));
-  (void)m.Serve(Req(0, 4096, false, 0));
-  const DiskService s = m.Serve(Req(100'000'000'000ULL, 4096, false, 0));
+  (void)m.Serve(DiskIo(0, 4096, false, 0));
+  const DiskService s = m.Serve(DiskIo(100'000'000'000ULL, 4096, false, 0));
   EXPECT_FALSE(s.sequential);
   EXPECT_EQ(s.seek_ns + s.rotation_ns, 0);
 }
@@ -142,17 +133,17 @@ TEST(DiskModelTest, NcqPicksShortestPositioningAmongQueueDepth) {
   p.queue_depth = 3;
   p.aging_ms = 100;
   DiskModel m(p);
-  (void)m.Serve(Req(0, 4096, false, 0));  // Head now at 4096.
+  (void)m.Serve(DiskIo(0, 4096, false, 0));  // Head now at 4096.
   const std::vector<DiskRequest> waiting = {
-      Req(40'000'000'000ULL, 4096, false, 10),  // Far.
-      Req(1'000'000'000ULL, 4096, false, 20),   // Middle.
-      Req(50'000'000ULL, 4096, false, 30),      // Nearest candidate.
-      Req(4096, 4096, false, 40),               // Sequential, but 4th: held by host.
+      DiskIo(40'000'000'000ULL, 4096, false, 10),  // Far.
+      DiskIo(1'000'000'000ULL, 4096, false, 20),   // Middle.
+      DiskIo(50'000'000ULL, 4096, false, 30),      // Nearest candidate.
+      DiskIo(4096, 4096, false, 40),               // Sequential, but 4th: held by host.
   };
   EXPECT_EQ(m.PickNext(waiting, 1'000'000), 2u);
   p.queue_depth = 4;
   DiskModel deeper(p);
-  (void)deeper.Serve(Req(0, 4096, false, 0));
+  (void)deeper.Serve(DiskIo(0, 4096, false, 0));
   EXPECT_EQ(deeper.PickNext(waiting, 1'000'000), 3u);  // Now a candidate.
 }
 
@@ -162,8 +153,8 @@ TEST(DiskModelTest, NcqAgingServesTheOldestFirst) {
   p.aging_ms = 50;
   const DiskModel m(p);
   const std::vector<DiskRequest> waiting = {
-      Req(200'000'000'000ULL, 4096, false, 0),  // Far and old.
-      Req(4096, 4096, false, 1'000'000),        // Near.
+      DiskIo(200'000'000'000ULL, 4096, false, 0),  // Far and old.
+      DiskIo(4096, 4096, false, 1'000'000),        // Near.
   };
   EXPECT_EQ(m.PickNext(waiting, 49'999'999), 1u);
   EXPECT_EQ(m.PickNext(waiting, 50'000'000), 0u);
@@ -172,12 +163,12 @@ TEST(DiskModelTest, NcqAgingServesTheOldestFirst) {
 TEST(DiskModelTest, NcqTiesGoToTheOldestAndDepthOneIsFifo) {
   DiskProfile p = Profile("sata-7200");
   const DiskModel m(p);
-  const std::vector<DiskRequest> tie = {Req(1'000'000, 4096, false, 0),
-                                        Req(1'000'000, 8192, false, 1)};
+  const std::vector<DiskRequest> tie = {DiskIo(1'000'000, 4096, false, 0),
+                                        DiskIo(1'000'000, 8192, false, 1)};
   EXPECT_EQ(m.PickNext(tie, 2), 0u);
   const DiskModel fifo(Profile("ide-2003"));
-  const std::vector<DiskRequest> waiting = {Req(9'000'000'000ULL, 4096, false, 0),
-                                            Req(0, 4096, false, 1)};
+  const std::vector<DiskRequest> waiting = {DiskIo(9'000'000'000ULL, 4096, false, 0),
+                                            DiskIo(0, 4096, false, 1)};
   EXPECT_EQ(fifo.PickNext(waiting, 2), 0u);
 }
 

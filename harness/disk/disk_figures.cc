@@ -10,22 +10,6 @@ namespace {
 constexpr uint64_t kBlockBytes = 4096;
 constexpr int64_t kNsPerSecond = 1'000'000'000;
 
-DiskRequest FigureRequest(uint64_t offset, uint64_t length, bool is_write, int64_t arrival_ns) {
-  DiskRequest r;
-  r.offset = offset;
-  r.length = length;
-  r.is_write = is_write;
-  r.arrival_ns = arrival_ns;
-  return r;
-}
-
-DiskRequest FigureFlush(int64_t arrival_ns) {
-  DiskRequest r;
-  r.flush = true;
-  r.arrival_ns = arrival_ns;
-  return r;
-}
-
 // 4 KiB-aligned offsets, uniformly random over the capacity, from a fixed seed.
 class RandomOffsets {
  public:
@@ -46,7 +30,7 @@ double ReadsAlonePerSec(const DiskProfile& profile, double seconds) {
   int64_t now = 0;
   int64_t reads = 0;
   while (now < until) {
-    now = model.Serve(FigureRequest(offsets.Next(), kBlockBytes, false, now)).end_ns;
+    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, false, now)).end_ns;
     ++reads;
   }
   return static_cast<double>(reads) * kNsPerSecond / static_cast<double>(now);
@@ -60,7 +44,7 @@ double ModelRandomIops(const DiskProfile& profile, int depth, bool is_write, int
   RandomOffsets offsets(profile.capacity_bytes, 1);
   std::vector<DiskRequest> waiting;  // Arrival order.
   for (int i = 0; i < std::max(1, depth); ++i) {
-    waiting.push_back(FigureRequest(offsets.Next(), kBlockBytes, is_write, 0));
+    waiting.push_back(DiskIo(offsets.Next(), kBlockBytes, is_write, 0));
   }
   int64_t end_ns = 0;
   double latency_sum_ns = 0;
@@ -73,7 +57,7 @@ double ModelRandomIops(const DiskProfile& profile, int depth, bool is_write, int
     const DiskService s = model.Serve(req);
     latency_sum_ns += static_cast<double>(s.end_ns - req.arrival_ns);
     end_ns = s.end_ns;
-    waiting.push_back(FigureRequest(offsets.Next(), kBlockBytes, is_write, s.end_ns));
+    waiting.push_back(DiskIo(offsets.Next(), kBlockBytes, is_write, s.end_ns));
   }
   if (mean_latency_ms != nullptr) *mean_latency_ms = latency_sum_ns / requests / 1e6;
   return end_ns > 0 ? requests * static_cast<double>(kNsPerSecond) / static_cast<double>(end_ns)
@@ -85,9 +69,9 @@ double ModelSequentialMBps(const DiskProfile& profile, bool is_write, uint64_t r
   DiskModel model(profile);
   int64_t now = 0;
   for (uint64_t offset = 0; offset < total_bytes; offset += request_bytes) {
-    now = model.Serve(FigureRequest(offset, request_bytes, is_write, now)).end_ns;
+    now = model.Serve(DiskIo(offset, request_bytes, is_write, now)).end_ns;
   }
-  if (is_write) now = model.Serve(FigureFlush(now)).end_ns;
+  if (is_write) now = model.Serve(DiskFlush(now)).end_ns;
   return now > 0 ? static_cast<double>(total_bytes) * 1e3 / static_cast<double>(now) : 0;
 }
 
@@ -98,7 +82,7 @@ double ModelRandomWriteIops(const DiskProfile& profile, double seconds) {
   int64_t now = 0;
   int64_t writes = 0;
   while (now < until) {
-    now = model.Serve(FigureRequest(offsets.Next(), kBlockBytes, true, now)).end_ns;
+    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, true, now)).end_ns;
     ++writes;
   }
   return static_cast<double>(writes) * kNsPerSecond / static_cast<double>(now);
@@ -109,9 +93,9 @@ double ModelFlushAfterMs(const DiskProfile& profile, int writes) {
   RandomOffsets offsets(profile.capacity_bytes, 5);
   int64_t now = 0;
   for (int i = 0; i < writes; ++i) {
-    now = model.Serve(FigureRequest(offsets.Next(), kBlockBytes, true, now)).end_ns;
+    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, true, now)).end_ns;
   }
-  const DiskService flush = model.Serve(FigureFlush(now));
+  const DiskService flush = model.Serve(DiskFlush(now));
   return static_cast<double>(flush.end_ns - now) / 1e6;
 }
 
@@ -119,9 +103,9 @@ double ModelWriteFsyncPerSec(const DiskProfile& profile, int cycles) {
   DiskModel model(profile);
   int64_t now = 0;
   for (int i = 0; i < cycles; ++i) {
-    now = model.Serve(FigureRequest(static_cast<uint64_t>(i) * kBlockBytes, kBlockBytes, true, now))
-              .end_ns;
-    now = model.Serve(FigureFlush(now)).end_ns;
+    now =
+        model.Serve(DiskIo(static_cast<uint64_t>(i) * kBlockBytes, kBlockBytes, true, now)).end_ns;
+    now = model.Serve(DiskFlush(now)).end_ns;
   }
   return now > 0 ? cycles * static_cast<double>(kNsPerSecond) / static_cast<double>(now) : 0;
 }
@@ -132,23 +116,23 @@ double ModelReaderLossBesideFsyncWriter(const DiskProfile& profile, double secon
   const int64_t until = static_cast<int64_t>(seconds * kNsPerSecond);
   // Each client's next request and when it arrives; the drive takes them in arrival order
   // (the reader first on a tie).
-  DiskRequest read = FigureRequest(offsets.Next(), kBlockBytes, false, 0);
+  DiskRequest read = DiskIo(offsets.Next(), kBlockBytes, false, 0);
   uint64_t write_offset = profile.capacity_bytes / 2;
-  DiskRequest write = FigureRequest(write_offset, kBlockBytes, true, 0);
+  DiskRequest write = DiskIo(write_offset, kBlockBytes, true, 0);
   int64_t reads = 0;
   int64_t now = 0;
   while (now < until) {
     if (read.arrival_ns <= write.arrival_ns) {
       now = model.Serve(read).end_ns;
       ++reads;
-      read = FigureRequest(offsets.Next(), kBlockBytes, false, now);
+      read = DiskIo(offsets.Next(), kBlockBytes, false, now);
     } else {
       const int64_t end = model.Serve(write).end_ns;
       if (write.flush) {
         write_offset += kBlockBytes;
-        write = FigureRequest(write_offset, kBlockBytes, true, end);
+        write = DiskIo(write_offset, kBlockBytes, true, end);
       } else {
-        write = FigureFlush(end);
+        write = DiskFlush(end);
       }
       now = std::max(now, end);
     }
