@@ -90,6 +90,9 @@ TEST(GuestBootTest, QemuRunsWithoutNetworkDisplayOrRebootAndSharesMemoryForVirti
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "-icount"), argv.end());
   const auto daemon = VirtiofsdArgv("/", "/run/g/h.sock");
   EXPECT_NE(std::find(daemon.begin(), daemon.end(), "sandbox=chroot"), daemon.end());
+  EXPECT_NE(std::find(daemon.begin(), daemon.end(), "cache=none"), daemon.end());
+  const auto host = VirtiofsdArgv("/", "/run/g/h.sock", "auto");
+  EXPECT_NE(std::find(host.begin(), host.end(), "cache=auto"), host.end());
 }
 
 // The instruction clock: one TCG thread (-icount refuses several) and one nanosecond an

@@ -171,6 +171,22 @@ TEST(GuestCommandArgsTest, DropsTheHostsFlagsAndNamesTheGuestsOutput) {
                                       "--label-prefix", "a"}));
 }
 
+// `run command … -- PROGRAM ARGS` in a guest: the guest's words go before "--", and the
+// program's arguments pass as they are, even one spelt like a host-only flag (a guest's run of
+// `run command` wrote its results to the read-only host, its --out after the "--").
+TEST(GuestCommandArgsTest, TheProgramAfterTheSeparatorIsLeftAsItIs) {
+  const std::vector<std::string> args = {"run",     "command", "--kernels", "debian:k", "--",
+                                         "./probe", "--out",   "x",         "--db"};
+  EXPECT_EQ(GuestCommandArgs(args, "/w/kernel-a/results.json", "a"),
+            (std::vector<std::string>{"run", "command", "--out", "/w/kernel-a/results.json",
+                                      "--no-history", "--label-prefix", "a", "--", "./probe",
+                                      "--out", "x", "--db"}));
+  const std::vector<std::string> last = {"run", "command", "--db"};
+  EXPECT_EQ(GuestCommandArgs(last, "/r.json", "b"),
+            (std::vector<std::string>{"run", "command", "--out", "/r.json", "--no-history",
+                                      "--label-prefix", "b"}));
+}
+
 TEST(NameKernelConfigurationsTest, PrefixesIdentifiersAndLabelsWithTheKernelsRow) {
   const std::vector<SchedulerConfig> configs = {{"mq-deadline", {}, ""},
                                                 {"bfq", {{"low_latency", "0"}}, "AS"}};

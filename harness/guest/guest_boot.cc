@@ -241,13 +241,14 @@ bool WriteGuestInitramfs(const GuestRun& run, const std::string& path, std::stri
   return ok;
 }
 
-std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket) {
+std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket,
+                                       const std::string& cache) {
   return {"/usr/lib/qemu/virtiofsd",
           "--socket-path=" + socket,
           "-o",
           "source=" + source,
           "-o",
-          "cache=none",
+          "cache=" + cache,
           "-o",
           "sandbox=chroot"};
 }

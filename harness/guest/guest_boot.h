@@ -76,8 +76,14 @@ std::vector<std::string> InitramfsModules(const std::string& modules_dep_text);
 
 /// virtiofsd's command line for `source` at `socket` (read-only where the guest mounts it so;
 /// virtiofsd itself shares read-write). Sandbox chroot: the namespace sandbox cannot
-/// pivot_root into "/".
-std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket);
+/// pivot_root into "/". `cache` is virtiofsd's cache mode: "none" for the work share, whose
+/// files the host reads while the guest writes them; "auto" for the host's root, read-only and
+/// unchanged during a run, so that the guest reads it through its page cache: with "none" every
+/// read is one direct request, and a module read whole by finit_module (6.1's xfs.ko) asked the
+/// guest's virtiofs for a buffer its size, which failed with a warning and the mount that had
+/// asked for xfs hung (7 December 2026).
+std::vector<std::string> VirtiofsdArgv(const std::string& source, const std::string& socket,
+                                       const std::string& cache = "none");
 
 /// QEMU's command line: the kernel and initramfs, the accelerator and clock (KVM; TCG on the
 /// instruction clock, one thread; TCG multi-threaded), `run`'s vCPUs and memory (shared memfd,

@@ -205,7 +205,7 @@ bool GuestVm::Start(const GuestRun& run, const GuestLimits& limits, std::string*
   const bool ok =
       res.MakeDir(err) && res.AddFile(initramfs, err) && res.AddFile(host_socket, err) &&
       res.AddFile(work_socket, err) && WriteGuestInitramfs(run, initramfs, err) &&
-      res.Start(host_fs_.get(), VirtiofsdArgv("/", host_socket), daemon_options, err) &&
+      res.Start(host_fs_.get(), VirtiofsdArgv("/", host_socket, "auto"), daemon_options, err) &&
       AwaitSocket(host_socket, host_fs_.get(), err) &&
       res.Start(work_fs_.get(), VirtiofsdArgv(run.work_dir, work_socket), daemon_options, err) &&
       AwaitSocket(work_socket, work_fs_.get(), err) &&

@@ -144,7 +144,10 @@ bool CheckGuestHostPaths(const std::string& owner, const std::vector<HostPathUse
 std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
                                           const std::string& out, const std::string& label) {
   std::vector<std::string> kept;
-  for (size_t i = 0; i < args.size(); ++i) {
+  size_t i = 0;
+  // elevbench's own words end at "--": what follows is the user's program (`run command -- …`),
+  // passed as it is, and the guest's words go before it.
+  for (; i < args.size() && args[i] != "--"; ++i) {
     bool takes_value = false;
     if (IsHostOnlyFlag(args[i], &takes_value)) {
       if (takes_value) ++i;
@@ -153,6 +156,8 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
     kept.push_back(args[i]);
   }
   kept.insert(kept.end(), {"--out", out, "--no-history", "--label-prefix", label});
+  kept.insert(kept.end(), args.begin() + static_cast<std::ptrdiff_t>(std::min(i, args.size())),
+              args.end());
   return kept;
 }
 
