@@ -48,7 +48,7 @@ std::string LeftoverState() {
 }
 
 // The replay under the capture's own scheduler took about the capture's time: on the emulated
-// disk, whose every request is charged by the model, docs/replay.md measures 0.96-1.04x; a
+// disk, whose every request is charged by the model, docs/replay-measurements.md measures 0.96-1.04x; a
 // replay that skipped its waits or serialized its processes lands far outside the band
 // checked here (half to twice). A correctness guard on the replay's timing, not a speed goal
 // (issue 58 §7: these tests checked only that the ratio was positive).

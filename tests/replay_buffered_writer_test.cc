@@ -87,7 +87,7 @@ TEST(ReplayBufferedWriterTest, AWriterThatStoppedLongBeforeTheLastReadWritesItsV
 }
 
 // The flusher that wrote dd's pages read a block bitmap for them after cat's last read (ext4's
-// allocator, 11 s after it in docs/replay.md §4): that read is dd's writeback's, not a reader's,
+// allocator, 11 s after it in docs/replay-measurements.md): that read is dd's writeback's, not a reader's,
 // so it neither makes dd's demand end before the readers' nor keeps dd writing after them.
 TEST(ReplayBufferedWriterTest, TheFlushersOwnReadIsNotAReaderTheWriterWaitsFor) {
   BlockTrace t = WriterTrace(100000000, 2500000000);
@@ -208,31 +208,47 @@ TEST(ReplayBufferedWriterTest, AReadersIoAfterAJournalHandleWaitsForMetadataWrit
   }
 }
 
-// The writer goes on once the journal's log writes are done, and stops on an abort.
+// The writer goes on once the journal's log writes are done (wait rule "journal_log", which
+// counts the hold), and stops on an abort or at the deadline.
 TEST(ReplayBufferedWriterTest, TheWriterWaitsWhileTheJournalWritesAndStopsOnAnAbort) {
+  ReplayEngineInput input;
+  input.jobs.resize(1);
+  input.jobs[0].name = "p7_jbd2";
+  input.jobs[0].steps.resize(2);
+  input.jobs[0].journal_log_steps = {1};
+  ReplayWaitRules rules(input);
+  rules.Issued(0, 0);  // not a log write: holds nothing
   std::atomic<bool> abort{false};
-  std::atomic<int> readers{0}, in_flight{1};
-  const BufferedWriterContext ctx{"/dev/null", 0, INT64_MAX, &abort, &readers, &in_flight};
+  std::atomic<int> readers{0};
+  const BufferedWriterContext ctx{"/dev/null", 0, INT64_MAX, &abort, &readers, &rules};
+  std::string err;
+  EXPECT_TRUE(WaitForTheRules("p50_dd", ctx, &err)) << err;
+  rules.Issued(0, 1);
   std::atomic<bool> cleared{false};
   std::thread journal([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     cleared = true;
-    in_flight = 0;
+    rules.Completed(0, 1);
   });
-  std::string err;
-  EXPECT_TRUE(WaitWhileTheJournalWrites("p50_dd", ctx, &err)) << err;
+  EXPECT_TRUE(WaitForTheRules("p50_dd", ctx, &err)) << err;
   EXPECT_TRUE(cleared.load()) << "returned while a log write was in flight";
   journal.join();
-  in_flight = 1;
+  const std::vector<ReplayWaitCount> counts = rules.Counts();
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[0].rule, "journal_log");
+  EXPECT_EQ(counts[0].held, 1u);
+  EXPECT_GT(counts[0].seconds, 0.0);
+  EXPECT_EQ(counts[1].held, 0u);
+  rules.Issued(0, 1);
   abort = true;
-  EXPECT_FALSE(WaitWhileTheJournalWrites("p50_dd", ctx, &err));
+  EXPECT_FALSE(WaitForTheRules("p50_dd", ctx, &err));
   EXPECT_EQ(err, "p50_dd: stopped, another job failed");
   abort = false;
-  const BufferedWriterContext late{"/dev/null", 0, 1, &abort, &readers, &in_flight};
-  EXPECT_FALSE(WaitWhileTheJournalWrites("p50_dd", late, &err));
-  EXPECT_EQ(err, "p50_dd: the replay ran past its deadline while the journal wrote");
+  const BufferedWriterContext late{"/dev/null", 0, 1, &abort, &readers, &rules};
+  EXPECT_FALSE(WaitForTheRules("p50_dd", late, &err));
+  EXPECT_EQ(err, "p50_dd: the replay ran past its deadline while a wait rule held it");
   const BufferedWriterContext none{"/dev/null", 0, 1, &abort, &readers, nullptr};
-  EXPECT_TRUE(WaitWhileTheJournalWrites("p50_dd", none, &err));
+  EXPECT_TRUE(WaitForTheRules("p50_dd", none, &err));
 }
 
 TEST(ReplayBufferedWriterTest, AWriterNeverHeldBackAndTheFioReplayerKeepTheFlushersBios) {

@@ -1,4 +1,4 @@
-// What a replay's verdict warns of (docs/replay.md §3 and §4): here the file-system waits a
+// What a replay's verdict warns of (docs/replay.md §3 and §5, docs/replay-measurements.md): here the file-system waits a
 // block replay cannot repeat, beside a buffered writer. The writer cautions of a replay that
 // cannot replay a buffered writer are in replay_buffered_writer_test.cc.
 

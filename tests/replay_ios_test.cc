@@ -86,7 +86,7 @@ TEST(ReplayIosTest, TheLatestCompletionWithinTheWindowElseThePredecessorOrTheClo
 
 // #44: an I/O queued while its predecessor was in flight, with no completion within the window
 // before it (a reader's readahead, two windows in flight; measured on the cat-beside-dd capture,
-// docs/replay.md §4), waits for its own process's latest completion before it: on the clock it
+// docs/replay-measurements.md), waits for its own process's latest completion before it: on the clock it
 // would hold the whole process to the capture's pace under a faster scheduler.
 TEST(ReplayIosTest, AnIoQueuedWhileItsPredecessorWasInFlightFollowsItsOwnLatestCompletion) {
   const std::vector<std::vector<ReplayIo>> processes = {

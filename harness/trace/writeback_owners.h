@@ -5,7 +5,7 @@
 // disk (tracefs writeback_dirty_folio: who dirtied which inode; writeback_single_inode_start …
 // writeback_single_inode: which inode a task was writing back), and this attributes each write
 // bio queued inside such a bracket to the process that dirtied that inode's pages. Measured
-// before building (docs/replay.md §4, "What holds a buffered writer back"): every flusher write
+// before building (docs/replay-measurements.md, "The default replayer, and what holds a buffered writer back"): every flusher write
 // bio fell inside a bracket, and each inode had one dirtier, on ext4 and on ext2 (which has no
 // block-mapping events), so no file system's own events are needed.
 

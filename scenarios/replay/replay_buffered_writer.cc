@@ -20,9 +20,6 @@ namespace {
 constexpr uint64_t kWriteChunkBytes = 1ULL << 20;
 // The longest the writer sleeps at once before its start, so that an abort is seen soon.
 constexpr int64_t kStartPollNs = 50000000;
-// How often a writer paused for the journal's log writes looks again: its pwrites take about
-// a millisecond (1 MiB into the page cache) when not throttled.
-constexpr int64_t kJournalPollNs = 1000000;
 
 int64_t NowNs() {
   timespec ts{};
@@ -98,15 +95,15 @@ std::string StopReason(const std::string& name, const BufferedWriterContext& ctx
 
 }  // namespace
 
-bool WaitWhileTheJournalWrites(const std::string& name, const BufferedWriterContext& ctx,
-                               std::string* err) {
-  if (ctx.journal_log_in_flight == nullptr) return true;
-  while (ctx.journal_log_in_flight->load() > 0) {
+bool WaitForTheRules(const std::string& name, const BufferedWriterContext& ctx, std::string* err) {
+  if (ctx.rules == nullptr) return true;
+  ReplayRuleWaiter waiter(ctx.rules);
+  while (!waiter.WriterMayGo(NowNs())) {
     if (ctx.abort->load() || NowNs() > ctx.deadline_ns) {
-      *err = StopReason(name, ctx, "while the journal wrote");
+      *err = StopReason(name, ctx, "while a wait rule held it");
       return false;
     }
-    SleepNs(kJournalPollNs);
+    SleepNs(kReplayRulePollNs);
   }
   return true;
 }
@@ -159,7 +156,7 @@ bool RunBufferedWriter(const std::string& name, const ReplayBufferedWriter& w,
       ok = false;
       break;
     }
-    if (!WaitWhileTheJournalWrites(name, ctx, err)) {
+    if (!WaitForTheRules(name, ctx, err)) {
       ok = false;
       break;
     }

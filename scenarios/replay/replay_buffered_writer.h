@@ -6,7 +6,8 @@
 // (balance_dirty_pages, on the target's bdi and its limits) and the flusher then set its pace,
 // and the scheduler under test orders the flusher's writes, as they did for the real writer.
 // It ends with fdatasync, so that what it dirtied is on the disk before the cell ends. Before
-// each write it waits while a journal's log write is in flight (ReplayJob::journal_log_steps).
+// each write it waits until every wait rule lets it (replay_wait_rules.h: while a journal's log
+// write is in flight, say).
 //
 // Every wait is bounded: its start by the deadline (slept in steps of at most 50 ms, watching the
 // abort flag), each pwrite by the kernel's throttling pauses (at most 200 ms each, killable), and
@@ -19,6 +20,7 @@
 
 #include "harness/results/job_result.h"
 #include "scenarios/replay/replay_plan.h"
+#include "scenarios/replay/replay_wait_rules.h"
 
 namespace elevbench {
 
@@ -29,15 +31,16 @@ struct BufferedWriterContext {
   int64_t deadline_ns = 0;  ///< past it the writer stops and fails
   std::atomic<bool>* abort = nullptr;        ///< set when a job failed: stop
   std::atomic<int>* readers_left = nullptr;  ///< jobs with reads not yet ended
-  /// A journal's log writes in flight (ReplayJob::journal_log_steps): while any is, the writer
-  /// dirties nothing, as the real writer's inode update waited for them. Null: none.
-  const std::atomic<int>* journal_log_in_flight = nullptr;
+  /// The engine's wait rules: before each write the writer waits until every one lets it (the
+  /// journal's log writes: the real writer's inode update waited for them). Null: none.
+  const ReplayWaitRules* rules = nullptr;
 };
 
-/// Returns once no journal log write is in flight (at once when none is), polling every
-/// millisecond; false with one line (`name`) when an abort or the deadline came first.
-[[nodiscard]] bool WaitWhileTheJournalWrites(const std::string& name,
-                                             const BufferedWriterContext& ctx, std::string* err);
+/// Returns once every wait rule lets a writer go (at once when none holds it), looking again
+/// every kReplayRulePollNs; each rule counts its hold. False with one line (`name`, the rule)
+/// when an abort or the deadline came first.
+[[nodiscard]] bool WaitForTheRules(const std::string& name, const BufferedWriterContext& ctx,
+                                   std::string* err);
 
 /// Writes `writer`'s volume (ReplayBufferedWriter) onto ctx.device and fills `result` (fio's
 /// shape: its writes, each pwrite's time as clat, one sync; runtime from its first write to the

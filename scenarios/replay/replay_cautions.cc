@@ -60,15 +60,15 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
            "flight at the time have completed, where the kernel waits only for the buffer the "
            "handle changes, so a reader "
            "that changes metadata often (an access time for each file read) may wait longer "
-           "than for real (docs/replay.md §4, \"A reader's journal handles, replayed\")";
+           "than for real (docs/replay-measurements.md, \"A reader's journal handles, replayed\")";
   }
   return "a reader beside a buffered writer on a journaling file system (" +
          std::to_string(commits) +
          " journal writes with a preflush or FUA in the trace): the replay repeats the capture's "
          "bios, not the file system's waits between them, so a reader's wait that the capture's "
          "scheduler did not cause is not replayed (an access-time update waiting in the journal "
-         "for an inode block whose write is queued behind the writer's data: docs/replay.md §4, "
-         "\"A reader's waits inside the file system\")";
+         "for an inode block whose write is queued behind the writer's data: "
+         "docs/replay-measurements.md, \"A reader's waits inside the file system\")";
 }
 
 }  // namespace elevbench

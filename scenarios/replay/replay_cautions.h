@@ -1,7 +1,7 @@
 #pragma once
 // What a replay's verdict must warn of (VerdictBlock::cautions): the ways a replay of this trace
 // can rank the schedulers otherwise than the real workload would, which the replay itself cannot
-// see (docs/replay.md §3, "Buffered writers", and §4). Pure.
+// see (docs/replay.md §3, "Buffered writers", and §5; docs/replay-measurements.md). Pure.
 
 #include <string>
 #include <vector>
@@ -22,12 +22,13 @@ std::vector<std::string> ReplayCautions(const BlockTrace& trace, const ReplayOpt
 /// The file-system waits a block replay cannot repeat: a trace with a buffered writer
 /// (HeldBackWriters), a reader (another process with reads) and a journal's commits (writes with
 /// a preflush or FUA). A reader's wait inside the file system that the capture's scheduler did
-/// not cause leaves no bio in the trace: measured in docs/replay.md §4, where cat's access-time
-/// update under mq-deadline waited in jbd2 for an inode table block whose write was queued behind
-/// dd's data, and under none (the capture's scheduler) never waited. With the readers' journal
-/// handles in the trace (BlockTraceHeader::journal_handles) the replay repeats such waits by a
-/// rule coarser than the kernel's (ReplayJob::journal_wait_steps), and the caution says so.
-/// Empty when the trace lacks any of the three.
+/// not cause leaves no bio in the trace: measured in docs/replay-measurements.md ("A reader's waits
+/// inside the file system"), where cat's access-time update under mq-deadline waited in jbd2 for an
+/// inode table block whose write was queued behind dd's data, and under none (the capture's
+/// scheduler) never waited. With the readers' journal handles in the trace
+/// (BlockTraceHeader::journal_handles) the replay repeats such waits by a rule coarser than the
+/// kernel's (ReplayJob::journal_wait_steps), and the caution says so. Empty when the trace lacks
+/// any of the three.
 std::string FileSystemWaitsCaution(const BlockTrace& trace);
 
 }  // namespace elevbench

@@ -25,7 +25,7 @@
 #include "harness/core/plain_range.h"
 #include "scenarios/replay/replay_buffered_writer.h"
 #include "scenarios/replay/replay_completions.h"
-#include "scenarios/replay/replay_metadata_writes.h"
+#include "scenarios/replay/replay_wait_rules.h"
 
 namespace elevbench {
 namespace {
@@ -34,11 +34,6 @@ namespace {
 // first, so no thread's first I/O is late for its set-up.
 constexpr int64_t kEngineLeadInNs = 100000000;
 constexpr uint64_t kEngineBufferAlign = 4096;
-// A step's part in the journal's waits (ReplayJob): a journal's log write, a write of metadata,
-// a change of metadata that waits while any metadata write is in flight.
-constexpr uint8_t kJournalLog = 1, kMetadataWrite = 2, kJournalWait = 4;
-// How often a step waiting for metadata writes looks again.
-constexpr int64_t kMetadataPollNs = 1000000;
 
 int64_t EngineNowNs() {
   timespec ts{};
@@ -66,7 +61,7 @@ class JobReplayer {
  public:
   JobReplayer(const ReplayEngineJob& job, uint32_t index, int fd, int64_t start_ns,
               int64_t deadline_ns, std::atomic<bool>* abort, ReplayCompletions* completions,
-              std::atomic<int>* journal_log_in_flight, MetadataWritesInFlight* metadata_writes)
+              ReplayWaitRules* rules)
       : job_(job),
         index_(index),
         fd_(fd),
@@ -74,8 +69,8 @@ class JobReplayer {
         deadline_ns_(deadline_ns),
         abort_(abort),
         completions_(completions),
-        journal_log_in_flight_(journal_log_in_flight),
-        metadata_writes_(metadata_writes) {}
+        rules_(rules),
+        waiter_(rules) {}
 
   // Runs the job to its end; false with err_ set.
   bool Run() {
@@ -134,11 +129,6 @@ class JobReplayer {
     issued_ns_.assign(job_.steps.size(), -1);
     done_ns_.assign(job_.steps.size(), -1);
     slot_of_.assign(job_.steps.size(), 0);
-    journal_log_.assign(job_.steps.size(), 0);
-    metadata_ticket_.assign(job_.steps.size(), 0);
-    for (const uint32_t i : job_.journal_log_steps) journal_log_[i] |= kJournalLog;
-    for (const uint32_t i : job_.metadata_write_steps) journal_log_[i] |= kMetadataWrite;
-    for (const uint32_t i : job_.journal_wait_steps) journal_log_[i] |= kJournalWait;
     result.name = job_.name;
     result.clones = 1;
     return true;
@@ -178,19 +168,11 @@ class JobReplayer {
           wake = std::min(wake, at);
           break;
         }
-        // A change of metadata waits for the writes in flight when it became ready
-        // (ReplayJob::journal_wait_steps, replay_metadata_writes.h).
-        if ((journal_log_[next] & kJournalWait) != 0) {
-          if (journal_wait_since_ns_ < 0) {
-            journal_wait_since_ns_ = now;
-            journal_wait_bound_ = metadata_writes_->Next();
-          }
-          if (!metadata_writes_->DrainedBefore(journal_wait_bound_)) {
-            wake = std::min(wake, now + kMetadataPollNs);
-            break;
-          }
-          journal_wait_ns_ += now - journal_wait_since_ns_;
-          journal_wait_since_ns_ = -1;
+        // Every wait rule must let it go (replay_wait_rules.h: a change of metadata waits for
+        // the metadata writes in flight when it became ready, say).
+        if (!waiter_.StepMayGo(index_, static_cast<uint32_t>(next), now)) {
+          wake = std::min(wake, now + kReplayRulePollNs);
+          break;
         }
         if (!Issue(next)) return false;
         ++next;
@@ -235,8 +217,7 @@ class JobReplayer {
       return false;
     }
     ++in_flight_;
-    if ((journal_log_[i] & kJournalLog) != 0) ++*journal_log_in_flight_;  // writers pause
-    if ((journal_log_[i] & kMetadataWrite) != 0) metadata_ticket_[i] = metadata_writes_->Issued();
+    rules_->Issued(index_, static_cast<uint32_t>(i));
     return true;
   }
 
@@ -294,8 +275,7 @@ class JobReplayer {
 
   void Complete(size_t i, int64_t bytes) {
     const int64_t now = EngineNowNs();
-    if ((journal_log_[i] & kJournalLog) != 0) --*journal_log_in_flight_;
-    if ((journal_log_[i] & kMetadataWrite) != 0) metadata_writes_->Completed(metadata_ticket_[i]);
+    rules_->Completed(index_, static_cast<uint32_t>(i));
     done_ns_[i] = now;
     completions_->Publish(index_, static_cast<uint32_t>(i), now);
     last_done_ns_ = std::max(last_done_ns_, now);
@@ -340,11 +320,8 @@ class JobReplayer {
   const int64_t start_ns_, deadline_ns_;
   std::atomic<bool>* abort_;
   ReplayCompletions* completions_;
-  std::atomic<int>* journal_log_in_flight_;
-  MetadataWritesInFlight* metadata_writes_;
-  std::vector<uint64_t> metadata_ticket_;  // per step: its ticket, for a metadata write
-  // Per step: what it is for the journal (kJournalLog, kMetadataWrite, kJournalWait bits).
-  std::vector<uint8_t> journal_log_;
+  ReplayWaitRules* rules_;
+  ReplayRuleWaiter waiter_;  // this thread's holds by the rules
   io_uring ring_{};
   std::unique_ptr<void, FreeDeleter> buffers_;
   uint64_t slot_bytes_ = 0;
@@ -353,13 +330,9 @@ class JobReplayer {
   std::vector<uint32_t> slot_of_;
   uint32_t in_flight_ = 0;
   int64_t first_issue_ns_ = -1, last_done_ns_ = -1;
-  // Since when the next step, after a journal handle, waits for metadata writes; and in all.
-  int64_t journal_wait_since_ns_ = -1, journal_wait_ns_ = 0;
-  uint64_t journal_wait_bound_ = 0;  // the writes it waits for: tickets below this
 
  public:
   int64_t last_done_ns() const { return last_done_ns_; }
-  int64_t journal_wait_ns() const { return journal_wait_ns_; }
 };
 
 bool OpenTarget(const ReplayEngineInput& input, int* fd, std::string* err) {
@@ -431,24 +404,22 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
   const std::vector<char> reader = ReaderJobs(input);
   std::atomic<int> readers_left{static_cast<int>(std::count(reader.begin(), reader.end(), 1))};
   // A replayer for each job of steps; a buffered writer's job runs RunBufferedWriter instead.
-  std::atomic<int> journal_log_in_flight{0};
-  MetadataWritesInFlight metadata_writes;
+  ReplayWaitRules rules(input);
   std::vector<std::unique_ptr<JobReplayer>> replayers;
   for (size_t j = 0; j < input.jobs.size(); ++j) {
     replayers.push_back(input.jobs[j].buffered
                             ? nullptr
-                            : std::make_unique<JobReplayer>(
-                                  input.jobs[j], static_cast<uint32_t>(j), fd, start, deadline,
-                                  &abort, &completions, &journal_log_in_flight, &metadata_writes));
+                            : std::make_unique<JobReplayer>(input.jobs[j], static_cast<uint32_t>(j),
+                                                            fd, start, deadline, &abort,
+                                                            &completions, &rules));
   }
   const BufferedWriterContext writer_context{input.device, start,         deadline,
-                                             &abort,       &readers_left, &journal_log_in_flight};
+                                             &abort,       &readers_left, &rules};
   std::vector<std::thread> threads;
   std::vector<char> ok(replayers.size(), 0);
   std::vector<JobResult> results(replayers.size());
   std::vector<std::string> errors(replayers.size());
   std::vector<int64_t> last_done(replayers.size(), start);
-  std::vector<int64_t> journal_wait(replayers.size(), 0);
   for (size_t i = 0; i < replayers.size(); ++i) {
     threads.emplace_back([&, i] {
       const ReplayEngineJob& job = input.jobs[i];
@@ -465,7 +436,6 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
         results[i] = replayers[i]->result;
         errors[i] = replayers[i]->err;
         last_done[i] = replayers[i]->last_done_ns();
-        journal_wait[i] = replayers[i]->journal_wait_ns();
       }
       if (reader[i]) --readers_left;
     });
@@ -480,7 +450,6 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     const bool cause = errors[i].find("another job failed") == std::string::npos;
     if (!ok[i] && (first_err.empty() || cause)) first_err = errors[i];
     out.jobs.push_back(results[i]);
-    out.journal_wait_seconds += static_cast<double>(journal_wait[i]) / 1e9;
     last = std::max(last, last_done[i]);
   }
   if (std::find(ok.begin(), ok.end(), 0) != ok.end()) {
@@ -488,6 +457,10 @@ bool RunReplayEngine(const ReplayEngineInput& input, double timeout_seconds,
     return false;
   }
   out.seconds = static_cast<double>(last - start) / 1e9;
+  out.waits = rules.Counts();
+  for (const ReplayWaitCount& w : out.waits) {
+    if (w.rule == "metadata_after_handle") out.journal_wait_seconds = w.seconds;
+  }
   *result = std::move(out);
   return true;
 }

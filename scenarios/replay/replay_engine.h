@@ -27,6 +27,10 @@
 //     so they form no cycle; any input's waits end at the deadline all the same. Flushes are
 //     IORING_OP_FSYNC on the device over its first byte (a FLUSH, not a writeback of its page
 //     cache), discards BLKDISCARD (synchronous, as fio's trim).
+//   * Before a step goes, and before each of a buffered writer's writes, every wait rule must
+//     let it (replay_wait_rules.h: a journal's log write holds the writers, a reader's step
+//     after a journal handle waits for the metadata writes then in flight); each counts its
+//     holds in the result's "waits".
 //   * Every wait is bounded: ppoll on the thread's eventfd (its ring's completions and the
 //     completions it waits for signal it) up to the next due time or the deadline;
 //     past the deadline the engine stops issuing and fails (the parent also kills it at the cell's

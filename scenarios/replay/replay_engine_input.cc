@@ -227,17 +227,46 @@ bool ReplayEngineInputFromJson(const json& j, ReplayEngineInput* out, std::strin
 json ReplayEngineResultToJson(const ReplayEngineResult& result) {
   json jobs = json::array();
   for (const JobResult& job : result.jobs) jobs.push_back(JobResultToJson(job));
+  json waits = json::array();
+  for (const ReplayWaitCount& w : result.waits) {
+    waits.push_back({{"rule", w.rule}, {"held", w.held}, {"seconds", w.seconds}});
+  }
   return {{"seconds", result.seconds},
           {"jobs", std::move(jobs)},
-          {"journal_wait_seconds", result.journal_wait_seconds}};
+          {"journal_wait_seconds", result.journal_wait_seconds},
+          {"waits", std::move(waits)}};
 }
+
+namespace {
+
+// The optional "waits": [{"rule", "held", "seconds"}].
+bool WaitCountsFromJson(const json& j, std::vector<ReplayWaitCount>* out, std::string* err) {
+  const auto it = j.find("waits");
+  if (it == j.end()) return true;
+  if (!it->is_array()) return Fail(err, "waits: expected an array");
+  for (size_t i = 0; i < it->size(); ++i) {
+    ReplayWaitCount w;
+    const json& e = (*it)[i];
+    if (!e.is_object() || !GetJsonField(e, "rule", &w.rule, err) ||
+        !GetJsonField(e, "held", &w.held, err) || !GetJsonField(e, "seconds", &w.seconds, err)) {
+      if (!e.is_object()) *err = "expected an object";
+      *err = "waits[" + std::to_string(i) + "]: " + *err;
+      return false;
+    }
+    out->push_back(std::move(w));
+  }
+  return true;
+}
+
+}  // namespace
 
 bool ReplayEngineResultFromJson(const json& j, ReplayEngineResult* out, std::string* err) {
   ReplayEngineResult result;
   if (!j.is_object() || !GetJsonField(j, "seconds", &result.seconds, err) ||
       !JobResultsFromJson(j, "jobs", &result.jobs, err) ||
       (j.contains("journal_wait_seconds") &&
-       !GetJsonField(j, "journal_wait_seconds", &result.journal_wait_seconds, err))) {
+       !GetJsonField(j, "journal_wait_seconds", &result.journal_wait_seconds, err)) ||
+      !WaitCountsFromJson(j, &result.waits, err)) {
     if (!j.is_object()) *err = "expected an object";
     return false;
   }

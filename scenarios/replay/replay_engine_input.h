@@ -10,6 +10,7 @@
 
 #include "harness/results/job_result.h"
 #include "scenarios/replay/replay_plan.h"
+#include "scenarios/replay/replay_wait_rule.h"
 
 namespace elevbench {
 
@@ -71,10 +72,12 @@ struct ReplayEngineResult {
   /// held while metadata writes were in flight, summed over the jobs: the waits the scheduler
   /// under test made of the capture's handles.
   double journal_wait_seconds = 0;
+  /// Each wait rule's counter (replay_wait_rules.h), in the rules' order.
+  std::vector<ReplayWaitCount> waits;
 };
 
-/// {"seconds", "jobs": [JobResultToJson], "journal_wait_seconds"}; journal_wait_seconds is
-/// optional when read (0).
+/// {"seconds", "jobs": [JobResultToJson], "journal_wait_seconds", "waits": [{"rule", "held",
+/// "seconds"}]}; journal_wait_seconds and waits are optional when read (0, none).
 nlohmann::json ReplayEngineResultToJson(const ReplayEngineResult& result);
 [[nodiscard]] bool ReplayEngineResultFromJson(const nlohmann::json& j, ReplayEngineResult* result,
                                               std::string* err);

@@ -1,6 +1,6 @@
 #pragma once
-// How close a replay came to the capture it replays (docs/replay.md §4): the replays under the
-// capture's own scheduler, set against the capture in the kernel's view of both — the span from
+// How close a replay came to the capture it replays (docs/replay.md §3 and §4): the replays under
+// the capture's own scheduler, set against the capture in the kernel's view of both — the span from
 // the first bio queued to the last completed, and each process's median read latency. The
 // suite's aggregation; the reporter prints it and the summary carries it.
 

@@ -39,8 +39,8 @@ int32_t OwnerOf(const BlockTraceRecord& r) {
 // that job only keeps one job's rewrite of a block from being paired with another job's.
 // Between jobs with as many votes, the one whose own I/Os the votes cover most: a task that
 // issued one flush is the job that is one flush (the capture's own `syncfs`), not the journal
-// thread that also flushed among its writes (every cell of docs/replay.md's captures missed
-// that one flush before).
+// thread that also flushed among its writes (every cell of docs/replay-measurements.md's captures
+// missed that one flush before).
 std::map<int32_t, uint32_t> JobsOfPids(const std::vector<ReplayScheduled>& scheduled,
                                        const std::vector<BlockTraceRecord>& replayed) {
   std::map<OpOffset, std::set<uint32_t>> jobs_at;

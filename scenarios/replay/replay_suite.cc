@@ -24,6 +24,7 @@
 #include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"
 #include "scenarios/replay/replay_records.h"
+#include "scenarios/replay/replayer.h"
 
 namespace elevbench {
 namespace {
@@ -64,33 +65,6 @@ uint64_t DependentIos(const ReplayPlan& plan, bool woken = false) {
   return n;
 }
 
-// The fio invocation of the plan: one forked job (its own process, as bfq should see it) per
-// traced process, each reading its iolog.
-FioInvocation ReplayInvocation(const ReplayPlan& plan, const std::vector<std::string>& iologs,
-                               bool no_stall, bool read_only, const CellEnvironment& env,
-                               const std::string& label) {
-  FioInvocation inv;
-  inv.global.thread = false;
-  inv.global.fallocate_none = false;
-  if (read_only) inv.global.extra.emplace_back("readonly", "");
-  for (size_t i = 0; i < plan.jobs.size(); ++i) {
-    const ReplayJob& job = plan.jobs[i];
-    StreamSpec s;
-    s.name = job.name;
-    s.rw = job.writes ? "rw" : "read";
-    s.ioengine = job.ioengine;
-    s.iodepth = job.iodepth;
-    s.direct = true;
-    s.extra.emplace_back("read_iolog", iologs[i]);
-    if (no_stall && !job.flush_only) s.extra.emplace_back("replay_no_stall", "1");
-    inv.streams.push_back(std::move(s));
-  }
-  inv.work_dir = env.work_dir;
-  inv.label = label;
-  inv.timeout_seconds = env.timeout_seconds;
-  return inv;
-}
-
 class ReplaySuite : public Suite {
  public:
   void AddOptions(CLI::App* cmd) override {
@@ -108,7 +82,7 @@ class ReplaySuite : public Suite {
                     "auto (default): offsets as recorded, else shifted to start at 0; scale: "
                     "also scale a span larger than the target onto it (changes seeks)")
         ->check(PlainWords({"auto", "scale"}));
-    cmd->add_option("--replayer", replayer_,
+    cmd->add_option("--replayer", replayer_word_,
                     "dependent (default): an I/O its process issued after one before it completed "
                     "is issued after that one completes in the replay (elevbench's io_uring "
                     "engine), so a faster scheduler finishes sooner; fio: every I/O at its "
@@ -125,6 +99,7 @@ class ReplaySuite : public Suite {
                   "soon as the one before it is done): give one of them");
     }
     options_.fit = fit_ == "scale" ? ReplayFit::kScale : ReplayFit::kAuto;
+    replayer_ = MakeReplayer(replayer_word_);
     if (!ReadBlockTraceFile(trace_path_, &trace_, err)) return false;
     if (trace_.records.empty()) {
       *err = trace_path_ + ": the trace has no bios to replay";
@@ -170,7 +145,7 @@ class ReplaySuite : public Suite {
             {"speed", options_.speed},
             {"no_stall", options_.no_stall},
             {"fit", fit_},
-            {"replayer", replayer_},
+            {"replayer", replayer_->Name()},
             {"lag_bound_ms", kReplayLagBoundMs},
             {"verdict_cautions", ReplayCautions(trace_, Options())}};
   }
@@ -188,18 +163,8 @@ class ReplaySuite : public Suite {
         !PlanReplay(trace_, env.device, bytes, Options(), &plan_, err)) {
       return false;
     }
-    iologs_.clear();
-    if (Dependent()) {
-      engine_input_ = env.work_dir + "/replay-engine-input.json";
-      const ReplayEngineInput input =
-          ReplayEngineInputOf(plan_, env.device, TraceHasWrites(trace_));
-      if (!WriteFileAtomically(engine_input_, ReplayEngineInputToJson(input).dump() + "\n", err)) {
-        return false;
-      }
-    }
-    for (const ReplayJob& job : plan_.jobs) {
-      iologs_.push_back(env.work_dir + "/replay-" + job.name + ".iolog");
-      if (!Dependent() && !WriteFileAtomically(iologs_.back(), job.iolog, err)) return false;
+    if (!replayer_->Prepare(plan_, env, {TraceHasWrites(trace_), options_.no_stall}, err)) {
+      return false;
     }
     *setup = {{"device", env.device},
               {"device_bytes", bytes},
@@ -208,7 +173,7 @@ class ReplaySuite : public Suite {
               {"scale", plan_.mapping.scale},
               {"span_bytes", plan_.mapping.span_bytes},
               {"jobs", plan_.jobs.size()},
-              {"replayer", replayer_},
+              {"replayer", replayer_->Name()},
               {"dependent_ios", DependentIos(plan_)},
               {"woken_ios", DependentIos(plan_, true)}};
     return true;
@@ -218,7 +183,7 @@ class ReplaySuite : public Suite {
                std::vector<nlohmann::json>* records, std::string* err) override;
 
   std::string CachePolicy(const std::string& global_drop) const override {
-    if (Dependent() && HasBufferedWriters(trace_)) {
+    if (replayer_->ReplaysBufferedWriters() && HasBufferedWriters(trace_)) {
       return "O_DIRECT I/O on the raw device, but the trace's buffered writers write through its "
              "page cache (each ends with fdatasync)" +
              global_drop;
@@ -253,29 +218,24 @@ class ReplaySuite : public Suite {
     return capture->Start(env.journal, major_, minor_, *raw, problem, RequestEvents());
   }
 
-  bool Dependent() const { return replayer_ == "dependent"; }
-  // The options as the replayer chosen takes them: only the dependent one replays buffered
-  // writers as such.
+  // The options as the replayer chosen takes them: only one with the page cache in its path
+  // replays buffered writers as such.
   ReplayOptions Options() const {
     ReplayOptions o = options_;
-    o.buffered_writers = Dependent();
+    o.buffered_writers = replayer_->ReplaysBufferedWriters();
     return o;
   }
-  bool RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs, std::string* err);
-  bool RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
-                 double* journal_wait_seconds, std::string* err);
   void FillRecord(const std::vector<JobResult>& jobs, const BlockTrace* replayed,
                   ReplayRecord* rec) const;
 
   std::string trace_path_;
   CLI::Option* speed_option_ = nullptr;  // --speed, to refuse it given beside --no-stall
   std::string fit_ = "auto";
-  std::string replayer_ = "dependent";
-  std::string engine_input_;  // the dependent replayer's input (replay_engine_input.h)
+  std::string replayer_word_ = "dependent";                       // --replayer
+  std::unique_ptr<Replayer> replayer_ = MakeDependentReplayer();  // made of it in Prepare
   ReplayOptions options_;
   BlockTrace trace_;
   ReplayPlan plan_;
-  std::vector<std::string> iologs_;
   uint32_t major_ = 0, minor_ = 0;  // the target's device number, for the lag's trace
 };
 
@@ -330,10 +290,8 @@ void ReplaySuite::FillRecord(const std::vector<JobResult>& jobs, const BlockTrac
     ReplayProcess p;
     p.pid = planned.pid;
     p.comm = planned.comm;
-    p.ioengine = planned.buffered ? "buffered" : Dependent() ? "io_uring" : planned.ioengine;
-    p.replayed_as = planned.buffered                           ? "buffered_writer"
-                    : Dependent() && planned.dependent_ios > 0 ? "dependencies"
-                                                               : "recorded_times";
+    p.ioengine = replayer_->IoEngineOf(planned);
+    p.replayed_as = replayer_->ReplayedAsOf(planned);
     p.until_readers_end = planned.buffered && planned.buffered->until_readers_end;
     p.trace_ops = planned.ops;
     p.trace_bytes = planned.bytes;
@@ -390,10 +348,8 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   const bool lag = StartLagCapture(env, &capture, &raw, &lag_problem);
   if (env.on_phase) env.on_phase("replay");
   const auto start = std::chrono::steady_clock::now();
-  std::vector<JobResult> jobs;
-  double journal_wait_seconds = 0;
-  const bool ran =
-      Dependent() ? RunEngine(env, &jobs, &journal_wait_seconds, err) : RunFio(env, &jobs, err);
+  ReplayRun run;
+  const bool ran = replayer_->Run(plan_, env, &run, err);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   BlockTrace replayed;
@@ -406,61 +362,11 @@ bool ReplaySuite::RunCell(const SuiteVariant&, const CellEnvironment& env,
   ReplayRecord rec;
   rec.replay_seconds = seconds;
   rec.fio_seconds = seconds;
-  FillRecord(jobs, lag_ok ? &replayed : nullptr, &rec);
-  rec.journal_wait_seconds = journal_wait_seconds;
+  FillRecord(run.jobs, lag_ok ? &replayed : nullptr, &rec);
+  rec.journal_wait_seconds = run.journal_wait_seconds;
   if (!lag_ok) rec.lag_problem = lag ? "stopping the trace: " + lag_err : lag_problem;
   if (!raw.empty()) unlink(raw.c_str());
   records->push_back(ReplayRecordToJson(rec));
-  return true;
-}
-
-bool ReplaySuite::RunFio(const CellEnvironment& env, std::vector<JobResult>* jobs,
-                         std::string* err) {
-  FioRunResult run;
-  if (!env.fio->Run(ReplayInvocation(plan_, iologs_, options_.no_stall, !TraceHasWrites(trace_),
-                                     env, env.label_prefix + "replay"),
-                    &run, err)) {
-    return false;
-  }
-  *jobs = JobResultsFromFio(run);
-  return true;
-}
-
-// The dependent replayer: `elevbench internal replay-engine` as a child (replay_engine.h), bounded
-// by the cell's timeout, else by ten times the trace's duration and a minute.
-bool ReplaySuite::RunEngine(const CellEnvironment& env, std::vector<JobResult>* jobs,
-                            double* journal_wait_seconds, std::string* err) {
-  const double limit =
-      std::min(env.timeout_seconds > 0 ? env.timeout_seconds
-                                       : 60 + 10 * std::max(plan_.duration_seconds, 1.0),
-               86400.0);  // the engine's --timeout takes at most a day
-  const std::string result_path = env.work_dir + "/" + env.label_prefix + "replay-engine.json";
-  ProcessOptions options;
-  options.timeout_seconds = limit + 30;  // the engine's own deadline comes first
-  ProcessResult run;
-  if (!RunProcess({SelfExecutablePath(), "internal", "replay-engine", "--input", engine_input_,
-                   "--result", result_path, "--timeout", std::to_string(limit)},
-                  options, &run, err)) {
-    return false;
-  }
-  if (run.timed_out || run.interrupted || run.exit_code != 0) {
-    *err = std::string("the replay engine ") +
-           (run.timed_out     ? "timed out"
-            : run.interrupted ? "was interrupted"
-                              : "failed (exit " + std::to_string(run.exit_code) + ")") +
-           ": " + LastLine(run.error_output);
-    return false;
-  }
-  std::string text;
-  ReplayEngineResult result;
-  if (!ReadWholeFile(result_path, &text, err)) return false;
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !ReplayEngineResultFromJson(j, &result, err)) {
-    *err = result_path + ": " + (j.is_discarded() ? std::string("not JSON") : *err);
-    return false;
-  }
-  *jobs = std::move(result.jobs);
-  *journal_wait_seconds = result.journal_wait_seconds;
   return true;
 }
 
