@@ -103,10 +103,20 @@ TEST(BlockTraceFileTest, AWritebackTraceIsVersionTwoWithOwnersAndDirtiers) {
   testing::ExpectMatchesGolden("block_trace_v2.trace", text);
   // Journal handle starts, when the capture had them, round-trip; descending times are refused.
   BlockTrace with = t;
-  with.header.journal_handles = {{4251, {5, 900}}};
+  with.header.journal_handles = {{4251, {5, 900}, {}, {}, 0}};
   const std::string handled = RenderBlockTrace(with);
   ASSERT_TRUE(ParseBlockTrace(handled, &back, &err)) << err;
   EXPECT_EQ(back.header.journal_handles, with.header.journal_handles);
+  // With the inodes and the buffers they changed (the capture's debugfs), both round-trip; a
+  // list of another length than the handles' is refused.
+  with.header.journal_handles = {{4251, {5, 900}, {12, 0}, {2200, -1}, 4096}};
+  const std::string buffered = RenderBlockTrace(with);
+  ASSERT_TRUE(ParseBlockTrace(buffered, &back, &err)) << err;
+  EXPECT_EQ(back.header.journal_handles, with.header.journal_handles);
+  std::string short_list = buffered;
+  short_list.replace(short_list.find("[2200,-1]"), 9, "[2200]");
+  EXPECT_FALSE(ParseBlockTrace(short_list, &back, &err));
+  EXPECT_NE(err.find("one number a handle"), std::string::npos) << err;
   std::string descending = handled;
   descending.replace(descending.find("[5,900]"), 7, "[900,5]");
   EXPECT_FALSE(ParseBlockTrace(descending, &back, &err));

@@ -61,12 +61,17 @@ class KernelsRootTest : public ::testing::Test {
       ELEVBENCH_SKIP_OR_FAIL_IN_CI(
           "needs qemu-system-x86, busybox-static and cpio (scripts/install-deps --test)");
     }
-    // The first Debian kernel: a build's entry ("image-…") is no `debian:` word.
+    // The first Debian cloud kernel (else the first Debian one): a build's entry ("image-…") is
+    // no `debian:` word. And the first generic one (ext4 and loop as modules), for a build.
     for (const CachedKernel& k : ListCachedKernels(DefaultKernelCacheDir())) {
-      if (k.source == "debian") {
+      if (k.source != "debian") continue;
+      const bool cloud = k.package.find("-cloud-") != std::string::npos;
+      const bool generic = !cloud && k.package.find("-rt-") == std::string::npos;
+      if (kernel_.package.empty() ||
+          (cloud && kernel_.package.find("-cloud-") == std::string::npos)) {
         kernel_ = k;
-        break;
       }
+      if (generic && generic_.package.empty()) generic_ = k;
     }
     if (kernel_.package.empty()) {
       ELEVBENCH_SKIP_OR_FAIL_IN_CI("no Debian kernel in " + DefaultKernelCacheDir() +
@@ -77,30 +82,34 @@ class KernelsRootTest : public ::testing::Test {
     state_dir_ = dir_ + "/state";
   }
 
-  // `run nickbench … --kernels WORD` (default: the cached Debian kernel's word).
-  pid_t StartGuestRun(const std::string& kernel_word = "") {
-    return Spawn({ELEVBENCH_BINARY,
-                  "run",
-                  "nickbench",
-                  "--benches",
-                  "2",
-                  "--size",
-                  "8",
-                  "--emulated",
-                  "ide-2003:384M",
-                  "--fs",
-                  "ext2",
-                  "--schedulers",
-                  "none,mq-deadline",
-                  "--seed",
-                  "1",
-                  "--no-history",
-                  "--kernels",
-                  kernel_word.empty() ? "debian:" + kernel_.package : kernel_word,
-                  "--out",
-                  dir_ + "/r.json"});
+  // `run nickbench … --kernels WORD` (default: the cached Debian kernel's word) on `fs`, with
+  // `extra` words at the end.
+  pid_t StartGuestRun(const std::string& kernel_word = "", const std::string& fs = "ext2",
+                      const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {
+        ELEVBENCH_BINARY,
+        "run",
+        "nickbench",
+        "--benches",
+        "2",
+        "--size",
+        "8",
+        "--emulated",
+        "ide-2003:384M",
+        "--fs",
+        fs,
+        "--schedulers",
+        "none,mq-deadline",
+        "--seed",
+        "1",
+        "--no-history",
+        "--kernels",
+        kernel_word.empty() ? "debian:" + kernel_.package : kernel_word,
+        "--out",
+        dir_ + "/r.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Spawn(args);
   }
-
   pid_t Spawn(const std::vector<std::string>& args) {
     const int err = open((dir_ + "/stderr").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
     const pid_t pid = testing::SpawnElevbench(args, state_dir_, err);
@@ -153,7 +162,8 @@ class KernelsRootTest : public ::testing::Test {
     EXPECT_FALSE(fs::exists(state_dir_ + "/journal.json"));
   }
 
-  CachedKernel kernel_;
+  CachedKernel kernel_;   // the first cached Debian cloud kernel (ext4 built in)
+  CachedKernel generic_;  // the first cached generic one (ext4, loop, fuse as modules); may be none
   std::unique_ptr<testing::ScopedTempDir> temp_;
   std::string dir_;
   std::string state_dir_;
@@ -187,32 +197,57 @@ TEST_F(KernelsRootTest, ARunInAGuestLabelsItsRowsWithTheKernelAndLeavesNothing) 
   ExpectNothingOfTheGuestLeft(pid);
 }
 
-// #43: a user's own build as a row. The "build" is made of the cached Debian kernel: its vmlinuz
-// as the tree's arch/x86/boot/bzImage, its config as the tree's .config, its modules as
-// `make modules_install INSTALL_MOD_PATH=mods` leaves them. The run copies it into a cache of
-// its own (ELEVBENCH_KERNEL_CACHE), boots it, labels its rows with its release, and leaves the
-// tree and the modules as they were.
-TEST_F(KernelsRootTest, AUsersOwnBuildIsARowAndItsTreeIsLeftAsItWas) {
+// #43, #57: a developer's own modular build as a row beside a Debian kernel, on ext4. The
+// "build" is made of the cached generic Debian kernel, whose ext4, loop and fuse are modules (as
+// in most developers' .config): its vmlinuz as the tree's arch/x86/boot/bzImage, its config as
+// the tree's .config, its modules as `make modules_install INSTALL_MOD_PATH=mods` leaves them.
+// The guest loads what the kernel asks for from the build's modules; the run copies the build
+// into a cache of its own (ELEVBENCH_KERNEL_CACHE), boots both kernels (two lanes), labels each
+// kernel's rows with its release, and leaves the tree and the modules as they were.
+TEST_F(KernelsRootTest, AUsersOwnModularBuildIsARowBesideADebianKernelOnExt4) {
+  if (generic_.package.empty()) {
+    ELEVBENCH_SKIP_OR_FAIL_IN_CI("no generic Debian kernel (linux-image-6.1.0-*-amd64) in " +
+                                 DefaultKernelCacheDir() + " (scripts/fetch-test-kernel)");
+  }
   const std::string tree = dir_ + "/build/linux";
   const std::string mods = dir_ + "/build/mods";
   fs::create_directories(tree + "/arch/x86/boot");
   fs::create_directories(mods + "/lib/modules");
-  fs::copy_file(kernel_.image, tree + "/arch/x86/boot/bzImage");
-  fs::copy_file(kernel_.directory + "/boot/config-" + kernel_.release, tree + "/.config");
-  fs::copy(kernel_.modules_dir, mods + "/lib/modules/" + kernel_.release,
+  fs::copy_file(generic_.image, tree + "/arch/x86/boot/bzImage");
+  fs::copy_file(generic_.directory + "/boot/config-" + generic_.release, tree + "/.config");
+  fs::copy(generic_.modules_dir, mods + "/lib/modules/" + generic_.release,
            fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   const auto before = testing::TreeListing(dir_ + "/build");
   testing::ScopedEnv cache("ELEVBENCH_KERNEL_CACHE", dir_ + "/cache");
-  const pid_t pid = StartGuestRun("image:" + tree + "/arch/x86/boot/bzImage:" + mods);
+  const pid_t pid = StartGuestRun(
+      "debian:" + kernel_.package + ",image:" + tree + "/arch/x86/boot/bzImage:" + mods, "ext4",
+      {"--lanes", "2"});
   ASSERT_GT(pid, 0);
-  const nlohmann::json j = FinishedRun(pid);
-  ASSERT_EQ(j["context"]["kernels"].size(), 1u);
-  const auto& guest = j["context"]["kernels"][0];
-  EXPECT_EQ(guest["release"], kernel_.release);
+  ASSERT_EQ(Wait(pid, 900), 0) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const auto j = nlohmann::json::parse(testing::ReadFileOrEmpty(dir_ + "/r.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const std::string debian = KernelRowLabel(kernel_.release);
+  const std::string build = KernelRowLabel(generic_.release);
+  EXPECT_EQ(j["identifiers"],
+            nlohmann::json({debian + "-none", debian + "-dl", build + "-none", build + "-dl"}));
+  EXPECT_TRUE(j.value("complete", false));
+  ASSERT_EQ(j["cells"].size(), 4u);
+  for (const auto& c : j["cells"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  ASSERT_EQ(j["context"]["kernels"].size(), 2u);
+  const auto& guest = j["context"]["kernels"][1];
+  EXPECT_EQ(guest["release"], generic_.release);
   EXPECT_EQ(guest["source"], "build");
-  EXPECT_EQ(guest.value("package", "").rfind("image-" + kernel_.release + "-", 0), 0u)
+  EXPECT_EQ(guest.value("package", "").rfind("image-" + generic_.release + "-", 0), 0u)
       << guest.dump();
   EXPECT_EQ(guest["failure"], "");
+  // The build's ext4 is a module the guest loaded when the kernel asked for it.
+  const std::string err = testing::ReadFileOrEmpty(dir_ + "/stderr");
+  const size_t offers = err.find(build + ": offers");
+  ASSERT_NE(offers, std::string::npos) << err;
+  const std::string line = err.substr(offers, err.find('\n', offers) - offers);
+  const size_t modules = line.find("as modules: ");
+  ASSERT_NE(modules, std::string::npos) << line;
+  EXPECT_NE(line.find("ext4", modules), std::string::npos) << line;
   EXPECT_EQ(testing::TreeListing(dir_ + "/build"), before);
   const auto cached = ListCachedKernels(dir_ + "/cache");
   ASSERT_EQ(cached.size(), 1u);

@@ -87,8 +87,9 @@ TEST(ReplayBufferedWriterTest, AWriterThatStoppedLongBeforeTheLastReadWritesItsV
 }
 
 // The flusher that wrote dd's pages read a block bitmap for them after cat's last read (ext4's
-// allocator, 11 s after it in docs/replay-measurements.md): that read is dd's writeback's, not a reader's,
-// so it neither makes dd's demand end before the readers' nor keeps dd writing after them.
+// allocator, 11 s after it in docs/replay-measurements.md): that read is dd's writeback's, not a
+// reader's, so it neither makes dd's demand end before the readers' nor keeps dd writing after
+// them.
 TEST(ReplayBufferedWriterTest, TheFlushersOwnReadIsNotAReaderTheWriterWaitsFor) {
   BlockTrace t = WriterTrace(100000000, 2500000000);
   t.records.push_back(
@@ -180,7 +181,7 @@ TEST(ReplayBufferedWriterTest, AReadersIoAfterAJournalHandleWaitsForMetadataWrit
       {2500000000, 7, "kworker/u8:2", BlockTraceOp::kWrite, kTraceMeta, 1048, 8, 5000000, 0});
   std::stable_sort(t.records.begin(), t.records.end(),
                    [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
-  t.header.journal_handles = {{42, {2000000000}}, {50, {1000000}}};
+  t.header.journal_handles = {{42, {2000000000}, {}, {}, 0}, {50, {1000000}, {}, {}, 0}};
   const ReplayPlan plan = Planned(t, true);
   ASSERT_EQ(plan.jobs[0].comm, "cat");
   EXPECT_EQ(plan.jobs[0].journal_wait_steps, (std::vector<uint32_t>{1}));
@@ -206,6 +207,44 @@ TEST(ReplayBufferedWriterTest, AReadersIoAfterAJournalHandleWaitsForMetadataWrit
   for (const ReplayJob& job : Planned(t, true).jobs) {
     EXPECT_TRUE(job.journal_wait_steps.empty() && job.metadata_write_steps.empty()) << job.name;
   }
+}
+
+// With the buffer cat's handle changed known (its inode's table block, sector 1048 of the
+// capture), the waiting step carries it, mapped onto the target; the journal's job is marked
+// (its metadata writes are log writes); both reach the engine's input and back. A handle whose
+// buffer is not known leaves the step waiting for every metadata write (no buffers).
+TEST(ReplayBufferedWriterTest, AReadersStepAfterAHandleCarriesTheBufferItChanged) {
+  BlockTrace t = WriterTrace(100000000, 2500000000);
+  t.records.push_back(
+      {2500000000, 7, "kworker/u8:2", BlockTraceOp::kWrite, kTraceMeta, 1048, 8, 5000000, 0});
+  t.records.push_back({2600000000, 9, "jbd2/loop9-8", BlockTraceOp::kWrite,
+                       kTraceSync | kTraceMeta | kTracePreflush | kTraceFua, 900000, 8, 4000000,
+                       0});
+  std::stable_sort(t.records.begin(), t.records.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  t.header.journal_handles = {{42, {2000000000}, {12}, {1048}, 4096}};
+  ReplayPlan plan = Planned(t, true);
+  ASSERT_EQ(plan.jobs[0].comm, "cat");
+  ASSERT_EQ(plan.jobs[0].journal_wait_steps, (std::vector<uint32_t>{1}));
+  const uint64_t offset = MappedOffset(plan.mapping, 1048, 8);
+  EXPECT_EQ(plan.jobs[0].journal_wait_buffers,
+            (std::vector<std::vector<std::pair<uint64_t, uint64_t>>>{{{offset, 4096}}}));
+  for (const ReplayJob& job : plan.jobs) EXPECT_EQ(job.journal, job.pid == 9) << job.name;
+  const ReplayEngineInput input = ReplayEngineInputOf(plan, "/dev/loop20", true);
+  ReplayEngineInput back;
+  std::string err;
+  ASSERT_TRUE(ReplayEngineInputFromJson(ReplayEngineInputToJson(input), &back, &err)) << err;
+  EXPECT_EQ(back, input);
+  nlohmann::json j = ReplayEngineInputToJson(input);
+  j["jobs"][0]["journal_wait_buffers"] = nlohmann::json::array({{{0, 0}}});
+  EXPECT_FALSE(ReplayEngineInputFromJson(j, &back, &err));
+  EXPECT_NE(err.find("journal_wait_buffers"), std::string::npos) << err;
+  t.header.journal_handles = {{42, {2000000000}, {12}, {-1}, 4096}};
+  plan = Planned(t, true);
+  EXPECT_TRUE(plan.jobs[0].journal_wait_buffers.empty()) << "none known: no list";
+  EXPECT_FALSE(
+      ReplayEngineInputToJson(ReplayEngineInputOf(plan, "/dev/loop20", true))["jobs"][0].contains(
+          "journal_wait_buffers"));
 }
 
 // The writer goes on once the journal's log writes are done (wait rule "journal_log", which

@@ -1,6 +1,6 @@
-// What a replay's verdict warns of (docs/replay.md §3 and §5, docs/replay-measurements.md): here the file-system waits a
-// block replay cannot repeat, beside a buffered writer. The writer cautions of a replay that
-// cannot replay a buffered writer are in replay_buffered_writer_test.cc.
+// What a replay's verdict warns of (docs/replay.md §3 and §5, docs/replay-measurements.md): here
+// the file-system waits a block replay cannot repeat, beside a buffered writer. The writer cautions
+// of a replay that cannot replay a buffered writer are in replay_buffered_writer_test.cc.
 
 #include "scenarios/replay/replay_cautions.h"
 
@@ -56,7 +56,8 @@ TEST(ReplayCautionsTest, AReaderBesideABufferedWriterOnAJournalIsACaution) {
 // the caution says by which rule, and counts the readers' handles only.
 TEST(ReplayCautionsTest, AReadersJournalHandlesAreWaitedAfterByACoarserRule) {
   BlockTrace t = CatBesideDdOnExt4();
-  t.header.journal_handles = {{kCautionsCat, {500000, 2000000}}, {kCautionsDd, {100000}}};
+  t.header.journal_handles = {{kCautionsCat, {500000, 2000000}, {}, {}, 0},
+                              {kCautionsDd, {100000}, {}, {}, 0}};
   const std::string caution = FileSystemWaitsCaution(t);
   EXPECT_NE(caution.find("after each of the readers' 2 journal handles the replay holds their "
                          "next I/O until the writes of metadata in flight at the time have "
@@ -64,7 +65,7 @@ TEST(ReplayCautionsTest, AReadersJournalHandlesAreWaitedAfterByACoarserRule) {
             std::string::npos)
       << caution;
   EXPECT_EQ(caution.find("not replayed"), std::string::npos) << caution;
-  t.header.journal_handles = {{kCautionsDd, {100000}}};  // the writer's alone: as before
+  t.header.journal_handles = {{kCautionsDd, {100000}, {}, {}, 0}};  // the writer's alone: as before
   EXPECT_EQ(FileSystemWaitsCaution(t), FileSystemWaitsCaution(CatBesideDdOnExt4()));
 }
 

@@ -70,9 +70,9 @@ TEST_F(ReplayEngineRootTest, ABufferedWriterDoesNotWaitForItsOwnWritebacksRead) 
   writer.bytes = 1 << 20;
   writer.until_readers_end = true;
   writer.extents = {{8 << 20, 8 << 20}};
-  input.jobs = {{"p42_cat", 1, {read, second_read}, std::nullopt, false, {}, {}, {}},
-                {"p7_kworker", 1, {late_read}, std::nullopt, true, {}, {}, {}},
-                {"p50_dd", 1, {}, writer, false, {}, {}, {}}};
+  input.jobs = {{"p42_cat", 1, {read, second_read}, std::nullopt, false, {}, {}, {}, {}, false},
+                {"p7_kworker", 1, {late_read}, std::nullopt, true, {}, {}, {}, {}, false},
+                {"p50_dd", 1, {}, writer, false, {}, {}, {}, {}, false}};
   ReplayEngineResult result;
   std::string err;
   ASSERT_TRUE(RunReplayEngine(input, 60, &result, &err)) << err;

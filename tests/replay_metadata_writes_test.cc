@@ -25,5 +25,27 @@ TEST(MetadataWritesInFlightTest, AStepWaitsForTheWritesInFlightWhenItBecameReady
   EXPECT_TRUE(writes.DrainedBefore(writes.Next()));
 }
 
+// A step that knows the buffers its handles changed waits for the writes of those (any overlap)
+// and for the journal's log writes (which may carry their copy), not for other home writes.
+TEST(MetadataWritesInFlightTest, AStepWithKnownBuffersWaitsForThoseAndTheLogOnly) {
+  MetadataWritesInFlight writes;
+  const uint64_t other = writes.Issued(1 << 20, 4096, false);
+  const std::vector<ReplayBuffer> inode_block = {{65536, 4096}};
+  EXPECT_TRUE(writes.DrainedBefore(writes.Next(), inode_block));
+  EXPECT_FALSE(writes.DrainedBefore(writes.Next())) << "without buffers: every write";
+  const uint64_t home = writes.Issued(61440, 8192, false);  // covers 61440..69631
+  EXPECT_FALSE(writes.DrainedBefore(writes.Next(), inode_block));
+  writes.Completed(home);
+  EXPECT_TRUE(writes.DrainedBefore(writes.Next(), inode_block));
+  const uint64_t log = writes.Issued(900 << 20, 4096, true);
+  EXPECT_FALSE(writes.DrainedBefore(writes.Next(), inode_block));
+  const uint64_t bound = writes.Next();
+  writes.Issued(65536, 4096, false);  // after the step became ready: not one it waits for
+  writes.Completed(log);
+  EXPECT_TRUE(writes.DrainedBefore(bound, inode_block));
+  writes.Completed(other);
+  EXPECT_FALSE(writes.DrainedBefore(writes.Next(), inode_block));
+}
+
 }  // namespace
 }  // namespace elevbench

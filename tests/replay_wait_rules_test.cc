@@ -72,5 +72,39 @@ TEST(ReplayWaitRulesTest, MarksOutsideAJobsStepsHoldNothing) {
   EXPECT_TRUE(waiter.StepMayGo(0, 7, 0));
 }
 
+// A step whose handle's buffer is known waits for the writes of that buffer and the journal's
+// log writes in flight, not for the flusher's writes of other blocks.
+TEST(ReplayWaitRulesTest, AStepWithAKnownBufferWaitsForItsWritesAndTheLogOnly) {
+  ReplayEngineInput input = ReaderBesideAFlusher();
+  input.jobs[1].steps[0] = {BlockTraceOp::kWrite, 65536, 4096};    // the reader's inode block
+  input.jobs[1].steps[1] = {BlockTraceOp::kWrite, 1 << 20, 4096};  // another block
+  input.jobs[0].journal_wait_buffers = {{{65536, 4096}}};
+  input.jobs.push_back({});
+  input.jobs[2].name = "p9_jbd2";
+  input.jobs[2].journal = true;
+  input.jobs[2].steps = {{BlockTraceOp::kWrite, 900 << 20, 4096}};
+  input.jobs[2].metadata_write_steps = {0};
+  {
+    ReplayWaitRules rules(input);
+    ReplayRuleWaiter reader(&rules);
+    rules.Issued(1, 1);
+    EXPECT_TRUE(reader.StepMayGo(0, 1, 0)) << "another block's write";
+  }
+  {
+    ReplayWaitRules rules(input);
+    ReplayRuleWaiter reader(&rules);
+    rules.Issued(1, 0);
+    EXPECT_FALSE(reader.StepMayGo(0, 1, 10)) << "the reader's inode block in flight";
+    rules.Completed(1, 0);
+    EXPECT_TRUE(reader.StepMayGo(0, 1, 20));
+  }
+  ReplayWaitRules rules(input);
+  ReplayRuleWaiter reader(&rules);
+  rules.Issued(2, 0);
+  EXPECT_FALSE(reader.StepMayGo(0, 1, 30)) << "the journal's log write may carry its copy";
+  rules.Completed(2, 0);
+  EXPECT_TRUE(reader.StepMayGo(0, 1, 40));
+}
+
 }  // namespace
 }  // namespace elevbench

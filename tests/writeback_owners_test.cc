@@ -124,6 +124,38 @@ TEST(WritebackOwnersTest, TheEventsAreTracedOnlyWhereTheKernelHasAllOfThem) {
   EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "sched/sched_process_exec");
   std::filesystem::create_directories(tracefs.path() + "/events/jbd2/jbd2_handle_start");
   EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "jbd2/jbd2_handle_start");
+  std::filesystem::create_directories(tracefs.path() + "/events/ext4/ext4_mark_inode_dirty");
+  EXPECT_EQ(WritebackEventsToTrace(tracefs.path()).back(), "ext4/ext4_mark_inode_dirty");
+}
+
+// Each handle keeps the first inode its process dirtied after it (ext4_mark_inode_dirty): the
+// buffer its change waits for. A handle that dirtied none keeps 0; another process's dirtying,
+// another disk's and one before any handle are not its.
+TEST(WritebackOwnersTest, AJournalHandleKeepsTheFirstInodeItsProcessDirtied) {
+  const std::string text =
+      "  cat-42 [000] ..... 10.000100: ext4_mark_inode_dirty: dev 7,9 ino 11 caller x+0x1/0x2\n"
+      "  cat-42 [000] ..... 10.000400: jbd2_handle_start: dev 7,9 tid 5 type 1 line_no 6666 "
+      "requested_blocks 3\n"
+      "  dd-100 [001] ..... 10.000410: ext4_mark_inode_dirty: dev 7,9 ino 99 caller x+0x1/0x2\n"
+      "  cat-42 [000] ..... 10.000420: ext4_mark_inode_dirty: dev 254,0 ino 98 caller y\n"
+      "  cat-42 [000] ..... 10.000430: ext4_mark_inode_dirty: dev 7,9 ino 12 caller "
+      "ext4_dirty_inode+0x49/0x70\n"
+      "  cat-42 [000] ..... 10.000440: ext4_mark_inode_dirty: dev 7,9 ino 13 caller z\n"
+      "  cat-42 [000] ..... 10.000500: jbd2_handle_start: dev 7,9 tid 5 type 1 line_no 6666 "
+      "requested_blocks 3\n";
+  const std::vector<BlockTraceRecord> records = {
+      {100, 42, "cat", BlockTraceOp::kRead, 0, 2048, 8, 5000000, 0}};
+  const std::vector<BlockTraceJournalHandles> handles =
+      JournalHandleStarts(text, 7, 9, kStart, records);
+  ASSERT_EQ(handles.size(), 1u);
+  EXPECT_EQ(handles[0].times_ns, (std::vector<uint64_t>{400000, 500000}));
+  EXPECT_EQ(handles[0].inodes, (std::vector<uint64_t>{12, 0}));
+  EXPECT_TRUE(handles[0].buffer_sectors.empty());
+  TraceEvent e;
+  std::string err;
+  EXPECT_FALSE(
+      ParseTraceLine("  cat-42 [000] ..... 10.0: ext4_mark_inode_dirty: dev 7,9 ino x", &e, &err));
+  EXPECT_EQ(err, "ext4_mark_inode_dirty: expected 'dev MAJOR,MINOR ino N'");
 }
 
 // cat's journal handles on the traced disk, in time order; another disk's, and those of a

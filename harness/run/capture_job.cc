@@ -182,6 +182,7 @@ RunFailure RunCaptureCommand(const CaptureJobConfig& config,
   std::vector<std::string> notes;
   const bool succeeded = DescribeCaptureOutcome(config, outcome, &notes);
   for (const std::string& n : notes) note(n);
+  if (!outcome.buffers_problem.empty()) note(outcome.buffers_problem);
   return job.Restore() && succeeded ? RunFailure::kNone : RunFailure::kFailure;
 }
 

@@ -13,6 +13,7 @@
 #include "harness/process/bounded_call.h"
 #include "harness/process/subprocess.h"
 #include "harness/trace/block_capture.h"
+#include "harness/trace/handle_buffers.h"
 
 namespace elevbench {
 
@@ -168,6 +169,13 @@ bool RunCapture(const CaptureConfig& config, const RunTarget* target, RestoreJou
   std::string stop_err;
   const bool stopped = capture.Stop(&trace, &stop_err);
   unlink(raw.c_str());
+  // The buffer each journal handle changed, while the disk is still there; without it the
+  // replay waits for any metadata write (docs/replay.md §3, "After a journal handle").
+  if (stopped &&
+      !MapHandleBuffers(disk, &trace.header.journal_handles, &outcome->buffers_problem)) {
+    outcome->buffers_problem =
+        "the journal handles' buffers are not known: " + outcome->buffers_problem;
+  }
   if (!ran) return Fail(err, "capture: " + *err + "; no trace written");
   if (!stopped || !WriteFileAtomically(config.out, RenderBlockTrace(trace), &stop_err)) {
     return Fail(err, "capture: " + stop_err);

@@ -45,6 +45,10 @@ struct CaptureOutcome {
   /// Why the target's writeback could not be drained into the trace (it then misses some of
   /// the flusher's bios); empty when it was, or when there is no target.
   std::string drain_error;
+  /// Why the buffers the journal handles changed are not in the trace (debugfs failed); empty
+  /// when they are, or when no handle changed an inode. The replay then waits for any metadata
+  /// write after a handle.
+  std::string buffers_problem;
 };
 
 /// "sdb" or "/dev/sdb" → "sdb", when it names a whole disk (/sys/block/NAME/dev exists under

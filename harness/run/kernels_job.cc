@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include "harness/core/error.h"
 #include "harness/core/interrupt.h"
@@ -258,6 +259,15 @@ GuestRun KernelsJob::GuestRunOf(size_t k) const {
 
 std::unique_ptr<GuestVm> KernelsJob::StartGuest(size_t k, GuestRun* run, std::string* err) {
   *run = GuestRunOf(k);
+  // The guest runs the host's binary by its path: one rebuilt during the run is gone there.
+  constexpr std::string_view kDeleted = " (deleted)";
+  const std::string& self = run->argv.front();
+  if (self.size() > kDeleted.size() &&
+      self.compare(self.size() - kDeleted.size(), kDeleted.size(), kDeleted) == 0) {
+    *err = "elevbench's own binary " + self.substr(0, self.size() - kDeleted.size()) +
+           " was replaced during the run (rebuilt?), and a guest runs it by that path: run again";
+    return nullptr;
+  }
   std::error_code ec;
   fs::create_directories(run->work_dir, ec);
   progress_.BeginCell(k, labels_[k]);

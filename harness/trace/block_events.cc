@@ -290,6 +290,16 @@ bool ParseTraceLine(std::string_view line, TraceEvent* out, std::string* err) {
     out->kind = TraceEventKind::kJournalHandleStart;
     return true;
   }
+  if (token == "ext4_mark_inode_dirty") {  // "dev 7,8 ino 12 caller ext4_dirty_inode+0x49/0x70"
+    if (NextToken(&rest) != "dev" ||
+        !ParseDev(NextToken(&rest), &out->dev_major, &out->dev_minor) ||
+        NextToken(&rest) != "ino" || !ParseNumber(NextToken(&rest), &out->ino)) {
+      *err = "ext4_mark_inode_dirty: expected 'dev MAJOR,MINOR ino N'";
+      return false;
+    }
+    out->kind = TraceEventKind::kInodeDirty;
+    return true;
+  }
   if (token == "tracing_mark_write") {
     out->kind = TraceEventKind::kMarker;
     out->text = PrintableText(TrimLeft(rest));

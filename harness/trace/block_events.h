@@ -43,7 +43,10 @@ enum class TraceEventKind {
   kProcessExec,
   /// jbd2_handle_start: the running task started a journal handle (a change of metadata: an
   /// inode's times, size, a bitmap) on the file system of disk dev_major:dev_minor
-  kJournalHandleStart
+  kJournalHandleStart,
+  /// ext4_mark_inode_dirty: the running task changed inode `ino` of the ext4 file system on
+  /// disk dev_major:dev_minor (inside a handle: the buffer of the inode table it changes)
+  kInodeDirty
 };
 
 /// The operation of a request or bio, from its rwbs string ("RS", "WFS", "FWS", "RA", "N").
@@ -65,7 +68,7 @@ struct TraceEvent {
   std::string comm;      ///< the bracketed comm (bio/insert/issue) of the submitter
   std::string name;      ///< the event's name ("kyber_latency") or nothing
   std::string text;      ///< the marker's or message's text after its fixed fields
-  uint64_t ino = 0;      ///< a writeback event's inode number
+  uint64_t ino = 0;      ///< a writeback event's or ext4_mark_inode_dirty's inode number
 };
 
 /// Parses one line (without or with its trailing newline). Returns true with *out filled for

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
@@ -130,12 +131,33 @@ nlohmann::json HeaderToJson(const BlockTraceHeader& h, size_t records) {
   if (h.journal_handles.empty()) return j;
   j["journal_handles"] = nlohmann::json::array();
   for (const BlockTraceJournalHandles& p : h.journal_handles) {
-    j["journal_handles"].push_back({{"pid", p.pid}, {"times_ns", p.times_ns}});
+    nlohmann::json item = {{"pid", p.pid}, {"times_ns", p.times_ns}};
+    if (!p.inodes.empty()) item["inodes"] = p.inodes;
+    if (!p.buffer_sectors.empty()) {
+      item["buffer_sectors"] = p.buffer_sectors;
+      item["block_bytes"] = p.block_bytes;
+    }
+    j["journal_handles"].push_back(std::move(item));
   }
   return j;
 }
 
-// Version 2's optional "journal_handles": [{"pid", "times_ns": [ascending]}].
+// A handle entry's optional per-handle list `key` (as many as its times), into *out.
+template <typename T>
+bool PerHandleList(const nlohmann::json& item, const char* key, size_t handles,
+                   std::vector<T>* out) {
+  const auto list = item.find(key);
+  if (list == item.end()) return true;
+  if (!list->is_array() || list->size() != handles) return false;
+  for (const nlohmann::json& v : *list) {
+    if (!v.is_number_integer() || (std::is_unsigned_v<T> && !v.is_number_unsigned())) return false;
+    out->push_back(v.get<T>());
+  }
+  return true;
+}
+
+// Version 2's optional "journal_handles": [{"pid", "times_ns": [ascending], "inodes": [...],
+// "buffer_sectors": [...], "block_bytes"}], the last three optional.
 bool JournalHandlesFromJson(const nlohmann::json& j, BlockTraceHeader* h, std::string* err) {
   const auto handles = j.find("journal_handles");
   if (handles == j.end()) return true;
@@ -155,6 +177,13 @@ bool JournalHandlesFromJson(const nlohmann::json& j, BlockTraceHeader* h, std::s
         return Fail(err, expected);
       }
       p.times_ns.push_back(t.get<uint64_t>());
+    }
+    const size_t n = p.times_ns.size();
+    if (!PerHandleList(item, "inodes", n, &p.inodes) ||
+        !PerHandleList(item, "buffer_sectors", n, &p.buffer_sectors) ||
+        (item.contains("block_bytes") && !GetJsonField(item, "block_bytes", &p.block_bytes, err))) {
+      return Fail(err,
+                  "header journal_handles: inodes and buffer_sectors hold one number a handle");
     }
     h->journal_handles.push_back(std::move(p));
   }

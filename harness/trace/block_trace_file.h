@@ -79,10 +79,19 @@ struct BlockTraceDirtier {
 /// (tracefs jbd2_handle_start): each a change of metadata (an access time, a size, a bitmap)
 /// that waits while the buffer it changes is being written, to the journal's log or to its
 /// home location. The dependent replayer holds a reader's next I/O after one until the metadata
-/// writes in flight at the time have completed (docs/replay.md §3).
+/// writes in flight at the time have completed (docs/replay.md §3); where the capture knows the
+/// buffer a handle changed (ext4: the inode table block of the inode it dirtied), only until
+/// the writes of that buffer have.
 struct BlockTraceJournalHandles {
   int32_t pid = 0;
   std::vector<uint64_t> times_ns;  ///< since the start of the capture, ascending
+  /// Per handle (empty, or as many as times_ns): the inode it dirtied first (tracefs
+  /// ext4_mark_inode_dirty), 0 when it dirtied none or the file system has no such event.
+  std::vector<uint64_t> inodes;
+  /// Per handle (empty, or as many as times_ns): the first sector of its inode's block of the
+  /// inode table on the traced disk (debugfs imap at the capture), -1 when not known.
+  std::vector<int64_t> buffer_sectors;
+  uint32_t block_bytes = 0;  ///< the file system's block: each buffer's length (0: not known)
   bool operator==(const BlockTraceJournalHandles&) const = default;
 };
 

@@ -72,6 +72,10 @@ std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs) {
   // Who changed metadata when: a reader's access-time update waits for a metadata write.
   if (std::filesystem::is_directory(tracefs + "/events/jbd2/jbd2_handle_start", ec)) {
     events.push_back("jbd2/jbd2_handle_start");
+    // Which inode a handle changed (ext4's): the buffer its change waits for.
+    if (std::filesystem::is_directory(tracefs + "/events/ext4/ext4_mark_inode_dirty", ec)) {
+      events.push_back("ext4/ext4_mark_inode_dirty");
+    }
   }
   return events;
 }
@@ -139,24 +143,47 @@ std::vector<BlockTraceJournalHandles> JournalHandleStarts(
     const std::vector<BlockTraceRecord>& records) {
   std::set<int32_t> with_bios;
   for (const BlockTraceRecord& r : records) with_bios.insert(r.pid);
-  std::map<int32_t, std::vector<uint64_t>> starts;
+  std::map<int32_t, BlockTraceJournalHandles> starts;
+  bool any_inode = false;
   for (size_t at = 0; at < text.size();) {
     const size_t nl = text.find('\n', at);
     const std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
     at = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (line.find("jbd2_handle_start") == std::string_view::npos) continue;
-    TraceEvent e;
-    std::string ignored;
-    if (!ParseTraceLine(line, &e, &ignored) || e.kind != TraceEventKind::kJournalHandleStart ||
-        e.dev_major != major || e.dev_minor != minor || with_bios.count(e.pid) == 0) {
+    if (line.find("jbd2_handle_start") == std::string_view::npos &&
+        line.find("ext4_mark_inode_dirty") == std::string_view::npos) {
       continue;
     }
-    starts[e.pid].push_back(e.time_ns > start_ns ? e.time_ns - start_ns : 0);
+    TraceEvent e;
+    std::string ignored;
+    if (!ParseTraceLine(line, &e, &ignored) || e.dev_major != major || e.dev_minor != minor ||
+        with_bios.count(e.pid) == 0) {
+      continue;
+    }
+    BlockTraceJournalHandles& h = starts[e.pid];
+    if (e.kind == TraceEventKind::kJournalHandleStart) {
+      h.pid = e.pid;
+      h.times_ns.push_back(e.time_ns > start_ns ? e.time_ns - start_ns : 0);
+      h.inodes.push_back(0);
+    } else if (e.kind == TraceEventKind::kInodeDirty && !h.inodes.empty() && h.inodes.back() == 0) {
+      h.inodes.back() = e.ino;  // the first inode the process's latest handle changed
+      any_inode = true;
+    }
   }
   std::vector<BlockTraceJournalHandles> out;
-  for (auto& [pid, times] : starts) {
-    std::sort(times.begin(), times.end());
-    out.push_back({pid, std::move(times)});
+  for (auto& [pid, h] : starts) {
+    if (h.times_ns.empty()) continue;  // an inode changed outside a handle seen
+    // Sorted by time, the inodes with them (the lines come in time order: a stable no-op).
+    std::vector<size_t> order(h.times_ns.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return h.times_ns[a] < h.times_ns[b]; });
+    BlockTraceJournalHandles sorted;
+    sorted.pid = pid;
+    for (size_t i : order) {
+      sorted.times_ns.push_back(h.times_ns[i]);
+      if (any_inode) sorted.inodes.push_back(h.inodes[i]);
+    }
+    out.push_back(std::move(sorted));
   }
   return out;
 }

@@ -5,9 +5,9 @@
 // disk (tracefs writeback_dirty_folio: who dirtied which inode; writeback_single_inode_start …
 // writeback_single_inode: which inode a task was writing back), and this attributes each write
 // bio queued inside such a bracket to the process that dirtied that inode's pages. Measured
-// before building (docs/replay-measurements.md, "The default replayer, and what holds a buffered writer back"): every flusher write
-// bio fell inside a bracket, and each inode had one dirtier, on ext4 and on ext2 (which has no
-// block-mapping events), so no file system's own events are needed.
+// before building (docs/replay-measurements.md, "The default replayer, and what holds a buffered
+// writer back"): every flusher write bio fell inside a bracket, and each inode had one dirtier, on
+// ext4 and on ext2 (which has no block-mapping events), so no file system's own events are needed.
 
 #include <cstdint>
 #include <string>
@@ -21,7 +21,8 @@ namespace elevbench {
 /// The tracefs events the attribution reads, as "writeback/NAME" for a capture to enable: the
 /// dirtying event as this kernel names it (writeback_dirty_folio, writeback_dirty_page before
 /// 5.19), then the bracket, then sched_process_exec where the kernel has it (a writer's name
-/// when the trace line prints "<...>"), and jbd2_handle_start where it has it. Empty when the
+/// when the trace line prints "<...>"), and jbd2_handle_start where it has it (with
+/// ext4_mark_inode_dirty where the kernel has that too). Empty when the
 /// tracefs mounted at `tracefs` lacks any of the writeback events: the capture then records bios
 /// only (a version 1 trace).
 std::vector<std::string> WritebackEventsToTrace(const std::string& tracefs);
@@ -42,7 +43,9 @@ void AttributeWriteback(std::string_view text, uint32_t major, uint32_t minor, u
 
 /// The journal handle starts (jbd2_handle_start) on disk major:minor in `text`, times relative
 /// to `start_ns`, of each process that has a record in `records`: BlockTraceHeader's
-/// journal_handles, by pid. Empty when the text has none.
+/// journal_handles, by pid, with the first inode each handle changed (ext4_mark_inode_dirty
+/// by the same process after it; 0 for none) when the text has any such event. Empty when the
+/// text has no handle.
 std::vector<BlockTraceJournalHandles> JournalHandleStarts(
     std::string_view text, uint32_t major, uint32_t minor, uint64_t start_ns,
     const std::vector<BlockTraceRecord>& records);

@@ -1,5 +1,7 @@
 #include "scenarios/replay/replay_engine_input.h"
 
+#include <algorithm>
+
 #include "harness/core/error.h"
 #include "harness/core/json_fields.h"
 
@@ -115,6 +117,38 @@ bool StepListFromJson(const json& j, const char* key, bool writes, const ReplayE
   }
   return true;
 }
+// The optional "journal_wait_buffers": one list of [OFFSET, BYTES] a journal_wait_steps entry.
+bool BuffersFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
+  const auto list = j.find("journal_wait_buffers");
+  if (list == j.end()) return true;
+  const char* expected =
+      "journal_wait_buffers: expected one list of [OFFSET, BYTES] a journal_wait_steps entry";
+  if (!list->is_array() || list->size() != job->journal_wait_steps.size()) {
+    return Fail(err, expected);
+  }
+  for (const json& buffers : *list) {
+    auto& out = job->journal_wait_buffers.emplace_back();
+    if (!buffers.is_array()) return Fail(err, expected);
+    for (const json& b : buffers) {
+      if (!b.is_array() || b.size() != 2 || !b[0].is_number_unsigned() ||
+          !b[1].is_number_unsigned() || b[1].get<uint64_t>() == 0) {
+        return Fail(err, expected);
+      }
+      out.emplace_back(b[0].get<uint64_t>(), b[1].get<uint64_t>());
+    }
+  }
+  return true;
+}
+
+// The optional boolean `key` (absent: false).
+bool FlagFromJson(const json& j, const char* key, bool* out, std::string* err) {
+  const auto flag = j.find(key);
+  if (flag == j.end()) return true;
+  if (!flag->is_boolean()) return Fail(err, std::string(key) + ": expected true or false");
+  *out = flag->get<bool>();
+  return true;
+}
+
 bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
   if (!j.is_object() || !GetJsonField(j, "name", &job->name, err) ||
       !GetJsonField(j, "depth", &job->depth, err)) {
@@ -146,17 +180,11 @@ bool EngineJobFromJson(const json& j, ReplayEngineJob* job, std::string* err) {
       return false;
     }
   }
-  const auto writeback = j.find("writer_writeback");
-  if (writeback != j.end()) {
-    if (!writeback->is_boolean()) {
-      *err = "writer_writeback: expected true or false";
-      return false;
-    }
-    job->writer_writeback = writeback->get<bool>();
-  }
-  return StepListFromJson(j, "journal_log_steps", true, *job, &job->journal_log_steps, err) &&
+  return FlagFromJson(j, "writer_writeback", &job->writer_writeback, err) &&
+         StepListFromJson(j, "journal_log_steps", true, *job, &job->journal_log_steps, err) &&
          StepListFromJson(j, "journal_wait_steps", false, *job, &job->journal_wait_steps, err) &&
-         StepListFromJson(j, "metadata_write_steps", true, *job, &job->metadata_write_steps, err);
+         StepListFromJson(j, "metadata_write_steps", true, *job, &job->metadata_write_steps, err) &&
+         BuffersFromJson(j, job, err) && FlagFromJson(j, "journal", &job->journal, err);
 }
 
 }  // namespace
@@ -168,7 +196,8 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
   input.writes = writes;
   for (const ReplayJob& job : plan.jobs) {
     input.jobs.push_back({job.name, job.iodepth, job.steps, job.buffered, job.writer_writeback,
-                          job.journal_log_steps, job.journal_wait_steps, job.metadata_write_steps});
+                          job.journal_log_steps, job.journal_wait_steps, job.metadata_write_steps,
+                          job.journal_wait_buffers, job.journal});
   }
   return input;
 }
@@ -196,6 +225,11 @@ json ReplayEngineInputToJson(const ReplayEngineInput& input) {
     if (!job.metadata_write_steps.empty()) {
       jobs.back()["metadata_write_steps"] = job.metadata_write_steps;
     }
+    const auto known = [](const auto& buffers) { return !buffers.empty(); };
+    if (std::any_of(job.journal_wait_buffers.begin(), job.journal_wait_buffers.end(), known)) {
+      jobs.back()["journal_wait_buffers"] = job.journal_wait_buffers;
+    }
+    if (job.journal) jobs.back()["journal"] = true;
   }
   return {{"device", input.device}, {"writes", input.writes}, {"jobs", std::move(jobs)}};
 }

@@ -32,6 +32,11 @@ struct ReplayEngineJob {
   std::vector<uint32_t> journal_wait_steps;
   /// ReplayJob::metadata_write_steps: its writes of metadata (ascending).
   std::vector<uint32_t> metadata_write_steps;
+  /// ReplayJob::journal_wait_buffers: per journal_wait_steps entry, the buffers {offset, bytes}
+  /// it waits for (empty: every metadata write); empty when none is known.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> journal_wait_buffers;
+  /// ReplayJob::journal: its metadata writes are a journal's log writes.
+  bool journal = false;
   bool operator==(const ReplayEngineJob&) const = default;
 };
 
@@ -56,7 +61,9 @@ ReplayEngineInput ReplayEngineInputOf(const ReplayPlan& plan, const std::string&
 /// "until_readers_end", "extents": [[OFFSET, BYTES], ...]}; a writer_writeback job has
 /// "writer_writeback": true (absent: false); a journal's job "journal_log_steps": [STEP, ...]
 /// (absent: none), each a write step of its own, ascending; "journal_wait_steps" and
-/// "metadata_write_steps" alike (absent: none; the first any step, the second writes).
+/// "metadata_write_steps" alike (absent: none; the first any step, the second writes);
+/// "journal_wait_buffers": [[[OFFSET, BYTES], ...], ...], one list a journal_wait_steps entry
+/// (absent: none known), and "journal": true for a journal's job (absent: false).
 nlohmann::json ReplayEngineInputToJson(const ReplayEngineInput& input);
 /// Reads ReplayEngineInputToJson's form back exactly; err names the key ("jobs[1].steps[3]: …"),
 /// also for a step waiting for a step that does not exist or, in its own job, is not before it.

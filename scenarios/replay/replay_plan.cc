@@ -199,7 +199,7 @@ bool PlanReplay(const BlockTrace& trace, const std::string& device, uint64_t tar
     job.trace_span_seconds = span.Seconds() / o.speed;
     job.writer_writeback = split.writeback.count(job.pid) > 0;
   }
-  MarkWaitRules(trace, ios, last_steps, !writers.empty(), &p.jobs);
+  MarkWaitRules(trace, ios, last_steps, p.mapping, !writers.empty(), &p.jobs);
   // Buffered writers last, so that the jobs' indexes the steps wait for stay as they are.
   const int64_t last_read_ns = LastReadNs(trace, split.writeback);
   for (const auto& [pid, dirtier] : writers) {

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/trace/block_trace_file.h"
@@ -88,8 +89,16 @@ struct ReplayJob {
   /// ascending. Such a step waits for the metadata writes (metadata_write_steps, of any job) in
   /// flight when it became ready.
   std::vector<uint32_t> journal_wait_steps;
+  /// Per journal_wait_steps entry: the target's extents {offset, bytes} of the buffers the
+  /// handles before it changed (BlockTraceJournalHandles::buffer_sectors), so that it waits for
+  /// the writes of those and the journal's log writes only; empty when a buffer is not known
+  /// (it then waits for every metadata write in flight).
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> journal_wait_buffers;
   /// With journal_wait_steps in the plan: this job's writes of metadata (flag M), ascending.
   std::vector<uint32_t> metadata_write_steps;
+  /// The job is a journal's (it writes commit blocks): its metadata writes are log writes,
+  /// which may carry any changed buffer's copy (jbd2's shadow buffer).
+  bool journal = false;
   uint64_t dependent_ios = 0;  ///< ios timed after a completion (their predecessor's or another)
   uint64_t woken_ios = 0;      ///< of those, ios timed after another I/O's than the predecessor's
   /// Set for a process replayed as a buffered writer (ReplayOptions::buffered_writers): its

@@ -23,11 +23,12 @@ namespace elevbench {
 /// The plan's marks from the trace's journal handle starts (BlockTraceHeader::journal_handles):
 /// for each reader's job (with reads, not a writer's writeback), ReplayJob::journal_wait_steps,
 /// the first step of each I/O before which it started a handle (since its previous I/O was
-/// queued); and, when any reader has one, every job's metadata_write_steps (its writes with
-/// flag M). `ios` and `last_steps` (LastSteps) in the jobs' order.
+/// queued), with the buffers those handles changed mapped by `m` (journal_wait_buffers); and,
+/// when any reader has one, every job's metadata_write_steps (its writes with flag M) and
+/// whether it is a journal's. `ios` and `last_steps` (LastSteps) in the jobs' order.
 void MarkJournalWaitSteps(const BlockTrace& trace, const std::vector<std::vector<ReplayIo>>& ios,
                           const std::vector<std::vector<uint32_t>>& last_steps,
-                          std::vector<ReplayJob>* jobs);
+                          const ReplayMapping& m, std::vector<ReplayJob>* jobs);
 
 /// The rule in an engine replaying `input`: it holds the marked steps, never a writer.
 std::unique_ptr<ReplayWaitRule> MakeMetadataAfterHandleRule(const ReplayEngineInput& input);

@@ -6,10 +6,10 @@
 namespace elevbench {
 
 void MarkWaitRules(const BlockTrace& trace, const std::vector<std::vector<ReplayIo>>& ios,
-                   const std::vector<std::vector<uint32_t>>& last_steps, bool buffered_writers,
-                   std::vector<ReplayJob>* jobs) {
+                   const std::vector<std::vector<uint32_t>>& last_steps, const ReplayMapping& m,
+                   bool buffered_writers, std::vector<ReplayJob>* jobs) {
   if (buffered_writers) MarkJournalLogSteps(ios, last_steps, jobs);
-  MarkJournalWaitSteps(trace, ios, last_steps, jobs);
+  MarkJournalWaitSteps(trace, ios, last_steps, m, jobs);
 }
 
 ReplayWaitRules::ReplayWaitRules(const ReplayEngineInput& input) {

@@ -18,10 +18,11 @@
 namespace elevbench {
 
 /// Marks every rule's steps in `jobs` (the jobs of `ios`, in order; last_steps their LastSteps),
-/// for a plan of `trace`; `buffered_writers`: the plan replays buffered writers.
+/// for a plan of `trace` whose offsets `m` maps; `buffered_writers`: the plan replays buffered
+/// writers.
 void MarkWaitRules(const BlockTrace& trace, const std::vector<std::vector<ReplayIo>>& ios,
-                   const std::vector<std::vector<uint32_t>>& last_steps, bool buffered_writers,
-                   std::vector<ReplayJob>* jobs);
+                   const std::vector<std::vector<uint32_t>>& last_steps, const ReplayMapping& m,
+                   bool buffered_writers, std::vector<ReplayJob>* jobs);
 
 /// Every rule of one engine run, made from its input; shared by its threads.
 class ReplayWaitRules {
