@@ -22,19 +22,24 @@ class RandomOffsets {
   uint64_t blocks_;
 };
 
-// Reads alone at QD1 for `seconds`: reads per second.
-double ReadsAlonePerSec(const DiskProfile& profile, double seconds) {
+// 4 KiB random reads or writes alone at QD1, each issued when the last completes, for
+// `seconds` of the virtual clock, at offsets drawn from `seed`: requests per second.
+double RandomQd1PerSec(const DiskProfile& profile, bool is_write, uint64_t seed, double seconds) {
   DiskModel model(profile);
-  RandomOffsets offsets(profile.capacity_bytes, 7);
+  RandomOffsets offsets(profile.capacity_bytes, seed);
   const int64_t until = static_cast<int64_t>(seconds * kNsPerSecond);
   int64_t now = 0;
-  int64_t reads = 0;
+  int64_t requests = 0;
   while (now < until) {
-    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, false, now)).end_ns;
-    ++reads;
+    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, is_write, now)).end_ns;
+    ++requests;
   }
-  return static_cast<double>(reads) * kNsPerSecond / static_cast<double>(now);
+  return static_cast<double>(requests) * kNsPerSecond / static_cast<double>(now);
 }
+
+// The seed of ModelReaderLossBesideFsyncWriter's reader, alone and beside the writer: the same
+// offsets in both.
+constexpr uint64_t kReaderSeed = 7;
 
 }  // namespace
 
@@ -76,16 +81,7 @@ double ModelSequentialMBps(const DiskProfile& profile, bool is_write, uint64_t r
 }
 
 double ModelRandomWriteIops(const DiskProfile& profile, double seconds) {
-  DiskModel model(profile);
-  RandomOffsets offsets(profile.capacity_bytes, 3);
-  const int64_t until = static_cast<int64_t>(seconds * kNsPerSecond);
-  int64_t now = 0;
-  int64_t writes = 0;
-  while (now < until) {
-    now = model.Serve(DiskIo(offsets.Next(), kBlockBytes, true, now)).end_ns;
-    ++writes;
-  }
-  return static_cast<double>(writes) * kNsPerSecond / static_cast<double>(now);
+  return RandomQd1PerSec(profile, true, 3, seconds);
 }
 
 double ModelFlushAfterMs(const DiskProfile& profile, int writes) {
@@ -112,7 +108,7 @@ double ModelWriteFsyncPerSec(const DiskProfile& profile, int cycles) {
 
 double ModelReaderLossBesideFsyncWriter(const DiskProfile& profile, double seconds) {
   DiskModel model(profile);
-  RandomOffsets offsets(profile.capacity_bytes, 7);
+  RandomOffsets offsets(profile.capacity_bytes, kReaderSeed);
   const int64_t until = static_cast<int64_t>(seconds * kNsPerSecond);
   // Each client's next request and when it arrives; the drive takes them in arrival order
   // (the reader first on a tie).
@@ -138,7 +134,7 @@ double ModelReaderLossBesideFsyncWriter(const DiskProfile& profile, double secon
     }
   }
   const double beside = static_cast<double>(reads) * kNsPerSecond / static_cast<double>(now);
-  return 1.0 - beside / ReadsAlonePerSec(profile, seconds);
+  return 1.0 - beside / RandomQd1PerSec(profile, false, kReaderSeed, seconds);
 }
 
 namespace {

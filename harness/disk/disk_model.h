@@ -140,20 +140,12 @@ struct DiskRequest {
 /// A read or write of `length` bytes at `offset` that reached the disk at `arrival_ns`: what the
 /// model's own checks and its tests build on a virtual clock.
 inline DiskRequest DiskIo(uint64_t offset, uint64_t length, bool is_write, int64_t arrival_ns) {
-  DiskRequest r;
-  r.offset = offset;
-  r.length = length;
-  r.is_write = is_write;
-  r.arrival_ns = arrival_ns;
-  return r;
+  return {.offset = offset, .length = length, .is_write = is_write, .arrival_ns = arrival_ns};
 }
 
 /// A FLUSH CACHE that reached the disk at `arrival_ns`.
 inline DiskRequest DiskFlush(int64_t arrival_ns) {
-  DiskRequest r;
-  r.flush = true;
-  r.arrival_ns = arrival_ns;
-  return r;
+  return {.arrival_ns = arrival_ns, .flush = true};
 }
 
 /// How the model charged one request. All *_ns parts sum to service_ns.

@@ -1,201 +1,122 @@
 // The built-in disk profiles and their overrides, checks and JSON (declared in disk_model.h).
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <system_error>
+#include <type_traits>
+#include <variant>
 
 #include "harness/disk/disk_model.h"
 
 namespace elevbench {
 namespace {
 
-// Built-in profiles, one row each, in the order `disk profiles` and `list profiles` print them.
-// Sources and calibration: docs/emulated-disk.md. The fault fields are not in the table: no
-// built-in profile fails (DiskProfile's defaults; a --disk-set turns them on).
-struct DiskProfileRow {
-  const char* name;
-  uint64_t capacity_bytes;
-  double track_to_track_ms;
-  double avg_seek_ms;
-  double full_stroke_ms;
-  double rpm;
-  double read_mbps;
-  double write_mbps;
-  double overhead_ms;
-  int queue_depth;
-  int driver_tags;
-  double aging_ms;
-  uint64_t stream_cache_bytes;
-  // Today's drives (issue 59); the profiles before them leave these at "off".
-  bool rotational_position = false;
-  int reorder_window = 0;
-  uint64_t write_cache_bytes = 0;
-  double link_mbps = 0;
-  int ssd_dies = 0;
-  double page_read_us = 0;
-  double page_program_us = 0;
-  bool power_loss_protection = false;
+// The built-in profiles, in the order `disk profiles` and `list profiles` print them: the
+// columns of BuiltInProfile's table. Sources and calibration: docs/emulated-disk.md.
+//
+// ide-2003: a Maxtor 6E040L0, "40 GB". Calibrated against Nick Piggin's 1-thread tiobench
+// rows on ext2 (docs/emulated-disk.md): 0.8 ms is the DiamondMax Plus 8 track-to-track
+// figure; write_mbps is fitted to the sequential-write row, which includes ext2's metadata
+// writes. Refitted (53 -> 49) once the loop queue got 4 driver tags and no writeback
+// throttling: writeback then keeps requests queued back to back, and 53 gave 47.39 MB/s
+// against 2003's 42.85-44.15. driver_tags 4 is the kernel's minimum; the IDE disk itself
+// took 1.
+// sata-7200: NCQ, so 32 commands queued in the disk and 32 driver tags.
+// ssd: a SATA SSD (NCQ's 32 commands); no seek, no rotation, no stream cache.
+// hus728t8: HGST Ultrastar 7K8, 8 TB SATA, 7200 rpm, 256 MB buffer, NCQ 32 (datasheet:
+// 8.0 ms average seek, 4.16 ms average rotational latency, 205 MB/s sustained). Track to
+// track and full stroke are not in the datasheet: WD's Ultrastar DC HC310 figures. An
+// enterprise drive reorders over its whole queue, counting rotation.
+// st2000dm006: Seagate BarraCuda 2 TB, 7200 rpm, fitted to one real drive's published fio
+// figures (docs/emulated-disk.md): slower seeks than its spec sheet's 8.5 ms, a consumer
+// firmware that reorders over few commands, a write cache that absorbs a burst.
+// 870evo: Samsung 870 EVO 1 TB, consumer SATA SSD without power-loss protection: a flush
+// waits for the buffer to be programmed.
+// pm883: Samsung PM883 960 GB, SATA SSD with power-loss protection: a flush returns at once.
+constexpr const char* kProfileNames[] = {"ide-2003",    "sata-7200", "ssd",  "hus728t8",
+                                         "st2000dm006", "870evo",    "pm883"};
+constexpr size_t kProfileCount = std::size(kProfileNames);
+
+// One row of BuiltInProfile's table: a DiskProfile field, its value in each profile's column,
+// and the unit the values are written in (the field's value is value * unit). A size, count or
+// flag field takes whole values (a flag 0 or 1): ProfileValuesFit checks.
+struct ProfileField {
+  template <typename T>
+  constexpr ProfileField(T DiskProfile::*member, const std::array<double, kProfileCount>& v,
+                         double u = 1)
+      : field(member), values(v), unit(u) {}
+
+  std::variant<uint64_t DiskProfile::*, double DiskProfile::*, int DiskProfile::*,
+               bool DiskProfile::*>
+      field;
+  std::array<double, kProfileCount> values;
+  double unit;
 };
 
-constexpr DiskProfileRow kProfiles[] = {
-    // ide-2003: a Maxtor 6E040L0, "40 GB". Calibrated against Nick Piggin's 1-thread tiobench
-    // rows on ext2 (docs/emulated-disk.md): 0.8 ms is the DiamondMax Plus 8 track-to-track
-    // figure; write_mbps is fitted to the sequential-write row, which includes ext2's metadata
-    // writes. Refitted (53 -> 49) once the loop queue got 4 driver tags and no writeback
-    // throttling: writeback then keeps requests queued back to back, and 53 gave 47.39 MB/s
-    // against 2003's 42.85-44.15. driver_tags 4 is the kernel's minimum; the IDE disk itself
-    // took 1.
-    {.name = "ide-2003",
-     .capacity_bytes = 40'000'000'000ULL,
-     .track_to_track_ms = 0.8,
-     .avg_seek_ms = 9.0,
-     .full_stroke_ms = 20.0,
-     .rpm = 7200,
-     .read_mbps = 52.0,
-     .write_mbps = 49.0,
-     .overhead_ms = 0.05,
-     .queue_depth = 1,
-     .driver_tags = 4,
-     .aging_ms = 0,
-     .stream_cache_bytes = 512 * 1024},
-    // sata-7200: NCQ, so 32 commands queued in the disk and 32 driver tags.
-    {.name = "sata-7200",
-     .capacity_bytes = 250'000'000'000ULL,
-     .track_to_track_ms = 0.8,
-     .avg_seek_ms = 8.5,
-     .full_stroke_ms = 18.0,
-     .rpm = 7200,
-     .read_mbps = 65.0,
-     .write_mbps = 65.0,
-     .overhead_ms = 0.05,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 100,
-     .stream_cache_bytes = 1024 * 1024},
-    // ssd: a SATA SSD (NCQ's 32 commands); no seek, no rotation, no stream cache.
-    {.name = "ssd",
-     .capacity_bytes = 128'000'000'000ULL,
-     .track_to_track_ms = 0,
-     .avg_seek_ms = 0,
-     .full_stroke_ms = 0,
-     .rpm = 0,
-     .read_mbps = 250.0,
-     .write_mbps = 200.0,
-     .overhead_ms = 0.1,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 100,
-     .stream_cache_bytes = 0},
-    // hus728t8: HGST Ultrastar 7K8, 8 TB SATA, 7200 rpm, 256 MB buffer, NCQ 32 (datasheet:
-    // 8.0 ms average seek, 4.16 ms average rotational latency, 205 MB/s sustained). Track to
-    // track and full stroke are not in the datasheet: WD's Ultrastar DC HC310 figures. An
-    // enterprise drive reorders over its whole queue, counting rotation.
-    {.name = "hus728t8",
-     .capacity_bytes = 8'000'000'000'000ULL,
-     .track_to_track_ms = 0.3,
-     .avg_seek_ms = 8.0,
-     .full_stroke_ms = 17.0,
-     .rpm = 7200,
-     .read_mbps = 205.0,
-     .write_mbps = 205.0,
-     .overhead_ms = 0.05,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 1000,
-     .stream_cache_bytes = 1024 * 1024,
-     .rotational_position = true,
-     .reorder_window = 24,
-     .write_cache_bytes = 16 * 1024 * 1024,
-     .link_mbps = 600},
-    // st2000dm006: Seagate BarraCuda 2 TB, 7200 rpm, fitted to one real drive's published fio
-    // figures (docs/emulated-disk.md): slower seeks than its spec sheet's 8.5 ms, a consumer
-    // firmware that reorders over few commands, a write cache that absorbs a burst.
-    {.name = "st2000dm006",
-     .capacity_bytes = 2'000'000'000'000ULL,
-     .track_to_track_ms = 1.0,
-     .avg_seek_ms = 13.5,
-     .full_stroke_ms = 27.0,
-     .rpm = 7200,
-     .read_mbps = 144.0,
-     .write_mbps = 133.0,
-     .overhead_ms = 0.05,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 500,
-     .stream_cache_bytes = 1024 * 1024,
-     .rotational_position = true,
-     .reorder_window = 7,
-     .write_cache_bytes = 3 * 1024 * 1024,
-     .link_mbps = 600},
-    // 870evo: Samsung 870 EVO 1 TB, consumer SATA SSD without power-loss protection: a flush
-    // waits for the buffer to be programmed.
-    {.name = "870evo",
-     .capacity_bytes = 1'000'000'000'000ULL,
-     .track_to_track_ms = 0,
-     .avg_seek_ms = 0,
-     .full_stroke_ms = 0,
-     .rpm = 0,
-     .read_mbps = 560.0,
-     .write_mbps = 530.0,
-     .overhead_ms = 0.02,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 100,
-     .stream_cache_bytes = 0,
-     .write_cache_bytes = 8 * 1024 * 1024,
-     .link_mbps = 560,
-     .ssd_dies = 16,
-     .page_read_us = 65,
-     .page_program_us = 3400,
-     .power_loss_protection = false},
-    // pm883: Samsung PM883 960 GB, SATA SSD with power-loss protection: a flush returns at once.
-    {.name = "pm883",
-     .capacity_bytes = 960'000'000'000ULL,
-     .track_to_track_ms = 0,
-     .avg_seek_ms = 0,
-     .full_stroke_ms = 0,
-     .rpm = 0,
-     .read_mbps = 550.0,
-     .write_mbps = 520.0,
-     .overhead_ms = 0.03,
-     .queue_depth = 32,
-     .driver_tags = 32,
-     .aging_ms = 100,
-     .stream_cache_bytes = 0,
-     .write_cache_bytes = 8 * 1024 * 1024,
-     .link_mbps = 560,
-     .ssd_dies = 32,
-     .page_read_us = 83,
-     .page_program_us = 700,
-     .power_loss_protection = true},
-};
+// Whether every value of `fields` converts to its field exactly: whole and >= 0 for a size or
+// count, 0 or 1 for a flag.
+template <size_t N>
+constexpr bool ProfileValuesFit(const ProfileField (&fields)[N]) {
+  for (const ProfileField& f : fields) {
+    if (std::holds_alternative<double DiskProfile::*>(f.field)) continue;
+    const bool flag = std::holds_alternative<bool DiskProfile::*>(f.field);
+    for (double v : f.values) {
+      const double x = v * f.unit;
+      if (x < 0 || x > 1e15 || x != static_cast<double>(static_cast<uint64_t>(x))) return false;
+      if (flag && x > 1) return false;
+    }
+  }
+  return true;
+}
 
-// The DiskProfile of a row: its fields, and the defaults of what the table leaves out.
-DiskProfile DiskProfileOfRow(const DiskProfileRow& row) {
+// The built-in profile in `column` of the table (an index into kProfileNames): the table's
+// fields, and DiskProfile's defaults for the rest. The fault fields are not in the table: no
+// built-in profile fails (a --disk-set turns them on). Today's drives' fields (issue 59) are
+// the last eight rows; the profiles before them leave them at "off".
+DiskProfile BuiltInProfile(size_t column) {
+  constexpr double kGB = 1e9;  // decimal, as drives are sold
+  constexpr double kMiB = 1024 * 1024;
+  using P = DiskProfile;
+  // Aligned by hand, a column a profile: clang-format would undo it.
+  // clang-format off
+  static constexpr ProfileField kFields[] = {
+      //                           ide-2003 sata-7200 ssd    hus728t8 st2000dm006 870evo pm883
+      {&P::capacity_bytes,        {40,      250,      128,   8000,    2000,       1000,  960}, kGB},
+      {&P::track_to_track_ms,     {0.8,     0.8,      0,     0.3,     1.0,        0,     0}},
+      {&P::avg_seek_ms,           {9.0,     8.5,      0,     8.0,     13.5,       0,     0}},
+      {&P::full_stroke_ms,        {20.0,    18.0,     0,     17.0,    27.0,       0,     0}},
+      {&P::rpm,                   {7200,    7200,     0,     7200,    7200,       0,     0}},
+      {&P::read_mbps,             {52.0,    65.0,     250.0, 205.0,   144.0,      560.0, 550.0}},
+      {&P::write_mbps,            {49.0,    65.0,     200.0, 205.0,   133.0,      530.0, 520.0}},
+      {&P::overhead_ms,           {0.05,    0.05,     0.1,   0.05,    0.05,       0.02,  0.03}},
+      {&P::queue_depth,           {1,       32,       32,    32,      32,         32,    32}},
+      {&P::driver_tags,           {4,       32,       32,    32,      32,         32,    32}},
+      {&P::aging_ms,              {0,       100,      100,   1000,    500,        100,   100}},
+      {&P::stream_cache_bytes,    {0.5,     1,        0,     1,       1,          0,     0}, kMiB},
+      {&P::rotational_position,   {0,       0,        0,     1,       1,          0,     0}},
+      {&P::reorder_window,        {0,       0,        0,     24,      7,          0,     0}},
+      {&P::write_cache_bytes,     {0,       0,        0,     16,      3,          8,     8}, kMiB},
+      {&P::link_mbps,             {0,       0,        0,     600,     600,        560,   560}},
+      {&P::ssd_dies,              {0,       0,        0,     0,       0,          16,    32}},
+      {&P::page_read_us,          {0,       0,        0,     0,       0,          65,    83}},
+      {&P::page_program_us,       {0,       0,        0,     0,       0,          3400,  700}},
+      {&P::power_loss_protection, {0,       0,        0,     0,       0,          0,     1}},
+  };
+  // clang-format on
+  static_assert(ProfileValuesFit(kFields), "a size, count or flag of the table is not whole");
   DiskProfile p;
-  p.name = row.name;
-  p.capacity_bytes = row.capacity_bytes;
-  p.track_to_track_ms = row.track_to_track_ms;
-  p.avg_seek_ms = row.avg_seek_ms;
-  p.full_stroke_ms = row.full_stroke_ms;
-  p.rpm = row.rpm;
-  p.read_mbps = row.read_mbps;
-  p.write_mbps = row.write_mbps;
-  p.overhead_ms = row.overhead_ms;
-  p.queue_depth = row.queue_depth;
-  p.driver_tags = row.driver_tags;
-  p.aging_ms = row.aging_ms;
-  p.stream_cache_bytes = row.stream_cache_bytes;
-  p.rotational_position = row.rotational_position;
-  p.reorder_window = row.reorder_window;
-  p.write_cache_bytes = row.write_cache_bytes;
-  p.link_mbps = row.link_mbps;
-  p.ssd_dies = row.ssd_dies;
-  p.page_read_us = row.page_read_us;
-  p.page_program_us = row.page_program_us;
-  p.power_loss_protection = row.power_loss_protection;
+  p.name = kProfileNames[column];
+  for (const ProfileField& f : kFields) {
+    const double value = f.values[column] * f.unit;
+    std::visit(
+        [&](auto member) {
+          p.*member = static_cast<std::remove_reference_t<decltype(p.*member)>>(value);
+        },
+        f.field);
+  }
   return p;
 }
 
@@ -337,22 +258,20 @@ bool ValidateDriveFields(const DiskProfile& p, std::string* err) {
 }  // namespace
 
 std::vector<std::string> DiskProfileNames() {
-  std::vector<std::string> names;
-  for (const DiskProfileRow& p : kProfiles) names.emplace_back(p.name);
-  return names;
+  return std::vector<std::string>(std::begin(kProfileNames), std::end(kProfileNames));
 }
 
 bool LookupDiskProfile(std::string_view name, DiskProfile* profile, std::string* err) {
-  for (const DiskProfileRow& p : kProfiles) {
-    if (name == p.name) {
-      *profile = DiskProfileOfRow(p);
+  for (size_t column = 0; column < kProfileCount; ++column) {
+    if (name == kProfileNames[column]) {
+      *profile = BuiltInProfile(column);
       return true;
     }
   }
   std::string known;
-  for (const DiskProfileRow& p : kProfiles) {
+  for (const char* n : kProfileNames) {
     if (!known.empty()) known += ", ";
-    known += p.name;
+    known += n;
   }
   *err = "unknown disk profile '" + std::string(name) + "' (known: " + known + ")";
   return false;

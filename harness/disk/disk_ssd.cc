@@ -15,16 +15,20 @@ int SsdDies::DieOf(uint64_t offset) const {
   return static_cast<int>((offset / kPageBytes) % static_cast<uint64_t>(dies_));
 }
 
-int64_t SsdDies::Read(uint64_t offset, uint64_t length, int64_t ready_ns) {
+int64_t SsdDies::OnEachPage(uint64_t offset, uint64_t length, int64_t from_ns, int64_t page_ns) {
   const uint64_t first = offset / kPageBytes;
   const uint64_t last = (offset + std::max<uint64_t>(length, 1) - 1) / kPageBytes;
-  int64_t done = ready_ns;
+  int64_t done = from_ns;
   for (uint64_t page = first; page <= last; ++page) {
     int64_t& die_free = die_free_ns_[page % static_cast<uint64_t>(dies_)];
-    die_free = std::max(die_free, ready_ns) + page_read_ns_;
+    die_free = std::max(die_free, from_ns) + page_ns;
     done = std::max(done, die_free);
   }
   return done;
+}
+
+int64_t SsdDies::Read(uint64_t offset, uint64_t length, int64_t ready_ns) {
+  return OnEachPage(offset, length, ready_ns, page_read_ns_);
 }
 
 void SsdDies::DropProgrammed(int64_t t_ns) {
@@ -54,14 +58,7 @@ int64_t SsdDies::BufferRoomAt(uint64_t length, int64_t t_ns) {
 }
 
 int64_t SsdDies::Program(uint64_t offset, uint64_t length, int64_t data_ns, bool buffered) {
-  const uint64_t first = offset / kPageBytes;
-  const uint64_t last = (offset + std::max<uint64_t>(length, 1) - 1) / kPageBytes;
-  int64_t done = data_ns;
-  for (uint64_t page = first; page <= last; ++page) {
-    int64_t& die_free = die_free_ns_[page % static_cast<uint64_t>(dies_)];
-    die_free = std::max(die_free, data_ns) + page_program_ns_;
-    done = std::max(done, die_free);
-  }
+  const int64_t done = OnEachPage(offset, length, data_ns, page_program_ns_);
   last_program_end_ns_ = std::max(last_program_end_ns_, done);
   if (buffered) {
     buffered_.push_back({done, length});

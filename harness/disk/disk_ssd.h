@@ -47,6 +47,10 @@ class SsdDies {
     uint64_t bytes;
   };
   void DropProgrammed(int64_t t_ns);
+  // Books each page of [offset, offset + length) on its die for `page_ns`, starting when the
+  // die is free and no earlier than `from_ns` (a read's and a program's shared part); returns
+  // when the last page is done (`from_ns` at the earliest).
+  int64_t OnEachPage(uint64_t offset, uint64_t length, int64_t from_ns, int64_t page_ns);
 
   int dies_;
   int64_t page_read_ns_;

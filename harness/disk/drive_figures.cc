@@ -1,6 +1,7 @@
 #include "harness/disk/drive_figures.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace elevbench {
 namespace {
@@ -60,72 +61,74 @@ std::vector<UnclaimedCheck> TheRest(const std::vector<PublishedFigure>& figures,
   return rest;
 }
 
+// The drive `drive` behind `profile`: its published `figures`, and every check they leave
+// unclaimed because of `unclaimed_because`.
+DriveFigures Drive(const char* profile, const char* drive, std::vector<PublishedFigure> figures,
+                   const std::string& unclaimed_because) {
+  DriveFigures d;
+  d.profile = profile;
+  d.drive = drive;
+  d.figures = std::move(figures);
+  d.unclaimed = TheRest(d.figures, unclaimed_because);
+  return d;
+}
+
 const char* const kUltrastarSheet = "HGST Ultrastar 7K8 datasheet";
 const char* const kBarraCudaFio = "fio on a real drive (ublk-disksim README, docs/VALIDATION.md)";
 
 DriveFigures Ultrastar7K8() {
-  DriveFigures d;
-  d.profile = "hus728t8";
-  d.drive = "HGST Ultrastar 7K8 (HUS728T8TALE6L4, 8 TB, 7200 rpm, NCQ 32)";
-  d.figures = {
-      Figure(C::kRandReadQd1Ms, 12.2,
-             std::string(kUltrastarSheet) + ": 8.0 ms average seek + 4.16 ms rotation"),
-      Figure(C::kRandReadQd32Iops, 200,
-             "7200 rpm SATA drives with NCQ at QD32 (WD Ultrastar HC580: 212)"),
-      Figure(C::kSeqReadMbps, 205, std::string(kUltrastarSheet) + ": sustained transfer rate"),
-  };
-  d.unclaimed = TheRest(
-      d.figures, "the datasheet gives one sustained rate and no write, flush or mixed figure");
-  return d;
+  return Drive(
+      "hus728t8", "HGST Ultrastar 7K8 (HUS728T8TALE6L4, 8 TB, 7200 rpm, NCQ 32)",
+      {
+          Figure(C::kRandReadQd1Ms, 12.2,
+                 std::string(kUltrastarSheet) + ": 8.0 ms average seek + 4.16 ms rotation"),
+          Figure(C::kRandReadQd32Iops, 200,
+                 "7200 rpm SATA drives with NCQ at QD32 (WD Ultrastar HC580: 212)"),
+          Figure(C::kSeqReadMbps, 205, std::string(kUltrastarSheet) + ": sustained transfer rate"),
+      },
+      "the datasheet gives one sustained rate and no write, flush or mixed figure");
 }
 
 DriveFigures BarraCuda2Tb() {
-  DriveFigures d;
-  d.profile = "st2000dm006";
-  d.drive = "Seagate BarraCuda ST2000DM006 (2 TB, 7200 rpm)";
-  d.figures = {
-      Range(C::kRandReadQd1Ms, 17.2, 17.8, kBarraCudaFio),
-      Figure(C::kRandReadQd32Iops, 94, kBarraCudaFio),
-      Figure(C::kSeqReadMbps, 143, kBarraCudaFio),
-      Figure(C::kSeqWriteMbps, 132, kBarraCudaFio),
-      Figure(C::kRandWriteQd1Iops, 124, std::string(kBarraCudaFio) + ", over 30 s"),
-      Figure(C::kFlushAfter8Ms, 127, kBarraCudaFio,
-             "the published p50 includes NTFS metadata writes (fitted there as 28 + 9.4 N ms); "
-             "the model has only the 8 writes"),
-      Figure(C::kFlushAfter64Ms, 630, kBarraCudaFio),
-  };
-  d.unclaimed = TheRest(d.figures, "not measured on the real drive");
-  return d;
+  return Drive(
+      "st2000dm006", "Seagate BarraCuda ST2000DM006 (2 TB, 7200 rpm)",
+      {
+          Range(C::kRandReadQd1Ms, 17.2, 17.8, kBarraCudaFio),
+          Figure(C::kRandReadQd32Iops, 94, kBarraCudaFio),
+          Figure(C::kSeqReadMbps, 143, kBarraCudaFio),
+          Figure(C::kSeqWriteMbps, 132, kBarraCudaFio),
+          Figure(C::kRandWriteQd1Iops, 124, std::string(kBarraCudaFio) + ", over 30 s"),
+          Figure(C::kFlushAfter8Ms, 127, kBarraCudaFio,
+                 "the published p50 includes NTFS metadata writes (fitted there as 28 + 9.4 N ms); "
+                 "the model has only the 8 writes"),
+          Figure(C::kFlushAfter64Ms, 630, kBarraCudaFio),
+      },
+      "not measured on the real drive");
 }
 
 DriveFigures Samsung870Evo() {
-  DriveFigures d;
-  d.profile = "870evo";
-  d.drive = "Samsung 870 EVO 1 TB (consumer SATA SSD, no power-loss protection)";
-  d.figures = {
-      Figure(C::kRandReadQd1Ms, 1000.0 / 10700, "a real 850 EVO: 10.7K reads a second at QD1"),
-      Range(C::kWriteFsyncPerSecond, 248, 311, "community fsync lists"),
-      Figure(C::kReadsKeptBesideFsyncWriterPct, 100.0 * 612 / 10700,
-             "a real 850 EVO: reads fell from 10.7K to 612 a second"),
-  };
-  d.unclaimed = TheRest(d.figures, "no published figure of this drive in the sources");
-  return d;
+  return Drive(
+      "870evo", "Samsung 870 EVO 1 TB (consumer SATA SSD, no power-loss protection)",
+      {
+          Figure(C::kRandReadQd1Ms, 1000.0 / 10700, "a real 850 EVO: 10.7K reads a second at QD1"),
+          Range(C::kWriteFsyncPerSecond, 248, 311, "community fsync lists"),
+          Figure(C::kReadsKeptBesideFsyncWriterPct, 100.0 * 612 / 10700,
+                 "a real 850 EVO: reads fell from 10.7K to 612 a second"),
+      },
+      "no published figure of this drive in the sources");
 }
 
 DriveFigures SamsungPm883() {
-  DriveFigures d;
-  d.profile = "pm883";
-  d.drive = "Samsung PM883 960 GB (SATA SSD, power-loss protection)";
   const std::string sheet = "Samsung PM883 published figures";
-  d.figures = {
-      Figure(C::kRandReadQd1Ms, 0.120, sheet),
-      Figure(C::kRandReadQd32Iops, 98000, sheet, kSsdOneAtATime),
-      Figure(C::kSeqReadMbps, 550, sheet, kSsdOneAtATime),
-      Figure(C::kSeqWriteMbps, 520, sheet, kSsdOneAtATime),
-      Figure(C::kWriteFsyncPerSecond, 15500, "community fsync lists"),
-  };
-  d.unclaimed = TheRest(d.figures, "no published figure of this drive in the sources");
-  return d;
+  return Drive("pm883", "Samsung PM883 960 GB (SATA SSD, power-loss protection)",
+               {
+                   Figure(C::kRandReadQd1Ms, 0.120, sheet),
+                   Figure(C::kRandReadQd32Iops, 98000, sheet, kSsdOneAtATime),
+                   Figure(C::kSeqReadMbps, 550, sheet, kSsdOneAtATime),
+                   Figure(C::kSeqWriteMbps, 520, sheet, kSsdOneAtATime),
+                   Figure(C::kWriteFsyncPerSecond, 15500, "community fsync lists"),
+               },
+               "no published figure of this drive in the sources");
 }
 
 }  // namespace

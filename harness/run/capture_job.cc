@@ -50,9 +50,7 @@ bool DescribeCaptureOutcome(const CaptureJobConfig& o, const CaptureOutcome& out
 
 CaptureJob::CaptureJob(CaptureJobConfig config,
                        std::function<void(const std::string& line)> report_error)
-    : config_(std::move(config)),
-      report_error_(std::move(report_error)),
-      progress_(Progress::ForStderr()) {}
+    : JournaledTargetJob("capture", std::move(report_error)), config_(std::move(config)) {}
 
 bool CaptureJob::Check(std::string* err) {
   CaptureJobConfig& o = config_;
@@ -118,7 +116,7 @@ bool CaptureJob::Check(std::string* err) {
         !CheckOutOffTracedDisk(o.out, t.device, err)) {
       return false;
     }
-  } else if (!ParseMadeTarget(t, &target_options_, err)) {  // --fs, --scratch, --emulated
+  } else if (!ParseMadeTarget(t, &target_options(), err)) {  // --fs, --scratch, --emulated
     return false;
   }
   if (!RunningAsRoot()) {
@@ -128,20 +126,14 @@ bool CaptureJob::Check(std::string* err) {
   return true;
 }
 
-bool CaptureJob::OpenJournal(std::string* err) {
-  InstallInterruptHandlers();
-  return OpenCommandJournal(&journal_, &progress_,
-                            "elevbench capture (pid " + std::to_string(getpid()) + ")", err);
-}
-
 bool CaptureJob::MakeTarget(std::string* err) {
   if (!config_.target.device.empty()) return true;
-  if (!target_.Create(target_options_, &journal_, &progress_, err)) return false;
+  if (!target().Create(target_options(), journal(), progress(), err)) return false;
   // The emulated 2003 box's writeback limits, as every run on it has (emulated_writeback.h):
   // a buffered writer is throttled as it will be when it is run for real or replayed.
   EmulatedWriteback set;
-  return !target_.emulated() ||
-         SetUpEmulatedWriteback(Sysfs{}, &journal_, target_.stack().loop_name, &set, err);
+  return !target().emulated() ||
+         SetUpEmulatedWriteback(Sysfs{}, journal(), target().stack().loop_name, &set, err);
 }
 
 bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {
@@ -152,11 +144,9 @@ bool CaptureJob::Capture(CaptureOutcome* outcome, std::string* err) {
   capture.setup = config_.setup;
   capture.out = config_.out;
   capture.source = CaptureSourceOf(config_);
-  const RunTarget* target = config_.target.device.empty() ? &target_ : nullptr;
-  return RunCapture(capture, target, &journal_, &progress_, outcome, err);
+  const RunTarget* made = config_.target.device.empty() ? &target() : nullptr;
+  return RunCapture(capture, made, journal(), progress(), outcome, err);
 }
-
-bool CaptureJob::Restore() { return guard_.Restore(); }
 
 RunFailure RunCaptureCommand(const CaptureJobConfig& config,
                              const std::function<void(const std::string& line)>& error,

@@ -10,12 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/core/progress.h"
-#include "harness/device/restore_journal.h"
 #include "harness/run/capture_run.h"
+#include "harness/run/journaled_target_job.h"
 #include "harness/run/run_failure.h"
-#include "harness/run/run_journal.h"
-#include "harness/run/target.h"
 #include "harness/run/target_spec.h"
 
 namespace elevbench {
@@ -43,42 +40,28 @@ std::string CaptureSourceOf(const CaptureJobConfig& config);
 bool DescribeCaptureOutcome(const CaptureJobConfig& config, const CaptureOutcome& outcome,
                             std::vector<std::string>* notes);
 
-/// One capture. Call the steps in the order they are declared; after a step returns false,
-/// call no more of them (destroying the job undoes what was made). Not copyable.
-class CaptureJob {
+/// One capture. Call the steps in order: Check, OpenJournal, MakeTarget, Capture, Restore
+/// (OpenJournal and Restore are JournaledTargetJob's); after a step returns false, call no more
+/// of them (destroying the job undoes what was made). Not copyable.
+class CaptureJob : public JournaledTargetJob {
  public:
   /// Entries of the journal that cannot be undone are said through `report_error`, one line
   /// each (also from the destructor).
   CaptureJob(CaptureJobConfig config, std::function<void(const std::string& line)> report_error);
-  CaptureJob(const CaptureJob&) = delete;
-  CaptureJob& operator=(const CaptureJob&) = delete;
 
   /// Every usage error, before anything is made: one traced disk, a workload, a command that
   /// exists, --setup only on a target elevbench makes, a writable --out off the traced disk,
   /// the filesystem, root. False: a usage error.
   [[nodiscard]] bool Check(std::string* err);
-  /// The interrupt handlers, what an earlier run left undone, then the journal's lock. False:
-  /// the journal cannot be had.
-  [[nodiscard]] bool OpenJournal(std::string* err);
   /// The target elevbench makes (none for --device). False: it could not be made (or was
   /// interrupted: InterruptRequested() tells).
   [[nodiscard]] bool MakeTarget(std::string* err);
   /// The capture (RunCapture): false when it could not start, was interrupted or could not be
   /// written; *outcome says what it gave (its drain_error even then).
   [[nodiscard]] bool Capture(CaptureOutcome* outcome, std::string* err);
-  /// Undoes the journal now (the destructor would too); false when some entry could not be
-  /// undone (said through report_error).
-  bool Restore();
 
  private:
-  // Members are destroyed in reverse: the target goes before the guard restores the journal.
   CaptureJobConfig config_;
-  std::function<void(const std::string& line)> report_error_;
-  TargetOptions target_options_;
-  Progress progress_;
-  RestoreJournal journal_;
-  JournalGuard guard_{&journal_, report_error_};
-  RunTarget target_;
 };
 
 /// `elevbench capture` of `config`: CaptureJob's steps in order (Check, OpenJournal, MakeTarget,

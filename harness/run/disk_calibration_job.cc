@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "harness/core/interrupt.h"
 #include "harness/core/system_info.h"
 #include "harness/device/device_control.h"
 #include "harness/device/scratch_device.h"
@@ -31,9 +30,7 @@ bool GivesCapacity(const std::vector<std::string>& overrides) {
 
 CalibrationJob::CalibrationJob(CalibrationJobConfig config,
                                std::function<void(const std::string& line)> report_error)
-    : config_(std::move(config)),
-      report_error_(std::move(report_error)),
-      progress_(Progress::ForStderr()) {}
+    : JournaledTargetJob("disk calibrate", std::move(report_error)), config_(std::move(config)) {}
 
 CalibrationJob::~CalibrationJob() {
   if (fio_dir_.empty()) return;
@@ -47,7 +44,7 @@ bool CalibrationJob::Check(std::string* err) {
     *err = "--runtime: give 1 to 3600 seconds a check";
     return false;
   }
-  EmulatedOptions& emu = target_options_.emulated_options;
+  EmulatedOptions& emu = target_options().emulated_options;
   emu.size_bytes = kDefaultCalibrationBytes;
   if (!ParseEmulatedSpec(config_.emulated, &emu, err)) {
     *err = "disk calibrate: " + *err;
@@ -71,31 +68,25 @@ bool CalibrationJob::Check(std::string* err) {
   }
   emu.fs = kRawDeviceFs;
   emu.self_exe = SelfExecutablePath();
-  target_options_.fs = kRawDeviceFs;
-  target_options_.emulated = true;
+  target_options().fs = kRawDeviceFs;
+  target_options().emulated = true;
   return true;
 }
 
-bool CalibrationJob::OpenJournal(std::string* err) {
-  InstallInterruptHandlers();
-  return OpenCommandJournal(&journal_, &progress_,
-                            "elevbench disk calibrate (pid " + std::to_string(getpid()) + ")", err);
-}
-
 bool CalibrationJob::MakeDisk(std::string* err) {
-  if (!target_.Create(target_options_, &journal_, &progress_, err)) return false;
+  if (!target().Create(target_options(), journal(), progress(), err)) return false;
   const Sysfs sysfs;
-  DeviceControl control(sysfs, &journal_, target_.disks());
-  return control.PinQueueAttrs(EmulatedQueueAttrs(target_.stack()), err) &&
+  DeviceControl control(sysfs, journal(), target().disks());
+  return control.PinQueueAttrs(EmulatedQueueAttrs(target().stack()), err) &&
          control.Apply(SchedulerConfig{"none", {}, ""}, err);
 }
 
 bool CalibrationJob::Calibrate(CalibrationResult* result, std::string* err) {
-  const DiskProfile& profile = target_.stack().profile;
+  const DiskProfile& profile = target().stack().profile;
   const DriveFigures figures = DriveFiguresOf(profile.name);
   result->profile = profile.name;
   result->drive = figures.drive;
-  result->image_bytes = target_options_.emulated_options.size_bytes;
+  result->image_bytes = target_options().emulated_options.size_bytes;
   result->stroke_bytes = profile.capacity_bytes;
   result->runtime_seconds = std::round(config_.runtime_seconds);
   result->kernel = ReadMachineInfo().kernel;
@@ -109,15 +100,13 @@ bool CalibrationJob::Calibrate(CalibrationResult* result, std::string* err) {
   fio_dir_ = folder;
   SystemFioRunner fio;
   std::map<CalibrationCheck, double> measured;
-  const SettleDrive settle = [this](std::string* e) { return target_.DropCaches(e); };
-  if (!RunCalibrationChecks(target_.device(), config_.runtime_seconds, fio_dir_, &fio, settle,
-                            &progress_, &measured, err)) {
+  const SettleDrive settle = [this](std::string* e) { return target().DropCaches(e); };
+  if (!RunCalibrationChecks(target().device(), config_.runtime_seconds, fio_dir_, &fio, settle,
+                            progress(), &measured, err)) {
     return false;
   }
   result->rows = CalibrationRows(figures, measured);
   return true;
 }
-
-bool CalibrationJob::Restore() { return guard_.Restore(); }
 
 }  // namespace elevbench
