@@ -9,6 +9,10 @@ namespace elevbench {
 
 bool CompareResultsFiles(const CompareCommandOptions& options, ComparedFiles* out,
                          std::string* err) {
+  if (options.alpha_given && options.no_significance) {  // #45, fourth pass: was ignored
+    *err = "--alpha is the U test's level, --no-significance skips the test: give one of them";
+    return false;
+  }
   CompareSettings settings;
   settings.alpha = options.alpha;
   settings.threshold_pct = options.threshold_pct;

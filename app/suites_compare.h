@@ -19,6 +19,8 @@ struct CompareCommandOptions {
   double alpha = kDefaultAlpha;
   double threshold_pct = kDefaultThresholdPct;  ///< "--threshold"
   bool no_significance = false;
+  /// "--alpha" was given: refused beside --no-significance, which skips the test it sets.
+  bool alpha_given = false;
   std::string format = "text";  ///< text, json, junit
   std::string allow;            ///< "--allow failed,inconclusive,missing,parameters"
 };
@@ -32,7 +34,8 @@ struct ComparedFiles {
 
 /// Parses the settings of `options`, loads BASE.json (and NEW.json) and compares them with the
 /// measurer of the base file's suite, the files' names set. False with a one-line err for a
-/// usage error: bad settings, one file without --between, an unreadable or mismatched file.
+/// usage error: --alpha with --no-significance, bad settings, one file without --between, an
+/// unreadable or mismatched file.
 [[nodiscard]] bool CompareResultsFiles(const CompareCommandOptions& options, ComparedFiles* out,
                                        std::string* err);
 

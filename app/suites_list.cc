@@ -92,6 +92,14 @@ json ProfilesJson() {
 
 }  // namespace
 
+bool CheckListName(const std::string& what, std::string* err) {
+  const std::vector<std::string> lists = {"suites", "formats", "schedulers", "profiles"};
+  if (std::find(lists.begin(), lists.end(), what) != lists.end()) return true;
+  *err = "list: no list '" + what +
+         "' (suites, formats, schedulers or profiles; see elevbench list --help)";
+  return false;
+}
+
 json ListJson(const std::string& what) {
   return what == "suites"       ? SuitesJson()
          : what == "formats"    ? FormatsJson()

@@ -7,6 +7,11 @@
 
 namespace elevbench {
 
+/// `elevbench list WHAT`: true when `what` names a list (suites, formats, schedulers or
+/// profiles); else false with the one-line usage error that names them. Checked here, not by
+/// CLI::IsMember: its "what: bogus not in {…}" named the placeholder.
+[[nodiscard]] bool CheckListName(const std::string& what, std::string* err);
+
 /// What `elevbench list WHAT` lists ("suites", "formats", "schedulers", anything else:
 /// "profiles") as the JSON array `--json` prints, drawn from the tables themselves so that no
 /// list is kept twice (scripts/killsweep reads `list suites --json`).

@@ -135,6 +135,38 @@ bool CheckRunOptionCombinations(const RunOptions& run, const FlagGiven& given, s
   return true;
 }
 
+bool ChooseRunSuite(size_t chosen, const std::string& unknown_suite, RunOptions* options,
+                    std::string* err) {
+  std::string names;
+  for (size_t i = 0; i < AllSuites().size(); ++i) {
+    names += (i ? ", " : "") + std::string(AllSuites()[i].name);
+  }
+  options->entry = chosen < AllSuites().size() ? &AllSuites()[chosen] : nullptr;
+  if (options->entry == nullptr) {
+    return Fail(err, (unknown_suite.empty() ? std::string("no suite given")
+                                            : "unknown suite '" + unknown_suite + "'") +
+                         " (available: " + names + ")");
+  }
+  if (!unknown_suite.empty()) {  // `run tiobench extra`: the word fell through to `suite`
+    const std::string name = options->entry->name;
+    return Fail(err, "unexpected word '" + unknown_suite + "' (" + name +
+                         "'s options go after the suite's name as --option VALUE; see elevbench "
+                         "run " +
+                         name + " --help)");
+  }
+  return true;
+}
+
+bool PrepareRunOptions(const FlagGiven& given, RunOptions* options, std::string* err) {
+  if (!CheckRunOptionCombinations(*options, given, err)) return false;
+  const std::string applied =
+      ApplySuiteRunDefaults(options->entry->defaults, GivenRunOptionsOf(given), options);
+  if (!applied.empty()) {
+    options->defaults_note = std::string(options->entry->name) + " runs by default with " + applied;
+  }
+  return true;
+}
+
 RunConfig RunConfigOf(const RunOptions& o) {
   RunConfig config = o.config;
   config.suite_name = o.entry->name;

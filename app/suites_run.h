@@ -62,6 +62,21 @@ std::string ApplySuiteRunDefaults(const SuiteRunDefaults& defaults, const GivenR
 [[nodiscard]] bool CheckRunOptionCombinations(const RunOptions& options, const FlagGiven& given,
                                               std::string* err);
 
+/// `run`'s suite from its command line: `chosen`, the index in AllSuites() of the suite's
+/// subcommand the command line gave (AllSuites().size() for none), and `unknown_suite`, a word
+/// that fell to `run`'s positional (one that names no suite, or one after the suite's name:
+/// `run tiobench extra`). Sets options->entry; options->config.suite is the caller's (it holds
+/// the suite objects that parsed their options). False with the one-line usage error, which
+/// lists the suites or says where the suite's options go.
+[[nodiscard]] bool ChooseRunSuite(size_t chosen, const std::string& unknown_suite,
+                                  RunOptions* options, std::string* err);
+
+/// After parsing, before the run: the combinations refused (CheckRunOptionCombinations), then
+/// the suite's defaults filled where `given` says the command line was silent
+/// (ApplySuiteRunDefaults), said in options->defaults_note. `options->entry` must be set. False
+/// with the one-line usage error.
+[[nodiscard]] bool PrepareRunOptions(const FlagGiven& given, RunOptions* options, std::string* err);
+
 /// The run's plain config: the command line's, and what the run reads of the suite's row.
 RunConfig RunConfigOf(const RunOptions& options);
 

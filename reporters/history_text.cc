@@ -44,6 +44,14 @@ std::string HostShown(const std::string& host) {
   return TrimWhitespace(host).empty() ? "(none)" : host;
 }
 
+std::string MixedHostsNote(const std::vector<std::string>& hosts) {
+  if (hosts.size() <= 1) return "";
+  std::vector<std::string> shown;
+  for (const std::string& host : hosts) shown.push_back(HostShown(host));
+  return "the series mixes " + std::to_string(shown.size()) + " hosts (" + JoinWith(shown, ", ") +
+         "): changes between them are not changes of one box; --host H follows one";
+}
+
 std::string RenderHistoryRuns(const std::vector<HistoryRun>& runs) {
   if (runs.empty()) return "no runs\n";
   std::vector<std::vector<std::string>> rows = {

@@ -29,6 +29,11 @@ nlohmann::json HistoryRunsToJson(const std::vector<HistoryRun>& runs);
 /// "no test (n=1)".
 std::string RenderTrend(const Trend& trend);
 
+/// The note `trend` prints under a series whose points come from more than one of `hosts`
+/// (SeriesHosts, in order): "the series mixes 2 hosts (a, b): changes between them are not
+/// changes of one box; --host H follows one", each host as HostShown shows it. Empty for one.
+std::string MixedHostsNote(const std::vector<std::string>& hosts);
+
 /// The line `history import` prints for a file it recorded: "FILE: added as run 12", "FILE:
 /// updated run 12" or "FILE: already recorded as run 12", with its newline.
 std::string RenderImportedRun(const std::string& file, AppendOutcome outcome, int64_t id);

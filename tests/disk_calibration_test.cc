@@ -19,6 +19,7 @@
 #include "harness/disk/disk_model.h"
 #include "harness/disk/drive_figures.h"
 #include "harness/process/subprocess.h"
+#include "harness/run/disk_calibration_command.h"
 #include "reporters/calibration_text.h"
 #include "test_util.h"
 
@@ -275,6 +276,20 @@ std::string CalibrationLeftovers() {
   }
   return loops + "--\n" + mounts + "--\n" + folders + "--\n" +
          testing::JournalLeftIn(DefaultStateDir());
+}
+
+// A refused command line makes nothing and says its one line, before any restore's.
+TEST(DiskCalibrationTest, ARefusedProfileIsAUsageErrorSaidOnce) {
+  CalibrationJobConfig config;
+  config.emulated = "nosuch-profile:1G";
+  std::vector<std::string> lines;
+  CalibrationResult result;
+  RunFailure failure = RunFailure::kNone;
+  EXPECT_FALSE(CalibrateEmulatedDrive(
+      config, [&lines](const std::string& line) { lines.push_back(line); }, &result, &failure));
+  EXPECT_EQ(failure, RunFailure::kUsage);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_FALSE(lines[0].empty());
 }
 
 // The command on the 2003 disk, one second a check: every check gives a figure, the disk is

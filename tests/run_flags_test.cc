@@ -43,5 +43,30 @@ TEST(RunFlagsTest, TheSharedTargetFlagsAreNoRowsAndHaveRunsHelp) {
   EXPECT_FALSE(help.fs.empty());
 }
 
+// The value names of `run --help` (#45: CLI11 wrote "TEXT"): each names a row of the table, and a
+// flag without one (a number, a switch) gets none.
+TEST(RunFlagsTest, ValueNamesNameRowsOfTheTable) {
+  std::set<std::string> rows;
+  for (const RunConfigFlag& flag : RunConfigFlags()) rows.insert(flag.name);
+  for (const char* name : {"--dir", "--disk-set", "--machine", "--schedulers", "--lanes",
+                           "--repetitions", "--shard", "--kernels", "--guest-clock"}) {
+    EXPECT_TRUE(rows.count(name) > 0) << name;
+    EXPECT_FALSE(RunFlagValueName(name).empty()) << name;
+  }
+  EXPECT_EQ(RunFlagValueName("--dir"), "DIR");
+  EXPECT_EQ(RunFlagValueName("--lanes"), "N|auto");
+  EXPECT_EQ(RunFlagValueName("--seed"), "");
+  EXPECT_EQ(RunFlagValueName("--keep-wbt"), "");
+}
+
+// Under every suite's --help: the options of run it shares, named so that they can be found.
+TEST(RunFlagsTest, TheSuitesFooterNamesRunsSharedOptions) {
+  const std::string note = SharedRunOptionsNote();
+  for (const char* flag : {"--dir", "--emulated", "--schedulers", "--format", "--db"}) {
+    EXPECT_NE(note.find(flag), std::string::npos) << flag;
+  }
+  EXPECT_NE(note.find("elevbench run --help"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -242,5 +242,76 @@ TEST(SuitesCommandsTest, ImportRefusesAnotherVersionOfAFinishedRunUnlessReplace)
             "interrupted, complete");
 }
 
+// `run`'s suite from its words: none, an unknown one, or a word after the suite's name.
+TEST(RunSuiteChoiceTest, TheSuiteOrWhatWentWrongWithIt) {
+  RunOptions o;
+  std::string err;
+  const size_t none = AllSuites().size();
+  EXPECT_FALSE(ChooseRunSuite(none, "", &o, &err));
+  EXPECT_EQ(err.rfind("no suite given (available: " + std::string(AllSuites()[0].name), 0), 0u)
+      << err;
+  EXPECT_FALSE(ChooseRunSuite(none, "tiobnech", &o, &err));
+  EXPECT_EQ(err.rfind("unknown suite 'tiobnech' (available: ", 0), 0u) << err;
+  EXPECT_FALSE(ChooseRunSuite(0, "extra", &o, &err));
+  const std::string name = AllSuites()[0].name;
+  EXPECT_EQ(err, "unexpected word 'extra' (" + name +
+                     "'s options go after the suite's name as --option VALUE; see elevbench run " +
+                     name + " --help)");
+  ASSERT_TRUE(ChooseRunSuite(0, "", &o, &err)) << err;
+  EXPECT_EQ(o.entry, &AllSuites()[0]);
+}
+
+// After the suite is chosen: the combinations refused, then its defaults said in a note.
+TEST(RunSuiteChoiceTest, PreparingFillsTheDefaultsAndSaysSo) {
+  const auto tiobench =
+      std::find_if(AllSuites().begin(), AllSuites().end(),
+                   [](const SuiteEntry& e) { return e.name == std::string("tiobench"); });
+  ASSERT_NE(tiobench, AllSuites().end());
+  RunOptions o;
+  o.entry = &*tiobench;
+  std::string err;
+  ASSERT_TRUE(PrepareRunOptions([](const std::string&) { return false; }, &o, &err)) << err;
+  RunOptions fresh;
+  const std::string applied = ApplySuiteRunDefaults(tiobench->defaults, GivenRunOptions{}, &fresh);
+  EXPECT_EQ(o.defaults_note.empty(), applied.empty());
+  if (!applied.empty()) {
+    EXPECT_EQ(o.defaults_note, "tiobench runs by default with " + applied);
+  }
+  RunOptions bad;
+  bad.entry = &*tiobench;
+  bad.config.directory = "/tmp";
+  bad.config.target.fs = "ext4";
+  const FlagGiven given = [](const std::string& flag) { return flag == "--dir" || flag == "--fs"; };
+  EXPECT_FALSE(PrepareRunOptions(given, &bad, &err));
+  EXPECT_TRUE(bad.defaults_note.empty());
+}
+
+TEST(ListNameTest, TheFourListsAndNoOther) {
+  std::string err;
+  for (const char* what : {"suites", "formats", "schedulers", "profiles"}) {
+    EXPECT_TRUE(CheckListName(what, &err)) << what << ": " << err;
+  }
+  EXPECT_FALSE(CheckListName("bogus", &err));
+  EXPECT_EQ(err,
+            "list: no list 'bogus' (suites, formats, schedulers or profiles; see elevbench list "
+            "--help)");
+}
+
+// #45, fourth pass: --alpha beside --no-significance was ignored.
+TEST(SuitesCommandsTest, CompareRefusesAlphaWithoutTheTest) {
+  CompareCommandOptions options;
+  options.base_path = testing::TestDataPath("fixtures/report_tiobench_5cfg.json");
+  options.new_path = options.base_path;
+  options.alpha_given = true;
+  options.no_significance = true;
+  ComparedFiles files;
+  std::string err;
+  EXPECT_FALSE(CompareResultsFiles(options, &files, &err));
+  EXPECT_EQ(err,
+            "--alpha is the U test's level, --no-significance skips the test: give one of them");
+  options.no_significance = false;
+  EXPECT_TRUE(CompareResultsFiles(options, &files, &err)) << err;
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -69,12 +69,8 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                   "Gate rules that do not fail the gate: failed, inconclusive, missing, "
                   "parameters (comma-separated; a regression always fails)")
       ->type_name("LIST");
-  return [options, alpha]() -> int {
-    if (alpha->count() > 0 && options->no_significance) {  // #45, fourth pass: was ignored
-      PrintError(
-          "--alpha is the U test's level, --no-significance skips the test: give one of them");
-      return kExitUsage;
-    }
+  return [options, alpha] {
+    options->alpha_given = alpha->count() > 0;
     return CompareCommand(*options);
   };
 }

@@ -1,87 +1,37 @@
 // `elevbench disk serve` (the emulated disk's FUSE daemon, in the foreground: the emulated
-// stack starts it; its profile resolved by harness/disk/disk_profile_spec.h), `elevbench
-// disk profiles` and `elevbench disk calibrate` (harness/run/disk_calibration_job.h).
+// stack starts it; its options and checks from harness/disk/disk_serve_paths.h), `elevbench
+// disk profiles` and `elevbench disk calibrate` (harness/run/disk_calibration_command.h).
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
-#include "harness/core/atomic_file.h"
-#include "harness/core/interrupt.h"
 #include "harness/core/plain_range.h"
 #include "harness/disk/disk_daemon.h"
 #include "harness/disk/disk_model.h"
-#include "harness/disk/disk_profile_spec.h"
-#include "harness/run/disk_calibration_job.h"
+#include "harness/disk/disk_serve_paths.h"
+#include "harness/run/disk_calibration_command.h"
 #include "reporters/calibration_text.h"
 #include "reporters/disk_profiles_text.h"
 
 namespace elevbench {
 namespace {
 
-// Options of `elevbench disk serve`.
+// Options of `elevbench disk`: serve's (harness/disk/disk_serve_paths.h), profiles' and
+// calibrate's.
 struct DiskServeOptions {
-  std::string backing;
-  std::string mountpoint;
-  std::string profile = "ide-2003";
-  std::vector<std::string> settings;
-  std::string trace;
+  DiskServeConfig serve;
   bool profiles_json = false;  // `disk profiles --json`
   CalibrationJobConfig calibrate;
   bool calibrate_json = false;
 };
 
-// The spelling of --disk-set the command line used (--set is its old one): the one an error
-// names (#45: `--disk-set bogus` was refused as "--set: …").
-std::string TypedSetFlag() {
-  std::string flag = "--disk-set";
-  for (const std::string& word : CommandWords()) {
-    if (word == "--set" || word.starts_with("--set=")) flag = "--set";
-    if (word == "--disk-set" || word.starts_with("--disk-set=")) flag = "--disk-set";
-  }
-  return flag;
-}
-
-// #45, fourth pass: a backing or a mount point that cannot be is bad input, refused in one line
-// with exit 2 before the daemon starts, where the daemon's own check failed with exit 1.
-bool CheckServePaths(const DiskServeOptions& o, std::string* err) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::file_status backing = fs::status(o.backing, ec);
-  if (!fs::exists(backing)) {
-    *err = "--backing " + o.backing +
-           ": no such file (give an image file, e.g. one made with "
-           "truncate -s 1G)";
-    return false;
-  }
-  if (!fs::is_regular_file(backing) || fs::file_size(o.backing, ec) == 0 || ec) {
-    *err = "--backing " + o.backing + ": " +
-           (fs::is_directory(backing) ? "is a directory" : "is not a non-empty regular file") +
-           " (give an image file, e.g. one made with truncate -s 1G)";
-    return false;
-  }
-  const fs::file_status mount = fs::status(o.mountpoint, ec);
-  if (!fs::is_directory(mount)) {
-    *err = "--mount " + o.mountpoint + ": " +
-           (fs::exists(mount) ? "is not a directory" : "no such directory") +
-           " (give an existing empty directory)";
-    return false;
-  }
-  return true;
-}
-
-int DiskServeCommand(const DiskServeOptions& o) {
+int DiskServeCommand(const DiskServeConfig& config) {
   DiskDaemonOptions d;
-  d.backing_path = o.backing;
-  d.mountpoint = o.mountpoint;
-  d.trace_path = o.trace;
   std::string err;
-  if (!ResolveDiskProfile(o.profile, o.settings, TypedSetFlag(), &d.profile, &err) ||
-      (!o.trace.empty() && !CheckParentFolderExists("--disk-trace", o.trace, &err, "disk.trace")) ||
-      !CheckServePaths(o, &err)) {
+  if (!DiskServeDaemonOptions(config, CommandWords(), &d, &err)) {
     PrintError(err);
     return kExitUsage;
   }
@@ -92,37 +42,21 @@ int DiskServeCommand(const DiskServeOptions& o) {
 
 // A table for people (reporters/disk_profiles_text.h), the profiles' JSON with --json.
 int DiskProfilesCommand(bool json) {
-  std::vector<DiskProfile> profiles;
-  nlohmann::json all = nlohmann::json::array();
-  for (const std::string& name : DiskProfileNames()) {
-    DiskProfile p;
-    std::string err;
-    if (!LookupDiskProfile(name, &p, &err)) continue;
-    all.push_back(DiskProfileToJson(p));
-    profiles.push_back(p);
-  }
-  std::cout << (json ? all.dump(2) + "\n" : RenderDiskProfilesTable(profiles));
+  const std::vector<DiskProfile> profiles = BuiltInDiskProfiles();
+  std::cout << (json ? DiskProfilesToJson(profiles).dump(2) + "\n"
+                     : RenderDiskProfilesTable(profiles));
   return kExitOk;
 }
 
-// The calibration's steps, each failure its exit code; 1 also when a claimed figure is off.
+// The calibration's steps (harness/run/disk_calibration_command.h), each failure its exit code;
+// 1 also when a claimed figure is off.
 int DiskCalibrateCommand(const CalibrationJobConfig& config, bool json) {
-  CalibrationJob job(config, PrintError);
-  std::string err;
-  if (!job.Check(&err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
   CalibrationResult result;
-  if (!job.OpenJournal(&err) || !job.MakeDisk(&err) || !job.Calibrate(&result, &err)) {
-    PrintError(err);
-    job.Restore();
-    return InterruptRequested() ? kExitInterrupted : kExitFailure;
-  }
-  const bool restored = job.Restore();
+  RunFailure failure = RunFailure::kNone;
+  if (!CalibrateEmulatedDrive(config, PrintError, &result, &failure)) return ExitCodeOf(failure);
   std::cout << (json ? CalibrationResultToJson(result).dump(2) + "\n"
                      : RenderCalibrationText(result));
-  return restored && result.AllClaimedWithin() ? kExitOk : kExitFailure;
+  return ExitCodeOf(failure);
 }
 
 void AddCalibrateOptions(CLI::App* calibrate, DiskServeOptions* o) {
@@ -158,24 +92,24 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   serve->footer(
       "Exit codes: 0 unmounted and stopped; 1 the daemon failed; 2 bad command line or "
       "profile.");
-  serve->add_option("--backing", o->backing, "Backing image file (best on tmpfs)")
+  serve->add_option("--backing", o->serve.backing, "Backing image file (best on tmpfs)")
       ->type_name("FILE")
       ->required();
-  serve->add_option("--mount", o->mountpoint, "Empty directory to mount on")
+  serve->add_option("--mount", o->serve.mountpoint, "Empty directory to mount on")
       ->type_name("DIR")
       ->required();
   serve
-      ->add_option("--profile", o->profile,
+      ->add_option("--profile", o->serve.profile,
                    "Disk profile (default: ide-2003; `disk profiles` lists them)")
       ->type_name("PROFILE");
   serve
-      ->add_option("--disk-set,--set", o->settings,
+      ->add_option("--disk-set,--set", o->serve.settings,
                    "Override a model parameter (key=value, units as in `disk profiles --json`), "
                    "repeatable (default: none)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);  // one each: `--disk-set a=1 b=2` is not two
   serve
-      ->add_option("--disk-trace,--trace", o->trace,
+      ->add_option("--disk-trace,--trace", o->serve.trace,
                    "Per-request trace file, as run's --disk-trace (default: none)")
       ->type_name("FILE");
   CLI::App* profiles =
@@ -187,7 +121,7 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
       "Measure an emulated drive with fio and hold it against the real drive's figures");
   AddCalibrateOptions(calibrate, o.get());
   return [o, serve, calibrate] {
-    if (*serve) return DiskServeCommand(*o);
+    if (*serve) return DiskServeCommand(o->serve);
     if (*calibrate) return DiskCalibrateCommand(o->calibrate, o->calibrate_json);
     return DiskProfilesCommand(o->profiles_json);
   };

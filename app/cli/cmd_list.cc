@@ -3,7 +3,6 @@
 // --json`), so that no list is kept twice.
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -24,11 +23,9 @@ SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string&) {
       ->required();
   AddJsonFlag(cmd, &args->json, "JSON output (an array)");
   return [args] {
-    // Checked here, not by CLI::IsMember: its "what: bogus not in {…}" named the placeholder.
-    const std::vector<std::string> lists = {"suites", "formats", "schedulers", "profiles"};
-    if (std::find(lists.begin(), lists.end(), args->what) == lists.end()) {
-      PrintError("list: no list '" + args->what +
-                 "' (suites, formats, schedulers or profiles; see elevbench list --help)");
+    std::string err;
+    if (!CheckListName(args->what, &err)) {  // not CLI::IsMember, whose error names "what"
+      PrintError(err);
       return kExitUsage;
     }
     const nlohmann::json list = ListJson(args->what);

@@ -19,39 +19,15 @@
 namespace elevbench {
 namespace {
 
-// Under every suite's own options in its --help: the options of `run` it shares, which CLI11
-// lists only in `run --help` (issue #29 §4).
-constexpr char kSharedRunOptionsNote[] =
-    "Every suite also takes the options of `elevbench run` (before or after the suite's "
-    "name), listed by `elevbench run --help`: the target (--dir, --scratch, --emulated, --fs, "
-    "--machine, --device), the plan (--schedulers, --repetitions, --seed, --timeout, "
-    "--trace-requests) and the output (--format, --out, --identifier, --no-verdict, --db). "
-    "Sizes: MiB = 2^20 bytes, MB = 10^6 bytes.";
-
 // --trace-requests' words, the only place they are parsed: CLI11 turns the word into the enum.
 const std::map<std::string, TraceMode> kTraceModeWords = {
     {"off", TraceMode::kOff}, {"summary", TraceMode::kSummary}, {"full", TraceMode::kFull}};
 
-// The value's name in --help of the flags whose value is text (#45: CLI11 wrote "TEXT").
-const std::map<std::string, std::string> kValueNames = {{"--dir", "DIR"},
-                                                        {"--disk-set", "KEY=VALUE"},
-                                                        {"--disk-trace", "FILE"},
-                                                        {"--machine", "SPEC"},
-                                                        {"--schedulers", "LIST"},
-                                                        {"--controls", "LIST"},
-                                                        {"--queue", "LIST"},
-                                                        {"--lanes", "N|auto"},
-                                                        {"--repetitions", "N|auto"},
-                                                        {"--shard", "I/N"},
-                                                        {"--kernels", "LIST"},
-                                                        {"--kernel-image", "IMAGE"},
-                                                        {"--guest-clock", "instructions|wall"}};
-
 // A number's range (a seed: any whole number from 0), the trace mode's words, a text's name.
 template <typename T>
 void RefineConfigOption(CLI::Option* option, const RunConfigFlag& flag) {
-  if (const auto it = kValueNames.find(flag.name); it != kValueNames.end()) {
-    option->type_name(it->second);
+  if (const std::string name = RunFlagValueName(flag.name); !name.empty()) {
+    option->type_name(name);
   }
   if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     option->allow_extra_args(false);  // one value each: `--disk-set a=1 tiobench` is no value
@@ -129,36 +105,19 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   run.config.seed_given = cmd->count("--seed") > 0;
   run.config.command_args = CommandWords();
   run.config.machine_given = cmd->count("--machine") > 0;
-  std::string names;
+  size_t chosen = AllSuites().size();
   for (size_t i = 0; i < c->suite_cmds.size(); ++i) {
-    names += (i ? ", " : "") + std::string(AllSuites()[i].name);
     if (*c->suite_cmds[i]) {
-      run.entry = &AllSuites()[i];
+      chosen = i;
       run.config.suite = c->suites[i].get();
     }
   }
-  if (run.entry == nullptr) {
-    PrintError((c->unknown_suite.empty() ? std::string("no suite given")
-                                         : "unknown suite '" + c->unknown_suite + "'") +
-               " (available: " + names + ")");
-    return kExitUsage;
-  }
-  if (!c->unknown_suite.empty()) {  // `run tiobench extra`: the word fell through to `suite`
-    PrintError("unexpected word '" + c->unknown_suite + "' (" + run.entry->name +
-               "'s options go after the suite's name as --option VALUE; see elevbench run " +
-               run.entry->name + " --help)");
-    return kExitUsage;
-  }
   const FlagGiven given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
   std::string err;
-  if (!CheckRunOptionCombinations(run, given, &err)) {
+  if (!ChooseRunSuite(chosen, c->unknown_suite, &run, &err) ||
+      !PrepareRunOptions(given, &run, &err)) {
     PrintError(err);
     return kExitUsage;
-  }
-  const std::string applied =
-      ApplySuiteRunDefaults(run.entry->defaults, GivenRunOptionsOf(given), &run);
-  if (!applied.empty()) {
-    run.defaults_note = std::string(run.entry->name) + " runs by default with " + applied;
   }
   return RunCommand(run);
 }
@@ -176,7 +135,7 @@ SubcommandRunner AddRunSubcommand(CLI::App* cmd, const std::string& command_line
     c->suites.push_back(entry.make());
     CLI::App* suite_cmd = cmd->add_subcommand(entry.name, entry.description);
     suite_cmd->fallthrough();
-    suite_cmd->footer(kSharedRunOptionsNote);
+    suite_cmd->footer(SharedRunOptionsNote());
     c->suites.back()->AddOptions(suite_cmd);
     c->suite_cmds.push_back(suite_cmd);
   }

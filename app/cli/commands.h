@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "app/suites_run.h"
+#include "harness/core/command_texts.h"  // kUsageExitCodes
+#include "harness/core/plain_cli.h"      // AddJsonFlag, which every command with --json uses
 
 namespace CLI {
 class App;
@@ -27,18 +29,11 @@ void AddHistoryOptions(CLI::App* cmd, const std::string& what, std::string* db, 
 /// command's own `help` (--device is a disk whose scheduler run switches, one capture traces).
 void AddTargetOptions(CLI::App* cmd, TargetSpec* target, const TargetFlagsHelp& help);
 
-/// `--json` (`help` its text) and its spelling of run, report and compare, `--format json`
-/// (or `text`, the default), both into `json` (#45: one spelling everywhere, the old kept).
-void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help);
-
-/// The exit codes of a subcommand that fails only on its command line or input.
-inline constexpr const char* kUsageExitCodes =
-    "Exit codes: 0 done; 2 bad command line or unreadable input.";
-
 /// Runs a parsed subcommand and returns the process exit code (cli.h ExitCode).
 using SubcommandRunner = std::function<int()>;
 
-/// One row of the table of subcommands (cli.cc): `elevbench NAME …`.
+/// One row of the table of subcommands (cli.cc): `elevbench NAME …`, its texts from
+/// harness/core/command_texts.h.
 struct SubcommandEntry {
   const char* name;
   const char* description;  ///< its line in --help

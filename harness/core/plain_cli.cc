@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "harness/core/plain_range.h"
+
 namespace elevbench {
 namespace {
 
@@ -157,6 +159,23 @@ std::string PlainParseError(CLI::App* app, const CLI::ParseError& e) {
     return "unexpected " + what.substr(colon + 2) + see;
   }
   return what + " (see --help)";
+}
+
+void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
+  CLI::Option* flag = cmd->add_flag("--json", *json, help);
+  // Its callback runs after --json's, whatever their order on the command line (#45: `--json
+  // --format text` printed text).
+  cmd->add_option_function<std::string>(
+         "--format",
+         [json, flag](const std::string& format) {
+           if (flag->count() > 0 && format != "json") {
+             throw CLI::ValidationError("--format " + format,
+                                        "contradicts --json (give one of them)");
+           }
+           *json = format == "json";
+         },
+         "text (default) or json: the same as --json")
+      ->check(PlainWords({"text", "json"}));
 }
 
 }  // namespace elevbench

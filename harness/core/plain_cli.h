@@ -54,4 +54,9 @@ std::string RequiredErrorLine(CLI::App* app, const std::string& what);
 /// "unexpected w", each naming the chosen command's --help; else CLI11's text on one line.
 std::string PlainParseError(CLI::App* app, const CLI::ParseError& e);
 
+/// `--json` (`help` its text) and its spelling of run, report and compare, `--format json`
+/// (or `text`, the default), both into `json` (#45: one spelling everywhere, the old kept).
+/// `--json --format text`, in either order, is refused as a contradiction.
+void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help);
+
 }  // namespace elevbench

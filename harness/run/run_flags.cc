@@ -1,8 +1,37 @@
 #include "harness/run/run_flags.h"
 
+#include <map>
+
 #include "harness/machine/machine_spec.h"
 
 namespace elevbench {
+
+std::string RunFlagValueName(const std::string& flag) {
+  static const std::map<std::string, std::string> kValueNames = {
+      {"--dir", "DIR"},
+      {"--disk-set", "KEY=VALUE"},
+      {"--disk-trace", "FILE"},
+      {"--machine", "SPEC"},
+      {"--schedulers", "LIST"},
+      {"--controls", "LIST"},
+      {"--queue", "LIST"},
+      {"--lanes", "N|auto"},
+      {"--repetitions", "N|auto"},
+      {"--shard", "I/N"},
+      {"--kernels", "LIST"},
+      {"--kernel-image", "IMAGE"},
+      {"--guest-clock", "instructions|wall"}};
+  const auto it = kValueNames.find(flag);
+  return it == kValueNames.end() ? "" : it->second;
+}
+
+const char* SharedRunOptionsNote() {
+  return "Every suite also takes the options of `elevbench run` (before or after the suite's "
+         "name), listed by `elevbench run --help`: the target (--dir, --scratch, --emulated, "
+         "--fs, --machine, --device), the plan (--schedulers, --repetitions, --seed, --timeout, "
+         "--trace-requests) and the output (--format, --out, --identifier, --no-verdict, --db). "
+         "Sizes: MiB = 2^20 bytes, MB = 10^6 bytes.";
+}
 
 const TargetFlagsHelp& RunTargetFlagsHelp() {
   static const TargetFlagsHelp kHelp = {

@@ -41,6 +41,15 @@ struct RunConfigFlag {
 /// --help`'s order.
 const std::vector<RunConfigFlag>& RunConfigFlags();
 
+/// The value's name in `run --help` of a flag of RunConfigFlags whose value is text ("DIR" for
+/// --dir, "N|auto" for --lanes; #45: CLI11 wrote "TEXT"); empty for the others, whose value
+/// name comes from their field's type (a number's range, --trace-requests' words).
+std::string RunFlagValueName(const std::string& flag);
+
+/// Under every suite's own options in its --help: the options of `run` it shares, which CLI11
+/// lists only in `run --help` (issue #29 §4), and the units of sizes.
+const char* SharedRunOptionsNote();
+
 /// The help of the target flags in `run --help` (run's --device: consent to switch the
 /// scheduler of a disk of the user's, or the raw disk `run replay` writes to).
 const TargetFlagsHelp& RunTargetFlagsHelp();
