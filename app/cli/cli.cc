@@ -21,6 +21,11 @@ void PrintError(const std::string& message) {
 
 void PrintNote(const std::string& message) { PrintError("note: " + message); }
 
+int ErrorExit(const std::string& err, int code) {
+  PrintError(err);
+  return code;
+}
+
 void AddHistoryOptions(CLI::App* cmd, const std::string& what, std::string* db, bool* no_history) {
   cmd->add_option("--db", *db,
                   "Record the " + what +
@@ -62,20 +67,6 @@ const std::vector<SubcommandEntry>& AllSubcommands() {
 
 namespace {
 
-// A parse error as one line; where CLI11 says too little, what the user meant.
-std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e) {
-  if (const auto* required = dynamic_cast<const CLI::RequiredError*>(&e);
-      required != nullptr && std::string(e.what()).ends_with(" is required")) {
-    return RequiredErrorLine(app, e.what());
-  }
-  if (const auto* extras = dynamic_cast<const CLI::ExtrasError*>(&e);
-      extras != nullptr && !CommandWords().empty() && CommandWords()[0] == "run") {
-    const std::string line = MisplacedSuiteOptionLine(app, CommandWords());
-    if (!line.empty()) return line;
-  }
-  return PlainParseError(app, e);
-}
-
 std::vector<std::string>& MutableCommandWords() {
   static std::vector<std::string> words;
   return words;
@@ -115,20 +106,14 @@ int RunCli(int argc, char** argv) {
     }
   }
   std::string err;
-  if (!CheckLeadingWords(CommandWords(), SubcommandNames(true), SubcommandNames(false), &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!CheckLeadingWords(CommandWords(), SubcommandNames(true), SubcommandNames(false), &err))
+    return ErrorExit(err);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help, --help-all, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    PrintError(ParseErrorLine(&app, e));
+    PrintError(ParseErrorLine(&app, e, CommandWords()));
     return kExitUsage;
   }
   for (const auto& [cmd, run] : commands) {

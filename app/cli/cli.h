@@ -34,6 +34,10 @@ int RunCli(int argc, char** argv);
 /// besides Progress (which owns the progress line and its notes during a run).
 void PrintError(const std::string& message);
 
+/// Prints `err` as PrintError does and returns `code`: a command's end on a failed step
+/// (`if (!Step(&err)) return ErrorExit(err);`).
+int ErrorExit(const std::string& err, int code = kExitUsage);
+
 /// Prints "elevbench: note: <message>" as one line on stderr (facts, not failures).
 void PrintNote(const std::string& message);
 

@@ -20,16 +20,10 @@ namespace {
 int TraceShowCommand(const std::string& path, bool json) {
   BlockTrace trace;
   std::string err;
-  if (!ReadBlockTraceFile(path, &trace, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!ReadBlockTraceFile(path, &trace, &err)) return ErrorExit(err);
   const BlockTraceSummary summary = SummarizeBlockTrace(trace);
-  if (json) {
-    std::cout << BlockTraceSummaryJson(trace.header, summary).dump(2) << "\n";
-  } else {
-    std::cout << RenderBlockTraceText(trace.header, summary);
-  }
+  std::cout << (json ? BlockTraceSummaryJson(trace.header, summary).dump(2) + "\n"
+                     : RenderBlockTraceText(trace.header, summary));
   return kExitOk;
 }
 
@@ -46,13 +40,13 @@ SubcommandRunner AddCaptureSubcommand(CLI::App* cmd, const std::string&) {
   cmd->add_option("--duration", o->duration,
                   "Seconds to trace --device for (no default: --device needs it or -- COMMAND)")
       ->check(PlainRange(0.001, 7 * 24 * 3600.0, "seconds"));
-  cmd->add_option("--out", o->out, "The trace file to write")->type_name("FILE")->required();
-  cmd->add_option("--setup", o->setup,
-                  "Shell command (sh -c) run in the target's root before the trace starts; "
-                  "written back and the caches dropped after it")
-      ->type_name("COMMAND");
-  cmd->add_option("command", o->command, "-- COMMAND ARGS: the workload (run in the target's root)")
-      ->type_name("COMMAND");
+  AddPlainOptions(cmd, {{"--out", "FILE", "The trace file to write", &o->out, true},
+                        {"--setup", "COMMAND",
+                         "Shell command (sh -c) run in the target's root before the trace "
+                         "starts; written back and the caches dropped after it",
+                         &o->setup},
+                        {"command", "COMMAND",
+                         "-- COMMAND ARGS: the workload (run in the target's root)", &o->command}});
   return [o, cmd] {
     o->fs_given = cmd->count("--fs") > 0;
     return ExitCodeOf(RunCaptureCommand(*o, PrintError, PrintNote));
@@ -64,7 +58,7 @@ SubcommandRunner AddTraceSubcommand(CLI::App* cmd, const std::string&) {
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   CLI::App* show = cmd->add_subcommand("show", "Summarize a block trace made by `capture`");
-  show->add_option("file", *path, "The trace file")->type_name("FILE")->required();
+  AddPlainOptions(show, {{"file", "FILE", "The trace file", path.get(), true}});
   AddJsonFlag(show, json.get(), "One JSON object instead of text");
   return [path, json] { return TraceShowCommand(*path, *json); };
 }

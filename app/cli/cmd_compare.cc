@@ -19,10 +19,7 @@ namespace {
 int CompareCommand(const CompareCommandOptions& options) {
   ComparedFiles files;
   std::string err;
-  if (!CompareResultsFiles(options, &files, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!CompareResultsFiles(options, &files, &err)) return ErrorExit(err);
   const bool one_file = options.new_path.empty();
   const Comparison& comparison = files.comparison;
   std::cout << CompareReportText(comparison, options.format);
@@ -39,20 +36,19 @@ int CompareCommand(const CompareCommandOptions& options) {
 
 SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
   auto options = std::make_shared<CompareCommandOptions>();
-  cmd->add_option("base", options->base_path, "The base results file (BASE.json)")
-      ->type_name("FILE")
-      ->required();
-  cmd->add_option("new", options->new_path,
-                  "The new results file; without it, --between compares inside the base file")
-      ->type_name("FILE");
-  cmd->add_option("--between", options->between,
-                  "Compare configuration A (base) with B (new) inside one file: as the rows "
-                  "name it, an identifier, a label or a code (any case: 6.18.44-dl, DL, dl), or "
-                  "a scheduler string, e.g. dl,bfq-ll0")
-      ->type_name("A,B");
-  cmd->add_option("--metrics", options->metrics,
-                  "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)")
-      ->type_name("LIST");
+  AddPlainOptions(
+      cmd,
+      {{"base", "FILE", "The base results file (BASE.json)", &options->base_path, true},
+       {"new", "FILE", "The new results file; without it, --between compares inside the base file",
+        &options->new_path},
+       {"--between", "A,B",
+        "Compare configuration A (base) with B (new) inside one file: as the rows name it, an "
+        "identifier, a label or a code (any case: 6.18.44-dl, DL, dl), or a scheduler string, "
+        "e.g. dl,bfq-ll0",
+        &options->between},
+       {"--metrics", "LIST",
+        "headline (default), all, or a list of metric names (rate_mb_s,cpu_pct)",
+        &options->metrics}});
   CLI::Option* alpha =
       cmd->add_option("--alpha", options->alpha,
                       "Significance level of the U test (default 0.05; not with --no-significance)")
@@ -65,10 +61,10 @@ SubcommandRunner AddCompareSubcommand(CLI::App* cmd, const std::string&) {
                 "possible)");
   cmd->add_option("--format", options->format, "text (default), json or junit (JUnit XML)")
       ->check(PlainWords({"text", "json", "junit"}));
-  cmd->add_option("--allow", options->allow,
-                  "Gate rules that do not fail the gate: failed, inconclusive, missing, "
-                  "parameters (comma-separated; a regression always fails)")
-      ->type_name("LIST");
+  AddPlainOptions(cmd, {{"--allow", "LIST",
+                         "Gate rules that do not fail the gate: failed, inconclusive, missing, "
+                         "parameters (comma-separated; a regression always fails)",
+                         &options->allow}});
   return [options, alpha] {
     options->alpha_given = alpha->count() > 0;
     return CompareCommand(*options);

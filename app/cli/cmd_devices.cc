@@ -19,10 +19,7 @@ namespace {
 int DevicesCommand(bool json) {
   std::vector<BlockDeviceInfo> devices;
   std::string err;
-  if (!ListBlockDevices(SystemPaths{}, &devices, &err)) {
-    PrintError(err);
-    return kExitFailure;
-  }
+  if (!ListBlockDevices(SystemPaths{}, &devices, &err)) return ErrorExit(err, kExitFailure);
   std::cout << (json ? BlockDevicesJson(devices).dump(2) + "\n" : RenderBlockDevicesText(devices));
   return kExitOk;
 }
@@ -36,10 +33,7 @@ int RestoreCommand() {
   std::string err;
   const bool ok = RestoreJournal::ApplyLeftoverJournal(DefaultStateDir(), &log, &err);
   for (const std::string& line : log) std::printf("%s\n", line.c_str());
-  if (!ok) {
-    PrintError(err);
-    return kExitFailure;
-  }
+  if (!ok) return ErrorExit(err, kExitFailure);
   if (log.empty()) std::printf("nothing to restore\n");
   return kExitOk;
 }

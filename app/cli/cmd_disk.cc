@@ -19,6 +19,10 @@
 namespace elevbench {
 namespace {
 
+constexpr const char* kDiskSetHelp =
+    "Override a model parameter (key=value, units as in `disk profiles --json`), repeatable "
+    "(default: none)";
+
 // Options of `elevbench disk`: serve's (harness/disk/disk_serve_paths.h), profiles' and
 // calibrate's.
 struct DiskServeOptions {
@@ -31,10 +35,7 @@ struct DiskServeOptions {
 int DiskServeCommand(const DiskServeConfig& config) {
   DiskDaemonOptions d;
   std::string err;
-  if (!DiskServeDaemonOptions(config, CommandWords(), &d, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!DiskServeDaemonOptions(config, CommandWords(), &d, &err)) return ErrorExit(err);
   const int rc = RunDiskDaemon(d, &err);
   if (rc != 0) PrintError("disk: " + err);
   return rc == 0 ? kExitOk : kExitFailure;
@@ -60,21 +61,13 @@ int DiskCalibrateCommand(const CalibrationJobConfig& config, bool json) {
 }
 
 void AddCalibrateOptions(CLI::App* calibrate, DiskServeOptions* o) {
-  calibrate->footer(
-      "Exit codes: 0 every figure the profile claims within 10 %; 1 one is not, or the "
-      "calibration failed; 2 bad command line or profile.");
-  calibrate
-      ->add_option("profile", o->calibrate.emulated,
-                   "PROFILE[:SIZE] (default size 4G; the image is the model's whole stroke unless "
-                   "--disk-set capacity_bytes= says otherwise)")
-      ->type_name("PROFILE[:SIZE]")
-      ->required();
-  calibrate
-      ->add_option("--disk-set", o->calibrate.disk_set,
-                   "Override a model parameter (key=value, units as in `disk profiles --json`), "
-                   "repeatable (default: none)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
+  calibrate->footer(NestedExitCodes("disk calibrate"));
+  AddPlainOptions(calibrate,
+                  {{"profile", "PROFILE[:SIZE]",
+                    "PROFILE[:SIZE] (default size 4G; the image is the model's whole stroke "
+                    "unless --disk-set capacity_bytes= says otherwise)",
+                    &o->calibrate.emulated, true},
+                   {"--disk-set", "KEY=VALUE", kDiskSetHelp, &o->calibrate.disk_set}});
   calibrate
       ->add_option("--runtime", o->calibrate.runtime_seconds,
                    "Seconds of fio a check (default: 10)")
@@ -89,32 +82,18 @@ SubcommandRunner AddDiskSubcommand(CLI::App* cmd, const std::string&) {
   cmd->require_subcommand(1);
   auto o = std::make_shared<DiskServeOptions>();
   CLI::App* serve = cmd->add_subcommand("serve", "Serve an image file through the model");
-  serve->footer(
-      "Exit codes: 0 unmounted and stopped; 1 the daemon failed; 2 bad command line or "
-      "profile.");
-  serve->add_option("--backing", o->serve.backing, "Backing image file (best on tmpfs)")
-      ->type_name("FILE")
-      ->required();
-  serve->add_option("--mount", o->serve.mountpoint, "Empty directory to mount on")
-      ->type_name("DIR")
-      ->required();
-  serve
-      ->add_option("--profile", o->serve.profile,
-                   "Disk profile (default: ide-2003; `disk profiles` lists them)")
-      ->type_name("PROFILE");
-  serve
-      ->add_option("--disk-set,--set", o->serve.settings,
-                   "Override a model parameter (key=value, units as in `disk profiles --json`), "
-                   "repeatable (default: none)")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);  // one each: `--disk-set a=1 b=2` is not two
-  serve
-      ->add_option("--disk-trace,--trace", o->serve.trace,
-                   "Per-request trace file, as run's --disk-trace (default: none)")
-      ->type_name("FILE");
+  serve->footer(NestedExitCodes("disk serve"));
+  AddPlainOptions(
+      serve, {{"--backing", "FILE", "Backing image file (best on tmpfs)", &o->serve.backing, true},
+              {"--mount", "DIR", "Empty directory to mount on", &o->serve.mountpoint, true},
+              {"--profile", "PROFILE",
+               "Disk profile (default: ide-2003; `disk profiles` lists them)", &o->serve.profile},
+              {"--disk-set,--set", "KEY=VALUE", kDiskSetHelp, &o->serve.settings},
+              {"--disk-trace,--trace", "FILE",
+               "Per-request trace file, as run's --disk-trace (default: none)", &o->serve.trace}});
   CLI::App* profiles =
       cmd->add_subcommand("profiles", "Print the emulated-disk profiles as a table, with units");
-  profiles->footer("Exit codes: 0 printed; 2 bad command line.");
+  profiles->footer(NestedExitCodes("disk profiles"));
   AddJsonFlag(profiles, &o->profiles_json, "The profiles as a JSON array instead");
   CLI::App* calibrate = cmd->add_subcommand(
       "calibrate",

@@ -31,15 +31,9 @@ int ListCommand(const HistoryCommandConfig& c) {
   std::vector<HistoryRun> runs;
   std::string err;
   bool usage = false;
-  if (!ListHistoryRuns(c, KnownSuites(), &runs, &usage, &err)) {
-    PrintError(err);
-    return usage ? kExitUsage : kExitFailure;
-  }
-  if (c.json) {
-    std::cout << HistoryRunsToJson(runs).dump(2) << "\n";
-  } else {
-    std::cout << RenderHistoryRuns(runs);
-  }
+  if (!ListHistoryRuns(c, KnownSuites(), &runs, &usage, &err))
+    return ErrorExit(err, usage ? kExitUsage : kExitFailure);
+  std::cout << (c.json ? HistoryRunsToJson(runs).dump(2) + "\n" : RenderHistoryRuns(runs));
   return kExitOk;
 }
 
@@ -58,8 +52,7 @@ int ImportCommand(const HistoryCommandConfig& c) {
   std::string err;
   if (!CheckHistoryImportDb(c.db, &err) ||  // #45: before any file is read
       !ImportResultsFiles(c.files, c.db, c.replace, report, &err)) {
-    PrintError(err);
-    return kExitUsage;
+    return ErrorExit(err);
   }
   return exit_code;
 }
@@ -69,10 +62,8 @@ int TrendCommand(const HistoryCommandConfig& c) {
   std::vector<std::string> hosts;
   std::string err;
   bool usage = false;
-  if (!ReadHistoryTrend(c, &trend, &hosts, &usage, &err)) {
-    PrintError(err);
-    return usage ? kExitUsage : kExitFailure;
-  }
+  if (!ReadHistoryTrend(c, &trend, &hosts, &usage, &err))
+    return ErrorExit(err, usage ? kExitUsage : kExitFailure);
   std::cout << RenderTrend(trend);
   if (const std::string note = MixedHostsNote(hosts); !note.empty()) PrintNote(note);
   return kExitOk;
@@ -97,14 +88,10 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
   CLI::App* import_cmd = cmd->add_subcommand(
       "import", "Add saved results files to the history (a file already there is not added again)");
   import_cmd->fallthrough();
-  import_cmd->footer(
-      "Exit codes: 0 every file recorded (or there already); 1 a file could not be recorded; 2 "
-      "bad command line, an unreadable file or database, or a run refused (recorded with other "
-      "cells: --replace replaces it).");
-  import_cmd->add_option("files", c->files, "Results JSON files written by 'run'")
-      ->type_name("FILE")
-      ->required();
-  import_cmd->add_option("--db", c->import_db, kHistoryDbHelp)->type_name("DB");
+  import_cmd->footer(NestedExitCodes("history import"));
+  AddPlainOptions(import_cmd,
+                  {{"files", "FILE", "Results JSON files written by 'run'", &c->files, true},
+                   {"--db", "DB", kHistoryDbHelp, &c->import_db}});
   import_cmd->add_flag("--replace", c->replace,
                        "Replace a recorded run that has the same identity (start time, host, "
                        "suite, command line) but other cells; without it such a file is refused "
@@ -113,10 +100,8 @@ SubcommandRunner AddHistorySubcommand(CLI::App* cmd, const std::string&) {
     if (!*import_cmd) return ListCommand(*c);
     std::string err;
     const auto given = [cmd](const std::string& flag) { return cmd->count(flag) > 0; };
-    if (!CheckHistoryImportOptions(given, import_cmd->count("--db") > 0, c.get(), &err)) {
-      PrintError(err);
-      return kExitUsage;
-    }
+    if (!CheckHistoryImportOptions(given, import_cmd->count("--db") > 0, c.get(), &err))
+      return ErrorExit(err);
     return ImportCommand(*c);
   };
 }

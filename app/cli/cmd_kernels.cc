@@ -25,10 +25,7 @@ int KernelsCommand(const KernelsOptions& o) {
   if (!o.fetch.empty()) {
     std::string err;
     const RunFailure fetched = FetchKernelWords(o.fetch, cache, PrintNote, &err);
-    if (fetched != RunFailure::kNone) {
-      PrintError(err);
-      return ExitCodeOf(fetched);
-    }
+    if (fetched != RunFailure::kNone) return ErrorExit(err, ExitCodeOf(fetched));
   }
   const std::vector<CachedKernel> kernels = ListCachedKernels(cache);
   std::cout << (o.json ? KernelsJson(kernels).dump(2) + "\n" : RenderKernelsText(kernels, cache));
@@ -49,12 +46,10 @@ SubcommandRunner AddKernelsSubcommand(CLI::App* cmd, const std::string&) {
       "download, or copy your own build there (image:IMAGE[:MODROOT]), then list the cache; "
       "never installed on the host");
   fetch->fallthrough();  // --json after the packages
-  fetch
-      ->add_option("packages", o->fetch,
-                   "debian:PACKAGE…: Debian kernel packages; image:IMAGE[:MODROOT]…: your "
-                   "builds; no @LABEL, which names a run's rows (docs/kernels.md)")
-      ->type_name("KERNEL")
-      ->required();
+  AddPlainOptions(fetch, {{"packages", "KERNEL",
+                           "debian:PACKAGE…: Debian kernel packages; image:IMAGE[:MODROOT]…: "
+                           "your builds; no @LABEL, which names a run's rows (docs/kernels.md)",
+                           &o->fetch, true}});
   return [o] { return KernelsCommand(*o); };
 }
 

@@ -18,9 +18,8 @@ SubcommandRunner AddListSubcommand(CLI::App* cmd, const std::string&) {
     bool json = false;
   };
   auto args = std::make_shared<ListArgs>();
-  cmd->add_option("what", args->what, "suites, formats, schedulers or profiles")
-      ->type_name("suites|formats|schedulers|profiles")
-      ->required();
+  AddPlainOptions(cmd, {{"what", "suites|formats|schedulers|profiles",
+                         "suites, formats, schedulers or profiles", &args->what, true}});
   AddJsonFlag(cmd, &args->json, "JSON output (an array)");
   return [args] {
     std::string err;

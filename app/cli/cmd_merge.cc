@@ -29,16 +29,10 @@ struct MergeArgs {
 int MergeCommand(const MergeArgs& args) {
   ResultsDocument doc;
   std::string err, text;
-  if (!MergeShardFiles(args.paths, args.out, &doc, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!MergeShardFiles(args.paths, args.out, &doc, &err)) return ErrorExit(err);
   ReportOptions options;
   options.verdict = !args.no_verdict;
-  if (!RenderResults(doc, args.format, options, &text, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!RenderResults(doc, args.format, options, &text, &err)) return ErrorExit(err);
   std::cout << text;
   std::cout.flush();
   PrintNote(std::to_string(args.paths.size()) + " shards merged into " + args.out);
@@ -53,17 +47,15 @@ int MergeCommand(const MergeArgs& args) {
 
 SubcommandRunner AddMergeSubcommand(CLI::App* cmd, const std::string&) {
   auto args = std::make_shared<MergeArgs>();
-  cmd->add_option("files", args->paths,
-                  "The shards' results files, written by `run --shard I/N`, one per shard")
-      ->type_name("FILE")
-      ->required();
-  cmd->add_option("--out", args->out, "The whole plan's results JSON (required)")
-      ->type_name("FILE")
-      ->required();
-  cmd->add_option("--format", args->format,
-                  "Text format of the tables printed: the suite's, text or json (default: the "
-                  "suite's first)")
-      ->type_name("FORMAT");
+  AddPlainOptions(
+      cmd,
+      {{"files", "FILE", "The shards' results files, written by `run --shard I/N`, one per shard",
+        &args->paths, true},
+       {"--out", "FILE", "The whole plan's results JSON (required)", &args->out, true},
+       {"--format", "FORMAT",
+        "Text format of the tables printed: the suite's, text or json (default: the "
+        "suite's first)",
+        &args->format}});
   cmd->add_flag("--no-verdict", args->no_verdict, "Print the tables without the verdict block");
   AddHistoryOptions(cmd, "merged run", &args->history_db, &args->no_history);
   return [args] { return MergeCommand(*args); };

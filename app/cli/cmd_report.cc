@@ -20,10 +20,7 @@ int ReportCommand(const std::vector<std::string>& paths, const std::string& form
   options.verdict = verdict;
   ReportText report;
   std::string err;
-  if (!ReportResultsFiles(paths, format, options, &report, &err)) {
-    PrintError(err);
-    return kExitUsage;
-  }
+  if (!ReportResultsFiles(paths, format, options, &report, &err)) return ErrorExit(err);
   std::cout << report.text;
   for (const std::string& path : report.unfinished) {
     PrintNote(path + " is from an unfinished run");
@@ -40,10 +37,9 @@ SubcommandRunner AddReportSubcommand(CLI::App* cmd, const std::string&) {
     bool no_verdict = false;
   };
   auto args = std::make_shared<ReportArgs>();
-  cmd->add_option("files", args->paths, "Results JSON files written by 'run'")
-      ->type_name("FILE")
-      ->required();
-  cmd->add_option("--format", args->format, ReportFormatsHelp())->type_name("FORMAT");
+  AddPlainOptions(cmd,
+                  {{"files", "FILE", "Results JSON files written by 'run'", &args->paths, true},
+                   {"--format", "FORMAT", ReportFormatsHelp(), &args->format}});
   cmd->add_flag("--no-verdict", args->no_verdict,
                 "Leave out the verdict block (last in text formats, first in md and html), e.g. "
                 "to post a table as the 2003 posts had it");

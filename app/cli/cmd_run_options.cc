@@ -71,19 +71,19 @@ void AddOutputOptions(CLI::App* cmd, RunOptions* run) {
                   "A guest's row prefix (set by --kernels)")
       ->type_name("PREFIX")
       ->group("");  // hidden: only the host's --kernels writes it
-  cmd->add_option("--identifier", run->config.identifier,
-                  "Row label (default: uname -r, or <kernel>-<code> per scheduler)")
-      ->type_name("NAME");
-  cmd->add_option("--format", run->config.format,
-                  "Text format: the suite's (" + SuiteFormatsHelp() +
-                      "), text (the suite's first), or json (default: the suite's first)")
-      ->type_name("FORMAT");
+  AddPlainOptions(cmd, {{"--identifier", "NAME",
+                         "Row label (default: uname -r, or <kernel>-<code> per scheduler)",
+                         &run->config.identifier},
+                        {"--format", "FORMAT",
+                         "Text format: the suite's (" + SuiteFormatsHelp() +
+                             "), text (the suite's first), or json (default: the suite's first)",
+                         &run->config.format}});
   cmd->add_flag("--no-verdict", run->no_verdict,
                 "Print the tables without the verdict block that ends them (to post a table as "
                 "the 2003 posts had it; default off)");
-  cmd->add_option("--out", run->config.out,
-                  "Results JSON (default results/<time>-<host>-<suite>.json)")
-      ->type_name("FILE");
+  AddPlainOptions(cmd,
+                  {{"--out", "FILE", "Results JSON (default results/<time>-<host>-<suite>.json)",
+                    &run->config.out}});
   AddHistoryOptions(cmd, "run", &run->history_db, &run->no_history);
   cmd->add_flag("--check", run->check_only,
                 "Only the run's checks (the flags, the target's size for the suite, --machine, "
@@ -116,8 +116,7 @@ int RunParsedCommand(RunCommandLine* c, CLI::App* cmd) {
   std::string err;
   if (!ChooseRunSuite(chosen, c->unknown_suite, &run, &err) ||
       !PrepareRunOptions(given, &run, &err)) {
-    PrintError(err);
-    return kExitUsage;
+    return ErrorExit(err);
   }
   return RunCommand(run);
 }

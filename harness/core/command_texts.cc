@@ -86,6 +86,25 @@ const char* ProgramExitCodes() {
          "cleanup. Each command's --help lists its own.";
 }
 
+const char* NestedExitCodes(const std::string& path) {
+  static const std::vector<std::pair<std::string, const char*>> kNested = {
+      {"disk serve",
+       "Exit codes: 0 unmounted and stopped; 1 the daemon failed; 2 bad command line or "
+       "profile."},
+      {"disk profiles", "Exit codes: 0 printed; 2 bad command line."},
+      {"disk calibrate",
+       "Exit codes: 0 every figure the profile claims within 10 %; 1 one is not, or the "
+       "calibration failed; 2 bad command line or profile."},
+      {"history import",
+       "Exit codes: 0 every file recorded (or there already); 1 a file could not be recorded; 2 "
+       "bad command line, an unreadable file or database, or a run refused (recorded with other "
+       "cells: --replace replaces it)."}};
+  for (const auto& [name, codes] : kNested) {
+    if (name == path) return codes;
+  }
+  return kUsageExitCodes;
+}
+
 std::vector<std::string> SubcommandNames(bool hidden) {
   std::vector<std::string> names;
   for (const SubcommandText& command : SubcommandTexts()) {

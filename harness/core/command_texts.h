@@ -30,6 +30,11 @@ const std::vector<SubcommandText>& SubcommandTexts();
 /// The exit codes of elevbench as a whole, the footer of the top --help.
 const char* ProgramExitCodes();
 
+/// The exit codes of a nested command whose codes differ from its subcommand's ("disk serve",
+/// "disk profiles", "disk calibrate", "history import"): the footer of its --help. A path not
+/// listed gets kUsageExitCodes.
+const char* NestedExitCodes(const std::string& path);
+
 /// The names of SubcommandTexts, the hidden ones with `hidden` (CheckLeadingWords' two lists).
 std::vector<std::string> SubcommandNames(bool hidden);
 

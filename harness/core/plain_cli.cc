@@ -178,4 +178,17 @@ void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help) {
       ->check(PlainWords({"text", "json"}));
 }
 
+void AddPlainOptions(CLI::App* cmd, const std::vector<PlainOption>& options) {
+  for (const PlainOption& o : options) {
+    CLI::Option* option =
+        std::visit([&](auto* into) { return cmd->add_option(o.names, *into, o.help); }, o.into);
+    option->type_name(o.value_name);
+    const bool flag = o.names.rfind("-", 0) == 0;
+    if (flag && std::holds_alternative<std::vector<std::string>*>(o.into)) {
+      option->allow_extra_args(false);
+    }
+    if (o.required) option->required();
+  }
+}
+
 }  // namespace elevbench

@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <set>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace elevbench {
 
@@ -58,5 +60,20 @@ std::string PlainParseError(CLI::App* app, const CLI::ParseError& e);
 /// (or `text`, the default), both into `json` (#45: one spelling everywhere, the old kept).
 /// `--json --format text`, in either order, is refused as a contradiction.
 void AddJsonFlag(CLI::App* cmd, bool* json, const std::string& help);
+
+/// One option of a command as data, so that a command declares its options as a table: its
+/// names ("--out", "--disk-set,--set", or a positional's "files"), the value's name ("FILE"),
+/// its help, where the value goes, and whether it is required. A list takes one value a flag
+/// (`--disk-set a=1 b=2` is not two values), or every word as a positional.
+struct PlainOption {
+  std::string names;
+  std::string value_name;
+  std::string help;
+  std::variant<std::string*, std::vector<std::string>*> into;
+  bool required = false;
+};
+
+/// Adds each of `options` to `cmd`, in order.
+void AddPlainOptions(CLI::App* cmd, const std::vector<PlainOption>& options);
 
 }  // namespace elevbench

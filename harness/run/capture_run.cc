@@ -171,8 +171,9 @@ bool RunCapture(const CaptureConfig& config, const RunTarget* target, RestoreJou
   unlink(raw.c_str());
   // The buffer each journal handle changed, while the disk is still there; without it the
   // replay waits for any metadata write (docs/replay.md §3, "After a journal handle").
+  const std::string disk_path = disk.rfind('/', 0) == 0 ? disk : "/dev/" + disk;  // "loop8"
   if (stopped &&
-      !MapHandleBuffers(disk, &trace.header.journal_handles, &outcome->buffers_problem)) {
+      !MapHandleBuffers(disk_path, &trace.header.journal_handles, &outcome->buffers_problem)) {
     outcome->buffers_problem =
         "the journal handles' buffers are not known: " + outcome->buffers_problem;
   }

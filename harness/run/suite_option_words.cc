@@ -52,4 +52,18 @@ std::string MisplacedSuiteOptionLine(CLI::App* app, const std::vector<std::strin
   return "";
 }
 
+std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e,
+                           const std::vector<std::string>& words) {
+  if (const auto* required = dynamic_cast<const CLI::RequiredError*>(&e);
+      required != nullptr && std::string(e.what()).ends_with(" is required")) {
+    return RequiredErrorLine(app, e.what());
+  }
+  if (const auto* extras = dynamic_cast<const CLI::ExtrasError*>(&e);
+      extras != nullptr && !words.empty() && words[0] == "run") {
+    const std::string line = MisplacedSuiteOptionLine(app, words);
+    if (!line.empty()) return line;
+  }
+  return PlainParseError(app, e);
+}
+
 }  // namespace elevbench

@@ -19,4 +19,11 @@ namespace elevbench {
 /// Empty when no word is a suite's option (CLI11's error says it then).
 std::string MisplacedSuiteOptionLine(CLI::App* app, const std::vector<std::string>& words);
 
+/// CLI11's parse error `e` of the top App `app` (parsed from `words`, the command line after the
+/// program's name) as one line; where CLI11 says too little, what the user meant: a missing
+/// required value or subcommand in words (RequiredErrorLine), a suite's option in the wrong
+/// place of `run` (MisplacedSuiteOptionLine), else PlainParseError.
+std::string ParseErrorLine(CLI::App* app, const CLI::ParseError& e,
+                           const std::vector<std::string>& words);
+
 }  // namespace elevbench
