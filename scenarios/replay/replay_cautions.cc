@@ -49,8 +49,22 @@ std::string FileSystemWaitsCaution(const BlockTrace& trace) {
   }
   if (readers.empty() || commits == 0) return "";
   uint64_t handles = 0;  // the readers' journal handles, which the replay waits after
+  uint64_t known = 0;    // of those, the ones whose buffer the capture read
   for (const BlockTraceJournalHandles& h : trace.header.journal_handles) {
-    if (readers.count(h.pid) > 0) handles += h.times_ns.size();
+    if (readers.count(h.pid) == 0) continue;
+    handles += h.times_ns.size();
+    for (int64_t sector : h.buffer_sectors) known += sector >= 0 ? 1 : 0;
+  }
+  if (handles > 0 && known == handles) {
+    return "a reader beside a buffered writer on a journaling file system: after each of the "
+           "readers' " +
+           std::to_string(handles) +
+           " journal handles the replay holds their next I/O until the writes of the buffer the "
+           "handle changed and the journal's log writes in flight at the time have completed, "
+           "where the kernel waits for a log write only when it carries that buffer, so a "
+           "reader that changes metadata often may wait longer than for real "
+           "(docs/replay-measurements.md, \"A reader's journal handles, waiting for their own "
+           "buffer\")";
   }
   if (handles > 0) {
     return "a reader beside a buffered writer on a journaling file system: after each of the "
