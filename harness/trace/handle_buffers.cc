@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 #include "harness/core/atomic_file.h"
@@ -63,8 +64,13 @@ bool MapHandleBuffers(const std::string& device, std::vector<BlockTraceJournalHa
   if (inodes.empty()) return true;
   std::string commands = "stats\n";
   for (uint64_t ino : inodes) commands += "imap <" + std::to_string(ino) + ">\n";
-  char path[] = "/run/elevbench-debugfs-XXXXXX";
-  const int fd = mkstemp(path);
+  // The temporary directory ($TMPDIR, else /tmp): debugfs reads its commands from a file, and
+  // a capture may run as a user who cannot write /run.
+  std::error_code ec;
+  std::string path =
+      (std::filesystem::temp_directory_path(ec) / "elevbench-debugfs-XXXXXX").string();
+  if (ec) path = "/tmp/elevbench-debugfs-XXXXXX";
+  const int fd = mkstemp(path.data());
   if (fd < 0) return Fail(err, "debugfs: " + ErrnoMessage("cannot make", path, errno));
   close(fd);
   ProcessOptions options;
@@ -72,7 +78,7 @@ bool MapHandleBuffers(const std::string& device, std::vector<BlockTraceJournalHa
   ProcessResult run;
   const bool ran = WriteFileAtomically(path, commands, err) &&
                    RunProcess({"debugfs", "-c", "-f", path, device}, options, &run, err);
-  unlink(path);
+  unlink(path.c_str());
   if (!ran) return Fail(err, "debugfs: " + *err);
   std::map<uint64_t, uint64_t> block_of;
   uint32_t block_bytes = 0;
