@@ -170,8 +170,10 @@ std::vector<BlockTraceJournalHandles> JournalHandleStarts(
     }
   }
   std::vector<BlockTraceJournalHandles> out;
-  for (auto& [pid, h] : starts) {
-    if (h.times_ns.empty()) continue;  // an inode changed outside a handle seen
+  for (auto& entry : starts) {
+    const int32_t pid = entry.first;
+    const BlockTraceJournalHandles& h = entry.second;  // (a lambda below reads it: no binding)
+    if (h.times_ns.empty()) continue;                  // an inode changed outside a handle seen
     // Sorted by time, the inodes with them (the lines come in time order: a stable no-op).
     std::vector<size_t> order(h.times_ns.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
