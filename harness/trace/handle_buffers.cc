@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <set>
 
-#include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/process/subprocess.h"
 
@@ -72,12 +71,15 @@ bool MapHandleBuffers(const std::string& device, std::vector<BlockTraceJournalHa
   if (ec) path = "/tmp/elevbench-debugfs-XXXXXX";
   const int fd = mkstemp(path.data());
   if (fd < 0) return Fail(err, "debugfs: " + ErrnoMessage("cannot make", path, errno));
+  // The file mkstemp made is written as it is: only this process knows its name.
+  const bool written =
+      write(fd, commands.data(), commands.size()) == static_cast<ssize_t>(commands.size());
+  if (!written) *err = ErrnoMessage("cannot write", path, errno);
   close(fd);
   ProcessOptions options;
   options.timeout_seconds = kDebugfsSeconds;
   ProcessResult run;
-  const bool ran = WriteFileAtomically(path, commands, err) &&
-                   RunProcess({"debugfs", "-c", "-f", path, device}, options, &run, err);
+  const bool ran = written && RunProcess({"debugfs", "-c", "-f", path, device}, options, &run, err);
   unlink(path.c_str());
   if (!ran) return Fail(err, "debugfs: " + *err);
   std::map<uint64_t, uint64_t> block_of;

@@ -7,19 +7,14 @@
 #include <chrono>
 #include <filesystem>
 
-#include "harness/core/atomic_file.h"
 #include "harness/core/error.h"
 #include "harness/core/plain_range.h"
 #include "harness/core/system_info.h"
 #include "harness/device/block_device.h"
 #include "harness/device/sysfs.h"
-#include "harness/fio/fio_jobs.h"
-#include "harness/fio/fio_runner.h"
-#include "harness/process/subprocess.h"
 #include "harness/trace/block_capture.h"
 #include "harness/trace/tracefs.h"
 #include "scenarios/replay/replay_cautions.h"
-#include "scenarios/replay/replay_engine_input.h"
 #include "scenarios/replay/replay_fidelity.h"
 #include "scenarios/replay/replay_lag.h"
 #include "scenarios/replay/replay_plan.h"
