@@ -8,6 +8,8 @@
 
 #include "app/suites.h"
 #include "fakes.h"
+#include "harness/disk/disk_counters.h"
+#include "harness/disk/disk_model.h"
 #include "harness/fio/fio_runner.h"
 #include "harness/run/lanes.h"
 #include "harness/run/run_plan.h"
@@ -30,6 +32,37 @@ TEST(RunSessionTest, CounterDeltaDiffersMonotonicCountersOnly) {
   EXPECT_EQ(d["busy_ns"], 3000);
   EXPECT_EQ(d["max_queue_depth"], 3);  // a running maximum is not differenced
   EXPECT_EQ(d["profile"]["name"], "ide-2003");
+}
+
+// Every count the daemon's stats.json holds is differenced over the cell: only the running
+// maxima, the first failure's place and the profile are the values at the cell's end. A count
+// added to DiskCounters and left out of CounterDelta's list (flushes was, and read cumulative)
+// fails here.
+TEST(RunSessionTest, CounterDeltaDiffersEveryCountOfTheDaemonsStats) {
+  DiskProfile ssd;
+  std::string err;
+  ASSERT_TRUE(LookupDiskProfile("870evo", &ssd, &err)) << err;
+  DiskCounters early;
+  early.requests = early.reads = early.writes = early.bytes_read = early.bytes_written = 1;
+  early.seeks = early.cached_bytes = early.flushes = early.failed_requests = 1;
+  early.busy_ns = early.modelled_ns = early.achieved_ns = 1;
+  DiskCounters late;
+  late.requests = late.reads = late.writes = late.bytes_read = late.bytes_written = 11;
+  late.seeks = late.cached_bytes = late.flushes = late.failed_requests = 11;
+  late.busy_ns = late.modelled_ns = late.achieved_ns = 11;
+  late.max_overrun_ns = late.max_queue_depth = 7;
+  nlohmann::json before = DiskStatsToJson(early, ssd, 1);
+  nlohmann::json after = DiskStatsToJson(late, ssd, 11);
+  ASSERT_TRUE(after.contains("flushes"));
+  const nlohmann::json d = CounterDelta(before, after);
+  for (auto it = after.begin(); it != after.end(); ++it) {
+    const std::string& key = it.key();
+    if (key == "max_overrun_ns" || key == "max_queue_depth" || key == "profile" ||
+        key == "first_failure_after_bytes" || key == "cpu_user_s" || key == "cpu_sys_s") {
+      continue;  // maxima, a place, the profile; the daemon's own CPU time is this process's
+    }
+    EXPECT_EQ(d[key], 10) << key << " is not differenced over the cell";
+  }
 }
 
 // Found by fuzz/disk_counters_fuzz: a float counter before an integer one was read as int64_t

@@ -35,9 +35,9 @@ nlohmann::json CounterDelta(const nlohmann::json& before, const nlohmann::json& 
   // Monotonic counters are differenced; everything else (maxima, flags, the profile) is the
   // value at the end of the cell.
   static const char* const kMonotonic[] = {
-      "requests",   "reads",     "writes",      "bytes_read",     "bytes_written",
-      "seeks",      "busy_ns",   "modelled_ns", "achieved_ns",    "cached_bytes",
-      "cpu_user_s", "cpu_sys_s", "uptime_ns",   "failed_requests"};
+      "requests",   "reads",     "writes",      "bytes_read",      "bytes_written",
+      "seeks",      "busy_ns",   "modelled_ns", "achieved_ns",     "cached_bytes",
+      "cpu_user_s", "cpu_sys_s", "uptime_ns",   "failed_requests", "flushes"};
   nlohmann::json delta = nlohmann::json::object();
   for (auto it = after.begin(); it != after.end(); ++it) {
     bool monotonic = false;
