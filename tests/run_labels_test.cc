@@ -73,6 +73,16 @@ TEST(RunLabelsTest, ControlsCrossWithTheSchedulersAndComposeTheirNames) {
   const ControlledConfigurations alone = CrossWithControls({}, current, controls);
   EXPECT_TRUE(alone.configs.empty());
   EXPECT_EQ(alone.names.labels, (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M"}));
+  EXPECT_TRUE(crossed.names.configuration_labels.empty());  // no --kernels: none
+  // A guest's run (--kernels): the configuration labels are crossed as the labels are.
+  const ControlledConfigurations guest =
+      CrossWithControls(configs, NameKernelConfigurations(configs, "61"), controls);
+  EXPECT_EQ(guest.names.labels,
+            (std::vector<std::string>{"61-DL", "61-DL+idle", "61-DL+thr10M", "61-BFQ",
+                                      "61-BFQ+idle", "61-BFQ+thr10M"}));
+  EXPECT_EQ(
+      guest.names.configuration_labels,
+      (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M", "BFQ", "BFQ+idle", "BFQ+thr10M"}));
 }
 
 }  // namespace

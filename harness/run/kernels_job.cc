@@ -312,8 +312,7 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
     d.labels = names.labels;
     if (!d.complete) {
       const std::string status = g.interrupted ? "interrupted" : "failed";
-      for (CellRecord& c :
-           FailedGuestCells(names.identifiers, names.labels, RowKernelOf(k), status, why)) {
+      for (CellRecord& c : FailedGuestCells(names, RowKernelOf(k), status, why)) {
         d.cells.push_back(std::move(c));
         if (!g.interrupted) ++outcome->failed_cells;
       }
