@@ -78,4 +78,10 @@ ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& c
   return out;
 }
 
+RunNames NameKernelRows(const std::vector<SchedulerConfig>& configs,
+                        const std::vector<IoControl>& controls, const std::string& prefix) {
+  const RunNames names = NameKernelConfigurations(configs, prefix);
+  return AnyControl(controls) ? CrossWithControls(configs, names, controls).names : names;
+}
+
 }  // namespace elevbench

@@ -60,4 +60,11 @@ ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& c
                                            const RunNames& names,
                                            const std::vector<IoControl>& controls);
 
+/// The names a guest of `run --kernels` gives its rows on the kernel row `prefix`:
+/// NameKernelConfigurations, crossed with `controls` (CrossWithControls) when any of them is not
+/// `none`, as the guest's run crosses them. The host names a failed guest's rows so, identifiers
+/// and configuration labels alike ("61-dl-idle", "DL+idle").
+RunNames NameKernelRows(const std::vector<SchedulerConfig>& configs,
+                        const std::vector<IoControl>& controls, const std::string& prefix);
+
 }  // namespace elevbench
