@@ -194,7 +194,11 @@ TEST(NameKernelConfigurationsTest, PrefixesIdentifiersAndLabelsWithTheKernelsRow
   EXPECT_EQ(names.identifiers,
             (std::vector<std::string>{"6.1.0-50-cloud-dl", "6.1.0-50-cloud-AS"}));
   EXPECT_EQ(names.labels, (std::vector<std::string>{"6.1.0-50-cloud-DL", "6.1.0-50-cloud-AS"}));
+  // Each configuration's own label, the same on every kernel: the data that names it across
+  // kernels (no reader takes the kernel's row off a label).
+  EXPECT_EQ(names.configuration_labels, (std::vector<std::string>{"DL", "AS"}));
   EXPECT_EQ(NameKernelConfigurations({}, "k").labels, std::vector<std::string>{"k"});
+  EXPECT_TRUE(NameKernelConfigurations({}, "k").configuration_labels.empty());
 }
 
 ResultsDocument GuestDocument(const std::string& row, bool complete) {
@@ -208,10 +212,12 @@ ResultsDocument GuestDocument(const std::string& row, bool complete) {
     c.status = "ok";
     c.scheduler = "mq-deadline";
     c.label = row + "-DL";
+    c.configuration_label = "DL";  // the guest named its configurations (NameKernelConfigurations)
     d.cells.push_back(c);
     d.records.push_back({{"scheduler", "mq-deadline"},
                          {"identifier", row + "-dl"},
                          {"label", row + "-DL"},
+                         {"configuration_label", "DL"},
                          {"repetition", i}});
   }
   d.setup = {{"row", row}};
@@ -259,14 +265,15 @@ TEST(MergeKernelDocumentsTest, AShardsGuestsAreCountedOnByTheirWholePlan) {
 
 TEST(FailedGuestCellsTest, GivesEveryConfigurationAFailedCellWithTheReason) {
   const auto cells =
-      FailedGuestCells({"k-dl", "k-AS"}, {"k-DL", "k-AS"}, {"k", "6.1.0-50-cloud-amd64", "debian"},
-                       "failed", "guest k: panic");
+      FailedGuestCells({{"k-dl", "k-AS"}, {"k-DL", "k-AS"}, {"DL", "AS"}},
+                       {"k", "6.1.0-50-cloud-amd64", "debian"}, "failed", "guest k: panic");
   ASSERT_EQ(cells.size(), 2u);
   EXPECT_EQ(cells[1].identifier, "k-AS");
+  EXPECT_EQ(cells[1].configuration_label, "AS");
   EXPECT_EQ(cells[1].status, "failed");
   EXPECT_EQ(cells[1].error, "guest k: panic");
   EXPECT_EQ(cells[1].kernel.label, "k");  // a failed guest's rows are still its kernel's
-  EXPECT_EQ(FailedGuestCells({"k-dl"}, {"k-DL"}, {}, "interrupted", "stopped")[0].status,
+  EXPECT_EQ(FailedGuestCells({{"k-dl"}, {"k-DL"}, {}}, {}, "interrupted", "stopped")[0].status,
             "interrupted");
 }
 
@@ -288,12 +295,14 @@ TEST(MergeKernelDocumentsTest, EveryCellAndRecordCarriesItsKernel) {
   std::string err;
   ASSERT_TRUE(ReadRecordHeader(merged.records[3], &header, &err)) << err;
   EXPECT_EQ(header.kernel, kernels[1]);
+  EXPECT_EQ(header.configuration_label, "DL");  // the guest's field, kept by the merge
   std::string text;
   WriteResultsText(merged, [&](std::string_view piece) { text.append(piece); });
   testing::ExpectMatchesGolden("kernels_merged_results.json", text);
   ResultsDocument read;
   ASSERT_TRUE(ResultsFromJson(nlohmann::json::parse(text), &read, &err)) << err;
   EXPECT_EQ(read.cells[3].kernel, kernels[1]);
+  EXPECT_EQ(read.cells[3].configuration_label, "DL");
 }
 
 }  // namespace

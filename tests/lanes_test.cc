@@ -184,21 +184,26 @@ TEST(LanesMergeTest, CellsAndRecordsInPlanOrder) {
   EXPECT_EQ(err, "lane 1: 1 record(s) belong to no cell");
 }
 
-// Issue 57 §3: a cell's kernel and its records' are carried through the lanes' merge as they are.
+// Issue 57 §3, issue 60: a cell's kernel and configuration label, and its records', are carried
+// through the lanes' merge as they are.
 TEST(LanesMergeTest, TheKernelFieldIsKept) {
   std::vector<ResultsDocument> lanes(2);
   const RowKernel kernel{"61", "6.1.0-50-cloud-amd64", "debian"};
   lanes[0].cells = {LaneCell(0, 0, 1)};
   lanes[0].cells[0].kernel = kernel;
-  lanes[0].records = {{{"identifier", "a"}, {"kernel", RowKernelToJson(kernel)}}};
+  lanes[0].cells[0].configuration_label = "DL";
+  lanes[0].records = {
+      {{"identifier", "a"}, {"kernel", RowKernelToJson(kernel)}, {"configuration_label", "DL"}}};
   lanes[1].cells = {LaneCell(1, 1, 0)};
   ResultsDocument merged;
   std::string err;
   ASSERT_TRUE(MergeLaneDocuments(lanes, &merged, &err)) << err;
   ASSERT_EQ(merged.cells.size(), 2u);
   EXPECT_EQ(merged.cells[0].kernel, kernel);
+  EXPECT_EQ(merged.cells[0].configuration_label, "DL");
   EXPECT_TRUE(merged.cells[1].kernel.empty());
   EXPECT_EQ(merged.records.at(0)["kernel"], RowKernelToJson(kernel));
+  EXPECT_EQ(merged.records.at(0)["configuration_label"], "DL");
 }
 
 TEST(LanesMergeTest, LaneFieldsRoundTripThroughTheResultsFile) {

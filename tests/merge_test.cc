@@ -321,7 +321,8 @@ TEST(MergeRefusalTest, EachBoxsOwnDirectoryAndDeviceAreNoDifference) {
             std::string::npos);
 }
 
-// Issue 57 §3: the shards of a --kernels run keep each cell's and record's kernel in the merge.
+// Issue 57 §3, issue 60: the shards of a --kernels run keep each cell's and record's kernel and
+// configuration label in the merge.
 TEST(MergeRefusalTest, TheKernelFieldIsKept) {
   std::vector<ResultsDocument> docs = TwoShards();
   const RowKernel kernel{"61", "6.1.0-50-cloud-amd64", "debian"};
@@ -336,19 +337,23 @@ TEST(MergeRefusalTest, TheKernelFieldIsKept) {
     c.plan_index = k;
     c.record_count = 1;
     c.kernel = kernel;
+    c.configuration_label = "DL";
     docs[k].cells.push_back(c);
     docs[k].records.push_back({{"scheduler", "mq-deadline"},
                                {"identifier", "k-dl"},
                                {"repetition", k},
-                               {"kernel", RowKernelToJson(kernel)}});
+                               {"kernel", RowKernelToJson(kernel)},
+                               {"configuration_label", "DL"}});
   }
   ResultsDocument merged;
   std::string err;
   ASSERT_TRUE(MergeShardDocuments(docs, {"a.json", "b.json"}, &merged, &err)) << err;
   ASSERT_EQ(merged.cells.size(), 2u);
   EXPECT_EQ(merged.cells[1].kernel, kernel);
+  EXPECT_EQ(merged.cells[1].configuration_label, "DL");
   ASSERT_EQ(merged.records.size(), 2u);
   EXPECT_EQ(merged.records[1]["kernel"], RowKernelToJson(kernel));
+  EXPECT_EQ(merged.records[1]["configuration_label"], "DL");
 }
 
 TEST(MergeRefusalTest, NamesAMissingOrRepeatedShard) {

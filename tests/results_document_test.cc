@@ -281,5 +281,50 @@ TEST(ResultsDocumentTest, ACellsKernelRoundTripsAndIsNoVariantMember) {
   EXPECT_EQ(text, j.dump(2) + "\n");
 }
 
+// Issue 60: a --kernels row's configuration label ("AS" of "61-AS") is a field of its own in its
+// records and cells, read back as written; a row of any other run has none and is written as
+// before (no "configuration_label" member), and a file without it reads as "".
+TEST(RecordHeaderTest, TheConfigurationLabelIsAFieldOfItsOwn) {
+  RecordHeader header;
+  header.scheduler = "bfq";
+  header.identifier = "61-AS";
+  header.label = "61-AS";
+  header.kernel = {"61", "6.1.0-50-cloud-amd64", "debian"};
+  header.configuration_label = "AS";
+  nlohmann::json j = nlohmann::json::object();
+  WriteRecordHeader(header, &j);
+  EXPECT_EQ(j["configuration_label"], "AS");
+  RecordHeader read;
+  std::string err;
+  ASSERT_TRUE(ReadRecordHeader(j, &read, &err)) << err;
+  EXPECT_EQ(read.configuration_label, "AS");
+  j["configuration_label"] = 1;
+  EXPECT_FALSE(ReadRecordHeader(j, &read, &err));
+  EXPECT_EQ(err, "configuration_label: expected a string");
+  j.erase("configuration_label");
+  ASSERT_TRUE(ReadRecordHeader(j, &read, &err)) << err;
+  EXPECT_EQ(read.configuration_label, "");
+  header.kernel = {};
+  header.configuration_label.clear();
+  nlohmann::json plain = nlohmann::json::object();
+  WriteRecordHeader(header, &plain);
+  EXPECT_FALSE(plain.contains("configuration_label"));
+}
+
+TEST(ResultsDocumentTest, ACellsConfigurationLabelRoundTripsAndIsNoVariantMember) {
+  ResultsDocument doc = SmallTiobenchDocument();
+  doc.cells[0].kernel = {"new", "6.18.0-rc3-00012-gabcdef", "build"};
+  doc.cells[0].configuration_label = "AS";
+  const nlohmann::json j = ResultsToJson(doc);
+  EXPECT_EQ(j["cells"][0]["configuration_label"], "AS");
+  EXPECT_FALSE(j["cells"][1].contains("configuration_label"));
+  ResultsDocument read;
+  std::string err;
+  ASSERT_TRUE(ResultsFromJson(j, &read, &err)) << err;
+  EXPECT_EQ(read.cells[0].configuration_label, "AS");
+  EXPECT_FALSE(read.cells[0].variant.contains("configuration_label"));
+  EXPECT_EQ(read.cells[1].configuration_label, "");
+}
+
 }  // namespace
 }  // namespace elevbench

@@ -73,6 +73,27 @@ TEST(RunLabelsTest, ControlsCrossWithTheSchedulersAndComposeTheirNames) {
   const ControlledConfigurations alone = CrossWithControls({}, current, controls);
   EXPECT_TRUE(alone.configs.empty());
   EXPECT_EQ(alone.names.labels, (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M"}));
+  EXPECT_TRUE(crossed.names.configuration_labels.empty());  // no --kernels: none
+  // A guest's run (--kernels): the configuration labels are crossed as the labels are.
+  const ControlledConfigurations guest =
+      CrossWithControls(configs, NameKernelConfigurations(configs, "61"), controls);
+  EXPECT_EQ(guest.names.labels,
+            (std::vector<std::string>{"61-DL", "61-DL+idle", "61-DL+thr10M", "61-BFQ",
+                                      "61-BFQ+idle", "61-BFQ+thr10M"}));
+  EXPECT_EQ(
+      guest.names.configuration_labels,
+      (std::vector<std::string>{"DL", "DL+idle", "DL+thr10M", "BFQ", "BFQ+idle", "BFQ+thr10M"}));
+  // The host names a failed guest's rows as the guest would have: crossed, names and
+  // configuration labels alike; not crossed when every control is `none`.
+  const RunNames failed = NameKernelRows(configs, controls, "61");
+  EXPECT_EQ(failed.identifiers, guest.names.identifiers);
+  EXPECT_EQ(failed.configuration_labels, guest.names.configuration_labels);
+  std::vector<IoControl> none;
+  ASSERT_TRUE(ParseIoControls("none", false, &none, &err)) << err;
+  EXPECT_EQ(NameKernelRows(configs, none, "61").labels,
+            (std::vector<std::string>{"61-DL", "61-BFQ"}));
+  EXPECT_EQ(NameKernelRows(configs, {}, "61").identifiers,
+            NameKernelConfigurations(configs, "61").identifiers);
 }
 
 }  // namespace

@@ -329,6 +329,34 @@ TEST_F(RunSessionLoopTest, EachConfigurationsControlPlacesItsCellsAndIsRecorded)
   EXPECT_FALSE(RunSession(suite, config_, target_, &fio, &progress_, &doc_, &failed, &err));
 }
 
+// A guest's run of --kernels: each configuration's own label (without its kernel's) is written
+// into its cells and records as "configuration_label" and reads back; a run without them writes
+// none (the other tests' documents).
+TEST_F(RunSessionLoopTest, AGuestsConfigurationLabelsAreRecordedInEveryCellAndRecord) {
+  testing::FakeFio fio;
+  config_.identifiers = {"61-dl", "61-AS"};
+  config_.labels = {"61-DL", "61-AS"};
+  config_.configuration_labels = {"DL", "AS"};
+  config_.repetitions = 1;
+  size_t failed = 0;
+  std::string err;
+  ASSERT_TRUE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err)) << err;
+  ASSERT_FALSE(doc_.cells.empty());
+  for (const CellRecord& c : doc_.cells) {
+    EXPECT_EQ(c.configuration_label, c.identifier == "61-AS" ? "AS" : "DL");
+  }
+  ASSERT_FALSE(doc_.records.empty());
+  for (const nlohmann::json& r : doc_.records) {
+    EXPECT_EQ(r.at("configuration_label"), r.at("identifier") == "61-AS" ? "AS" : "DL");
+  }
+  ResultsDocument saved;
+  ASSERT_TRUE(LoadResultsFile(config_.out_path, &saved, &err)) << err;
+  EXPECT_EQ(saved.cells[0].configuration_label, doc_.cells[0].configuration_label);
+  EXPECT_FALSE(saved.cells[0].variant.contains("configuration_label"));
+  config_.configuration_labels.pop_back();  // one configuration label for two configurations
+  EXPECT_FALSE(RunSession(*suite_, config_, target_, &fio, &progress_, &doc_, &failed, &err));
+}
+
 // --fresh-fs: before every cell, the first too (its filesystem was made on the image, the others'
 // through the disk), the filesystem is made again and the suite lays its files out again; a
 // filesystem that cannot be made again fails the cell with why.

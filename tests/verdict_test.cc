@@ -50,10 +50,14 @@ struct VerdictFixture {
     }
   }
 
-  // `run --kernels`: the measurements of `label` ran under `kernel` (its records' field).
-  void SetKernel(const std::string& label, const std::string& kernel) {
+  // `run --kernels`: the measurements of `label` ran under `kernel`, as the configuration
+  // `configuration` (its records' "kernel" and "configuration_label" fields; "": none).
+  void SetKernel(const std::string& label, const std::string& kernel,
+                 const std::string& configuration = "") {
     for (Measurement& m : measurements) {
-      if (m.label == label) m.kernel = kernel;
+      if (m.label != label) continue;
+      m.kernel = kernel;
+      m.configuration_label = configuration;
     }
   }
 
@@ -423,8 +427,10 @@ TEST(VerdictKernelsTest, SeveralKernelsGiveALinePerKernelAndPerConfiguration) {
   f.Add("old-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
   f.Add("new-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
   f.Add("new-AS", kVerdictRate, {40, 40.1, 40.2, 40.3});
-  for (const char* l : {"old-DL", "old-AS"}) f.SetKernel(l, "old");
-  for (const char* l : {"new-DL", "new-AS"}) f.SetKernel(l, "new");
+  for (const char* l : {"old", "new"}) {
+    f.SetKernel(std::string(l) + "-DL", l, "DL");
+    f.SetKernel(std::string(l) + "-AS", l, "AS");
+  }
   const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
   ASSERT_EQ(b.lines.size(), 4u);
   EXPECT_EQ(b.lines[0].group, "old");
@@ -471,6 +477,45 @@ TEST(VerdictKernelsTest, TheKernelFieldGroupsRowsWhateverTheirLabels) {
   EXPECT_EQ(b.lines[0].others[0].other.name, "a-DL");
   EXPECT_EQ(b.lines[1].group, "6.12");
   EXPECT_EQ(b.lines[1].best.name, "b-AS");
+}
+
+// Issue 60: the line across kernels is named by the rows' configuration label, never by their
+// labels less a kernel's prefix. Here the second kernel's @LABEL ("new") is no prefix of its
+// rows' labels, which a prefix strip left whole ("b-AS": no line across kernels for AS).
+TEST(VerdictKernelsTest, TheConfigurationLabelNamesTheLineAcrossKernels) {
+  VerdictFixture f({"6.1.0-50-cloud-DL", "6.1.0-50-cloud-AS", "b-DL", "b-AS"});
+  f.doc.context["kernels"] = {{{"label", "6.1.0-50-cloud"}}, {{"label", "new"}}};
+  f.Add("6.1.0-50-cloud-DL", kVerdictRate, {10, 10.1, 10.2, 10.3});
+  f.Add("6.1.0-50-cloud-AS", kVerdictRate, {20, 20.1, 20.2, 20.3});
+  f.Add("b-DL", kVerdictRate, {30, 30.1, 30.2, 30.3});
+  f.Add("b-AS", kVerdictRate, {40, 40.1, 40.2, 40.3});
+  f.SetKernel("6.1.0-50-cloud-DL", "6.1.0-50-cloud", "DL");
+  f.SetKernel("6.1.0-50-cloud-AS", "6.1.0-50-cloud", "AS");
+  f.SetKernel("b-DL", "new", "DL");
+  f.SetKernel("b-AS", "new", "AS");
+  const VerdictBlock b = ComputeVerdict(f.doc, f.measurements, VerdictSettings{});
+  ASSERT_EQ(b.lines.size(), 4u);
+  EXPECT_EQ(b.lines[0].group, "6.1.0-50-cloud");
+  EXPECT_EQ(b.lines[1].group, "new");
+  EXPECT_EQ(b.lines[2].group, "DL across kernels");
+  EXPECT_EQ(b.lines[3].group, "AS across kernels");
+  EXPECT_EQ(b.lines[3].best.name, "b-AS");
+  ASSERT_EQ(b.lines[3].others.size(), 1u);
+  EXPECT_EQ(b.lines[3].others[0].other.name, "6.1.0-50-cloud-AS");
+}
+
+// A row without a configuration label (a file written before the field) is named by its whole
+// label, else identifier: no kernel's prefix is taken off it.
+TEST(VerdictKernelsTest, ARowWithoutAConfigurationLabelKeepsItsWholeLabel) {
+  MetricRow row;
+  row.identifier = "old-dl";
+  row.label = "old-DL";
+  row.kernel = "old";
+  EXPECT_EQ(ConfigurationAcrossKernels(row), "old-DL");
+  row.label.clear();
+  EXPECT_EQ(ConfigurationAcrossKernels(row), "old-dl");
+  row.configuration_label = "DL";
+  EXPECT_EQ(ConfigurationAcrossKernels(row), "DL");
 }
 
 // A file written before the field (context.kernels, labels prefixed, no "kernel") reads as one

@@ -160,13 +160,11 @@ void WriteStream(const StreamSpec& s, Section* sec) {
 
 StreamSpec FileStream(const std::string& name, const std::string& rw, const std::string& filename,
                       uint64_t file_size_bytes, uint32_t block_size_bytes) {
-  StreamSpec s;
-  s.name = name;
-  s.rw = rw;
-  s.filename = filename;
-  s.file_size_bytes = file_size_bytes;
-  s.block_size_bytes = block_size_bytes;
-  return s;
+  return {.name = name,
+          .rw = rw,
+          .filename = filename,
+          .file_size_bytes = file_size_bytes,
+          .block_size_bytes = block_size_bytes};
 }
 
 FioGlobalSpec LegacyToolFioGlobal() {

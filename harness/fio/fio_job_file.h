@@ -26,17 +26,18 @@
 
 namespace elevbench {
 
-/// One bulk I/O stream, i.e. one fio job section.
+/// One bulk I/O stream, i.e. one fio job section. Every member has its default, so a designated
+/// initializer names only what it sets (FileStream).
 struct StreamSpec {
   /// Job section name; also the file name stem (fio: name.jobnum.filenum). [A-Za-z0-9_.-]+,
   /// unique within a file, not "global".
-  std::string name;
+  std::string name{};
   /// fio rw= value: read, write, randread, randwrite, rw, randrw.
-  std::string rw;
+  std::string rw{};
   /// fio directory=; omitted when empty (fio then uses its working directory).
-  std::string directory;
+  std::string directory{};
   /// Optional explicit filename= (else fio's default jobname.jobnum.filenum).
-  std::string filename;
+  std::string filename{};
   /// size= per job clone; 0 omits it (fio then uses the existing file's size).
   uint64_t file_size_bytes = 0;
   /// bs=; must be > 0.
@@ -70,7 +71,7 @@ struct StreamSpec {
   /// Extra options appended verbatim after the generated ones, in order. Keys: non-empty,
   /// [A-Za-z0-9_], not one the writer already emits in this section. Values: no line breaks or
   /// NUL, no surrounding blanks; an empty value writes the bare key (fio flag options).
-  std::vector<std::pair<std::string, std::string>> extra;
+  std::vector<std::pair<std::string, std::string>> extra{};
 };
 
 /// The [global] section. Its defaults are the legacy tools' (LegacyToolFioGlobal() but for

@@ -2,6 +2,7 @@
 
 #include "harness/core/error.h"
 #include "harness/core/json_field_table.h"
+#include "harness/core/json_fields.h"
 
 namespace elevbench {
 namespace {
@@ -44,6 +45,9 @@ void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record) {
   WriteJsonFields(kRecordHeaderFields, header, record);
   if (!header.control.empty()) (*record)["control"] = header.control;  // a run's --controls
   if (!header.kernel.empty()) (*record)["kernel"] = RowKernelToJson(header.kernel);  // --kernels
+  if (!header.configuration_label.empty()) {
+    (*record)["configuration_label"] = header.configuration_label;  // --kernels too
+  }
 }
 
 bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header, std::string* err) {
@@ -56,6 +60,9 @@ bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header, std::s
   }
   const auto kernel = record.find("kernel");
   if (kernel != record.end() && !RowKernelFromJson(*kernel, &h.kernel, err)) return false;
+  if (!GetOptionalJsonField(record, "configuration_label", &h.configuration_label, err)) {
+    return false;
+  }
   *header = std::move(h);
   return true;
 }

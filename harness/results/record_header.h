@@ -43,16 +43,20 @@ struct RecordHeader {
   std::string control;
   /// The kernel the record ran under (`run --kernels`); empty on the host (then not written).
   RowKernel kernel{};
+  /// `run --kernels`: the configuration's own label, without its kernel's ("AS", "BFQ-LL0",
+  /// "DL+idle"), the same on every kernel, which names the configuration across kernels; set
+  /// only in a --kernels run (then not written elsewhere), empty in files before the field.
+  std::string configuration_label{};
 };
 
 /// Sets "scheduler", "identifier", "label" and "repetition" of the JSON object *record, and
-/// "control" and "kernel" when there are.
+/// "control", "kernel" and "configuration_label" when there are.
 void WriteRecordHeader(const RecordHeader& header, nlohmann::json* record);
 
 /// Reads the header of a record object: "scheduler", "identifier" and "repetition" are
-/// required, "label", "control" and "kernel" optional (files of runs without short labels have
-/// none; it is left empty). err names the field ("repetition: expected a non-negative integer");
-/// *header is unchanged on failure.
+/// required, "label", "control", "kernel" and "configuration_label" optional (files of runs without
+/// short labels have none; it is left empty). err names the field ("repetition: expected a
+/// non-negative integer"); *header is unchanged on failure.
 [[nodiscard]] bool ReadRecordHeader(const nlohmann::json& record, RecordHeader* header,
                                     std::string* err);
 

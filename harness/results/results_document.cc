@@ -15,9 +15,10 @@ using nlohmann::json;
 
 // The generic members of a cell's JSON object; any other member belongs to the variant key.
 constexpr const char* kCellFields[] = {
-    "scheduler",  "identifier",       "label",   "repetition",    "status",        "error",
-    "started_at", "duration_seconds", "queue",   "disk_counters", "request_trace", "lane",
-    "plan_index", "lane_records",     "control", "shard",         "shard_records", "kernel"};
+    "scheduler",          "identifier",       "label",   "repetition",    "status",        "error",
+    "started_at",         "duration_seconds", "queue",   "disk_counters", "request_trace", "lane",
+    "plan_index",         "lane_records",     "control", "shard",         "shard_records", "kernel",
+    "configuration_label"};
 
 // A cell's `--lanes` fields: written together when lane >= 0, read together when "lane" is there.
 constexpr JsonField<CellRecord> kLaneFields[] = {
@@ -67,6 +68,7 @@ json CellToJson(const CellRecord& c) {
   if (!c.label.empty()) cell["label"] = c.label;
   if (!c.control.empty()) cell["control"] = c.control;
   if (!c.kernel.empty()) cell["kernel"] = RowKernelToJson(c.kernel);
+  if (!c.configuration_label.empty()) cell["configuration_label"] = c.configuration_label;
   if (c.request_trace) cell["request_trace"] = RequestTraceRecordToJson(*c.request_trace);
   if (c.lane >= 0) WriteJsonFields(kLaneFields, c, &cell);
   if (c.lane < 0 && c.shard > 0) WriteJsonFields(kShardFields, c, &cell);
@@ -165,6 +167,7 @@ bool CellFromJson(const json& c, size_t index, CellRecord* out, std::string* err
   cell.identifier = c.at("identifier").get<std::string>();
   cell.label = c.value("label", "");
   cell.control = c.value("control", "");
+  cell.configuration_label = c.value("configuration_label", "");
   const auto kernel = c.find("kernel");
   if (kernel != c.end() && !RowKernelFromJson(*kernel, &cell.kernel, err)) {
     *err = "cells[" + std::to_string(index) + "]: " + *err;

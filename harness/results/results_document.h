@@ -30,6 +30,10 @@ struct CellRecord {
   /// The kernel the cell ran under (`run --kernels`: the host's merge of the guests' documents
   /// writes it, RowKernel); empty on the host (the member is then not written).
   RowKernel kernel{};
+  /// `run --kernels`: the configuration's own label, without its kernel's ("AS", "BFQ-LL0"),
+  /// the same on every kernel (RecordHeader::configuration_label); empty otherwise (the member
+  /// is then not written) and in files written before the field.
+  std::string configuration_label{};
   uint32_t repetition = 0;
   /// The suite's key of this cell ({"threads": 4}, {"bench": 3}); its members are written into
   /// the cell's JSON object beside the generic fields, so a tiobench cell reads {"threads": 4}.

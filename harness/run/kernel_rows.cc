@@ -199,15 +199,16 @@ void MergeKernelDocuments(const std::vector<ResultsDocument>& docs,
   }
 }
 
-std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
-                                         const std::vector<std::string>& labels,
-                                         const RowKernel& kernel, const std::string& status,
-                                         const std::string& error) {
+std::vector<CellRecord> FailedGuestCells(const RunNames& names, const RowKernel& kernel,
+                                         const std::string& status, const std::string& error) {
   std::vector<CellRecord> cells;
-  for (size_t i = 0; i < identifiers.size(); ++i) {
+  for (size_t i = 0; i < names.identifiers.size(); ++i) {
     CellRecord c;
-    c.identifier = identifiers[i];
-    c.label = i < labels.size() ? labels[i] : identifiers[i];
+    c.identifier = names.identifiers[i];
+    c.label = i < names.labels.size() ? names.labels[i] : names.identifiers[i];
+    if (i < names.configuration_labels.size()) {
+      c.configuration_label = names.configuration_labels[i];
+    }
     c.kernel = kernel;
     c.status = status;
     c.error = error;

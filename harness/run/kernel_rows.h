@@ -9,6 +9,7 @@
 
 #include "harness/results/results_document.h"
 #include "harness/run/host_paths.h"
+#include "harness/run/run_labels.h"
 
 namespace elevbench {
 
@@ -61,17 +62,16 @@ std::vector<std::string> GuestCommandArgs(const std::vector<std::string>& args,
 /// and records one kernel after another; the first set-up; complete when every document is.
 /// Every cell and record of `docs[i]` gets `kernels[i]` as its "kernel" field (the guest knows
 /// not which kernel it is, the host does), so that no reader recovers a row's kernel from its
-/// label. The suite's summary is the caller's to redo.
+/// label; their "configuration_label" (the guest wrote it: it named the configurations) is kept
+/// as it is. The suite's summary is the caller's to redo.
 void MergeKernelDocuments(const std::vector<ResultsDocument>& docs,
                           const std::vector<RowKernel>& kernels, ResultsDocument* merged);
 
 /// A cell for each configuration of a guest that did not give its results: one per
-/// `identifiers[i]` / `labels[i]`, with `status` ("failed", or "interrupted" when a signal
-/// stopped the guest: its cells never ran, and no reader may count them as finished) and
-/// `error` as given, each under `kernel`.
-std::vector<CellRecord> FailedGuestCells(const std::vector<std::string>& identifiers,
-                                         const std::vector<std::string>& labels,
-                                         const RowKernel& kernel, const std::string& status,
-                                         const std::string& error);
+/// `names.identifiers[i]`, with its label and configuration label where `names` has them,
+/// `status` ("failed", or "interrupted" when a signal stopped the guest: its cells never ran,
+/// and no reader may count them as finished) and `error` as given, each under `kernel`.
+std::vector<CellRecord> FailedGuestCells(const RunNames& names, const RowKernel& kernel,
+                                         const std::string& status, const std::string& error);
 
 }  // namespace elevbench

@@ -306,14 +306,13 @@ void KernelsJob::CollectGuest(size_t k, const GuestRun& run, const GuestOutcome&
     const std::string why = "guest " + labels_[k] + ": " + failure +
                             (g.console_tail.empty() ? "" : "; console: " + g.console_tail);
     report_error_(why);
-    const RunNames names = NameKernelConfigurations(configs_, labels_[k]);
+    const RunNames names = NameKernelRows(configs_, controls_, labels_[k]);  // as the guest would
     if (!loaded) d = ResultsDocument{};
     d.identifiers = names.identifiers;
     d.labels = names.labels;
     if (!d.complete) {
       const std::string status = g.interrupted ? "interrupted" : "failed";
-      for (CellRecord& c :
-           FailedGuestCells(names.identifiers, names.labels, RowKernelOf(k), status, why)) {
+      for (CellRecord& c : FailedGuestCells(names, RowKernelOf(k), status, why)) {
         d.cells.push_back(std::move(c));
         if (!g.interrupted) ++outcome->failed_cells;
       }

@@ -258,11 +258,13 @@ void RunJob::DescribeSession() {
                              : NameKernelConfigurations(named, o.label_prefix);
   sc.identifiers = names.identifiers;
   sc.labels = names.labels;
+  sc.configuration_labels = names.configuration_labels;
   sc.configs = named;
   if (AnyControl(checked_.controls)) {  // each configuration once per control
     const ControlledConfigurations crossed = CrossWithControls(named, names, checked_.controls);
     sc.identifiers = crossed.names.identifiers;
     sc.labels = crossed.names.labels;
+    sc.configuration_labels = crossed.names.configuration_labels;
     sc.configs = crossed.configs;
     sc.controls.clear();
     for (size_t i = 0; i < crossed.control_of.size(); ++i) {

@@ -54,6 +54,7 @@ RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
   for (const SchedulerConfig& c : configs) {
     names.identifiers.push_back(prefix + "-" + ShortCode(c));
     names.labels.push_back(prefix + "-" + TableLabel(c));
+    names.configuration_labels.push_back(TableLabel(c));
   }
   return names;
 }
@@ -67,10 +68,20 @@ ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& c
       if (i < configs.size()) out.configs.push_back(configs[i]);
       out.names.identifiers.push_back(ControlledIdentifier(names.identifiers[i], controls[j]));
       out.names.labels.push_back(ControlledLabel(names.labels[i], controls[j]));
+      if (i < names.configuration_labels.size()) {
+        out.names.configuration_labels.push_back(
+            ControlledLabel(names.configuration_labels[i], controls[j]));
+      }
       out.control_of.push_back(j);
     }
   }
   return out;
+}
+
+RunNames NameKernelRows(const std::vector<SchedulerConfig>& configs,
+                        const std::vector<IoControl>& controls, const std::string& prefix) {
+  const RunNames names = NameKernelConfigurations(configs, prefix);
+  return AnyControl(controls) ? CrossWithControls(configs, names, controls).names : names;
 }
 
 }  // namespace elevbench

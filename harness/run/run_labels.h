@@ -24,6 +24,10 @@ std::string CurrentSchedulerLabel(const std::map<std::string, std::string>& queu
 struct RunNames {
   std::vector<std::string> identifiers;
   std::vector<std::string> labels;
+  /// `--kernels` (NameKernelConfigurations): each label without its kernel's ("DL" of
+  /// "6.1.0-50-cloud-DL"), the configuration's name across kernels, written into every cell
+  /// and record as its "configuration_label"; empty in any other run.
+  std::vector<std::string> configuration_labels{};
 };
 
 /// Names for `configs`: `<prefix>-<code>` and TableLabel each, where prefix is `identifier`
@@ -35,7 +39,9 @@ RunNames NameConfigurations(const std::vector<SchedulerConfig>& configs, const s
 
 /// Names for `configs` on the kernel row `prefix` (`--kernels`, docs/kernels.md): identifiers
 /// `<prefix>-<code>` and labels `<prefix>-<TableLabel>` ("6.1.0-50-cloud-DL"), so the rows of
-/// several kernels stay apart in one document. Without configurations one name, `prefix`.
+/// several kernels stay apart in one document, and configuration labels TableLabel ("DL"), the
+/// same on every kernel. Without configurations one name, `prefix`, and no configuration label
+/// (the run's one row is its kernel's).
 RunNames NameKernelConfigurations(const std::vector<SchedulerConfig>& configs,
                                   const std::string& prefix);
 
@@ -48,9 +54,17 @@ struct ControlledConfigurations {
 
 /// Crosses `configs` (named `names`, one name each, or one name for a run on the current
 /// scheduler) with `controls`, scheduler-major: DL, DL+idle, BFQ, BFQ+idle. The names of a
-/// `none` control stay the scheduler's own.
+/// `none` control stay the scheduler's own. Configuration labels, where `names` has them, are
+/// crossed as the labels are.
 ControlledConfigurations CrossWithControls(const std::vector<SchedulerConfig>& configs,
                                            const RunNames& names,
                                            const std::vector<IoControl>& controls);
+
+/// The names a guest of `run --kernels` gives its rows on the kernel row `prefix`:
+/// NameKernelConfigurations, crossed with `controls` (CrossWithControls) when any of them is not
+/// `none`, as the guest's run crosses them. The host names a failed guest's rows so, identifiers
+/// and configuration labels alike ("61-dl-idle", "DL+idle").
+RunNames NameKernelRows(const std::vector<SchedulerConfig>& configs,
+                        const std::vector<IoControl>& controls, const std::string& prefix);
 
 }  // namespace elevbench

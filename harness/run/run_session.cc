@@ -292,6 +292,9 @@ class SessionRun {
     CellRecord rec;
     rec.identifier = config_.identifiers[cell.config_index];
     rec.label = config_.labels[cell.config_index];
+    if (!config_.configuration_labels.empty()) {
+      rec.configuration_label = config_.configuration_labels[cell.config_index];
+    }
     rec.scheduler = config_.configs.empty() ? "" : DisplayName(config_.configs[cell.config_index]);
     if (!config_.controls.empty()) rec.control = config_.controls[cell.config_index].text;
     rec.repetition = cell.repetition;
@@ -386,6 +389,7 @@ class SessionRun {
       r["identifier"] = rec.identifier;
       r["label"] = rec.label;
       if (!rec.control.empty()) r["control"] = rec.control;
+      if (!rec.configuration_label.empty()) r["configuration_label"] = rec.configuration_label;
       r["repetition"] = rec.repetition;
       doc_->records.push_back(std::move(r));
     }
@@ -445,6 +449,8 @@ bool RunSession(Suite& suite, const SessionConfig& config, const SessionTarget& 
   *failed_cells = 0;
   if (config.identifiers.empty() || config.labels.size() != config.identifiers.size() ||
       (!config.configs.empty() && config.configs.size() != config.identifiers.size()) ||
+      (!config.configuration_labels.empty() &&
+       config.configuration_labels.size() != config.identifiers.size()) ||
       (!config.controls.empty() && config.controls.size() != config.identifiers.size())) {
     *err = "internal: one identifier and one label per configuration are needed";
     return false;

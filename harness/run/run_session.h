@@ -79,6 +79,10 @@ struct SessionConfig {
   std::vector<std::string> identifiers;
   /// Short label per configuration ("DL", "AS"), same length as identifiers.
   std::vector<std::string> labels;
+  /// `--kernels` (a guest's run): each configuration's label without its kernel's, recorded in
+  /// every cell and record (RecordHeader::configuration_label); same length as identifiers, or
+  /// empty in any other run.
+  std::vector<std::string> configuration_labels{};
   /// The I/O control per configuration, same length as identifiers; empty: none anywhere.
   std::vector<SessionControl> controls;
   uint32_t repetitions = 1;  ///< ignored when adaptive.enabled (max_repetitions is the cap)

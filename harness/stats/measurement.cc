@@ -16,6 +16,7 @@ RecordMeasurements::RecordMeasurements(std::string suite, std::string section,
   base_.repetition = header.repetition;
   base_.control = header.control;
   base_.kernel = header.kernel.label;
+  base_.configuration_label = header.configuration_label;
   base_.status = std::move(status);
 }
 

@@ -87,6 +87,9 @@ struct Measurement {
   /// The row label of the kernel the record ran under (`run --kernels`: RecordHeader::kernel,
   /// "6.1.0-50-cloud"); "" on the host and in files written before the field.
   std::string kernel{};
+  /// The configuration's own label, without its kernel's (`run --kernels`: "AS", "BFQ-LL0";
+  /// RecordHeader::configuration_label); "" elsewhere and in files written before the field.
+  std::string configuration_label{};
 };
 
 /// A suite's mapping of a results document to measurements (scenarios/<suite>/). err (one

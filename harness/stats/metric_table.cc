@@ -41,6 +41,7 @@ std::vector<MetricRow> TabulateMeasurements(const std::vector<Measurement>& meas
     if (row.label.empty()) row.label = m.label;
     if (row.control.empty()) row.control = m.control;
     if (row.kernel.empty()) row.kernel = m.kernel;
+    if (row.configuration_label.empty()) row.configuration_label = m.configuration_label;
     if (m.status == "ok") {
       row.values.push_back(m.value);
     } else {
@@ -90,6 +91,7 @@ void AddFailedConfigurations(const ResultsDocument& doc, std::vector<Measurement
         m.scheduler = cell->scheduler;
         m.control = cell->control;
         m.kernel = cell->kernel.label;
+        m.configuration_label = cell->configuration_label;
         m.repetition = repetition;
         m.value = 0;
         m.status = "failed";

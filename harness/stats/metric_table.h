@@ -22,6 +22,9 @@ struct MetricRow {
   std::string scheduler;
   std::string control;  ///< the first non-empty Measurement::control of the row's measurements
   std::string kernel;   ///< the first non-empty Measurement::kernel of the row's measurements
+  /// The first non-empty Measurement::configuration_label of the row's measurements ("AS" of a
+  /// --kernels run's row); "" outside a --kernels run and in files written before the field.
+  std::string configuration_label{};
   MetricInfo metric;
   std::vector<double> values;  ///< the "ok" values, in repetition order
   uint32_t not_measured = 0;   ///< repetitions without a number (DNF, failed)

@@ -210,11 +210,8 @@ std::vector<std::string> KernelsOfRows(const std::vector<MetricRow>& rows) {
 }
 
 std::string ConfigurationAcrossKernels(const MetricRow& row) {
-  const std::string& name = row.label.empty() ? row.identifier : row.label;
-  const std::string prefix = row.kernel + "-";
-  const bool prefixed = !row.kernel.empty() && name.size() > prefix.size() &&
-                        name.compare(0, prefix.size(), prefix) == 0;
-  return prefixed ? name.substr(prefix.size()) : name;
+  if (!row.configuration_label.empty()) return row.configuration_label;
+  return row.label.empty() ? row.identifier : row.label;
 }
 
 namespace {

@@ -146,9 +146,9 @@ VerdictVersus CompareWithBest(const VerdictConfiguration& best,
 std::vector<std::string> KernelsOfRows(const std::vector<MetricRow>& rows);
 
 /// A row's configuration as the kernels share it, which names its line across kernels: its
-/// label (else identifier) after its kernel's row label and '-' ("6.1.0-50-cloud-DL" → "DL",
-/// the form NameKernelConfigurations gives), or the whole label when it does not start so (the
-/// kernel comes from the field; the label is only the name).
+/// configuration label (MetricRow::configuration_label, each record's "configuration_label"
+/// field: "DL" of "6.1.0-50-cloud-DL"), or, in a file written before the field, its whole
+/// label (else identifier). No label is parsed for it.
 std::string ConfigurationAcrossKernels(const MetricRow& row);
 
 /// The verdict of `doc` from its measurements (its suite's measurer made them, the trace
