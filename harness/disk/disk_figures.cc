@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace elevbench {
 namespace {
@@ -36,6 +39,44 @@ double RandomQd1PerSec(const DiskProfile& profile, bool is_write, uint64_t seed,
   }
   return static_cast<double>(requests) * kNsPerSecond / static_cast<double>(now);
 }
+
+// The pieces of a sequential write stream in the order the host issues them (WritePieces).
+class PieceStream {
+ public:
+  PieceStream(const WritePieces& pieces, uint64_t total_bytes)
+      : pieces_(pieces),
+        total_(total_bytes),
+        per_request_(std::max<uint64_t>(1, pieces.request_bytes / pieces.piece_bytes)),
+        order_(per_request_),
+        rng_(11) {}
+  bool done() const { return base_ >= total_; }
+  // The next piece, arriving at `arrival_ns`. Not when done().
+  DiskRequest Next(int64_t arrival_ns) {
+    if (index_ == 0) {
+      for (uint64_t i = 0; i < per_request_; ++i) order_[i] = i;
+      // Fisher-Yates with the generator's own draws: the same order with every standard library.
+      for (uint64_t i = per_request_ - 1; pieces_.shuffled && i > 0; --i) {
+        std::swap(order_[i], order_[rng_() % (i + 1)]);
+      }
+    }
+    const DiskRequest piece =
+        DiskIo(base_ + order_[index_] * pieces_.piece_bytes, pieces_.piece_bytes, true, arrival_ns);
+    if (++index_ == per_request_) {
+      index_ = 0;
+      base_ += per_request_ * pieces_.piece_bytes;
+    }
+    return piece;
+  }
+
+ private:
+  WritePieces pieces_;
+  uint64_t total_;
+  uint64_t per_request_;
+  std::vector<uint64_t> order_;
+  std::mt19937_64 rng_;
+  uint64_t base_ = 0;
+  uint64_t index_ = 0;
+};
 
 // The seed of ModelReaderLossBesideFsyncWriter's reader, alone and beside the writer: the same
 // offsets in both.
@@ -78,6 +119,36 @@ double ModelSequentialMBps(const DiskProfile& profile, bool is_write, uint64_t r
   }
   if (is_write) now = model.Serve(DiskFlush(now)).end_ns;
   return now > 0 ? static_cast<double>(total_bytes) * 1e3 / static_cast<double>(now) : 0;
+}
+
+double ModelSequentialPiecesMBps(const DiskProfile& profile, const WritePieces& pieces,
+                                 uint64_t total_bytes) {
+  DiskModel model(profile);
+  PieceStream stream(pieces, total_bytes);
+  std::vector<DiskRequest> waiting;  // Arrival order.
+  for (int i = 0; i < std::max(1, pieces.in_flight) && !stream.done(); ++i) {
+    waiting.push_back(stream.Next(0));
+  }
+  int64_t end = 0;
+  while (!waiting.empty()) {
+    const int64_t now = std::max(model.busy_until_ns(), waiting.front().arrival_ns);
+    model.AdvanceTo(now);
+    size_t arrived = 1;
+    while (arrived < waiting.size() && waiting[arrived].arrival_ns <= now) ++arrived;
+    const size_t pick = model.PickNext(std::span<const DiskRequest>(waiting).first(arrived), now);
+    const DiskRequest req = waiting[pick];
+    waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(pick));
+    end = model.Serve(req).end_ns;
+    if (!stream.done()) {
+      const DiskRequest next = stream.Next(end + pieces.gap_ns);
+      const auto later =
+          std::upper_bound(waiting.begin(), waiting.end(), next.arrival_ns,
+                           [](int64_t at, const DiskRequest& r) { return at < r.arrival_ns; });
+      waiting.insert(later, next);
+    }
+  }
+  end = model.Serve(DiskFlush(end + pieces.gap_ns)).end_ns;
+  return end > 0 ? static_cast<double>(total_bytes) * 1e3 / static_cast<double>(end) : 0;
 }
 
 double ModelRandomWriteIops(const DiskProfile& profile, double seconds) {

@@ -30,6 +30,27 @@ double ModelRandomIops(const DiskProfile& profile, int depth, bool is_write, int
 double ModelSequentialMBps(const DiskProfile& profile, bool is_write, uint64_t request_bytes,
                            uint64_t total_bytes);
 
+/// How the block layer hands a sequential write stream to the drive: each `request_bytes` write
+/// (fio's 1 MiB) as `piece_bytes` pieces (the emulated queue's max_sectors_kb, 128 KiB), in
+/// offset order or, with `shuffled`, in a seeded random order within each request (the daemon's
+/// threads take them as they come); `in_flight` pieces outstanding at once (fio's iodepth 4 of
+/// 1 MiB: 32), the drive choosing among those that have arrived as the daemon's engine does
+/// (DiskModel::PickNext); each completion brings the stream's next piece `gap_ns` later (the
+/// FUSE round trip's floor is about 45 µs).
+struct WritePieces {
+  uint64_t request_bytes = 0;
+  uint64_t piece_bytes = 0;
+  int in_flight = 1;
+  int64_t gap_ns = 0;
+  bool shuffled = false;
+};
+
+/// `total_bytes` of sequential writes fed to the model as `pieces` says, then a flush: MB/s (1e6
+/// bytes a second) of virtual time. With one piece a request, one in flight and no gap, what
+/// ModelSequentialMBps gives.
+double ModelSequentialPiecesMBps(const DiskProfile& profile, const WritePieces& pieces,
+                                 uint64_t total_bytes);
+
 /// Random 4 KiB writes at queue depth 1 for `seconds` of virtual time: writes per second (what a
 /// write cache gives until it is full, then its destaging).
 double ModelRandomWriteIops(const DiskProfile& profile, double seconds);
