@@ -136,12 +136,66 @@ TEST(DiskModelDrivesTest, ACachedWriteCompletesAfterTheHostTransfer) {
   EXPECT_EQ(r.wait_ns, 0);
 }
 
-TEST(DiskModelDrivesTest, AReadRightAfterWritesWaitsForTheDestageUnderWay) {
+TEST(DiskModelDrivesTest, TheDriveDefersDestagingUntilTheHostLeavesItIdle) {
   DiskModel m(DriveProfile("hus728t8"));
   const DiskService w = m.Serve(DiskIo(6'000'000'000'000ULL, 4096, true, 0));
   const DiskService w2 = m.Serve(DiskIo(1'000'000'000'000ULL, 4096, true, w.end_ns));
+  // A read right after the writes: nothing destaging yet, so it does not wait.
   const DiskService r = m.Serve(DiskIo(2'000'000'000'000ULL, 4096, false, w2.end_ns));
-  EXPECT_GT(r.wait_ns, 1'000'000);  // The first write's destage began when it came in.
+  EXPECT_EQ(r.wait_ns, 0);
+  EXPECT_EQ(m.dirty_bytes(), 8192u);
+  // Once the host has left it idle for kDestageIdleNs the drive destages; a read arriving just
+  // after that waits for the destage under way.
+  const int64_t idle_from = r.end_ns + DiskModel::kDestageIdleNs;
+  const DiskService r2 = m.Serve(DiskIo(3'000'000'000'000ULL, 4096, false, idle_from + 1000));
+  EXPECT_GT(r2.wait_ns, 1'000'000);
+  EXPECT_LT(m.dirty_bytes(), 8192u);
+}
+
+TEST(DiskModelDrivesTest, AHalfFullCacheDestagesWithoutWaitingForIdle) {
+  DiskProfile p = DriveProfile("hus728t8");
+  p.write_cache_bytes = 8 * 4096;
+  DiskModel m(p);
+  int64_t now = 0;
+  for (uint64_t i = 0; i < 5; ++i) {  // 5 of 8 blocks: over half full.
+    now = m.Serve(DiskIo((i + 1) * 1'000'000'000'000ULL, 4096, true, now)).end_ns;
+  }
+  const DiskService r = m.Serve(DiskIo(0, 4096, false, now));
+  EXPECT_GT(r.wait_ns, 0);  // A destage began before the host went idle.
+}
+
+TEST(DiskModelDrivesTest, AWriteContinuingWhereTheHeadStoppedWaitsForThePlatter) {
+  const DiskProfile p = DriveProfile("st2000dm006");
+  const int64_t rev = std::llround(60e9 / p.rpm);
+  DiskModel m(p);
+  const DiskService w = m.Serve(DiskIo(1 << 20, 4096, true, 0));
+  const DiskService f = m.Serve(DiskFlush(w.end_ns));
+  ASSERT_EQ(m.head(), (1u << 20) + 4096);
+  const int64_t stopped = m.media_free_ns();
+  // The next block, written and flushed a little later: the head is on its track but the
+  // sector has gone by, so the flush waits for the rest of the revolution.
+  const DiskService w2 = m.Serve(DiskIo(m.head(), 4096, true, f.end_ns));
+  const DiskService f2 = m.Serve(DiskFlush(w2.end_ns));
+  const int64_t past = (f2.start_ns - stopped) % rev;
+  EXPECT_EQ(m.media_free_ns(), f2.start_ns + (rev - past) + std::llround(4096 * 1000.0 / 133.0));
+  // Sequential 4 KiB write + fsync at QD1: about a revolution a cycle, as a real disk's
+  // fsync-per-write rate (120 a second at 7200 rpm), not a transfer's thousands.
+  EXPECT_NEAR(ModelWriteFsyncPerSec(p, 500), p.rpm / 60, 0.10 * p.rpm / 60);
+  EXPECT_NEAR(ModelWriteFsyncPerSec(DriveProfile("hus728t8"), 500), 120, 12);
+}
+
+TEST(DiskModelDrivesTest, WritesIntoTheCacheAreTakenInArrivalOrder) {
+  DiskModel m(DriveProfile("st2000dm006"));
+  (void)m.Serve(DiskIo(0, 4096, false, 0));
+  const std::vector<DiskRequest> waiting = {
+      DiskIo(1'500'000'000'000ULL, 4096, true, 0),  // Far, but the cache takes it as it is.
+      DiskIo(m.head(), 4096, true, 1),              // Sequential.
+  };
+  EXPECT_EQ(m.PickNext(waiting, 10'000'000), 0u);
+  // A read still goes by its positioning: the sequential read before a far one.
+  const std::vector<DiskRequest> reads = {DiskIo(1'500'000'000'000ULL, 4096, false, 0),
+                                          DiskIo(m.head(), 4096, false, 1)};
+  EXPECT_EQ(m.PickNext(reads, 10'000'000), 1u);
 }
 
 TEST(DiskModelDrivesTest, AFullCacheMakesWritesWaitForDestaging) {

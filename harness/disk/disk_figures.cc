@@ -210,6 +210,14 @@ double ModelReaderLossBesideFsyncWriter(const DiskProfile& profile, double secon
 
 namespace {
 
+// fio's 1 MiB writes at iodepth 4 as the block layer hands them to the drive (disk calibrate's
+// sequential write check): 128 KiB pieces, 32 in flight, in any order within a MiB, 45 µs apart.
+constexpr WritePieces kBlockLayerMiBWrites{.request_bytes = 1024 * 1024,
+                                           .piece_bytes = 128 * 1024,
+                                           .in_flight = 32,
+                                           .gap_ns = 45'000,
+                                           .shuffled = true};
+
 // The model's value of `check` for `p`, by the workload the check names (the functions above).
 double ModelValue(const DiskProfile& p, CalibrationCheck check) {
   constexpr uint64_t kMiB = 1024 * 1024;
@@ -223,7 +231,7 @@ double ModelValue(const DiskProfile& p, CalibrationCheck check) {
     case CalibrationCheck::kSeqReadMbps:
       return ModelSequentialMBps(p, false, kMiB, 1024 * kMiB);
     case CalibrationCheck::kSeqWriteMbps:
-      return ModelSequentialMBps(p, true, kMiB, 1024 * kMiB);
+      return ModelSequentialPiecesMBps(p, kBlockLayerMiBWrites, 1024 * kMiB);
     case CalibrationCheck::kRandWriteQd1Iops:
       return ModelRandomWriteIops(p, 30);
     case CalibrationCheck::kWriteFsyncPerSecond:

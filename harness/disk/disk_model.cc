@@ -92,14 +92,17 @@ int64_t DiskModel::PositioningAtNs(uint64_t offset, int64_t at_ns, int64_t* seek
   return seek + rotation;
 }
 
+bool DiskModel::GoesToCache(const DiskRequest& req) const {
+  return req.is_write && !req.flush && !req.fua && parts_->cache &&
+         req.length <= parts_->cache->capacity();
+}
+
 DiskService DiskModel::Serve(const DiskRequest& req) {
   const int64_t t = std::max(req.arrival_ns, busy_until_ns_);
   if (parts_->ssd) return ServeSsd(req, t);
   AdvanceTo(t);
   if (req.flush) return ServeFlush(req, t);
-  if (req.is_write && !req.fua && parts_->cache && req.length <= parts_->cache->capacity()) {
-    return ServeCachedWrite(req, t);
-  }
+  if (GoesToCache(req)) return ServeCachedWrite(req, t);
   return ServeMedia(req, t);
 }
 
@@ -154,7 +157,7 @@ DiskService DiskModel::ServeCachedWrite(const DiskRequest& req, int64_t t) {
       ready = media_free_ns_;
       break;
     }
-    DestageOne();
+    DestageOne(t);
   }
   s.wait_ns = ready - t;
   s.overhead_ns = MsToNs(profile_.overhead_ms);
@@ -176,7 +179,7 @@ DiskService DiskModel::ServeFlush(const DiskRequest& req, int64_t t) {
     s.end_ns = t;
     return s;
   }
-  while (!parts_->cache->empty()) DestageOne();
+  while (!parts_->cache->empty()) DestageOne(t);
   s.wait_ns = std::max(t, media_free_ns_) - t;
   s.overhead_ns = MsToNs(profile_.overhead_ms);
   s.service_ns = s.wait_ns + s.overhead_ns;
@@ -221,39 +224,75 @@ DiskService DiskModel::ServeSsd(const DiskRequest& req, int64_t t) {
 
 void DiskModel::AdvanceTo(int64_t now_ns) {
   if (!parts_->cache) return;
-  while (!parts_->cache->empty() && media_free_ns_ < now_ns) DestageOne();
+  const DiskWriteCache& cache = *parts_->cache;
+  while (!cache.empty()) {
+    // Over half full the drive destages as soon as the actuator is free, else once the host has
+    // left it idle; a run under way goes on either way (NextDestage).
+    const bool pressed = cache.used() * 2 > cache.capacity();
+    const DestageStep step =
+        NextDestage(pressed ? media_free_ns_ : busy_until_ns_ + kDestageIdleNs);
+    if (step.start_ns >= now_ns) break;
+    Destage(step);
+  }
 }
 
-void DiskModel::DestageOne() {
-  DiskWriteCache& cache = *parts_->cache;
-  const std::vector<DirtyExtent>& dirty = cache.extents();
-  const size_t window = std::min(
-      dirty.size(), static_cast<size_t>(profile_.reorder_window > 0 ? profile_.reorder_window
-                                                                    : profile_.queue_depth));
-  // An idle actuator starts on the oldest extent when it came in; what is in the cache by then
-  // is ordered by positioning time.
-  int64_t first_in = std::numeric_limits<int64_t>::max();
-  for (size_t i = 0; i < std::max<size_t>(window, 1); ++i) {
-    first_in = std::min(first_in, dirty[i].cached_ns);
-  }
-  const int64_t start = std::max(media_free_ns_, first_in);
-  size_t best = 0;
-  int64_t best_ns = std::numeric_limits<int64_t>::max();
-  for (size_t i = 0; i < std::max<size_t>(window, 1); ++i) {
-    if (dirty[i].cached_ns > start) continue;
-    const int64_t pos = PositioningAtNs(dirty[i].offset, start);
-    if (pos < best_ns) {
-      best_ns = pos;
-      best = i;
+bool DiskModel::ContinuingDestage(DestageStep* step) const {
+  if (!served_any_) return false;
+  const std::vector<DirtyExtent>& dirty = parts_->cache->extents();
+  for (size_t i = 0; i < dirty.size(); ++i) {
+    if (dirty[i].offset == head_ && dirty[i].front_ns <= media_free_ns_) {
+      *step = {.index = i, .start_ns = media_free_ns_, .positioning_ns = 0};
+      return true;
     }
   }
-  const DirtyExtent piece = cache.TakeFront(best, kDestageChunkBytes);
+  return false;
+}
+
+int64_t DiskModel::DestagePositioningNs(uint64_t offset, int64_t at_ns) const {
+  if (offset != head_) return PositioningAtNs(offset, at_ns);
+  // The sector under the head when it stopped comes round once a revolution.
+  if (!parts_->geometry || at_ns <= media_free_ns_) return 0;
+  const int64_t revolution = parts_->geometry->revolution_ns();
+  const int64_t past = (at_ns - media_free_ns_) % revolution;
+  return past == 0 ? 0 : revolution - past;
+}
+
+DiskModel::DestageStep DiskModel::NextDestage(int64_t not_before) const {
+  DestageStep step;
+  if (ContinuingDestage(&step)) return step;
+  const std::vector<DirtyExtent>& dirty = parts_->cache->extents();
+  const size_t window =
+      std::max<size_t>(1, std::min(dirty.size(), static_cast<size_t>(profile_.reorder_window > 0
+                                                                         ? profile_.reorder_window
+                                                                         : profile_.queue_depth)));
+  // The actuator starts no sooner than the first extent of the window came in; what is in the
+  // cache by then is ordered by positioning time.
+  int64_t first_in = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < window; ++i) first_in = std::min(first_in, dirty[i].front_ns);
+  step.start_ns = std::max({media_free_ns_, first_in, not_before});
+  step.positioning_ns = std::numeric_limits<int64_t>::max();
+  for (size_t i = 0; i < window; ++i) {
+    if (dirty[i].front_ns > step.start_ns) continue;
+    const int64_t pos = DestagePositioningNs(dirty[i].offset, step.start_ns);
+    if (pos < step.positioning_ns) {
+      step.positioning_ns = pos;
+      step.index = i;
+    }
+  }
+  return step;
+}
+
+void DiskModel::Destage(const DestageStep& step) {
+  const DirtyExtent piece = parts_->cache->TakeFront(step.index, kDestageChunkBytes);
   destaging_bytes_ = piece.length;
-  media_free_ns_ = start + best_ns + TransferNs(piece.length, profile_.write_mbps);
+  media_free_ns_ =
+      step.start_ns + step.positioning_ns + TransferNs(piece.length, profile_.write_mbps);
   head_ = piece.offset + piece.length;
   last_was_write_ = true;
   served_any_ = true;
 }
+
+void DiskModel::DestageOne(int64_t not_before) { Destage(NextDestage(not_before)); }
 
 size_t DiskModel::CandidateCount(std::span<const DiskRequest> waiting) const {
   size_t window = static_cast<size_t>(std::max(1, profile_.queue_depth));
@@ -266,6 +305,17 @@ size_t DiskModel::CandidateCount(std::span<const DiskRequest> waiting) const {
     if (waiting[i].flush) return std::max<size_t>(i, 1);
   }
   return n;
+}
+
+int64_t DiskModel::PickCostNs(const DiskRequest& req, int64_t at_ns) const {
+  if (!GoesToCache(req)) {
+    return parts_->geometry ? PositioningAtNs(req.offset, at_ns) : PositioningNs(req);
+  }
+  // A write into the cache needs no positioning of its own, wherever it goes: taken at once
+  // when there is room, else after the destage that makes room. Every such write costs the same,
+  // so the drive takes them in arrival order.
+  if (parts_->cache->HasRoomFor(req.length)) return 0;
+  return NextDestage(at_ns).positioning_ns;
 }
 
 size_t DiskModel::PickNext(std::span<const DiskRequest> waiting, int64_t now_ns) const {
@@ -281,8 +331,7 @@ size_t DiskModel::PickNext(std::span<const DiskRequest> waiting, int64_t now_ns)
   size_t best = 0;
   int64_t best_ns = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < candidates; ++i) {
-    const int64_t pos =
-        parts_->geometry ? PositioningAtNs(waiting[i].offset, at_ns) : PositioningNs(waiting[i]);
+    const int64_t pos = PickCostNs(waiting[i], at_ns);
     if (pos < best_ns) {
       best_ns = pos;
       best = i;

@@ -210,9 +210,13 @@ class DiskModel {
   /// docs/emulated-disk.md says. Advances the head, the caches and busy_until to end_ns.
   DiskService Serve(const DiskRequest& req);
 
-  /// Lets the drive use its idle time up to `now_ns`: with a write cache, destages while the
-  /// actuator is free before `now_ns` (each destage may run past it). Serve() calls it; a
-  /// caller about to PickNext calls it so that the head is where the destaging left it.
+  /// Lets the drive use its idle time up to `now_ns`: with a write cache, every destage that
+  /// starts before `now_ns` (each may run past it). A drive defers its destaging: it starts one
+  /// once the host has left it idle (no command) for kDestageIdleNs, or as soon as the actuator
+  /// is free while the cache is over half full, and, once destaging, keeps a run going while the
+  /// bytes that continue it are in the cache; a full cache and a flush destage at once (Serve).
+  /// Serve() calls it; a caller about to PickNext calls it so that the head is where the destaging
+  /// left it.
   void AdvanceTo(int64_t now_ns);
 
   /// NCQ choice among `waiting` (in arrival order) at time `now_ns`: only the
@@ -221,8 +225,10 @@ class DiskModel {
   /// is taken, else what came before it goes first). Returns the index of the oldest candidate
   /// if it has waited aging_ms or more, else the candidate with the smallest positioning time
   /// (PositioningAtNs from when the drive is free, with rotational_position; else
-  /// PositioningNs) (ties: oldest). With queue_depth == 1 this is always 0 (FIFO). `waiting`
-  /// must not be empty.
+  /// PositioningNs) (ties: oldest). A write the write cache takes has no positioning of its own:
+  /// 0 when the cache has room for it, else the positioning of the destage that makes room, the
+  /// same for every such write, so the cache takes writes in arrival order. With queue_depth == 1
+  /// this is always 0 (FIFO). `waiting` must not be empty.
   size_t PickNext(std::span<const DiskRequest> waiting, int64_t now_ns) const;
 
   /// Byte offset just past the last request served (where a sequential
@@ -235,16 +241,44 @@ class DiskModel {
   int64_t media_free_ns() const { return media_free_ns_; }
   /// Bytes in the write cache not yet on the media (0 without one).
   uint64_t dirty_bytes() const;
+  /// How long the host must leave a drive with a write cache idle (no command) before it starts
+  /// destaging on its own: far above the gaps between the pieces of a write stream (the FUSE
+  /// round trip's floor is about 45 µs), so that a stream is in the cache as one run before its
+  /// destage starts.
+  static constexpr int64_t kDestageIdleNs = 5'000'000;
   const DiskProfile& profile() const { return profile_; }
 
  private:
   struct Parts;  // The optional geometry, write cache and dies.
+  // A write the write cache takes (not FUA, not larger than the cache): no positioning of its own.
+  bool GoesToCache(const DiskRequest& req) const;
+  // PickNext's cost of `req` for an actuator free at `at_ns`: its positioning time, or for a
+  // write into the cache 0 (room) or the positioning of the destage that makes room.
+  int64_t PickCostNs(const DiskRequest& req, int64_t at_ns) const;
   DiskService ServeMedia(const DiskRequest& req, int64_t t);
   DiskService ServeCachedWrite(const DiskRequest& req, int64_t t);
   DiskService ServeFlush(const DiskRequest& req, int64_t t);
   DiskService ServeSsd(const DiskRequest& req, int64_t t);
-  // Writes one piece of the write cache to the media, starting when the actuator is free.
-  void DestageOne();
+  // The next destage: which dirty extent, when the actuator starts on it, its positioning.
+  struct DestageStep {
+    size_t index = 0;
+    int64_t start_ns = 0;
+    int64_t positioning_ns = 0;
+  };
+  // The destage that continues the run under way: an extent starting at the head whose front
+  // was in the cache when the head got there (no positioning, at media_free_ns_), if any.
+  bool ContinuingDestage(DestageStep* step) const;
+  // The next destage, starting no sooner than `not_before`: the run under way if it can go on,
+  // else the extent of the oldest reorder_window with the shortest positioning.
+  DestageStep NextDestage(int64_t not_before) const;
+  // Positioning of a destage to `offset` starting at `at_ns`: a write continuing where the head
+  // stopped at media_free_ns_ waits for the platter to bring that sector round again (with
+  // rotational_position), unless it goes on at once.
+  int64_t DestagePositioningNs(uint64_t offset, int64_t at_ns) const;
+  // Writes up to kDestageChunkBytes of `step`'s extent to the media.
+  void Destage(const DestageStep& step);
+  // Destages what NextDestage(not_before) gives: the cache needs room, or a flush.
+  void DestageOne(int64_t not_before);
   size_t CandidateCount(std::span<const DiskRequest> waiting) const;
 
   DiskProfile profile_;

@@ -1,7 +1,8 @@
 #pragma once
 // A hard disk's volatile write cache as the disk model (disk_model.h) keeps it: the dirty
-// extents not yet on the media, in the order they were cached, with contiguous writes merged
-// so that a sequential stream is destaged in runs (one positioning per run). Bookkeeping only:
+// extents not yet on the media, in the order they were cached, with adjacent and overlapping
+// writes merged whatever order they came in, so that a sequential stream is destaged in runs (one
+// positioning per run). Bookkeeping only:
 // the model decides when to destage and charges the time. docs/emulated-disk.md, "Write cache".
 
 #include <cstddef>
@@ -14,8 +15,11 @@ namespace elevbench {
 struct DirtyExtent {
   uint64_t offset = 0;
   uint64_t length = 0;
-  /// When its first bytes came into the cache: it is not destaged before.
+  /// When its oldest bytes came into the cache: its place among the extents (the oldest first).
   int64_t cached_ns = 0;
+  /// When the bytes at `offset` came in: a destage, which writes from there, starts no sooner.
+  /// The bytes after them are taken to be there too (the host's link is faster than the media).
+  int64_t front_ns = 0;
 };
 
 /// Dirty extents in cache order (oldest first), at most capacity bytes in all.
@@ -32,12 +36,15 @@ class DiskWriteCache {
   /// The dirty extents, oldest first.
   const std::vector<DirtyExtent>& extents() const { return extents_; }
 
-  /// Adds [offset, offset + length), in the cache from `cached_ns`: appended to the extent it
-  /// continues (one that ends exactly at `offset`), else a new youngest extent. The caller has
-  /// checked HasRoomFor.
+  /// Adds [offset, offset + length), in the cache from `cached_ns`. Every extent it touches
+  /// (overlaps, or ends or starts exactly at its edge) is merged with it into one extent, which
+  /// takes the place and the time of the oldest of them and the front time of the one it starts
+  /// with (bytes written twice count once); one that touches none is a new youngest extent. The
+  /// caller has checked HasRoomFor(length).
   void Insert(uint64_t offset, uint64_t length, int64_t cached_ns);
   /// Removes the first min(max_bytes, length) bytes of extent `index` (they are now on the
-  /// media) and returns them; an extent with bytes left keeps its place. `index` must be valid.
+  /// media) and returns them; an extent with bytes left keeps its place and its times. `index` must
+  /// be valid.
   DirtyExtent TakeFront(size_t index, uint64_t max_bytes);
 
  private:
