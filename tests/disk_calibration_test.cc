@@ -190,8 +190,8 @@ CalibrationResult BarraCudaResult(testing::FakeFio* fio) {
     EXPECT_EQ(settled++, fio->runs.size()) << "settled before each check, not after";
     return true;
   };
-  EXPECT_TRUE(
-      RunCalibrationChecks("/dev/loop9", 10, "/tmp", fio, settle, &progress, &measured, &err))
+  EXPECT_TRUE(RunCalibrationChecks("/dev/loop9", DriveFiguresOf("st2000dm006"), 10, "/tmp", fio,
+                                   settle, &progress, &measured, &err))
       << err;
   EXPECT_EQ(settled, AllCalibrationChecks().size());
   CalibrationResult r;
@@ -213,7 +213,15 @@ TEST(DiskCalibrationTest, ChecksRunInOrderEachOnTheDevice) {
     EXPECT_EQ(fio.runs[i].label, CalibrationCheckKey(AllCalibrationChecks()[i]));
     EXPECT_NE(fio.runs[i].job_text.find("filename=/dev/loop9\n"), std::string::npos);
     EXPECT_GT(fio.runs[i].timeout_seconds, 10);
+    // The random writes run as long as the published measurement did (30 s: the write cache
+    // absorbs the first seconds), every other check --runtime's 10 s.
+    const bool published_window = AllCalibrationChecks()[i] == C::kRandWriteQd1Iops;
+    EXPECT_NE(fio.runs[i].job_text.find(published_window ? "\nruntime=30\n" : "\nruntime=10\n"),
+              std::string::npos)
+        << fio.runs[i].job_text;
   }
+  EXPECT_EQ(CalibrationCheckSeconds(C::kRandWriteQd1Iops, DriveFiguresOf("st2000dm006"), 60), 60);
+  EXPECT_EQ(CalibrationCheckSeconds(C::kRandWriteQd1Iops, DriveFiguresOf("hus728t8"), 10), 10);
   // 11.4 reads a second beside the writer against 57 alone: 20 %.
   EXPECT_NEAR(r.rows.back().measured, 20.0, 1e-9);
   EXPECT_FALSE(r.AllClaimedWithin());  // seqwrite 110 against 132
@@ -224,8 +232,8 @@ TEST(DiskCalibrationTest, ChecksRunInOrderEachOnTheDevice) {
   Progress progress(stderr, false);
   std::map<C, double> measured;
   std::string err;
-  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", 10, "/tmp", &failing, nullptr, &progress,
-                                    &measured, &err));
+  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", DriveFiguresOf("ide-2003"), 10, "/tmp", &failing,
+                                    nullptr, &progress, &measured, &err));
   EXPECT_EQ(err, testing::FakeFio::kRunError);
   EXPECT_EQ(failing.runs.size(), 3u);
   // A drive that cannot be settled stops the calibration before the check's fio.
@@ -236,8 +244,8 @@ TEST(DiskCalibrationTest, ChecksRunInOrderEachOnTheDevice) {
     *e = "sync of /dev/loop9 did not finish within 120 s";
     return false;
   };
-  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", 10, "/tmp", &unsettled, stuck, &progress,
-                                    &measured, &err));
+  EXPECT_FALSE(RunCalibrationChecks("/dev/loop9", DriveFiguresOf("ide-2003"), 10, "/tmp",
+                                    &unsettled, stuck, &progress, &measured, &err));
   EXPECT_EQ(err, "before seqread_mbps: sync of /dev/loop9 did not finish within 120 s");
   EXPECT_EQ(unsettled.runs.size(), 2u);
 }

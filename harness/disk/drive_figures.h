@@ -43,6 +43,10 @@ struct PublishedFigure {
   /// disk_figures.h, and through the block layer, `disk calibrate`). Otherwise why the profile
   /// does not, though the figure was published.
   std::string not_claimed_because;
+  /// How long the published measurement ran, when that shapes the figure (a write cache absorbs
+  /// the first seconds of random writes: 124 IOPS over 30 s is 176 over 10 s); 0 when it does
+  /// not. `disk calibrate` runs the check at least this long (CalibrationCheckSeconds).
+  double window_seconds = 0;
   bool claimed() const { return not_claimed_because.empty(); }
 };
 

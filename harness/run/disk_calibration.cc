@@ -176,10 +176,19 @@ nlohmann::json CalibrationResultToJson(const CalibrationResult& result) {
           {"rows", rows}};
 }
 
-bool RunCalibrationChecks(const std::string& device, double runtime_seconds,
-                          const std::string& work_dir, FioRunner* fio, const SettleDrive& settle,
-                          Progress* progress, std::map<CalibrationCheck, double>* measured,
-                          std::string* err) {
+double CalibrationCheckSeconds(CalibrationCheck check, const DriveFigures& figures,
+                               double runtime_seconds) {
+  double seconds = runtime_seconds;
+  for (const PublishedFigure& f : figures.figures) {
+    if (f.check == check) seconds = std::max(seconds, f.window_seconds);
+  }
+  return seconds;
+}
+
+bool RunCalibrationChecks(const std::string& device, const DriveFigures& figures,
+                          double runtime_seconds, const std::string& work_dir, FioRunner* fio,
+                          const SettleDrive& settle, Progress* progress,
+                          std::map<CalibrationCheck, double>* measured, std::string* err) {
   const std::vector<CalibrationCheck>& checks = AllCalibrationChecks();
   progress->Start("calibrate", checks.size());
   double reads_alone_iops = 0;
@@ -190,11 +199,12 @@ bool RunCalibrationChecks(const std::string& device, double runtime_seconds,
       progress->Finish(true);
       return false;
     }
+    const double seconds = CalibrationCheckSeconds(checks[i], figures, runtime_seconds);
     FioInvocation inv;
-    inv.job_text = CalibrationJobText(checks[i], device, runtime_seconds);
+    inv.job_text = CalibrationJobText(checks[i], device, seconds);
     inv.work_dir = work_dir;
     inv.label = CalibrationCheckKey(checks[i]);
-    inv.timeout_seconds = runtime_seconds * 2 + 120;  // fio's own runtime, its set-up, a flush
+    inv.timeout_seconds = seconds * 2 + 120;  // fio's own runtime, its set-up, a flush
     FioRunResult result;
     double figure = 0;
     if (!fio->Run(inv, &result, err) ||

@@ -69,12 +69,19 @@ nlohmann::json CalibrationResultToJson(const CalibrationResult& result);
 /// cache that random writes filled takes a minute to destage). False with err (one line).
 using SettleDrive = std::function<bool(std::string* err)>;
 
+/// How long `check` runs: `runtime_seconds` (`--runtime`), or the length of the published
+/// measurement of `figures` it is held against when that is longer, so that a figure a write
+/// cache shapes (st2000dm006's random writes over 30 s) is measured as it was published.
+double CalibrationCheckSeconds(CalibrationCheck check, const DriveFigures& figures,
+                               double runtime_seconds);
+
 /// Runs every check on `device` with `fio`, one job file after another (kept in `work_dir`),
-/// `settle` before each, and fills `measured`. Progress says each check. False with err (one
-/// line) when settling or fio fails.
-[[nodiscard]] bool RunCalibrationChecks(const std::string& device, double runtime_seconds,
-                                        const std::string& work_dir, FioRunner* fio,
-                                        const SettleDrive& settle, Progress* progress,
+/// each for CalibrationCheckSeconds, `settle` before each, and fills `measured`. Progress says
+/// each check. False with err (one line) when settling or fio fails.
+[[nodiscard]] bool RunCalibrationChecks(const std::string& device, const DriveFigures& figures,
+                                        double runtime_seconds, const std::string& work_dir,
+                                        FioRunner* fio, const SettleDrive& settle,
+                                        Progress* progress,
                                         std::map<CalibrationCheck, double>* measured,
                                         std::string* err);
 

@@ -101,8 +101,8 @@ bool CalibrationJob::Calibrate(CalibrationResult* result, std::string* err) {
   SystemFioRunner fio;
   std::map<CalibrationCheck, double> measured;
   const SettleDrive settle = [this](std::string* e) { return target().DropCaches(e); };
-  if (!RunCalibrationChecks(target().device(), config_.runtime_seconds, fio_dir_, &fio, settle,
-                            progress(), &measured, err)) {
+  if (!RunCalibrationChecks(target().device(), figures, config_.runtime_seconds, fio_dir_, &fio,
+                            settle, progress(), &measured, err)) {
     return false;
   }
   result->rows = CalibrationRows(figures, measured);
