@@ -220,6 +220,15 @@ void TwoReadersOnTheEmulatedDisk(RestoreJournal* journal, const std::string& tmp
   ::testing::Test::RecordProperty(second + "_over_mq_deadline", std::to_string(bfq / dl));
 }
 
+// Restores what the journal holds however the measurement ends (an assertion returns early).
+struct RestoreOnExit {
+  RestoreJournal* journal;
+  std::vector<std::string>* log;
+  std::string* err;
+  bool* restored;
+  ~RestoreOnExit() { *restored = journal->RestoreAll(log, err); }
+};
+
 TEST(EmulatedStackRootTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
   if (geteuid() != 0 || access("/dev/fuse", R_OK | W_OK) != 0) {
     GTEST_SKIP() << "needs root and /dev/fuse to build the emulated disk";
@@ -236,13 +245,7 @@ TEST(EmulatedStackRootTest, TwoReadersUnderTwoSchedulersAndNothingLeftBehind) {
     RestoreJournal journal;
     std::string err;
     ASSERT_TRUE(journal.Open(tmp + "/state", "emulated stack test", &err)) << err;
-    struct Teardown {  // runs however the measurement ends
-      RestoreJournal* journal;
-      std::vector<std::string>* log;
-      std::string* err;
-      bool* restored;
-      ~Teardown() { *restored = journal->RestoreAll(log, err); }
-    } teardown{&journal, &log, &restore_err, &restored};
+    const RestoreOnExit teardown{&journal, &log, &restore_err, &restored};
     TwoReadersOnTheEmulatedDisk(&journal, tmp, &stack);
   }
   EXPECT_TRUE(restored) << restore_err;
@@ -317,13 +320,7 @@ TEST(EmulatedStackRootTest, AJournalCommitsFlushAndFuaReachTheModelAsFlushes) {
     RestoreJournal journal;
     std::string err;
     ASSERT_TRUE(journal.Open(tmp + "/state", "journal commit test", &err)) << err;
-    struct Teardown {  // runs however the measurement ends
-      RestoreJournal* journal;
-      std::vector<std::string>* log;
-      std::string* err;
-      bool* restored;
-      ~Teardown() { *restored = journal->RestoreAll(log, err); }
-    } teardown{&journal, &log, &restore_err, &restored};
+    const RestoreOnExit teardown{&journal, &log, &restore_err, &restored};
     EmulatedOptions options;
     options.profile_name = "hus728t8";
     options.size_bytes = 1ULL << 30;
