@@ -198,6 +198,22 @@ TEST(DiskModelDrivesTest, WritesIntoTheCacheAreTakenInArrivalOrder) {
   EXPECT_EQ(m.PickNext(reads, 10'000'000), 1u);
 }
 
+// A streaming writer's cached writes do not hold a read back: the drive reads between destages
+// and takes the writes into its cache meanwhile (a read waited for its whole age limit, 1 s on
+// hus728t8, behind writes that cost no positioning). 20 writes ahead: inside its reorder window
+// of 24.
+TEST(DiskModelDrivesTest, AReadGoesBeforeTheWritesTheCacheTakes) {
+  DiskModel m(DriveProfile("hus728t8"));
+  (void)m.Serve(DiskIo(0, 131072, true, 0));
+  std::vector<DiskRequest> waiting;
+  for (uint64_t i = 1; i <= 20; ++i) waiting.push_back(DiskIo(i * 131072, 131072, true, 0));
+  waiting.push_back(DiskIo(4'000'000'000'000ULL, 4096, false, 1'000));
+  EXPECT_EQ(m.PickNext(waiting, 2'000), 20u);
+  // With no read waiting, the cache's writes go in arrival order.
+  waiting.pop_back();
+  EXPECT_EQ(m.PickNext(waiting, 2'000), 0u);
+}
+
 TEST(DiskModelDrivesTest, AFullCacheMakesWritesWaitForDestaging) {
   DiskProfile p = DriveProfile("hus728t8");
   p.write_cache_bytes = 4 * 4096;

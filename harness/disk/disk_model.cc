@@ -328,9 +328,19 @@ size_t DiskModel::PickNext(std::span<const DiskRequest> waiting, int64_t now_ns)
   }
   const int64_t at_ns =
       std::max({now_ns, busy_until_ns_, media_free_ns_}) + MsToNs(profile_.overhead_ms);
+  // The media before the cache: a write the cache takes needs no actuator, so a drive serves a
+  // waiting read (or a write that goes to the media) first, between destages, and takes the
+  // writes into its cache meanwhile. Only when no request needs the media do the cache's writes
+  // go, in arrival order (PickCostNs). Without this a read waited behind every cached write
+  // until its age limit: one read a second on hus728t8 beside a streaming writer.
+  bool media_waiting = false;
+  for (size_t i = 0; i < candidates && !media_waiting; ++i) {
+    media_waiting = !GoesToCache(waiting[i]);
+  }
   size_t best = 0;
   int64_t best_ns = std::numeric_limits<int64_t>::max();
   for (size_t i = 0; i < candidates; ++i) {
+    if (media_waiting && GoesToCache(waiting[i])) continue;
     const int64_t pos = PickCostNs(waiting[i], at_ns);
     if (pos < best_ns) {
       best_ns = pos;
