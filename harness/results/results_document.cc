@@ -302,4 +302,9 @@ nlohmann::json ParametersOfWhatWasMeasured(const nlohmann::json& parameters) {
   return out;
 }
 
+RecordHeader CellHeader(const CellRecord& cell) {
+  return {cell.scheduler, cell.identifier,         cell.label, cell.repetition, cell.control,
+          cell.kernel,    cell.configuration_label};
+}
+
 }  // namespace elevbench

@@ -61,6 +61,10 @@ struct CellRecord {
   int shard = 0;
 };
 
+/// The record header of every record `cell` adds: its configuration, labels, repetition,
+/// control and kernel, as WriteRecordHeader writes them into each record.
+RecordHeader CellHeader(const CellRecord& cell);
+
 /// A whole run: context, the suite's parameters, cells, the suite's records and summary.
 struct ResultsDocument {
   std::string suite;

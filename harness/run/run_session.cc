@@ -385,12 +385,7 @@ class SessionRun {
         r["scheduler_queue_merges"] =
             merges == trace->scheduler_messages.end() ? 0 : merges->second;
       }
-      r["scheduler"] = rec.scheduler;
-      r["identifier"] = rec.identifier;
-      r["label"] = rec.label;
-      if (!rec.control.empty()) r["control"] = rec.control;
-      if (!rec.configuration_label.empty()) r["configuration_label"] = rec.configuration_label;
-      r["repetition"] = rec.repetition;
+      WriteRecordHeader(CellHeader(rec), &r);
       doc_->records.push_back(std::move(r));
     }
   }

@@ -79,9 +79,7 @@ const TraceDirections& TraceAccountOf(const RequestTraceRecord& trace, const std
 
 void AppendRequestTraceMeasurements(const ResultsDocument& doc, std::vector<Measurement>* out) {
   for (const TracedCell& t : TracedCellsOf(doc)) {
-    const RecordHeader header{t.cell->scheduler,          t.cell->identifier, t.cell->label,
-                              t.cell->repetition,         t.cell->control,    t.cell->kernel,
-                              t.cell->configuration_label};
+    const RecordHeader header = CellHeader(*t.cell);
     RecordMeasurements add(doc.suite, kRequestTraceSection, header, out);
     add.SetRow(VariantText(t.cell->variant));
     if (t.trace->total.read.requests > 0) AddTraceDirection(add, "read", t.trace->total.read);
